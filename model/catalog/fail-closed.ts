@@ -1,0 +1,102 @@
+/**
+ * fail-closed: a park is final for every body; a later, different body for a
+ * parked or delivered id is quarantined with a named cause and never sent; a
+ * record that cannot be read (corrupt, or of a newer schema) is not an absent
+ * record, so its file is quarantined too; the gateway archives a file only
+ * when the body the outbox confirmed sending is that file's body, of the
+ * generation it read.
+ */
+import { freshRecord, SCHEMA_CURRENT } from '../record.ts';
+import type { Admission, DisposeView, Disposal, RuleSet } from '../rules.ts';
+import type { OutboxRecord, Outcome, Reply } from '../types.ts';
+
+const RECOVERY = 'outbox-sim operator: inspect the record, then requeue or restore';
+
+function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
+  switch (read.kind) {
+    case 'absent':
+      return { kind: 'write', record: freshRecord(body, 0) };
+    case 'corrupt':
+      return { kind: 'quarantine', cause: 'corrupt-record' };
+    case 'unknown-version':
+      return { kind: 'quarantine', cause: `unknown-schema-v${read.schema}` };
+    case 'found': {
+      const same = read.record.payload === body;
+      switch (read.record.status) {
+        case 'READY':
+          // Drain the record's current cycle; a different body waits until it ends.
+          return { kind: 'keep' };
+        case 'DELIVERED':
+          return same ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' };
+        case 'PARKED':
+          return same
+            ? { kind: 'quarantine', cause: `parked-${read.record.reason ?? 'unknown'}` }
+            : { kind: 'quarantine', cause: 'parked-id-new-body' };
+      }
+    }
+  }
+}
+
+function classify(reply: Reply): Outcome {
+  switch (reply) {
+    case 'ok':
+      return 'confirmed';
+    case 'refused-400':
+    case 'conflict-409':
+      return 'definite';
+    case 'unavailable-503':
+      return 'transient';
+    case 'timeout':
+      return 'indeterminate';
+    case 'garbled-200':
+      return 'unclassified';
+  }
+}
+
+function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }): OutboxRecord[] {
+  const base = { ...record, inFlight: false };
+  if (outcome === 'confirmed') return [{ ...base, status: 'DELIVERED' }];
+  if (outcome === 'definite') return [{ ...base, status: 'PARKED', reason: 'permanent-refusal' }];
+  // transient, indeterminate and unclassified all count as an attempt; an
+  // unclassified reply may have been stored, so it is treated as indeterminate.
+  const unknownSeen = record.unknownSeen === true || outcome !== 'transient';
+  const attempts = record.attempts + 1;
+  if (attempts >= limits.attemptsMax) {
+    return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
+  }
+  return [{ ...base, attempts, unknownSeen }];
+}
+
+function dispose({ file, live, read, sent, outcome }: DisposeView): Disposal {
+  const sameGeneration = live !== null && live.generation === file.generation;
+  if (!sameGeneration) return { kind: 'leave' };
+  const record = read.kind === 'found' ? read.record : null;
+  const confirmedNow = outcome === 'confirmed' && sent !== null && sent.body === file.body;
+  const deliveredBefore = sent === null && record !== null && record.status === 'DELIVERED' && record.payload === file.body;
+  if (confirmedNow || deliveredBefore) return { kind: 'archive', file };
+  if (record !== null && record.status === 'PARKED' && record.payload === file.body) {
+    return { kind: 'quarantine', file, cause: `parked-${record.reason ?? 'unknown'}` };
+  }
+  return { kind: 'leave' };
+}
+
+const failClosed: RuleSet = {
+  name: 'fail-closed',
+  summary:
+    'A park is final; a new body for a parked or delivered id, or a corrupt or newer-schema record, is quarantined; archive only the confirmed body of the generation read.',
+  schemaKnown: SCHEMA_CURRENT,
+  admit,
+  mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
+  preSend: (record) => ({ ...record, inFlight: true }),
+  envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
+  classify,
+  complete,
+  requeue: (record, resetAttempts) => {
+    const { reason: _reason, ...rest } = record;
+    return { ...rest, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts, unknownSeen: false };
+  },
+  dispose,
+};
+
+export { RECOVERY };
+export default failClosed;

@@ -1,0 +1,263 @@
+/**
+ * The item lifecycle as one XState v5 statechart: one state per atomic step of
+ * an engine's work on one file or record (publish, claim, pre-send write, POST,
+ * each completion write, release, dispose). This is the only description of
+ * the lifecycle in the project: the simulator steps it with XState's pure
+ * `transition()`, and the fast path (`compiled.ts`) is derived from it.
+ *
+ * The machine does no I/O. Each durable write leaves it as a `persist` action
+ * whose params are an {@link Effect}; the world applies it. What the engine
+ * observes (the record, the claim, the live file, the broker's reply) arrives
+ * in the event. Rule sets supply the guards' and actions' decisions through
+ * `provide` (see {@link engineMachine}).
+ */
+import { assign, setup, type MachineSnapshot } from 'xstate';
+import type { RuleSet } from './rules.ts';
+import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
+import failClosed from './catalog/fail-closed.ts';
+
+/** An engine's memory of the item it is working on. Lost when it crashes. */
+export interface EngineContext {
+  /** Process id of this engine. */
+  pid: number;
+  attemptsMax: number;
+  /** The id being worked on, or null when idle. */
+  id: string | null;
+  /** The file generation read by this pass (null when draining a record with no file). */
+  file: ResultFile | null;
+  envelope: Envelope | null;
+  outcome: Outcome | null;
+  /** Completion writes still to do (null until the first one is computed). */
+  pending: OutboxRecord[] | null;
+  /** The durable effect of the latest step, emitted as a `persist` action. */
+  effect: Effect | null;
+}
+
+/** What the world tells an engine when it takes a step. */
+export type EngineEvent =
+  | { type: 'SCAN'; file: ResultFile; read: RecordRead }
+  | { type: 'DRAIN'; id: string; read: RecordRead }
+  | { type: 'STEP'; read: RecordRead; claim: ClaimView; live: ResultFile | null }
+  | { type: 'POST'; reply: Reply; claim: ClaimView };
+
+/** Input to start an engine process. */
+export interface EngineInput {
+  pid: number;
+  attemptsMax: number;
+}
+
+type Args = { context: EngineContext; event: EngineEvent };
+
+function readOf(event: EngineEvent): RecordRead | null {
+  return 'read' in event ? event.read : null;
+}
+function claimOf(event: EngineEvent): ClaimView | null {
+  return 'claim' in event ? event.claim : null;
+}
+function holds(event: EngineEvent): boolean {
+  const c = claimOf(event);
+  return c !== null && c.kind === 'held' && c.mine;
+}
+function readyRecord(event: EngineEvent): OutboxRecord | null {
+  const read = readOf(event);
+  return read !== null && read.kind === 'found' && read.record.status === 'READY' ? read.record : null;
+}
+
+/** Guards and actions for one rule set; `provide` installs them on the machine. */
+export function implementationsFor(rules: RuleSet) {
+  const admission = ({ event }: Args) =>
+    event.type === 'SCAN' ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read }) : null;
+  const disposal = ({ context, event }: Args) =>
+    context.file !== null && event.type === 'STEP'
+      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome })
+      : { kind: 'leave' as const };
+  const preSendOf = ({ event }: Args) => {
+    const record = readyRecord(event);
+    return record === null ? null : rules.preSend(record);
+  };
+  return {
+    guards: {
+      admitsWrite: (a: Args) => admission(a)?.kind === 'write',
+      admitsKeep: (a: Args) => admission(a)?.kind === 'keep',
+      admitsQuarantine: (a: Args) => admission(a)?.kind === 'quarantine',
+      recordNotReady: ({ event }: Args) => readyRecord(event) === null,
+      claimTakeable: ({ event }: Args) => {
+        const c = claimOf(event);
+        return c !== null && rules.mayClaim(c);
+      },
+      claimLost: ({ event }: Args) => !holds(event),
+      noPreSend: (a: Args) => preSendOf(a) === null,
+      completionDone: ({ context }: Args) => context.pending !== null && context.pending.length === 0,
+      completionUnreadable: ({ context, event }: Args) => context.pending === null && readOf(event)?.kind !== 'found',
+      disposeArchives: (a: Args) => disposal(a).kind === 'archive',
+      disposeQuarantines: (a: Args) => disposal(a).kind === 'quarantine',
+    },
+    actions: {
+      startScan: assign(({ event }: Args) =>
+        event.type === 'SCAN' ? { id: event.file.id, file: event.file, envelope: null, outcome: null, pending: null } : {},
+      ),
+      startDrain: assign(({ event }: Args) =>
+        event.type === 'DRAIN' ? { id: event.id, file: null, envelope: null, outcome: null, pending: null } : {},
+      ),
+      writeAdmitted: assign(({ context, event }: Args) => {
+        const a = admission({ context, event });
+        return a?.kind === 'write' && context.id !== null
+          ? { effect: { kind: 'write-record', id: context.id, record: a.record } satisfies Effect }
+          : {};
+      }),
+      quarantineRefused: assign(({ context, event }: Args) => {
+        const a = admission({ context, event });
+        return a?.kind === 'quarantine' && event.type === 'SCAN'
+          ? { effect: { kind: 'quarantine', file: event.file, cause: a.cause } satisfies Effect }
+          : {};
+      }),
+      takeClaim: assign(({ context }: Args) => ({ effect: { kind: 'take-claim', id: context.id ?? '' } satisfies Effect })),
+      writePreSend: assign(({ context, event }: Args) => {
+        const record = preSendOf({ context, event });
+        return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
+      }),
+      buildEnvelope: assign(({ context, event }: Args) => {
+        const record = readyRecord(event);
+        if (record === null || context.id === null) return {};
+        return { envelope: rules.envelope(context.id, rules.preSend(record) ?? record) };
+      }),
+      recordReply: assign(({ context, event }: Args) =>
+        event.type === 'POST' && context.envelope !== null
+          ? { outcome: rules.classify(event.reply), effect: { kind: 'post', envelope: context.envelope } satisfies Effect }
+          : {},
+      ),
+      writeCompletion: assign(({ context, event }: Args) => {
+        const read = readOf(event);
+        let pending = context.pending;
+        if (pending === null) {
+          if (read === null || read.kind !== 'found' || context.outcome === null) return {};
+          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax });
+        }
+        const [next, ...rest] = pending;
+        if (next === undefined) return { pending: rest };
+        return { pending: rest, effect: { kind: 'write-record', id: context.id ?? '', record: next } satisfies Effect };
+      }),
+      releaseClaim: assign(({ context }: Args) => ({ effect: { kind: 'release-claim', id: context.id ?? '' } satisfies Effect })),
+      archiveFile: assign(({ context, event }: Args) => {
+        const d = disposal({ context, event });
+        return d.kind === 'archive' ? { effect: { kind: 'archive', file: d.file } satisfies Effect } : {};
+      }),
+      quarantineFile: assign(({ context, event }: Args) => {
+        const d = disposal({ context, event });
+        return d.kind === 'quarantine' ? { effect: { kind: 'quarantine', file: d.file, cause: d.cause } satisfies Effect } : {};
+      }),
+      endItem: assign({ id: null, file: null, envelope: null, outcome: null, pending: null }),
+    },
+  };
+}
+
+const base = implementationsFor(failClosed);
+
+/**
+ * The statechart. Its default implementations are those of `fail-closed`;
+ * {@link engineMachine} provides another rule set's.
+ */
+export const lifecycleMachine = setup({
+  types: {} as { context: EngineContext; events: EngineEvent; input: EngineInput },
+  guards: base.guards,
+  actions: {
+    ...base.actions,
+    // A durable write leaves the machine as data; nothing is executed.
+    persist: (_: unknown, _params: Effect | null) => undefined,
+  },
+}).createMachine({
+  id: 'engine',
+  initial: 'idle',
+  context: ({ input }) => ({
+    pid: input.pid,
+    attemptsMax: input.attemptsMax,
+    id: null,
+    file: null,
+    envelope: null,
+    outcome: null,
+    pending: null,
+    effect: null,
+  }),
+  states: {
+    idle: {
+      on: {
+        SCAN: [
+          { guard: 'admitsWrite', target: 'claiming', actions: ['startScan', 'writeAdmitted', { type: 'persist', params: ({ context }) => context.effect }] },
+          { guard: 'admitsKeep', target: 'claiming', actions: ['startScan'] },
+          { guard: 'admitsQuarantine', target: 'idle', actions: ['startScan', 'quarantineRefused', { type: 'persist', params: ({ context }) => context.effect }, 'endItem'] },
+          // Leave the file live for a later pass: a step with no durable write.
+          { target: 'idle' },
+        ],
+        DRAIN: { target: 'claiming', actions: ['startDrain'] },
+      },
+    },
+    claiming: {
+      on: {
+        STEP: [
+          { guard: 'recordNotReady', target: 'disposing' },
+          { guard: 'claimTakeable', target: 'preSend', actions: ['takeClaim', { type: 'persist', params: ({ context }) => context.effect }] },
+          // Busy or torn claim: a torn claim is never stolen; try next pass.
+          { target: 'disposing' },
+        ],
+      },
+    },
+    preSend: {
+      always: [{ guard: 'noPreSend', target: 'posting', actions: ['buildEnvelope'] }],
+      on: {
+        STEP: [
+          { guard: 'claimLost', target: 'disposing' },
+          { guard: 'recordNotReady', target: 'releasing' },
+          { target: 'posting', actions: ['writePreSend', { type: 'persist', params: ({ context }) => context.effect }, 'buildEnvelope'] },
+        ],
+      },
+    },
+    posting: {
+      on: {
+        POST: [
+          { guard: 'claimLost', target: 'disposing' },
+          { target: 'completing', actions: ['recordReply', { type: 'persist', params: ({ context }) => context.effect }] },
+        ],
+      },
+    },
+    completing: {
+      always: [{ guard: 'completionDone', target: 'releasing' }],
+      on: {
+        STEP: [
+          { guard: 'claimLost', target: 'disposing' },
+          // The record became unreadable mid-cycle: write nothing over it.
+          { guard: 'completionUnreadable', target: 'releasing' },
+          { target: 'completing', actions: ['writeCompletion', { type: 'persist', params: ({ context }) => context.effect }] },
+        ],
+      },
+    },
+    releasing: {
+      on: {
+        STEP: [
+          { guard: 'claimLost', target: 'disposing' },
+          { target: 'disposing', actions: ['releaseClaim', { type: 'persist', params: ({ context }) => context.effect }] },
+        ],
+      },
+    },
+    disposing: {
+      on: {
+        STEP: [
+          { guard: 'disposeArchives', target: 'idle', actions: ['archiveFile', { type: 'persist', params: ({ context }) => context.effect }, 'endItem'] },
+          { guard: 'disposeQuarantines', target: 'idle', actions: ['quarantineFile', { type: 'persist', params: ({ context }) => context.effect }, 'endItem'] },
+          { target: 'idle', actions: ['endItem'] },
+        ],
+      },
+    },
+  },
+});
+
+/** The lifecycle statechart with a rule set's decisions provided. */
+export function engineMachine(rules: RuleSet) {
+  return lifecycleMachine.provide(implementationsFor(rules));
+}
+
+export type EngineMachine = ReturnType<typeof engineMachine>;
+export type EngineSnapshot = MachineSnapshot<EngineContext, EngineEvent, Record<string, never>, string, string, unknown, never, never>;
+
+/** The lifecycle's states, in step order. */
+export const LIFECYCLE_STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];

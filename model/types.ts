@@ -1,0 +1,83 @@
+/**
+ * Plain-data vocabulary of the outbox protocol (DOMAIN.md section 1).
+ * Everything here is JSON: it is hashed, recorded and replayed.
+ */
+
+/** Record status as written by an engine. */
+export type Status = 'READY' | 'DELIVERED' | 'PARKED';
+
+/** Why a record was parked. */
+export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'retry-window-exhausted' | 'outcome-unknown';
+
+/**
+ * A durable outbox record. Records are open objects: fields a rule set does not
+ * know are kept when it rewrites the record (read, change, write back the whole
+ * record) unless the rule rebuilds the record from nothing.
+ */
+export interface OutboxRecord {
+  schema: number;
+  status: Status;
+  payload: string;
+  digest: string;
+  attempts: number;
+  resendEpoch: number;
+  reason?: ParkReason;
+  [extra: string]: unknown;
+}
+
+/** A record slot on disk: absent, an intact record, or bytes nobody can parse. */
+export type RecordSlot = { kind: 'record'; record: OutboxRecord } | { kind: 'torn'; bytes: string };
+
+/** How an engine read a record slot (DOMAIN section 7: count every layer). */
+export type RecordRead =
+  | { kind: 'absent' }
+  | { kind: 'found'; record: OutboxRecord; legacy: boolean }
+  | { kind: 'corrupt' }
+  | { kind: 'unknown-version'; schema: number };
+
+/** A claim (lease) kept beside the record. */
+export type ClaimSlot = { kind: 'held'; owner: number; token: number } | { kind: 'torn' };
+
+/** What an engine sees of a claim when it wants to take it. */
+export type ClaimView =
+  | { kind: 'free' }
+  | { kind: 'held'; mine: boolean; ownerAlive: boolean }
+  | { kind: 'torn' };
+
+/** The envelope a provider POSTs to the broker. */
+export interface Envelope {
+  id: string;
+  body: string;
+  key: string;
+}
+
+/** The reply the provider sees from one POST. */
+export type Reply = 'ok' | 'refused-400' | 'conflict-409' | 'unavailable-503' | 'timeout' | 'garbled-200';
+
+/** A reply as the rule set classifies it. */
+export type Outcome = 'confirmed' | 'definite' | 'transient' | 'indeterminate' | 'unclassified';
+
+/** How the broker treats a second POST for an id it already holds. */
+export type BrokerMode = 'id-ok' | 'id-409' | 'key' | 'none';
+
+/** One generation of a result file. */
+export interface ResultFile {
+  id: string;
+  body: string;
+  generation: number;
+}
+
+/** A file in `undelivered/`: the cause and the operator's recovery command. */
+export interface QuarantinedFile extends ResultFile {
+  cause: string;
+  recovery: string;
+}
+
+/** A durable effect an engine step asks the world to apply (effects as data). */
+export type Effect =
+  | { kind: 'write-record'; id: string; record: OutboxRecord }
+  | { kind: 'take-claim'; id: string }
+  | { kind: 'release-claim'; id: string }
+  | { kind: 'post'; envelope: Envelope }
+  | { kind: 'archive'; file: ResultFile }
+  | { kind: 'quarantine'; file: ResultFile; cause: string };

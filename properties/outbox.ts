@@ -1,0 +1,144 @@
+/**
+ * Named properties of the outbox (DOMAIN section 2), tagged always, sometimes
+ * or eventually (STYLE: named predicates). Each violation names the property,
+ * the id, the body, and the layer at which the breach was seen.
+ */
+import { metadataBytes } from '../model/record.ts';
+import type { Property, Violation } from '../sim/core/model.ts';
+import type { World } from '../sim/outbox/world.ts';
+import type { WorldOptions } from '../sim/outbox/options.ts';
+
+/** Bound on a record's metadata (everything but the payload), in bytes of JSON. */
+export const RECORD_METADATA_BYTES_MAX = 512;
+
+function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
+  return { property, subject, body, layer, detail };
+}
+
+/** no-phantom-delivery: whatever is reported delivered, the broker holds. */
+export const noPhantomDelivery: Property<World> = {
+  name: 'no-phantom-delivery',
+  kind: 'always',
+  description: 'whenever a body is reported delivered for an id (record DELIVERED, or file archived), the broker holds that body',
+  check(w) {
+    for (const id of Object.keys(w.records).sort()) {
+      const slot = w.records[id];
+      if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED') continue;
+      const held = w.broker[id]?.body;
+      if (held !== slot.record.payload) {
+        return violation('no-phantom-delivery', id, slot.record.payload, 'record',
+          `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${held ?? 'nothing'}`);
+      }
+    }
+    for (const id of Object.keys(w.reported).sort()) {
+      const held = w.broker[id]?.body;
+      if (held !== w.reported[id]) {
+        return violation('no-phantom-delivery', id, w.reported[id], 'archive',
+          `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${held ?? 'nothing'}`);
+      }
+    }
+    return null;
+  },
+};
+
+/** Where a published body is still visible to an operator, or null. */
+export function visibility(w: World, id: string, body: string): string | null {
+  if (w.broker[id]?.body === body) return 'broker';
+  if (w.live[id]?.body === body) {
+    return w.claims[id]?.kind === 'torn' ? 'live (torn claim)' : 'live';
+  }
+  if (w.quarantined.some((q) => q.id === id && q.body === body)) return 'quarantined';
+  const slot = w.records[id];
+  // An unreadable record is held for the operator under a named cause.
+  if (slot?.kind === 'torn') return 'corrupt record';
+  if (slot?.kind === 'record' && slot.record.schema > 1) return 'record of a newer schema';
+  if (slot?.kind === 'record' && slot.record.payload === body) {
+    if (slot.record.status === 'PARKED') return 'parked';
+    if (slot.record.status === 'READY' && w.claims[id]?.kind === 'torn') return 'ready (torn claim)';
+  }
+  return null;
+}
+
+/** no-silent-loss: once quiet, every published body is at the broker or visible to an operator. */
+export const noSilentLoss: Property<World> = {
+  name: 'no-silent-loss',
+  kind: 'eventually',
+  description: 'once quiet, every body that reached the outbox is held by the broker or visible (live, quarantined, parked, or held behind a named cause)',
+  check(w) {
+    for (const pub of w.published) {
+      const [id, body] = pub.split(':');
+      if (visibility(w, id, body) === null) {
+        const held = w.broker[id]?.body;
+        return violation('no-silent-loss', id, body, 'files+records+broker',
+          `${id}=${body} is gone: not at the broker (holds ${held ?? 'nothing'}), not live, quarantined or parked`);
+      }
+    }
+    return null;
+  },
+};
+
+/** parked-stays-parked: no attempt on a parked item unless an operator requeued it. */
+export const parkedStaysParked: Property<World> = {
+  name: 'parked-stays-parked',
+  kind: 'always',
+  description: 'no POST is made for an id whose record is PARKED',
+  check(w) {
+    const id = w.parkedAttempts[0];
+    if (id === undefined) return null;
+    const slot = w.records[id];
+    const body = slot?.kind === 'record' ? slot.record.payload : '';
+    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} while its record was PARKED`);
+  },
+};
+
+/** bounded-record: a record's metadata stays under a stated bound. */
+export const boundedRecord: Property<World> = {
+  name: 'bounded-record',
+  kind: 'always',
+  description: `a record's metadata stays under ${RECORD_METADATA_BYTES_MAX} bytes however many cycles an id goes through`,
+  check(w) {
+    for (const id of Object.keys(w.records).sort()) {
+      const slot = w.records[id];
+      if (slot.kind !== 'record') continue;
+      const bytes = metadataBytes(slot.record);
+      if (bytes > RECORD_METADATA_BYTES_MAX) {
+        return violation('bounded-record', id, slot.record.payload, 'record', `record ${id} metadata is ${bytes} bytes (bound ${RECORD_METADATA_BYTES_MAX})`);
+      }
+    }
+    return null;
+  },
+};
+
+function statusReached(status: string, reason?: string): Property<World> {
+  const name = reason === undefined ? `reached:${status}` : `reached:${status}:${reason}`;
+  return {
+    name,
+    kind: 'sometimes',
+    description: `some record is ${status}${reason ? ` (${reason})` : ''}`,
+    check(w) {
+      for (const id of Object.keys(w.records)) {
+        const slot = w.records[id];
+        if (slot.kind === 'record' && slot.record.status === status && (reason === undefined || slot.record.reason === reason)) {
+          return violation(name, id, slot.record.payload, 'record', 'reached');
+        }
+      }
+      return null;
+    },
+  };
+}
+
+/** Every property of the outbox, safety first. */
+export function outboxProperties(_options: WorldOptions): Property<World>[] {
+  return [
+    noPhantomDelivery,
+    parkedStaysParked,
+    boundedRecord,
+    noSilentLoss,
+    statusReached('READY'),
+    statusReached('DELIVERED'),
+    statusReached('PARKED'),
+    statusReached('PARKED', 'permanent-refusal'),
+    statusReached('PARKED', 'max-attempts'),
+    statusReached('PARKED', 'outcome-unknown'),
+  ];
+}

@@ -1,0 +1,74 @@
+/**
+ * What the simulator and the explorer know of a system: enabled events grouped
+ * by the subsystem that chooses among them, a pure step, a canonical key, and
+ * named properties. Nothing in `sim/core` knows the outbox (STYLE: the checker
+ * does not know the model); the outbox and the receipts systems both implement
+ * this interface.
+ */
+
+/** A property kind: checked at every state, hoped to be reached, or checked once quiet. */
+export type PropertyKind = 'always' | 'sometimes' | 'eventually';
+
+/** A property violation, naming what broke where (DOMAIN section 7: name the layer). */
+export interface Violation {
+  property: string;
+  /** The item (outbox id, command key) it concerns. */
+  subject: string;
+  /** The body or value concerned. */
+  body: string;
+  /** The layer the breach was measured at (record, archive, broker, start, ...). */
+  layer: string;
+  /** One human sentence. */
+  detail: string;
+}
+
+/** A named predicate over states. */
+export interface Property<S> {
+  name: string;
+  kind: PropertyKind;
+  /** One line: what must hold. */
+  description: string;
+  /** `always`/`eventually`: the violation, or null when it holds. `sometimes`: non-null when the goal is reached. */
+  check(state: S): Violation | null;
+}
+
+/** Events enabled for one subsystem, with their relative weights for random runs. */
+export interface ChoiceGroup<E> {
+  /** Subsystem name; random runs draw within a group from that subsystem's own stream. */
+  group: string;
+  /** Weight of choosing this group at all (random runs only). */
+  weight: number;
+  events: readonly E[];
+  /** Relative weights of the events (random runs only); equal when absent. */
+  eventWeights?: readonly number[];
+}
+
+/** The result of one step: the next state and tags counted by reports. */
+export interface StepResult<S> {
+  state: S;
+  /** Labels of what happened (fault kinds, layers touched), counted per run. */
+  tags: readonly string[];
+}
+
+/** A system the simulator can run and the explorer can search. */
+export interface SimModel<S, E> {
+  /** The state to start from. */
+  initial(): S;
+  /** The events enabled in a state, by subsystem. Empty when the system is quiet. */
+  choices(state: S): readonly ChoiceGroup<E>[];
+  /** Applies an event. Pure: never mutates `state`. */
+  step(state: S, event: E): StepResult<S>;
+  /** A short human label for an event. */
+  label(event: E): string;
+  /** Canonical encoding of a state: equal states give equal keys. */
+  key(state: S): string;
+  /** Properties checked on every state reached. */
+  properties: readonly Property<S>[];
+  /**
+   * Stops the faults (liveness phase): returns the state in which only healthy
+   * behaviour is enabled. Absent when the model has no liveness phase.
+   */
+  heal?(state: S): S;
+  /** True when nothing more will happen without outside action (checked during the liveness phase). */
+  quiescent?(state: S): boolean;
+}

@@ -1,0 +1,131 @@
+/**
+ * Random simulation: one seeded run of any {@link SimModel}. A run is a safety
+ * phase (faults enabled, every `always` property checked after every step),
+ * then, when the model has one, a liveness phase: faults stop (`heal`), the
+ * system runs until it is quiet, and the `eventually` properties are checked
+ * there. Every bound is reported in the result, never silent.
+ */
+import { seededChooser } from './chooser.ts';
+import type { SimModel, Violation } from './model.ts';
+
+/** Bounds of one run. */
+export interface RunBounds {
+  /** Steps of the safety phase (faults on). */
+  faultStepsMax: number;
+  /** Steps allowed for the system to become quiet once faults stop. */
+  healStepsMax: number;
+}
+
+/** Label of the step at which faults stop and the liveness phase begins. */
+export const HEAL_LABEL = 'faults stop: liveness phase';
+
+/** One step as recorded in a trace. */
+export interface RecordedStep<E> {
+  label: string;
+  /** The subsystem that chose, and the index it chose among that group's events. */
+  group: string;
+  index: number;
+  /** The event, or null for the switch to the liveness phase. */
+  event: E | null;
+  tags: readonly string[];
+  phase: 'fault' | 'heal';
+}
+
+/** What one run found. */
+export interface RunResult<S, E> {
+  seed: number;
+  steps: RecordedStep<E>[];
+  /** States after each step (index 0 is the initial state); only when recording. */
+  states: S[] | null;
+  final: S;
+  violation: (Violation & { step: number }) | null;
+  /** Tag counts of this run. */
+  tags: Record<string, number>;
+  /** `sometimes` properties reached in this run. */
+  reached: string[];
+  /** Why the run ended. */
+  end: 'violation' | 'quiet' | 'heal-bound' | 'fault-bound-no-heal' | 'no-events';
+}
+
+/** Runs one seeded world. */
+export function runSeed<S, E>(
+  model: SimModel<S, E>,
+  seed: number,
+  bounds: RunBounds,
+  record = false,
+  initial: S = model.initial(),
+): RunResult<S, E> {
+  const chooser = seededChooser(seed);
+  let state = initial;
+  const steps: RecordedStep<E>[] = [];
+  const states: S[] | null = record ? [state] : null;
+  const tags: Record<string, number> = {};
+  const reached = new Set<string>();
+  const always = model.properties.filter((p) => p.kind === 'always');
+  const sometimes = model.properties.filter((p) => p.kind === 'sometimes');
+  const eventually = model.properties.filter((p) => p.kind === 'eventually');
+
+  const observe = (s: S): void => {
+    for (const p of sometimes) if (!reached.has(p.name) && p.check(s) !== null) reached.add(p.name);
+  };
+  const result = (end: RunResult<S, E>['end'], violation: RunResult<S, E>['violation']): RunResult<S, E> => ({
+    seed,
+    steps,
+    states,
+    final: state,
+    violation,
+    tags,
+    reached: [...reached].sort(),
+    end,
+  });
+
+  observe(state);
+  let phase: 'fault' | 'heal' = 'fault';
+  let budget = bounds.faultStepsMax;
+  for (;;) {
+    if (phase === 'heal' && model.quiescent !== undefined && model.quiescent(state)) {
+      for (const p of eventually) {
+        const v = p.check(state);
+        if (v !== null) return result('violation', { ...v, step: steps.length });
+      }
+      return result('quiet', null);
+    }
+    const groups = model.choices(state).filter((g) => g.events.length > 0 && g.weight > 0);
+    if (groups.length === 0 || budget === 0) {
+      if (phase === 'fault' && model.heal !== undefined) {
+        phase = 'heal';
+        budget = bounds.healStepsMax;
+        state = model.heal(state);
+        steps.push({ label: HEAL_LABEL, group: 'heal', index: 0, event: null, tags: ['heal'], phase });
+        if (states !== null) states.push(state);
+        continue;
+      }
+      if (phase === 'heal') {
+        if (groups.length === 0) continue; // unreachable: quiescent() covers a system with no events
+        return result('heal-bound', {
+          property: 'quiet-after-healing',
+          subject: '*',
+          body: '',
+          layer: 'scheduler',
+          detail: `the system was still busy ${bounds.healStepsMax} steps after faults stopped`,
+          step: steps.length,
+        });
+      }
+      return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+    }
+    const g = groups[chooser.weighted('schedule', groups.map((x) => x.weight))];
+    const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
+    const event = g.events[index];
+    const out = model.step(state, event);
+    state = out.state;
+    budget--;
+    for (const t of out.tags) tags[t] = (tags[t] ?? 0) + 1;
+    steps.push({ label: model.label(event), group: g.group, index, event, tags: out.tags, phase });
+    if (states !== null) states.push(state);
+    for (const p of always) {
+      const v = p.check(state);
+      if (v !== null) return result('violation', { ...v, step: steps.length });
+    }
+    observe(state);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Steps one engine's statechart. The reference stepper interprets the XState
+ * machine with its pure `transition()`; the durable effects are the params of
+ * the `persist` actions it returns. An engine's memory is stored as plain data
+ * (`state`, `ctx`) and the snapshot is rebuilt with `resolveState`.
+ */
+import { transition } from 'xstate';
+import { engineMachine, type EngineContext, type EngineEvent, type LifecycleState } from '../../model/lifecycle.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import type { Effect } from '../../model/types.ts';
+
+/** An engine's statechart position and memory, as plain data. */
+export interface EngineMemory {
+  state: LifecycleState;
+  ctx: EngineContext;
+}
+
+/** What one engine step produced. */
+export interface EngineStep extends EngineMemory {
+  effects: Effect[];
+}
+
+/** Steps an engine of one rule set. */
+export type Stepper = (memory: EngineMemory, event: EngineEvent) => EngineStep;
+
+/** Initial memory of a new engine process. */
+export function initialMemory(pid: number, attemptsMax: number): EngineMemory {
+  return {
+    state: 'idle',
+    ctx: { pid, attemptsMax, id: null, file: null, envelope: null, outcome: null, pending: null, effect: null },
+  };
+}
+
+/** The reference stepper: XState's own `transition()` on the rule set's machine. */
+export function xstateStepper(rules: RuleSet): Stepper {
+  const machine = engineMachine(rules);
+  return (memory, event) => {
+    const snapshot = machine.resolveState({ value: memory.state, context: memory.ctx });
+    const [next, actions] = transition(machine, snapshot, event);
+    const effects: Effect[] = [];
+    for (const a of actions) if (a.type === 'persist' && a.params) effects.push(a.params as Effect);
+    return { state: next.value as LifecycleState, ctx: { ...next.context, effect: null }, effects };
+  };
+}

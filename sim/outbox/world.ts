@@ -1,0 +1,103 @@
+/**
+ * The outbox world as plain data (DOMAIN section 8): records, claims, files,
+ * the broker's holdings and the engine processes with their statechart
+ * memory. Faults, broker answers, producer and operator actions are events
+ * like any engine step, so random runs, exhaustive search and traces share one
+ * vocabulary (STYLE: faults are events).
+ */
+import type { Holding } from '../../model/broker.ts';
+import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
+import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
+import type { Answer } from './options.ts';
+
+/** A live engine process. A crashed one is simply gone; its claims stay. */
+export interface EngineProc {
+  pid: number;
+  /** Which rule set it runs: the checked one (`new`) or `--old-rules` (`old`). */
+  version: 'new' | 'old';
+  state: LifecycleState;
+  ctx: EngineContext;
+}
+
+/** The whole world. */
+export interface World {
+  records: Record<string, RecordSlot>;
+  claims: Record<string, ClaimSlot>;
+  live: Record<string, ResultFile>;
+  archived: ResultFile[];
+  quarantined: QuarantinedFile[];
+  broker: Record<string, Holding>;
+  /** Alive engine processes, by ascending pid. */
+  engines: EngineProc[];
+  /** Bodies written so far per id. */
+  produced: Record<string, number>;
+  /** `id:body` of every body that reached the outbox (a record write), sorted. */
+  published: string[];
+  /** The latest body the gateway reported delivered (archived) per id. */
+  reported: Record<string, string>;
+  nextPid: number;
+  nextGeneration: number;
+  nextToken: number;
+  crashes: number;
+  corruptions: number;
+  operatorActions: number;
+  /** Ids on which a POST was made while the record said PARKED. */
+  parkedAttempts: string[];
+  /** Faults have stopped (liveness phase). */
+  healing: boolean;
+}
+
+/** Everything that can happen in the world. */
+export type WorldEvent =
+  | { kind: 'scan'; pid: number; id: string; generation: number }
+  | { kind: 'drain'; pid: number; id: string }
+  | { kind: 'step'; pid: number; at: LifecycleState }
+  | { kind: 'answer'; pid: number; answer: Answer }
+  | { kind: 'crash'; pid: number; at: LifecycleState }
+  | { kind: 'restart'; version: 'new' | 'old' }
+  | { kind: 'upgrade'; pid: number }
+  | { kind: 'produce'; id: string }
+  | { kind: 'requeue'; id: string; reset: boolean }
+  | { kind: 'restore'; index: number }
+  | { kind: 'tear-record'; id: string }
+  | { kind: 'tear-claim'; id: string }
+  | { kind: 'newer-schema'; id: string }
+  | { kind: 'legacy-record'; id: string };
+
+/** The outbox ids of a world with `n` ids. */
+export function idNames(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
+}
+
+/** The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b. */
+export function bodyName(idIndex: number, k: number, bodiesPerId: number): string {
+  return String.fromCharCode(65 + idIndex * bodiesPerId + k);
+}
+
+/** A short human label for an event. */
+export function labelOf(e: WorldEvent): string {
+  switch (e.kind) {
+    case 'scan':
+      return `e${e.pid} scan ${e.id}@g${e.generation}`;
+    case 'drain':
+      return `e${e.pid} drain ${e.id}`;
+    case 'step':
+      return `e${e.pid} ${e.at}`;
+    case 'answer':
+      return `e${e.pid} POST -> ${e.answer}`;
+    case 'crash':
+      return `crash e${e.pid} (${e.at})`;
+    case 'restart':
+      return `restart engine (${e.version})`;
+    case 'upgrade':
+      return `upgrade e${e.pid} to new rules`;
+    case 'produce':
+      return `produce ${e.id}`;
+    case 'requeue':
+      return `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}`;
+    case 'restore':
+      return `operator restore quarantined #${e.index}`;
+    default:
+      return `${e.kind} ${e.id}`;
+  }
+}
