@@ -48,6 +48,11 @@ export interface EngineInput {
 
 type Args = { context: EngineContext; event: EngineEvent };
 
+/** `assign` typed for this machine's context and events. */
+function assignCtx(fn: ((a: Args) => Partial<EngineContext>) | Partial<EngineContext>) {
+  return assign<EngineContext, EngineEvent, undefined, EngineEvent, never>(fn as never);
+}
+
 function readOf(event: EngineEvent): RecordRead | null {
   return 'read' in event ? event.read : null;
 }
@@ -93,40 +98,40 @@ export function implementationsFor(rules: RuleSet) {
       disposeQuarantines: (a: Args) => disposal(a).kind === 'quarantine',
     },
     actions: {
-      startScan: assign(({ event }: Args) =>
+      startScan: assignCtx(({ event }: Args) =>
         event.type === 'SCAN' ? { id: event.file.id, file: event.file, envelope: null, outcome: null, pending: null } : {},
       ),
-      startDrain: assign(({ event }: Args) =>
+      startDrain: assignCtx(({ event }: Args) =>
         event.type === 'DRAIN' ? { id: event.id, file: null, envelope: null, outcome: null, pending: null } : {},
       ),
-      writeAdmitted: assign(({ context, event }: Args) => {
+      writeAdmitted: assignCtx(({ context, event }: Args) => {
         const a = admission({ context, event });
         return a?.kind === 'write' && context.id !== null
           ? { effect: { kind: 'write-record', id: context.id, record: a.record } satisfies Effect }
           : {};
       }),
-      quarantineRefused: assign(({ context, event }: Args) => {
+      quarantineRefused: assignCtx(({ context, event }: Args) => {
         const a = admission({ context, event });
         return a?.kind === 'quarantine' && event.type === 'SCAN'
           ? { effect: { kind: 'quarantine', file: event.file, cause: a.cause } satisfies Effect }
           : {};
       }),
-      takeClaim: assign(({ context }: Args) => ({ effect: { kind: 'take-claim', id: context.id ?? '' } satisfies Effect })),
-      writePreSend: assign(({ context, event }: Args) => {
+      takeClaim: assignCtx(({ context }: Args) => ({ effect: { kind: 'take-claim', id: context.id ?? '' } satisfies Effect })),
+      writePreSend: assignCtx(({ context, event }: Args) => {
         const record = preSendOf({ context, event });
         return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
       }),
-      buildEnvelope: assign(({ context, event }: Args) => {
+      buildEnvelope: assignCtx(({ context, event }: Args) => {
         const record = readyRecord(event);
         if (record === null || context.id === null) return {};
         return { envelope: rules.envelope(context.id, rules.preSend(record) ?? record) };
       }),
-      recordReply: assign(({ context, event }: Args) =>
+      recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
           ? { outcome: rules.classify(event.reply), effect: { kind: 'post', envelope: context.envelope } satisfies Effect }
           : {},
       ),
-      writeCompletion: assign(({ context, event }: Args) => {
+      writeCompletion: assignCtx(({ context, event }: Args) => {
         const read = readOf(event);
         let pending = context.pending;
         if (pending === null) {
@@ -137,16 +142,16 @@ export function implementationsFor(rules: RuleSet) {
         if (next === undefined) return { pending: rest };
         return { pending: rest, effect: { kind: 'write-record', id: context.id ?? '', record: next } satisfies Effect };
       }),
-      releaseClaim: assign(({ context }: Args) => ({ effect: { kind: 'release-claim', id: context.id ?? '' } satisfies Effect })),
-      archiveFile: assign(({ context, event }: Args) => {
+      releaseClaim: assignCtx(({ context }: Args) => ({ effect: { kind: 'release-claim', id: context.id ?? '' } satisfies Effect })),
+      archiveFile: assignCtx(({ context, event }: Args) => {
         const d = disposal({ context, event });
         return d.kind === 'archive' ? { effect: { kind: 'archive', file: d.file } satisfies Effect } : {};
       }),
-      quarantineFile: assign(({ context, event }: Args) => {
+      quarantineFile: assignCtx(({ context, event }: Args) => {
         const d = disposal({ context, event });
         return d.kind === 'quarantine' ? { effect: { kind: 'quarantine', file: d.file, cause: d.cause } satisfies Effect } : {};
       }),
-      endItem: assign({ id: null, file: null, envelope: null, outcome: null, pending: null }),
+      endItem: assignCtx({ id: null, file: null, envelope: null, outcome: null, pending: null }),
     },
   };
 }

@@ -19,6 +19,17 @@ export interface RunBounds {
 /** Label of the step at which faults stop and the liveness phase begins. */
 export const HEAL_LABEL = 'faults stop: liveness phase';
 
+/** The liveness violation of a system still busy when the liveness phase's bound is reached. */
+export function busyAfterHealing(healStepsMax: number): Violation {
+  return {
+    property: 'quiet-after-healing',
+    subject: '*',
+    body: '',
+    layer: 'scheduler',
+    detail: `the system was still busy ${healStepsMax} steps after faults stopped (silence is never an end state)`,
+  };
+}
+
 /** One step as recorded in a trace. */
 export interface RecordedStep<E> {
   label: string;
@@ -102,14 +113,7 @@ export function runSeed<S, E>(
       }
       if (phase === 'heal') {
         if (groups.length === 0) continue; // unreachable: quiescent() covers a system with no events
-        return result('heal-bound', {
-          property: 'quiet-after-healing',
-          subject: '*',
-          body: '',
-          layer: 'scheduler',
-          detail: `the system was still busy ${bounds.healStepsMax} steps after faults stopped`,
-          step: steps.length,
-        });
+        return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
       }
       return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
     }

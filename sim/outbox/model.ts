@@ -93,7 +93,7 @@ export function outboxModel(
       if (e.state === 'idle') {
         for (const id of ids) {
           const f = w.live[id];
-          if (f !== undefined) engineEvents.push({ kind: 'scan', pid: e.pid, id, generation: f.generation });
+          if (f !== undefined) engineEvents.push({ kind: 'scan', pid: e.pid, id });
           const read = f === undefined ? readFor(w, e, id) : null;
           if (read !== null && read.kind === 'found' && read.record.status === 'READY') {
             engineEvents.push({ kind: 'drain', pid: e.pid, id });

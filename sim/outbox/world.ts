@@ -49,7 +49,7 @@ export interface World {
 
 /** Everything that can happen in the world. */
 export type WorldEvent =
-  | { kind: 'scan'; pid: number; id: string; generation: number }
+  | { kind: 'scan'; pid: number; id: string }
   | { kind: 'drain'; pid: number; id: string }
   | { kind: 'step'; pid: number; at: LifecycleState }
   | { kind: 'answer'; pid: number; answer: Answer }
@@ -78,7 +78,7 @@ export function bodyName(idIndex: number, k: number, bodiesPerId: number): strin
 export function labelOf(e: WorldEvent): string {
   switch (e.kind) {
     case 'scan':
-      return `e${e.pid} scan ${e.id}@g${e.generation}`;
+      return `e${e.pid} scan ${e.id}`;
     case 'drain':
       return `e${e.pid} drain ${e.id}`;
     case 'step':

@@ -1,0 +1,124 @@
+/**
+ * `check`: many seeded outbox worlds, each drawing its own fault mix, each
+ * run through a safety phase and a liveness phase. A shard runs a range of
+ * seeds and returns plain counts plus the first counterexample per property;
+ * shards merge, and the merged first counterexamples are shrunk and written
+ * as traces. Shards are what worker threads and `--shard I/N` run.
+ */
+import type { BrokerMode } from '../model/types.ts';
+import type { RuleSet } from '../model/rules.ts';
+import { runSeed, type RunBounds } from './core/random.ts';
+import { outboxModel, type Steppers } from './outbox/model.ts';
+import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
+import type { WorldEvent } from './outbox/world.ts';
+import { xstateStepper } from './outbox/stepper.ts';
+import { compiledStepper } from './outbox/compiled-stepper.ts';
+import type { Violation } from './core/model.ts';
+
+/** Default seeds per check. */
+export const SEEDS_DEFAULT = 2000;
+/** Default bounds of one run. */
+export const BOUNDS_DEFAULT: RunBounds = { faultStepsMax: 120, healStepsMax: 400 };
+
+/** What a check runs. */
+export interface CheckPlan {
+  rules: RuleSet;
+  oldRules: RuleSet | null;
+  /** First seed, and how many. */
+  seedStart: number;
+  seeds: number;
+  broker: BrokerMode | null;
+  bounds: RunBounds;
+}
+
+/** The first counterexample of a property in a shard, unshrunk. */
+export interface RawCounterexample {
+  seed: number;
+  options: WorldOptions;
+  violation: Violation & { step: number };
+  events: (WorldEvent | null)[];
+}
+
+/** Plain, mergeable results of a range of seeds. */
+export interface ShardResult {
+  runs: number;
+  steps: number;
+  /** Tag counts over all runs (faults fired, layers, crash points, answers). */
+  tags: Record<string, number>;
+  /** Runs in which each `sometimes` property was reached. */
+  reached: Record<string, number>;
+  /** How runs ended. */
+  ends: Record<string, number>;
+  /** Runs violating each property. */
+  violatedRuns: Record<string, number>;
+  /** First counterexample per property (lowest seed). */
+  first: Record<string, RawCounterexample>;
+}
+
+/** An empty shard result. */
+export function emptyShard(): ShardResult {
+  return { runs: 0, steps: 0, tags: {}, reached: {}, ends: {}, violatedRuns: {}, first: {} };
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number>): void {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+}
+
+/** Merges shard results; the first counterexample per property is the one of the lowest seed. */
+export function mergeShards(shards: readonly ShardResult[]): ShardResult {
+  const out = emptyShard();
+  for (const s of shards) {
+    out.runs += s.runs;
+    out.steps += s.steps;
+    addCounts(out.tags, s.tags);
+    addCounts(out.reached, s.reached);
+    addCounts(out.ends, s.ends);
+    addCounts(out.violatedRuns, s.violatedRuns);
+    for (const [p, c] of Object.entries(s.first)) {
+      const have = out.first[p];
+      if (have === undefined || c.seed < have.seed) out.first[p] = c;
+    }
+  }
+  return out;
+}
+
+/** The fixed options of a plan. */
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules'>): FixedOptions {
+  return { ...(plan.broker !== null ? { broker: plan.broker } : {}), skew: plan.oldRules !== null };
+}
+
+/** Which stepper runs engines: the fast path derived from the statechart, or XState's own `transition()`. */
+export type StepperKind = 'compiled' | 'xstate';
+
+/** Steppers for a plan's rule sets, built once and shared by every seed. */
+export function steppersFor(rules: RuleSet, oldRules: RuleSet | null, kind: StepperKind = 'compiled'): Steppers {
+  const make = kind === 'compiled' ? compiledStepper : xstateStepper;
+  const stepNew = make(rules);
+  return { new: stepNew, old: oldRules !== null ? make(oldRules) : stepNew };
+}
+
+/** Runs seeds [from, to) of a plan. */
+export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void): ShardResult {
+  const result = emptyShard();
+  const steppers = steppersFor(plan.rules, plan.oldRules);
+  const fixed = fixedOptions(plan);
+  for (let seed = from; seed < to; seed++) {
+    const options = swarmOptions(seed, fixed);
+    const model = outboxModel(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
+    const run = runSeed(model, seed, plan.bounds);
+    result.runs++;
+    result.steps += run.steps.length;
+    addCounts(result.tags, run.tags);
+    for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
+    result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
+    if (run.violation !== null) {
+      const p = run.violation.property;
+      result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
+      if (result.first[p] === undefined) {
+        result.first[p] = { seed, options, violation: run.violation, events: run.steps.map((s) => s.event) };
+      }
+    }
+    onRun?.(seed - from + 1);
+  }
+  return result;
+}

@@ -1,0 +1,29 @@
+/**
+ * Bad input ends a command with one clear line and exit code 2 (the brief:
+ * say what is wrong and what to do). Commands throw {@link UsageError}; the
+ * CLI's entry point turns it into that line.
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Parses a non-negative integer flag, naming the flag when it is malformed. */
+export function intFlag(flag: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a whole number, got "${value}"`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+/** Parses a choice flag against its allowed values. */
+export function choiceFlag<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}

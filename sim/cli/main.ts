@@ -1,0 +1,59 @@
+/**
+ * The `outbox-sim` command line. Every command returns its exit code; bad
+ * input is one line on stderr and exit 2 (see {@link UsageError}).
+ */
+import { Command, CommanderError } from 'commander';
+import { checkCommand, type CheckFlags } from './check-command.ts';
+import { UsageError } from './errors.ts';
+import { processIo, type Io } from './io.ts';
+import { rulesCommand } from './rules-command.ts';
+
+/** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  let code = 0;
+  const program = new Command()
+    .name('outbox-sim')
+    .description('Deterministic simulator and model checker for at-least-once delivery through a durable outbox.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: () => undefined })
+    .showSuggestionAfterError(false);
+
+  program
+    .command('rules')
+    .description('list the catalog of rule sets')
+    .option('--json', 'print an array of { name, summary }')
+    .action((opts: { json?: boolean }) => {
+      code = rulesCommand(opts.json === true, io);
+    });
+
+  program
+    .command('check')
+    .description('run seeded worlds full of faults against a rule set (the main job)')
+    .option('--rules <name|path>', 'rule set to check (catalog name or .ts file)', 'fail-closed')
+    .option('--old-rules <name|path>', 'an older rule set whose engines run beside (version skew, rolling upgrade)')
+    .option('--seeds <n>', 'number of seeds to run')
+    .option('--seed <s>', 'run this one seed only')
+    .option('--broker <mode>', 'broker dedupe mode for every seed: id-ok, id-409, key, none (default: drawn per seed)')
+    .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
+    .option('--json', 'print one JSON object')
+    .option('--verbose', 'print the options of the first seed')
+    .action(async (opts: CheckFlags) => {
+      code = await checkCommand(opts, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      io.err(`outbox-sim: ${err.message.replace(/^error: /, '')} (see outbox-sim --help)`);
+      return 2;
+    }
+    if (err instanceof UsageError) {
+      io.err(`outbox-sim: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  return code;
+}

@@ -1,0 +1,123 @@
+/**
+ * The fast path: a stepper derived automatically from the lifecycle
+ * statechart. It reads the machine XState itself normalised (`machine.root`:
+ * each state's transitions per event type and its eventless transitions) and
+ * the implementations provided for the rule set, and runs them without
+ * building snapshots. It supports exactly the statechart features the
+ * lifecycle uses (flat states, guarded transitions, eventless transitions,
+ * `assign` and `persist` actions) and refuses to compile anything else, so it
+ * cannot silently diverge from XState's `transition()`; a differential test
+ * (`compiled-stepper.test.ts`) holds the two equal.
+ */
+import { engineMachine, type EngineContext, type EngineEvent, type LifecycleState } from '../../model/lifecycle.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import type { Effect } from '../../model/types.ts';
+import type { EngineStep, Stepper } from './stepper.ts';
+
+type Args = { context: EngineContext; event: EngineEvent };
+type GuardFn = (args: Args) => boolean;
+type ActionFn = (ctx: EngineContext, event: EngineEvent, effects: Effect[]) => EngineContext;
+
+interface CompiledTransition {
+  guard: GuardFn | null;
+  actions: ActionFn[];
+  target: LifecycleState | null;
+}
+
+interface CompiledState {
+  on: Map<string, CompiledTransition[]>;
+  always: CompiledTransition[];
+}
+
+/** Bound on eventless transitions taken in one step (a cycle would be a statechart bug). */
+const EVENTLESS_STEPS_MAX = 16;
+
+/** Compiles the rule set's statechart into a fast stepper. */
+export function compiledStepper(rules: RuleSet): Stepper {
+  const machine = engineMachine(rules);
+  const impl = machine.implementations as unknown as {
+    guards: Record<string, GuardFn>;
+    actions: Record<string, unknown>;
+  };
+
+  const compileGuard = (guard: unknown): GuardFn | null => {
+    if (guard === undefined || guard === null) return null;
+    if (typeof guard === 'string') {
+      const fn = impl.guards[guard];
+      if (typeof fn !== 'function') throw new Error(`fast path: guard ${guard} has no implementation`);
+      return fn;
+    }
+    throw new Error(`fast path: unsupported guard form ${JSON.stringify(guard)}`);
+  };
+
+  const compileAction = (action: unknown): ActionFn => {
+    if (typeof action === 'string') {
+      const a = impl.actions[action] as { type?: string; assignment?: unknown } | undefined;
+      if (a === undefined || a.type !== 'xstate.assign') throw new Error(`fast path: action ${action} is not an assign`);
+      const assignment = a.assignment;
+      if (typeof assignment === 'function') {
+        const fn = assignment as (args: Args) => Partial<EngineContext>;
+        return (ctx, event) => ({ ...ctx, ...fn({ context: ctx, event }) });
+      }
+      if (typeof assignment === 'object' && assignment !== null) {
+        const entries = Object.entries(assignment as Record<string, unknown>);
+        return (ctx, event) => {
+          const next: Record<string, unknown> = { ...ctx };
+          for (const [k, v] of entries) next[k] = typeof v === 'function' ? (v as (args: Args) => unknown)({ context: ctx, event }) : v;
+          return next as unknown as EngineContext;
+        };
+      }
+      throw new Error(`fast path: assign ${action} has an unsupported assignment`);
+    }
+    if (typeof action === 'object' && action !== null && (action as { type?: unknown }).type === 'persist') {
+      const params = (action as { params?: unknown }).params;
+      return (ctx, event, effects) => {
+        const p = typeof params === 'function' ? (params as (args: Args) => Effect | null)({ context: ctx, event }) : (params as Effect | null);
+        if (p) effects.push(p);
+        return ctx;
+      };
+    }
+    throw new Error(`fast path: unsupported action ${JSON.stringify(action)}`);
+  };
+
+  const compileTransition = (t: { guard?: unknown; actions: readonly unknown[]; target?: readonly { key: string }[] }): CompiledTransition => ({
+    guard: compileGuard(t.guard),
+    actions: t.actions.map(compileAction),
+    target: t.target && t.target.length > 0 ? (t.target[0].key as LifecycleState) : null,
+  });
+
+  const states = new Map<string, CompiledState>();
+  for (const [key, node] of Object.entries(machine.root.states)) {
+    if (Object.keys(node.states).length > 0 || node.type !== 'atomic') throw new Error(`fast path: state ${key} is not flat`);
+    if (node.entry.length > 0 || node.exit.length > 0) throw new Error(`fast path: state ${key} has entry/exit actions`);
+    const on = new Map<string, CompiledTransition[]>();
+    for (const [eventType, defs] of node.transitions) {
+      if (eventType.startsWith('xstate.')) throw new Error(`fast path: state ${key} has a delayed or internal transition`);
+      on.set(eventType, defs.map((d) => compileTransition(d as never)));
+    }
+    states.set(key, { on, always: (node.always ?? []).map((d) => compileTransition(d as never)) });
+  }
+
+  const pick = (candidates: readonly CompiledTransition[], ctx: EngineContext, event: EngineEvent): CompiledTransition | null => {
+    for (const t of candidates) if (t.guard === null || t.guard({ context: ctx, event })) return t;
+    return null;
+  };
+
+  return (memory, event): EngineStep => {
+    const node = states.get(memory.state);
+    if (node === undefined) throw new Error(`fast path: unknown state ${memory.state}`);
+    const t = pick(node.on.get(event.type) ?? [], memory.ctx, event);
+    if (t === null) return { state: memory.state, ctx: memory.ctx, effects: [] };
+    const effects: Effect[] = [];
+    let ctx = memory.ctx;
+    for (const a of t.actions) ctx = a(ctx, event, effects);
+    let state = t.target ?? memory.state;
+    for (let i = 0; i < EVENTLESS_STEPS_MAX; i++) {
+      const e = pick(states.get(state)?.always ?? [], ctx, event);
+      if (e === null) return { state, ctx: ctx.effect === null ? ctx : { ...ctx, effect: null }, effects };
+      for (const a of e.actions) ctx = a(ctx, event, effects);
+      state = e.target ?? state;
+    }
+    throw new Error(`fast path: more than ${EVENTLESS_STEPS_MAX} eventless transitions from ${memory.state}`);
+  };
+}

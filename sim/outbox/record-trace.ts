@@ -1,0 +1,88 @@
+/**
+ * Turning an outbox counterexample (options + events) into a written trace:
+ * shrink it, re-run the kept events to record every state change, and write
+ * the trace file.
+ */
+import type { RuleSet } from '../../model/rules.ts';
+import { shrink } from '../core/shrink.ts';
+import { simulateEvents } from '../core/simulate.ts';
+import type { Violation } from '../core/model.ts';
+import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../../traces/format.ts';
+import { outboxModel, type Steppers } from './model.ts';
+import type { WorldOptions } from './options.ts';
+import { outboxReducer } from './shrink.ts';
+import type { World, WorldEvent } from './world.ts';
+
+/** The rule sets of a run, with where they came from. */
+export interface RulesPair {
+  rules: RuleSet;
+  rulesOrigin: TraceRules;
+  oldRules: RuleSet | null;
+  oldRulesOrigin: TraceRules | null;
+}
+
+/** A written counterexample. */
+export interface WrittenTrace {
+  trace: Trace;
+  path: string;
+  stepsBefore: number;
+  stepsAfter: number;
+  violation: Violation & { step: number };
+  shrinkBoundHit: boolean;
+}
+
+/** Records the steps of an event list as trace lines. */
+export function traceSteps(initial: World, steps: readonly { label: string; group: string; index: number; event: WorldEvent | null; tags: readonly string[]; phase: 'fault' | 'heal'; state: World }[]): TraceStep[] {
+  let before: World = initial;
+  return steps.map((s, i) => {
+    const change = stateChange(before, s.state);
+    before = s.state;
+    return { n: i + 1, label: s.label, group: s.group, choice: s.index, phase: s.phase, event: s.event, tags: s.tags, change };
+  });
+}
+
+/** The header of an outbox trace. */
+export function outboxHeader(pair: RulesPair, seed: number, options: WorldOptions, violation: (Violation & { step: number }) | null, origin: string, stepCount: number, stepsBeforeShrink: number | null): TraceHeader {
+  return {
+    format: TRACE_FORMAT_NAME,
+    version: TRACE_FORMAT_VERSION,
+    tool: TOOL_VERSION,
+    model: 'outbox',
+    rules: pair.rulesOrigin,
+    oldRules: pair.oldRulesOrigin,
+    seed,
+    options,
+    violation,
+    stepsBeforeShrink,
+    origin,
+    stepCount,
+  };
+}
+
+/** Shrinks a counterexample (when asked) and writes it as a trace under `dir`. */
+export function writeCounterexample(
+  dir: string,
+  pair: RulesPair,
+  steppers: Steppers,
+  seed: number,
+  options: WorldOptions,
+  events: (WorldEvent | null)[],
+  property: string,
+  origin: string,
+  healStepsMax: number,
+  doShrink = true,
+): WrittenTrace {
+  const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
+  const modelFor = (o: WorldOptions) => outboxModel(o, worldRules, steppers);
+  const start = { options, model: modelFor(options), events };
+  // A system still busy after healing is only busy at the full bound: it is written as found.
+  const shrinkable = doShrink && property !== 'quiet-after-healing';
+  const shrunk = shrinkable ? shrink(start, property, outboxReducer(modelFor), 4000) : { scenario: start, stepsBefore: events.length, stepsAfter: events.length, boundHit: false, reruns: 0 };
+  const sc = shrunk.scenario;
+  const sim = simulateEvents(sc.model, sc.events, { healStepsMax });
+  if (sim.violation === null) throw new Error(`internal: the counterexample for ${property} no longer violates when re-run`);
+  const steps = traceSteps(sim.initial, sim.steps);
+  const header = outboxHeader(pair, seed, sc.options, sim.violation, origin, steps.length, shrinkable ? shrunk.stepsBefore : null);
+  const { trace, path } = writeTrace(dir, header, steps);
+  return { trace, path, stepsBefore: shrunk.stepsBefore, stepsAfter: steps.length, violation: sim.violation, shrinkBoundHit: shrunk.boundHit };
+}

@@ -1,0 +1,57 @@
+/**
+ * Outbox-aware reductions for the shrinker, most drastic first: drop an
+ * engine (and its steps), drop a body's whole lifecycle (its write and
+ * everything that only it caused fails validation and is dropped later),
+ * lower the attempts limit, lower the id or body counts, and simpler broker
+ * answers.
+ */
+import type { Reducer, Scenario } from '../core/shrink.ts';
+import { ANSWERS, type WorldOptions } from './options.ts';
+import type { World, WorldEvent } from './world.ts';
+import type { SimModel } from '../core/model.ts';
+
+/** Rebuilds the model for changed options. */
+export type ModelFor = (options: WorldOptions) => SimModel<World, WorldEvent>;
+
+type OutboxScenario = Scenario<World, WorldEvent, WorldOptions>;
+
+function pidOf(e: WorldEvent | null): number | null {
+  return e !== null && 'pid' in e ? e.pid : null;
+}
+
+/** Removes initial engine `pid` and renumbers later pids (restarts come after the initial engines). */
+function dropEngine(events: readonly (WorldEvent | null)[], pid: number): (WorldEvent | null)[] {
+  return events
+    .filter((e) => pidOf(e) !== pid)
+    .map((e) => (e !== null && 'pid' in e && e.pid > pid ? { ...e, pid: e.pid - 1 } : e));
+}
+
+/** The outbox reducer for a model factory. */
+export function outboxReducer(modelFor: ModelFor): Reducer<World, WorldEvent, WorldOptions> {
+  return (s: OutboxScenario): OutboxScenario[] => {
+    const out: OutboxScenario[] = [];
+    const o = s.options;
+    const withOptions = (options: WorldOptions, events: (WorldEvent | null)[]) => out.push({ options, model: modelFor(options), events });
+    if (o.engines > 1) {
+      for (let pid = o.engines; pid >= 1; pid--) withOptions({ ...o, engines: o.engines - 1 }, dropEngine(s.events, pid));
+    }
+    // Drop a body's lifecycle: its `produce` and the steps only it enabled fall away in validation.
+    s.events.forEach((e, i) => {
+      if (e !== null && e.kind === 'produce') out.push({ ...s, events: s.events.filter((_, j) => j !== i) });
+    });
+    if (o.attemptsMax > 1) withOptions({ ...o, attemptsMax: o.attemptsMax - 1 }, s.events);
+    const producedPerId = new Map<string, number>();
+    for (const e of s.events) if (e !== null && e.kind === 'produce') producedPerId.set(e.id, (producedPerId.get(e.id) ?? 0) + 1);
+    const maxBodies = Math.max(1, ...producedPerId.values());
+    if (o.bodiesPerId > maxBodies) withOptions({ ...o, bodiesPerId: maxBodies }, s.events);
+    if (o.ids > 1 && !s.events.some((e) => e !== null && 'id' in e && e.id === 'b')) withOptions({ ...o, ids: 1 }, s.events);
+    // Simpler broker answers: replace an answer by one earlier in ANSWERS (never later, so this ends).
+    s.events.forEach((e, i) => {
+      if (e === null || e.kind !== 'answer') return;
+      for (const answer of ANSWERS.slice(0, ANSWERS.indexOf(e.answer))) {
+        out.push({ ...s, events: s.events.map((x, j) => (j === i ? { ...e, answer } : x)) });
+      }
+    });
+    return out;
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The trace format: JSON lines. Line 1 is a header (format version, tool
+ * version, rule sets with a content hash of any user rule file, options,
+ * seed, the violation); then one line per step: the event label, the choice
+ * taken (subsystem and index), the event itself, and the change of state.
+ * A short content-addressed id names the file. Writes go to a temporary name
+ * and are renamed, so a trace is never half-written.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson } from '../sim/core/canonical.ts';
+import type { Violation } from '../sim/core/model.ts';
+
+/** The format version this tool writes and reads. */
+export const TRACE_FORMAT_VERSION = 1;
+export const TRACE_FORMAT_NAME = 'outbox-sim-trace';
+export const TOOL_VERSION = '0.1.0';
+
+/** A rule set as recorded: catalog name, or a user file with its content hash. */
+export interface TraceRules {
+  name: string;
+  source: string;
+  hash: string | null;
+}
+
+/** Line 1 of a trace. */
+export interface TraceHeader {
+  format: typeof TRACE_FORMAT_NAME;
+  version: number;
+  tool: string;
+  /** Which model the trace is of (`outbox`, `receipts`). */
+  model: string;
+  rules: TraceRules;
+  oldRules: TraceRules | null;
+  seed: number;
+  /** The world's options (JSON). */
+  options: unknown;
+  /** The violation the trace ends in, with the step it was seen at; null for a clean run. */
+  violation: (Violation & { step: number }) | null;
+  /** Steps before shrinking, when the trace was shrunk. */
+  stepsBeforeShrink: number | null;
+  /** How the trace was made (`check`, `explore`, `diff`, ...). */
+  origin: string;
+  /** Number of step lines that follow (a file cut at a line boundary is still seen as truncated). */
+  stepCount: number;
+}
+
+/** A change of state: top-level fields set (with sub-keys for maps) and removed. */
+export interface StateChange {
+  [field: string]: unknown;
+}
+
+/** One step line. */
+export interface TraceStep {
+  n: number;
+  label: string;
+  group: string;
+  choice: number;
+  phase: 'fault' | 'heal';
+  event: unknown;
+  tags: readonly string[];
+  change: StateChange;
+}
+
+/** A whole trace in memory. */
+export interface Trace {
+  id: string;
+  header: TraceHeader;
+  steps: TraceStep[];
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The change from one state to the next: for each top-level field that
+ * changed, its new value; maps (plain objects) are diffed one level further
+ * as `{ set: {...}, del: [...] }`.
+ */
+export function stateChange(before: unknown, after: unknown): StateChange {
+  const change: StateChange = {};
+  if (!isPlainObject(before) || !isPlainObject(after)) return { value: after };
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  for (const k of keys) {
+    const a = before[k];
+    const b = after[k];
+    if (canonicalJson(a) === canonicalJson(b)) continue;
+    if (isPlainObject(a) && isPlainObject(b)) {
+      const set: Record<string, unknown> = {};
+      const del: string[] = [];
+      for (const sk of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+        if (!(sk in b)) del.push(sk);
+        else if (canonicalJson(a[sk]) !== canonicalJson(b[sk])) set[sk] = b[sk];
+      }
+      change[k] = del.length > 0 ? { set, del } : { set };
+    } else {
+      change[k] = b === undefined ? null : b;
+    }
+  }
+  return change;
+}
+
+/** Applies a recorded change to a state (used by renderers to rebuild each state). */
+export function applyChange(state: Record<string, unknown>, change: StateChange): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...state };
+  for (const [k, v] of Object.entries(change)) {
+    const current = next[k];
+    if (isPlainObject(v) && 'set' in v && isPlainObject(current) && isPlainObject(v.set)) {
+      const merged: Record<string, unknown> = { ...current, ...v.set };
+      const del = Array.isArray(v.del) ? (v.del as string[]) : [];
+      for (const d of del) delete merged[d];
+      next[k] = merged;
+    } else {
+      next[k] = v;
+    }
+  }
+  return next;
+}
+
+/** Checksum of one line's content: any changed byte in a line is caught and named by line number. */
+export function lineSum(content: unknown): string {
+  return createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 8);
+}
+
+function sealed(content: object): string {
+  return canonicalJson({ ...content, sum: lineSum(content) });
+}
+
+/** The lines of a trace, each sealed with its checksum. */
+export function traceLines(header: TraceHeader, steps: readonly TraceStep[]): string[] {
+  return [sealed(header), ...steps.map(sealed)];
+}
+
+/** Content-addressed id: the first 12 hex digits of the sha256 of the trace's lines. */
+export function traceId(header: TraceHeader, steps: readonly TraceStep[]): string {
+  return createHash('sha256').update(traceLines(header, steps).join('\n')).digest('hex').slice(0, 12);
+}
+
+/** Writes a file atomically: a temporary name, then a rename. */
+export function writeFileAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+/** Writes a trace under `dir` as `<id>.trace.jsonl`; returns the trace with its id and the path. */
+export function writeTrace(dir: string, header: TraceHeader, steps: readonly TraceStep[]): { trace: Trace; path: string } {
+  mkdirSync(dir, { recursive: true });
+  const id = traceId(header, steps);
+  const path = join(dir, `${id}.trace.jsonl`);
+  writeFileAtomic(path, `${traceLines(header, steps).join('\n')}\n`);
+  return { trace: { id, header, steps: [...steps] }, path };
+}
