@@ -91,6 +91,29 @@ export const parkedStaysParked: Property<World> = {
   },
 };
 
+/**
+ * exclusive-attempt: only the holder of the current claim attempts, so no two
+ * engines have POSTed for one id with neither outcome yet written.
+ */
+export const exclusiveAttempt: Property<World> = {
+  name: 'exclusive-attempt',
+  kind: 'always',
+  description: 'no two engines have an attempt in flight (POSTed, not yet completed) for the same id',
+  check(w) {
+    const inFlight = new Map<string, number>();
+    for (const e of w.engines) {
+      if (e.state !== 'completing' || e.ctx.id === null) continue;
+      const other = inFlight.get(e.ctx.id);
+      if (other !== undefined) {
+        return violation('exclusive-attempt', e.ctx.id, e.ctx.envelope?.body ?? '', 'claim',
+          `engines e${other} and e${e.pid} both have an attempt in flight for ${e.ctx.id}`);
+      }
+      inFlight.set(e.ctx.id, e.pid);
+    }
+    return null;
+  },
+};
+
 /** bounded-record: a record's metadata stays under a stated bound. */
 export const boundedRecord: Property<World> = {
   name: 'bounded-record',
@@ -132,6 +155,7 @@ export function outboxProperties(_options: WorldOptions): Property<World>[] {
   return [
     noPhantomDelivery,
     parkedStaysParked,
+    exclusiveAttempt,
     boundedRecord,
     noSilentLoss,
     statusReached('READY'),

@@ -107,11 +107,14 @@ export function compiledStepper(rules: RuleSet): Stepper {
     const node = states.get(memory.state);
     if (node === undefined) throw new Error(`fast path: unknown state ${memory.state}`);
     const t = pick(node.on.get(event.type) ?? [], memory.ctx, event);
-    if (t === null) return { state: memory.state, ctx: memory.ctx, effects: [] };
     const effects: Effect[] = [];
     let ctx = memory.ctx;
-    for (const a of t.actions) ctx = a(ctx, event, effects);
-    let state = t.target ?? memory.state;
+    let state = memory.state;
+    if (t !== null) {
+      for (const a of t.actions) ctx = a(ctx, event, effects);
+      state = t.target ?? memory.state;
+    }
+    // As in XState's macrostep, eventless transitions are checked after every event, taken or not.
     for (let i = 0; i < EVENTLESS_STEPS_MAX; i++) {
       const e = pick(states.get(state)?.always ?? [], ctx, event);
       if (e === null) return { state, ctx: ctx.effect === null ? ctx : { ...ctx, effect: null }, effects };

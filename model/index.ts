@@ -1,0 +1,8 @@
+/**
+ * The public API for rule authors: `import { failClosed, extendRules } from 'outbox-sim'`.
+ */
+export { extendRules, ruleSetProblem } from './rules.ts';
+export type { Admission, AdmitView, Disposal, DisposeView, EngineLimits, RuleDecisions, RuleSet } from './rules.ts';
+export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
+export { digestOf, freshRecord, SCHEMA_CURRENT } from './record.ts';
+export type * from './types.ts';
