@@ -7,6 +7,7 @@ import { checkCommand, type CheckFlags } from './check-command.ts';
 import { UsageError } from './errors.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
+import { replayCommand } from './replay-command.ts';
 
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -39,6 +40,16 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--verbose', 'print the options of the first seed')
     .action(async (opts: CheckFlags) => {
       code = await checkCommand(opts, io);
+    });
+
+  program
+    .command('replay')
+    .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --rules R re-runs its world under R')
+    .argument('<trace>', 'a .trace.jsonl file')
+    .option('--rules <name|path>', 're-run the recorded world under these rules: still violates / no longer violates')
+    .option('--json', 'print one JSON object')
+    .action(async (trace: string, opts: { rules?: string; json?: boolean }) => {
+      code = await replayCommand(trace, opts, io);
     });
 
   try {

@@ -1,0 +1,99 @@
+/**
+ * Re-running a recorded world under other rules: the recorded outside events
+ * (faults, broker answers, producer and operator actions, and "engine N takes
+ * its next step") are taken again, while the model, under its own rules,
+ * decides what each engine step does. Used by `replay --rules`, `recheck` and
+ * `diff`. Reports where the run first departs from the recording, and
+ * whether a property is still violated.
+ */
+import { canonicalJson } from './canonical.ts';
+import type { SimModel, Violation } from './model.ts';
+import { seededChooser } from './chooser.ts';
+import { busyAfterHealing } from './random.ts';
+
+/** What a re-run found. */
+export interface RerunResult {
+  /** 1-based recorded step at which the run first differs from the recording, or null. */
+  departedAt: number | null;
+  /** Recorded events that were not enabled under these rules (skipped). */
+  skipped: number;
+  /** Steps taken, recorded ones plus the liveness phase after them. */
+  steps: number;
+  violation: (Violation & { step: number }) | null;
+}
+
+/**
+ * Re-runs `recorded` events (null = faults stop). `matchKey` says when an
+ * enabled event is "the same" outside action as a recorded one (for the
+ * outbox: an engine's next step, whatever its lifecycle state). `recordedStates`
+ * (the state after each recorded step) finds the departure. After the
+ * recording, a liveness phase of at most `healStepsMax` steps, chosen by a
+ * chooser seeded with `seed`, lets the rules finish what they started.
+ */
+export function rerun<S, E>(
+  model: SimModel<S, E>,
+  recorded: readonly (E | null)[],
+  recordedStates: readonly unknown[] | null,
+  matchKey: (e: E) => string,
+  seed: number,
+  healStepsMax: number,
+): RerunResult {
+  let state = model.initial();
+  let departedAt: number | null = null;
+  let skipped = 0;
+  let steps = 0;
+  let healed = false;
+  const always = model.properties.filter((p) => p.kind === 'always');
+  const eventually = model.properties.filter((p) => p.kind === 'eventually');
+  const checkAlways = (): (Violation & { step: number }) | null => {
+    for (const p of always) {
+      const v = p.check(state);
+      if (v !== null) return { ...v, step: steps };
+    }
+    return null;
+  };
+  for (let i = 0; i < recorded.length; i++) {
+    const want = recorded[i];
+    if (want === null) {
+      if (!healed && model.heal) state = model.heal(state);
+      healed = true;
+      steps++;
+    } else {
+      const key = matchKey(want);
+      const event = model.choices(state).flatMap((g) => g.events).find((e) => matchKey(e) === key);
+      if (event === undefined) {
+        skipped++;
+        departedAt ??= i + 1;
+        continue;
+      }
+      state = model.step(state, event).state;
+      steps++;
+    }
+    if (departedAt === null && recordedStates !== null && canonicalJson(state) !== canonicalJson(recordedStates[i])) departedAt = i + 1;
+    const v = checkAlways();
+    if (v !== null) return { departedAt, skipped, steps, violation: v };
+  }
+  if (model.heal === undefined) return { departedAt, skipped, steps, violation: null };
+  if (!healed) state = model.heal(state);
+  const chooser = seededChooser(seed);
+  for (let k = 0; k < healStepsMax; k++) {
+    if (model.quiescent?.(state)) {
+      for (const p of eventually) {
+        const v = p.check(state);
+        if (v !== null) return { departedAt, skipped, steps, violation: { ...v, step: steps } };
+      }
+      return { departedAt, skipped, steps, violation: null };
+    }
+    const groups = model.choices(state).filter((g) => g.events.length > 0);
+    if (groups.length === 0) break;
+    const g = groups[chooser.int('schedule', groups.length)];
+    state = model.step(state, g.events[chooser.int(g.group, g.events.length)]).state;
+    steps++;
+    const v = checkAlways();
+    if (v !== null) return { departedAt, skipped, steps, violation: v };
+  }
+  if (model.quiescent !== undefined && !model.quiescent(state)) {
+    return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
+  }
+  return { departedAt, skipped, steps, violation: null };
+}

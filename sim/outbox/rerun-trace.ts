@@ -1,0 +1,64 @@
+/**
+ * Replaying an outbox trace: exactly (every step's choice, label and change
+ * of state compared), or re-run under other rules (`--rules`), reporting
+ * whether it still violates and where it departs from the recording.
+ */
+import type { RuleSet } from '../../model/rules.ts';
+import { applyChange, stateChange, type Trace } from '../../traces/format.ts';
+import { canonicalJson } from '../core/canonical.ts';
+import { rerun, type RerunResult } from '../core/rerun.ts';
+import { simulateEvents } from '../core/simulate.ts';
+import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
+import { outboxMatchKey, recordedWorld } from './from-trace.ts';
+import { outboxModel } from './model.ts';
+import type { World, WorldEvent } from './world.ts';
+
+/** The outcome of an exact replay. */
+export type ExactReplay = { identical: true; steps: number } | { identical: false; step: number; why: string };
+
+/** Replays a trace exactly under the rules it recorded. */
+export async function replayExactly(trace: Trace): Promise<ExactReplay> {
+  const { pair, options } = await recordedWorld(trace.header);
+  const model = outboxModel(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
+  const events = trace.steps.map((s) => s.event as WorldEvent | null);
+  const sim = simulateEvents(model, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+  let before: World = sim.initial;
+  for (let i = 0; i < trace.steps.length; i++) {
+    const rec = trace.steps[i];
+    const got = sim.steps[i];
+    if (got === undefined) {
+      if (sim.invalidAt === i) return { identical: false, step: i + 1, why: `the recorded event "${rec.label}" is not enabled here` };
+      return { identical: false, step: i + 1, why: `the run ended (${sim.violation?.property ?? 'no violation'}) before this step` };
+    }
+    if (got.label !== rec.label) return { identical: false, step: i + 1, why: `label "${got.label}", recorded "${rec.label}"` };
+    if (got.group !== rec.group || got.index !== rec.choice) {
+      return { identical: false, step: i + 1, why: `choice ${got.group}#${got.index}, recorded ${rec.group}#${rec.choice}` };
+    }
+    const change = stateChange(before, got.state);
+    if (canonicalJson(change) !== canonicalJson(rec.change)) return { identical: false, step: i + 1, why: 'the change of state differs from the recording' };
+    before = got.state;
+  }
+  const want = trace.header.violation;
+  const got = sim.violation;
+  if ((want === null) !== (got === null) || (want !== null && got !== null && (want.property !== got.property || want.step !== got.step))) {
+    return { identical: false, step: trace.steps.length, why: `violation ${got?.property ?? 'none'}, recorded ${want?.property ?? 'none'}` };
+  }
+  return { identical: true, steps: trace.steps.length };
+}
+
+/** The states a trace recorded, rebuilt from its changes. */
+export function recordedStates(initial: World, trace: Trace): World[] {
+  let state = initial as unknown as Record<string, unknown>;
+  return trace.steps.map((s) => {
+    state = applyChange(state, s.change);
+    return state as unknown as World;
+  });
+}
+
+/** Re-runs a trace's recorded world under `rules` (and the recorded old rules, if any). */
+export async function rerunTrace(trace: Trace, rules: RuleSet): Promise<RerunResult> {
+  const { pair, options } = await recordedWorld(trace.header);
+  const model = outboxModel(options, { rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(rules, pair.oldRules));
+  const events = trace.steps.map((s) => s.event as WorldEvent | null);
+  return rerun(model, events, recordedStates(model.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
+}

@@ -1,0 +1,118 @@
+/**
+ * Reading is honest: missing, corrupt line, truncated and unknown version are
+ * four different errors, each one line; one changed byte in a step is caught
+ * and its line named.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../sim/cli/main.ts';
+import { readTrace, TraceReadError } from './read.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'read-'));
+let good = '';
+let text = '';
+
+beforeAll(async () => {
+  const quiet = { out: () => undefined, err: () => undefined, tty: false };
+  await main(['check', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', join(tmp, 'found')], quiet);
+  good = join(tmp, 'found', readdirSync(join(tmp, 'found'))[0]);
+  text = readFileSync(good, 'utf8');
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function variant(name: string, content: string): string {
+  const path = join(tmp, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+function errorOf(path: string): TraceReadError {
+  try {
+    readTrace(path);
+  } catch (e) {
+    if (e instanceof TraceReadError) return e;
+    throw e;
+  }
+  throw new Error('expected a TraceReadError');
+}
+
+describe('readTrace', () => {
+  it('reads a trace the checker wrote, with its content-addressed id', () => {
+    const t = readTrace(good);
+    expect(good).toContain(`${t.id}.trace.jsonl`);
+    expect(t.steps.length).toBe(t.header.stepCount);
+  });
+  it('a missing file', () => {
+    expect(errorOf(join(tmp, 'nope.trace.jsonl')).kind).toBe('missing');
+  });
+  it('one byte changed inside a step names the corrupt line', () => {
+    const lines = text.split('\n');
+    // Change one letter of step 3's label: still valid JSON, caught by the line checksum.
+    lines[3] = lines[3].replace(/"label":"e(\d)/, (_m, d: string) => `"label":"f${d}`);
+    expect(lines[3]).not.toBe(text.split('\n')[3]);
+    const e = errorOf(variant('flipped.jsonl', lines.join('\n')));
+    expect(e.kind).toBe('corrupt-line');
+    expect(e.message).toContain('line 4');
+  });
+  it('a line that is no longer JSON', () => {
+    const lines = text.split('\n');
+    lines[2] = lines[2].slice(0, 10) + '}' + lines[2].slice(11);
+    const e = errorOf(variant('broken.jsonl', lines.join('\n')));
+    expect(e.kind).toBe('corrupt-line');
+    expect(e.message).toContain('line 3');
+  });
+  it('a file cut in the middle of a line', () => {
+    expect(errorOf(variant('cut.jsonl', text.slice(0, text.length - 40))).kind).toBe('truncated');
+  });
+  it('a file cut at a line boundary', () => {
+    const lines = text.trimEnd().split('\n');
+    expect(errorOf(variant('short.jsonl', `${lines.slice(0, -1).join('\n')}\n`)).kind).toBe('truncated');
+  });
+  it('an unknown format version', () => {
+    const e = errorOf(variant('v9.jsonl', text.replace('"version":1', '"version":9')));
+    expect(e.kind).toBe('unknown-version');
+    expect(e.message).toContain('version 9');
+  });
+  it('each error is one line', () => {
+    for (const p of [join(tmp, 'nope'), variant('e.jsonl', ''), variant('x.jsonl', 'garbage\n')]) {
+      expect(errorOf(p).message).not.toContain('\n');
+    }
+  });
+});
+
+describe('outbox-sim replay', () => {
+  const run = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+    return { code, out, err };
+  };
+  it('replays a trace identically (exit 0)', async () => {
+    const r = await run('replay', good);
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toContain('replays identically');
+  });
+  it('re-runs the world under fail-closed: no longer violates, and names the departure', async () => {
+    const r = await run('replay', good, '--rules', 'fail-closed', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out[0]) as { verdict: string; departedAt: number | null };
+    expect(j.verdict).toBe('no longer violates');
+    expect(j.departedAt).toBeGreaterThan(0);
+  });
+  it('re-runs under the recorded rules: still violates (exit 1)', async () => {
+    const r = await run('replay', good, '--rules', 'fresh-cycle');
+    expect(r.code).toBe(1);
+    expect(r.out[0]).toContain('still violates');
+  });
+  it('a corrupted copy exits 2 with one line naming the line', async () => {
+    const lines = text.split('\n');
+    lines[2] = lines[2].replace(/"n":2/, '"n":2 ');
+    const p = variant('spaced.jsonl', lines.join('\n').replace('"choice":', '"choicE":'));
+    const r = await run('replay', p);
+    expect(r.code).toBe(2);
+    expect(r.err).toHaveLength(1);
+    expect(r.err[0]).toMatch(/line \d+/);
+  });
+});
