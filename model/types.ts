@@ -35,8 +35,12 @@ export type RecordRead =
   | { kind: 'corrupt' }
   | { kind: 'unknown-version'; schema: number };
 
-/** A claim (lease) kept beside the record. */
-export type ClaimSlot = { kind: 'held'; owner: number; token: number } | { kind: 'torn' };
+/**
+ * A claim (lease) kept beside the record. The owner's process id is the
+ * token: pids are never reused and a process holds one claim at a time, so
+ * "the holder of the current token" is "the process named here".
+ */
+export type ClaimSlot = { kind: 'held'; owner: number } | { kind: 'torn' };
 
 /** What an engine sees of a claim when it wants to take it. */
 export type ClaimView =

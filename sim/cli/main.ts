@@ -8,6 +8,7 @@ import { UsageError } from './errors.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
 import { replayCommand } from './replay-command.ts';
+import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -50,6 +51,26 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--json', 'print one JSON object')
     .action(async (trace: string, opts: { rules?: string; json?: boolean }) => {
       code = await replayCommand(trace, opts, io);
+    });
+
+  program
+    .command('explore')
+    .description('exhaustive breadth-first search of one bounded world (shortest counterexample)')
+    .option('--rules <name|path>', 'rule set to check', 'fail-closed')
+    .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
+    .option('--ids <n>', 'outbox ids (1-2)')
+    .option('--bodies <n>', 'bodies per id (1-3)')
+    .option('--engines <n>', 'engine processes')
+    .option('--attempts <n>', 'attempts limit')
+    .option('--crashes <n>', 'engine crashes allowed')
+    .option('--corruptions <n>', 'record/claim corruptions, schema and legacy rewrites allowed')
+    .option('--operator <n>', 'operator actions allowed')
+    .option('--broker <mode>', 'id-ok, id-409, key or none')
+    .option('--max-states <n>', 'stop after this many distinct states (partial result)')
+    .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: ExploreFlags) => {
+      code = await exploreCommand(opts, io);
     });
 
   try {

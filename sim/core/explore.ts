@@ -1,10 +1,17 @@
 /**
  * Exhaustive bounded exploration: breadth-first search over any
- * {@link SimModel}, deduplicating states by their canonical key. Every event
- * of every subsystem is taken (weights are ignored). Violations of `always`
- * properties are found at their shortest depth; the search stops at
- * `statesMax` and says so (`complete: false`) rather than running out of memory.
+ * {@link SimModel}, deduplicating states by 64-bit fingerprints of their
+ * canonical key. Every event of every subsystem is taken (weights are
+ * ignored). Violations of `always` properties are found at their shortest
+ * depth; the search stops at `statesMax` and says so (`complete: false`)
+ * rather than running out of memory.
+ *
+ * Per stored state the explorer keeps a fingerprint (16 bytes at worst in
+ * the table), the index of its parent and of the event that led to it
+ * (6 bytes); states themselves live only while they are in the frontier. A
+ * counterexample is rebuilt by re-running the chain of event indices.
  */
+import { FingerprintSet, fingerprint } from './fingerprint.ts';
 import type { SimModel, Violation } from './model.ts';
 
 /** Bounds of one search. */
@@ -13,6 +20,9 @@ export interface ExploreBounds {
   statesMax: number;
   /** Stop at the first violation (default true). */
   stopAtFirst?: boolean;
+  /** Called about every `progressEvery` new states. */
+  onProgress?: (states: number, depth: number) => void;
+  progressEvery?: number;
 }
 
 /** A violation with the shortest path of events that reaches it. */
@@ -27,31 +37,82 @@ export interface ExploreResult<E> {
   complete: boolean;
   states: number;
   transitions: number;
-  /** Depth of the deepest level fully or partly visited. */
+  /** Depth (events from the initial state) of the deepest state stored. */
   depth: number;
   violations: FoundViolation<E>[];
+  /** Bytes of the visited set and the parent links (the per-state cost). */
+  indexBytes: number;
+  /** Probability bound that two distinct states shared a fingerprint (n^2 / 2^65). */
+  collisionBound: number;
+}
+
+class GrowableIndex {
+  parent = new Int32Array(1 << 16);
+  event = new Uint16Array(1 << 16);
+  length = 0;
+  push(parent: number, event: number): number {
+    if (this.length === this.parent.length) {
+      const p = new Int32Array(this.parent.length * 2);
+      p.set(this.parent);
+      this.parent = p;
+      const e = new Uint16Array(this.event.length * 2);
+      e.set(this.event);
+      this.event = e;
+    }
+    this.parent[this.length] = parent;
+    this.event[this.length] = event;
+    return this.length++;
+  }
+  get bytes(): number {
+    return this.length * 6;
+  }
+}
+
+/** The events enabled in a state, flattened in the model's order. */
+function enabledEvents<S, E>(model: SimModel<S, E>, s: S): E[] {
+  const out: E[] = [];
+  for (const g of model.choices(s)) for (const e of g.events) out.push(e);
+  return out;
 }
 
 /** Breadth-first search from the model's initial state. */
 export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
+  const progressEvery = bounds.progressEvery ?? 10_000;
   const always = model.properties.filter((p) => p.kind === 'always');
-  // Parent links let us rebuild the shortest path without storing paths per state.
-  const parent: number[] = [-1];
-  const via: (E | null)[] = [null];
-  const seen = new Map<string, number>();
+  const seen = new FingerprintSet(16);
+  const index = new GrowableIndex();
   const start = model.initial();
-  seen.set(model.key(start), 0);
+  seen.add(...fingerprint(model.key(start)));
+  index.push(-1, 0);
   let frontier: { s: S; i: number }[] = [{ s: start, i: 0 }];
   let transitions = 0;
   let depth = 0;
   const violations: FoundViolation<E>[] = [];
   const violated = new Set<string>();
+
   const pathTo = (i: number): E[] => {
+    const chain: number[] = [];
+    for (let k = i; k > 0; k = index.parent[k]) chain.push(index.event[k]);
+    chain.reverse();
     const events: E[] = [];
-    for (let k = i; k > 0; k = parent[k]) events.push(via[k] as E);
-    return events.reverse();
+    let s = start;
+    for (const ei of chain) {
+      const e = enabledEvents(model, s)[ei];
+      events.push(e);
+      s = model.step(s, e).state;
+    }
+    return events;
   };
+  const result = (complete: boolean): ExploreResult<E> => ({
+    complete,
+    states: seen.size,
+    transitions,
+    depth,
+    violations,
+    indexBytes: seen.bytes + index.bytes,
+    collisionBound: (seen.size * seen.size) / 2 ** 65,
+  });
   const check = (s: S, i: number): boolean => {
     for (const p of always) {
       if (violated.has(p.name)) continue;
@@ -64,30 +125,27 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     }
     return false;
   };
-  if (check(start, 0)) return { complete: false, states: 1, transitions: 0, depth: 0, violations };
+  if (check(start, 0)) return result(false);
+  let level = 0;
   while (frontier.length > 0) {
     const next: { s: S; i: number }[] = [];
-    depth++;
     for (const { s, i } of frontier) {
-      for (const g of model.choices(s)) {
-        for (const e of g.events) {
-          transitions++;
-          const t = model.step(s, e).state;
-          const k = model.key(t);
-          if (seen.has(k)) continue;
-          if (seen.size >= bounds.statesMax) {
-            return { complete: false, states: seen.size, transitions, depth, violations };
-          }
-          const id = parent.length;
-          seen.set(k, id);
-          parent.push(i);
-          via.push(e);
-          if (check(t, id)) return { complete: false, states: seen.size, transitions, depth, violations };
-          next.push({ s: t, i: id });
-        }
+      const events = enabledEvents(model, s);
+      for (let ei = 0; ei < events.length; ei++) {
+        transitions++;
+        const t = model.step(s, events[ei]).state;
+        const [hi, lo] = fingerprint(model.key(t));
+        if (!seen.add(hi, lo)) continue;
+        const id = index.push(i, ei);
+        depth = level + 1;
+        if (check(t, id)) return result(false);
+        next.push({ s: t, i: id });
+        if (seen.size % progressEvery === 0) bounds.onProgress?.(seen.size, depth);
+        if (seen.size >= bounds.statesMax) return result(false);
       }
     }
+    level++;
     frontier = next;
   }
-  return { complete: true, states: seen.size, transitions, depth: depth - 1, violations };
+  return result(true);
 }

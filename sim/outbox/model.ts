@@ -13,6 +13,7 @@ import type { ClaimView, Effect, Envelope, RecordRead, Reply } from '../../model
 import { RECOVERY } from '../../model/catalog/fail-closed.ts';
 import { outboxProperties } from '../../properties/outbox.ts';
 import { canonicalJson } from '../core/canonical.ts';
+import { worldEncoder } from './encode.ts';
 import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
 import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper, type Stepper } from './stepper.ts';
@@ -66,7 +67,6 @@ export function outboxModel(
       reported: {},
       nextPid: options.engines + 1,
       nextGeneration: 1,
-      nextToken: 1,
       crashes: 0,
       corruptions: 0,
       operatorActions: 0,
@@ -193,8 +193,7 @@ export function outboxModel(
           break;
         }
         case 'take-claim':
-          w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid, token: w.nextToken } };
-          w.nextToken++;
+          w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
           tags.push('layer:claim');
           break;
         case 'release-claim': {
@@ -424,7 +423,7 @@ export function outboxModel(
     choices,
     step,
     label: labelOf,
-    key: canonicalJson,
+    key: worldEncoder(ids),
     properties: outboxProperties(options),
     heal,
     quiescent,

@@ -37,7 +37,6 @@ export interface World {
   reported: Record<string, string>;
   nextPid: number;
   nextGeneration: number;
-  nextToken: number;
   crashes: number;
   corruptions: number;
   operatorActions: number;

@@ -1,0 +1,30 @@
+/**
+ * Mistake: a definite-refusal park judged by its reason and its counter: when
+ * the very first counted attempt was refused, "nothing was ever stored", so a
+ * different body is admitted as a fresh cycle. Uncounted POSTs (a crash after
+ * the broker received one) and requeues that reset the counter make that
+ * false.
+ */
+import { freshRecord } from '../../model/record.ts';
+import { extendRules, type RuleSet } from '../../model/rules.ts';
+import failClosed from '../../model/catalog/fail-closed.ts';
+
+const mutant: RuleSet = extendRules(failClosed, {
+  name: 'mutant-admit-after-first-refusal',
+  summary: 'Admits a different body for an id parked permanent-refusal with attempts 0 as a fresh cycle.',
+  admit(view) {
+    const { read, body } = view;
+    if (
+      read.kind === 'found' &&
+      read.record.status === 'PARKED' &&
+      read.record.reason === 'permanent-refusal' &&
+      read.record.attempts === 0 &&
+      read.record.payload !== body
+    ) {
+      return { kind: 'write', record: freshRecord(body, read.record.resendEpoch + 1) };
+    }
+    return failClosed.admit(view);
+  },
+});
+
+export default mutant;

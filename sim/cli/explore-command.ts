@@ -1,0 +1,92 @@
+/**
+ * `outbox-sim explore`: breadth-first search of one bounded world with the
+ * whole fault vocabulary. Exit 0 when no `always` property is violated in
+ * what was searched (a search stopped by --max-states says so and is marked
+ * `complete: false`), 1 when one is (the shortest counterexample is written
+ * as a trace), 2 on bad input.
+ */
+import { BROKER_MODES } from '../../model/broker.ts';
+import { explore } from '../core/explore.ts';
+import { steppersFor } from '../check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
+import { outboxModel } from '../outbox/model.ts';
+import { writeCounterexample } from '../outbox/record-trace.ts';
+import { BOUNDS_DEFAULT } from '../check.ts';
+import { rulesPair, replayCommand } from './check-command.ts';
+import { elapsedSeconds, startClock } from './clock.ts';
+import { choiceFlag, intFlag } from './errors.ts';
+import type { Io } from './io.ts';
+import { progressBar } from './progress.ts';
+
+export interface ExploreFlags {
+  rules?: string;
+  oldRules?: string;
+  ids?: string;
+  bodies?: string;
+  engines?: string;
+  attempts?: string;
+  crashes?: string;
+  corruptions?: string;
+  operator?: string;
+  broker?: string;
+  maxStates?: string;
+  out?: string;
+  json?: boolean;
+}
+
+/** Default bound on stored states. */
+export const MAX_STATES_DEFAULT = 2_000_000;
+
+/** The sizes named by flags. */
+export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
+  const d = EXPLORE_DEFAULTS;
+  return {
+    ids: intFlag('--ids', flags.ids, d.ids, 1, 2),
+    bodiesPerId: intFlag('--bodies', flags.bodies, d.bodiesPerId, 1, 3),
+    engines: intFlag('--engines', flags.engines, d.engines, 1, 8),
+    attemptsMax: intFlag('--attempts', flags.attempts, d.attemptsMax, 1, 10),
+    crashesMax: intFlag('--crashes', flags.crashes, d.crashesMax, 0, 10),
+    corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
+    operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
+    broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
+    skew,
+  };
+}
+
+export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
+  const pair = await rulesPair(flags.rules, flags.oldRules);
+  const sizes = sizesOf(flags, pair.oldRules !== null);
+  const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
+  const options = exploreOptions(sizes);
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const model = outboxModel(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppers);
+  if (!flags.json) {
+    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states`);
+  }
+  const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
+  const clock = startClock();
+  const r = explore(model, { statesMax, onProgress: (states, depth) => bar.update(states, `depth ${depth}`) });
+  const seconds = elapsedSeconds(clock);
+  bar.stop();
+  const outDir = flags.out ?? 'traces/found';
+  const violations = r.violations.map((v) => {
+    const w = writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+    return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path) };
+  });
+  const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
+  const ok = violations.length === 0;
+  if (flags.json) {
+    io.out(JSON.stringify({ ok, complete: r.complete, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
+    return ok ? 0 : 1;
+  }
+  io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
+  io.out(`  visited set ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  if (!r.complete && ok) io.out(`WARNING: stopped at --max-states ${statesMax}: a partial search, not a proof (complete: false)`);
+  if (ok) io.out(r.complete ? 'RESULT: no always-property violated in the whole bounded space' : 'RESULT: no always-property violated in the states searched');
+  for (const v of violations) {
+    io.out(`RESULT: ${v.property} violated: ${v.detail}`);
+    io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
+    io.out(`  replay: ${v.replay}`);
+  }
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { FingerprintSet, fingerprint } from './fingerprint.ts';
+
+describe('FingerprintSet', () => {
+  it('adds each distinct key once, through several growths', () => {
+    const set = new FingerprintSet(2);
+    for (let i = 0; i < 50_000; i++) expect(set.add(...fingerprint(`state-${i}`))).toBe(true);
+    for (let i = 0; i < 50_000; i += 7) expect(set.add(...fingerprint(`state-${i}`))).toBe(false);
+    expect(set.size).toBe(50_000);
+    expect(set.bytes).toBeLessThanOrEqual(50_000 * 16 * 2);
+  });
+  it('gives different fingerprints to near keys', () => {
+    expect(fingerprint('{"a":1}')).not.toEqual(fingerprint('{"a":2}'));
+    expect(fingerprint('')).not.toEqual(fingerprint(' '));
+  });
+});

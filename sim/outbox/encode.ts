@@ -1,0 +1,54 @@
+/**
+ * The outbox world's canonical key, written field by field in a fixed order
+ * (no key sorting, no JSON for the fixed-shape parts): the explorer computes
+ * one per transition, so this is its hot path. Records are open objects, so
+ * they are encoded as canonical JSON, memoised per (immutable) record.
+ * `encode.test.ts` holds it equivalent to canonical JSON of the whole world:
+ * equal keys exactly when the states are equal.
+ */
+import { canonicalJson } from '../core/canonical.ts';
+import type { OutboxRecord, ResultFile } from '../../model/types.ts';
+import type { World } from './world.ts';
+
+const recordKeys = new WeakMap<OutboxRecord, string>();
+
+function recordKey(r: OutboxRecord): string {
+  let k = recordKeys.get(r);
+  if (k === undefined) {
+    k = canonicalJson(r);
+    recordKeys.set(r, k);
+  }
+  return k;
+}
+
+function fileKey(f: ResultFile | null | undefined): string {
+  return f ? `${f.id}${f.body}${f.generation}` : '-';
+}
+
+/** An encoder for worlds over the given ids. */
+export function worldEncoder(ids: readonly string[]): (w: World) => string {
+  return (w) => {
+    let s = '';
+    for (const id of ids) {
+      const slot = w.records[id];
+      s += slot === undefined ? '-' : slot.kind === 'torn' ? `T${slot.bytes}` : recordKey(slot.record);
+      const c = w.claims[id];
+      s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : `|${c.owner}`;
+      s += `|${fileKey(w.live[id])}`;
+      const b = w.broker[id];
+      s += b === undefined ? '|-' : `|${b.body}#${b.key}`;
+      s += `|${w.produced[id] ?? 0}|${w.reported[id] ?? '-'};`;
+    }
+    for (const f of w.archived) s += `a${fileKey(f)}`;
+    for (const q of w.quarantined) s += `q${fileKey(q)}:${q.cause}`;
+    for (const e of w.engines) {
+      const c = e.ctx;
+      s += `E${e.pid}${e.version}${e.state}:${c.id ?? '-'}:${fileKey(c.file)}:${c.envelope ? `${c.envelope.body}#${c.envelope.key}` : '-'}:${c.outcome ?? '-'}:`;
+      if (c.pending !== null) for (const r of c.pending) s += recordKey(r);
+      else s += 'n';
+    }
+    s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}`;
+    s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
+    return s;
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The world `explore` searches: sizes and fault budgets fixed by flags, every
+ * broker answer and every fault of the menu enabled (weights only matter to
+ * random runs).
+ */
+import type { BrokerMode } from '../../model/types.ts';
+import { ANSWERS, FAULTS, type WorldOptions } from './options.ts';
+
+/** Sizes and budgets of an exhaustive search. */
+export interface ExploreSizes {
+  ids: number;
+  bodiesPerId: number;
+  engines: number;
+  attemptsMax: number;
+  crashesMax: number;
+  corruptionsMax: number;
+  operatorActionsMax: number;
+  broker: BrokerMode;
+  skew: boolean;
+}
+
+export const EXPLORE_DEFAULTS: ExploreSizes = {
+  ids: 1,
+  bodiesPerId: 2,
+  engines: 2,
+  attemptsMax: 2,
+  crashesMax: 1,
+  corruptionsMax: 0,
+  operatorActionsMax: 0,
+  broker: 'id-ok',
+  skew: false,
+};
+
+/** World options for a search. */
+export function exploreOptions(s: ExploreSizes): WorldOptions {
+  return {
+    ...s,
+    answerWeights: ANSWERS.map(() => 1),
+    faultWeights: FAULTS.map(() => 1),
+    faultGroupWeight: 1,
+  };
+}

@@ -1,0 +1,38 @@
+/** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
+import type { Trace } from '../format.ts';
+
+/** Options shared by the renderers. */
+export interface RenderOptions {
+  /** The trace's path as the user gave it, for the replay command. */
+  path: string;
+}
+
+/** Quotes a path for a POSIX shell when it holds anything but safe characters. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The one command that replays a trace. */
+export function replayCommand(path: string): string {
+  return `npx outbox-sim replay ${shellQuote(path)}`;
+}
+
+/** The rule sets a trace ran, as `fresh-cycle` or `new (beside old)`. */
+export function rulesOf(trace: Trace): string {
+  const { rules, oldRules } = trace.header;
+  return oldRules === null ? rules.name : `${rules.name} (beside ${oldRules.name})`;
+}
+
+/** One line: id, model, rules, seed and length. */
+export function titleLine(trace: Trace): string {
+  const h = trace.header;
+  const shrunk = h.stepsBeforeShrink !== null && h.stepsBeforeShrink !== trace.steps.length ? ` (shrunk from ${h.stepsBeforeShrink})` : '';
+  return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}, seed ${h.seed}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
+}
+
+/** One line on the violation the trace ends in, or that it ends clean. */
+export function violationLine(trace: Trace): string {
+  const v = trace.header.violation;
+  if (v === null) return 'no violation: the run ends clean';
+  return `violation at step ${v.step}: ${v.property} (subject ${v.subject}, body ${v.body}, layer ${v.layer}): ${v.detail}`;
+}

@@ -1,0 +1,26 @@
+/**
+ * The world a trace starts from. Steps record only changes, so every state a
+ * renderer shows is rebuilt from this world by applying them in order.
+ */
+import { failClosed } from '../../model/catalog/index.ts';
+import { outboxModel } from '../../sim/outbox/model.ts';
+import type { WorldOptions } from '../../sim/outbox/options.ts';
+import type { TraceHeader } from '../format.ts';
+
+function isOutboxOptions(v: unknown): v is WorldOptions {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.engines === 'number' && typeof o.ids === 'number' && typeof o.attemptsMax === 'number';
+}
+
+/**
+ * The initial state of the model a trace was recorded from: the outbox
+ * model's initial world for its options, `{}` for any other model.
+ */
+export function initialWorldOf(header: TraceHeader): Record<string, unknown> {
+  if (header.model !== 'outbox' || !isOutboxOptions(header.options)) return {};
+  // The initial world does not depend on the rules, only on whether an old rule
+  // set runs beside (then every other engine starts on the old version).
+  const rules = header.oldRules === null ? { rules: failClosed } : { rules: failClosed, oldRules: failClosed };
+  return { ...outboxModel(header.options, rules).initial() };
+}

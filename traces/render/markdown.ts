@@ -1,0 +1,89 @@
+/**
+ * `show --format md`: a counterexample ready to paste into a pull request: a
+ * heading naming the broken property and the rules, the sequence diagram,
+ * the store's changes step by step, the violation, and the one command that
+ * replays it.
+ */
+import type { Trace } from '../format.ts';
+import { replayCommand, rulesOf, titleLine, type RenderOptions } from './facts.ts';
+import { sequenceDiagram } from './mermaid.ts';
+import { statesOf } from './states.ts';
+import { changeNotes, isDurable, type Area } from './summary.ts';
+
+/** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
+export function mdText(s: string): string {
+  return s
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/[\\`*_[\]<>|#~]/g, '\\$&');
+}
+
+/** Inline code that holds any text: the fence is longer than any backtick run inside. */
+function mdCode(s: string): string {
+  const runs = s.match(/`+/g) ?? [];
+  const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s.replace(/[\r\n]+/g, ' ')}${pad}${fence}`;
+}
+
+function codeBlock(lang: string, body: string): string {
+  const runs = body.match(/`{3,}/g) ?? [];
+  const fence = '`'.repeat(Math.max(3, ...runs.map((r) => r.length + 1)));
+  return `${fence}${lang}\n${body}\n${fence}`;
+}
+
+function row(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+const STORE_AREAS: Area[] = ['records', 'claims', 'files', 'broker'];
+
+function storeTable(trace: Trace): string[] {
+  const states = statesOf(trace);
+  const rows: string[] = [];
+  trace.steps.forEach((s, i) => {
+    const notes = changeNotes(states[i], states[i + 1], s.change).filter((n) => isDurable(n.area));
+    if (notes.length === 0) return;
+    const cell = (a: Area) => mdText(notes.filter((n) => n.area === a).map((n) => n.text).join('; ')) || ' ';
+    const mark = s.n === trace.header.violation?.step ? ' **(violation)**' : '';
+    rows.push(row([String(s.n), `${mdText(s.label)}${mark}`, ...STORE_AREAS.map(cell)]));
+  });
+  if (rows.length === 0) return ['No step changed the store, the files or the broker.'];
+  return [row(['step', 'event', ...STORE_AREAS]), row(['---:', '---', ...STORE_AREAS.map(() => '---')]), ...rows];
+}
+
+function violationSection(trace: Trace): string[] {
+  const v = trace.header.violation;
+  if (v === null) return ['The run ends clean: no property is violated.'];
+  return [
+    row(['property', 'subject', 'body', 'layer', 'step', 'detail']),
+    row(['---', '---', '---', '---', '---:', '---']),
+    row([mdCode(v.property), mdText(v.subject), mdText(v.body), mdText(v.layer), String(v.step), mdText(v.detail)]),
+  ];
+}
+
+/** Renders a trace as Markdown (ends with a newline). */
+export function renderMarkdown(trace: Trace, options: RenderOptions): string {
+  const v = trace.header.violation;
+  const heading = v === null ? `outbox-sim trace ${mdCode(trace.id)}: no violation under ${mdCode(rulesOf(trace))}` : `outbox-sim: ${mdCode(v.property)} violated under ${mdCode(rulesOf(trace))}`;
+  return [
+    `## ${heading}`,
+    '',
+    mdText(titleLine(trace)),
+    '',
+    codeBlock('mermaid', sequenceDiagram(trace)),
+    '',
+    '### Store changes, step by step',
+    '',
+    ...storeTable(trace),
+    '',
+    '### Violation',
+    '',
+    ...violationSection(trace),
+    '',
+    '### Replay',
+    '',
+    codeBlock('sh', replayCommand(options.path)),
+    '',
+  ].join('\n');
+}

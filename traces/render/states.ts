@@ -1,0 +1,13 @@
+/** Rebuilding every state of a trace from its initial world and the recorded changes. */
+import { applyChange, type Trace } from '../format.ts';
+import { initialWorldOf } from './initial.ts';
+
+/** A state as rebuilt from a trace: plain JSON. */
+export type TraceState = Record<string, unknown>;
+
+/** The states of a trace: index 0 is the initial world, index n the state after step n. */
+export function statesOf(trace: Trace): TraceState[] {
+  const states: TraceState[] = [initialWorldOf(trace.header)];
+  for (const step of trace.steps) states.push(applyChange(states[states.length - 1], step.change));
+  return states;
+}

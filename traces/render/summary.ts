@@ -1,0 +1,136 @@
+/**
+ * A step's change of state in a few words, by the area it touched (records,
+ * claims, files, broker, engines). Durable areas come first: they are what
+ * survives a crash and what a reviewer reads.
+ */
+import type { Holding } from '../../model/broker.ts';
+import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
+import type { EngineProc } from '../../sim/outbox/world.ts';
+import type { StateChange } from '../format.ts';
+import type { TraceState } from './states.ts';
+import { describeClaim, describeFile, describeRecord } from './world-view.ts';
+
+/** The areas of a world a change is filed under. */
+export type Area = 'records' | 'claims' | 'files' | 'broker' | 'engines' | 'other';
+
+/** One thing a step changed. */
+export interface ChangeNote {
+  area: Area;
+  text: string;
+}
+
+/**
+ * Fields left out of summaries: counters and allocators change with
+ * everything, and `reported` changes only with the archive note that says it.
+ */
+const QUIET_FIELDS = new Set(['nextPid', 'nextGeneration', 'nextToken', 'produced', 'published', 'reported', 'crashes', 'corruptions', 'operatorActions']);
+
+function mapOf<T>(v: unknown): Record<string, T> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, T>) : {};
+}
+
+function listOf<T>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as T[]) : [];
+}
+
+/** Ids whose entry was set or removed by a map change `{ set, del }`, in order. */
+function mapKeys(change: unknown): { set: string[]; del: string[] } {
+  const c = mapOf<unknown>(change);
+  return { set: Object.keys(mapOf<unknown>(c.set)).sort(), del: listOf<string>(c.del) };
+}
+
+function fileKey(f: ResultFile): string {
+  return `${f.id}:${f.body}:${f.generation}`;
+}
+
+/** Files in `after` that are not in `before` (arrays of files compared by id, body and generation). */
+function added<T extends ResultFile>(before: T[], after: T[]): T[] {
+  const seen = new Map<string, number>();
+  for (const f of before) seen.set(fileKey(f), (seen.get(fileKey(f)) ?? 0) + 1);
+  return after.filter((f) => {
+    const n = seen.get(fileKey(f)) ?? 0;
+    if (n > 0) seen.set(fileKey(f), n - 1);
+    return n === 0;
+  });
+}
+
+function engineNotes(before: EngineProc[], after: EngineProc[]): ChangeNote[] {
+  const notes: ChangeNote[] = [];
+  const old = new Map(before.map((e) => [e.pid, e]));
+  const now = new Set(after.map((e) => e.pid));
+  for (const e of before) if (!now.has(e.pid)) notes.push({ area: 'engines', text: `e${e.pid} gone` });
+  for (const e of after) {
+    const o = old.get(e.pid);
+    if (o === undefined) notes.push({ area: 'engines', text: `e${e.pid} started (${e.version} rules)` });
+    else if (o.state !== e.state) notes.push({ area: 'engines', text: `e${e.pid} -> ${e.state}` });
+  }
+  return notes;
+}
+
+/** What one step changed, in words; `before` and `after` are the states around it. */
+export function changeNotes(before: TraceState, after: TraceState, change: StateChange): ChangeNote[] {
+  const notes: ChangeNote[] = [];
+  for (const field of Object.keys(change).sort()) {
+    if (QUIET_FIELDS.has(field)) continue;
+    switch (field) {
+      case 'records': {
+        const { set, del } = mapKeys(change.records);
+        const now = mapOf<RecordSlot>(after.records);
+        for (const id of set) notes.push({ area: 'records', text: `record ${id}: ${describeRecord(now[id])}` });
+        for (const id of del) notes.push({ area: 'records', text: `record ${id} removed` });
+        break;
+      }
+      case 'claims': {
+        const { set, del } = mapKeys(change.claims);
+        const now = mapOf<ClaimSlot>(after.claims);
+        for (const id of set) notes.push({ area: 'claims', text: `claim ${id}: ${describeClaim(now[id])}` });
+        for (const id of del) notes.push({ area: 'claims', text: `claim ${id} released` });
+        break;
+      }
+      case 'live': {
+        const { set, del } = mapKeys(change.live);
+        const now = mapOf<ResultFile>(after.live);
+        for (const id of set) notes.push({ area: 'files', text: `results/${id} = ${describeFile(now[id])}` });
+        for (const id of del) notes.push({ area: 'files', text: `results/${id} removed` });
+        break;
+      }
+      case 'archived':
+        for (const f of added(listOf<ResultFile>(before.archived), listOf<ResultFile>(after.archived))) {
+          notes.push({ area: 'files', text: `archived ${f.id} = ${describeFile(f)} (reported delivered)` });
+        }
+        break;
+      case 'quarantined': {
+        const was = listOf<QuarantinedFile>(before.quarantined);
+        const now = listOf<QuarantinedFile>(after.quarantined);
+        for (const f of added(was, now)) notes.push({ area: 'files', text: `quarantined ${f.id} = ${describeFile(f)}: ${f.cause}` });
+        for (const f of added(now, was)) notes.push({ area: 'files', text: `undelivered/${f.id} = ${describeFile(f)} taken out` });
+        break;
+      }
+      case 'broker': {
+        const { set, del } = mapKeys(change.broker);
+        const now = mapOf<Holding>(after.broker);
+        for (const id of set) notes.push({ area: 'broker', text: `broker holds ${id} = ${now[id].body} (key ${now[id].key})` });
+        for (const id of del) notes.push({ area: 'broker', text: `broker dropped ${id}` });
+        break;
+      }
+      case 'engines':
+        notes.push(...engineNotes(listOf<EngineProc>(before.engines), listOf<EngineProc>(after.engines)));
+        break;
+      case 'parkedAttempts':
+        notes.push({ area: 'other', text: `attempt on a parked item (${listOf<string>(after.parkedAttempts).join(', ')})` });
+        break;
+      case 'healing':
+        if (after.healing === true) notes.push({ area: 'other', text: 'faults stop' });
+        break;
+      default:
+        notes.push({ area: 'other', text: `${field} changed` });
+    }
+  }
+  const order: Area[] = ['records', 'claims', 'files', 'broker', 'engines', 'other'];
+  return notes.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
+}
+
+/** True for the areas that survive a crash (the store, the files and the broker). */
+export function isDurable(area: Area): boolean {
+  return area === 'records' || area === 'claims' || area === 'files' || area === 'broker';
+}

@@ -1,0 +1,46 @@
+/**
+ * `show --format text`: a numbered table of steps for a terminal, each with
+ * a short summary of what it changed, then the violation and the replay
+ * command.
+ */
+import type { Trace } from '../format.ts';
+import { replayCommand, titleLine, violationLine, type RenderOptions } from './facts.ts';
+import { statesOf } from './states.ts';
+import { changeNotes } from './summary.ts';
+
+/** Control characters would move a terminal's cursor; a trace only ever needs printable text. */
+function printable(s: string): string {
+  return [...s].map((ch) => (ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) < 0xa0) ? '?' : ch)).join('');
+}
+
+function pad(s: string, width: number, right = false): string {
+  return right ? s.padStart(width) : s.padEnd(width);
+}
+
+/** Renders a trace as plain text (ends with a newline). */
+export function renderText(trace: Trace, options: RenderOptions): string {
+  const states = statesOf(trace);
+  const violationStep = trace.header.violation?.step ?? null;
+  const rows = trace.steps.map((s, i) => {
+    const notes = changeNotes(states[i], states[i + 1], s.change).map((n) => n.text);
+    const mark = s.n === violationStep ? `  <- ${trace.header.violation?.property ?? ''}` : '';
+    return [String(s.n), s.phase, s.group, s.label, `${notes.join('; ') || '-'}${mark}`].map(printable);
+  });
+  const head = ['n', 'phase', 'group', 'label', 'change'];
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, widths[c], c === 0)))
+      .join('  ')
+      .trimEnd();
+  return [
+    printable(titleLine(trace)),
+    printable(violationLine(trace)),
+    '',
+    line(head),
+    ...rows.map(line),
+    '',
+    `replay: ${printable(replayCommand(options.path))}`,
+    '',
+  ].join('\n');
+}
