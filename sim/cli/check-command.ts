@@ -6,12 +6,17 @@
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import type { BrokerMode } from '../../model/types.ts';
-import { BOUNDS_DEFAULT, mergeShards, runShard, SEEDS_DEFAULT, steppersFor, type CheckPlan } from '../check.ts';
+import { dirname, join } from 'node:path';
+import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
+import type { RunBounds } from '../core/random.ts';
+import { runSeedsParallel } from '../workers/pool.ts';
+import type { PlanSpec } from '../workers/check-task.ts';
+import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
 import { writeCounterexample, type RulesPair } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
-import { choiceFlag, intFlag } from './errors.ts';
+import { choiceFlag, intFlag, UsageError } from './errors.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
@@ -26,6 +31,9 @@ export interface CheckFlags {
   json?: boolean;
   out?: string;
   verbose?: boolean;
+  workers?: string;
+  shard?: string;
+  shardOut?: string;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -40,39 +48,70 @@ export function replayCommand(path: string): string {
   return `npx outbox-sim replay ${path}`;
 }
 
+/** Parses `--shard I/N` (1-based I). */
+export function parseShard(value: string | undefined): { index: number; count: number } | null {
+  if (value === undefined) return null;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  if (m === null) throw new UsageError(`--shard must look like I/N (for example 2/4), got "${value}"`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${value}: I must be between 1 and N`);
+  return { index, count };
+}
+
+/** The seeds [from, to) of shard I of N over seeds [start, start + seeds). */
+export function shardRange(start: number, seeds: number, shard: { index: number; count: number } | null): [number, number] {
+  if (shard === null) return [start, start + seeds];
+  const from = start + Math.floor((seeds * (shard.index - 1)) / shard.count);
+  const to = start + Math.floor((seeds * shard.index) / shard.count);
+  return [from, to];
+}
+
+/** Shrinks and writes the first counterexample of each property, then reports. */
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io): number {
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const written = Object.values(merged.first)
+    .sort((a, b) => a.seed - b.seed)
+    .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
+  const report: CheckReport = buildReport(merged, written, {
+    rules: pair.rules.name,
+    oldRules: pair.oldRules?.name ?? null,
+    seconds,
+    replayCommand,
+  });
+  if (json) io.out(JSON.stringify(report));
+  else for (const line of renderReport(report)) io.out(line);
+  return report.ok ? 0 : 1;
+}
+
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
+  const workers = intFlag('--workers', flags.workers, 1, 1, 64);
+  const shard = parseShard(flags.shard);
   const outDir = flags.out ?? 'traces/found';
-  const plan: CheckPlan = { rules: pair.rules, oldRules: pair.oldRules, seedStart, seeds, broker, bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, bounds: BOUNDS_DEFAULT };
+  const [from, to] = shardRange(seedStart, seeds, shard);
 
   if (!flags.json) {
-    io.out(`outbox-sim check: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; seeds ${seedStart}..${seedStart + seeds - 1}; broker ${broker ?? 'drawn per seed'}`);
+    io.out(`outbox-sim check: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
-      io.out(`  seed ${seedStart} options: ${describeOptions(swarmOptions(seedStart, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
     } else {
       io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
     }
   }
   const clock = startClock();
-  const bar = flags.json ? progressBar({ ...io, tty: false }, 'seeds', seeds) : progressBar(io, 'seeds', seeds);
-  const shard = runShard(plan, seedStart, seedStart + seeds, (done) => bar.update(done));
+  const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
   bar.stop();
-  const merged = mergeShards([shard]);
-  const steppers = steppersFor(pair.rules, pair.oldRules);
-  const written = Object.values(merged.first)
-    .sort((a, b) => a.seed - b.seed)
-    .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', plan.bounds.healStepsMax));
-  const report: CheckReport = buildReport(merged, written, {
-    rules: pair.rules.name,
-    oldRules: pair.oldRules?.name ?? null,
-    seconds: elapsedSeconds(clock),
-    replayCommand,
-  });
-  if (flags.json) io.out(JSON.stringify(report));
-  else for (const line of renderReport(report)) io.out(line);
-  return report.ok ? 0 : 1;
+  if (shard !== null) {
+    const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
+    writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
+    if (!flags.json) io.out(`  shard result written to ${path} (combine with: npx outbox-sim merge ${join(dirname(path), '*.json')})`);
+  }
+  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io);
 }

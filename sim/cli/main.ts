@@ -9,6 +9,7 @@ import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { exploreCommand, type ExploreFlags } from './explore-command.ts';
+import { mergeCommand } from './merge-command.ts';
 
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -39,6 +40,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')
+    .option('--workers <n>', 'worker threads (default 1); the report is the same for any number')
+    .option('--shard <i/n>', 'run only shard I of N of the seeds (for a CI matrix); combine with merge')
+    .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
     .action(async (opts: CheckFlags) => {
       code = await checkCommand(opts, io);
     });
@@ -71,6 +75,16 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--json', 'print one JSON object')
     .action(async (opts: ExploreFlags) => {
       code = await exploreCommand(opts, io);
+    });
+
+  program
+    .command('merge')
+    .description('combine the shard files of check --shard I/N into one report')
+    .argument('<shards...>', 'shard result files')
+    .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
+    .option('--json', 'print one JSON object')
+    .action(async (shards: string[], opts: { json?: boolean; out?: string }) => {
+      code = await mergeCommand(shards, opts, io);
     });
 
   try {

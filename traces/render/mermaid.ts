@@ -44,7 +44,6 @@ const STEP_WORDS: Record<string, string> = {
   posting: 'POST',
   completing: 'complete',
   releasing: 'release claim',
-  disposing: 'dispose of the file',
 };
 
 /** Broker answers that are faults: the engine does not learn what the broker did. */
@@ -59,12 +58,17 @@ interface Drawn {
   lines: string[];
 }
 
+/** Arrows in labels read better as one character than as escaped `-#gt;`. */
+function arrows(text: string): string {
+  return text.replace(/->/g, '→');
+}
+
 function message(d: Drawn, from: string, arrow: '->>' | '-x', to: string, text: string): void {
-  d.lines.push(`  ${from}${arrow}${to}: ${mermaidText(text)}`);
+  d.lines.push(`  ${from}${arrow}${to}: ${mermaidText(arrows(text))}`);
 }
 
 function note(d: Drawn, over: string, text: string): void {
-  d.lines.push(`  Note over ${over}: ${mermaidText(text)}`);
+  d.lines.push(`  Note over ${over}: ${mermaidText(arrows(text))}`);
 }
 
 /** Draws one step of the outbox model. */
@@ -82,7 +86,7 @@ function drawOutboxStep(d: Drawn, step: TraceStep, before: TraceState, after: Tr
   }
   switch (e.kind) {
     case 'produce':
-      message(d, 'Producer', '->>', 'Producer', text(`write results/${e.id}`));
+      message(d, 'Producer', '->>', 'Producer', `${step.n}. write ${durable === '' ? `results/${e.id}` : durable}`);
       if (step.tags.includes('fault:replace-during-send')) note(d, 'Producer', `fault: results/${e.id} replaced while being sent`);
       return;
     case 'scan':
@@ -92,7 +96,8 @@ function drawOutboxStep(d: Drawn, step: TraceStep, before: TraceState, after: Tr
       message(d, `e${e.pid}`, '->>', 'Outbox', text(`drain ${e.id}`));
       return;
     case 'step':
-      message(d, `e${e.pid}`, '->>', e.at === 'disposing' ? 'Producer' : 'Outbox', text(STEP_WORDS[e.at] ?? e.at));
+      if (e.at === 'disposing') message(d, `e${e.pid}`, '->>', 'Producer', durable === '' ? `${step.n}. dispose: the file stays in results/` : text('dispose'));
+      else message(d, `e${e.pid}`, '->>', 'Outbox', text(STEP_WORDS[e.at] ?? e.at));
       return;
     case 'answer': {
       const env = enginesOf(before).find((p) => p.pid === e.pid)?.ctx.envelope ?? null;

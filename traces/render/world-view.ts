@@ -61,18 +61,19 @@ export function extraFields(record: OutboxRecord): string {
     .join(' ');
 }
 
-/** A record slot in a few words: `PARKED A (outcome-unknown), attempts 1`, or `torn`. */
+/** A record slot in a few words: `PARKED A (outcome-unknown), attempts 1, epoch 0, inFlight=false`, or `torn`. */
 export function describeRecord(slot: RecordSlot): string {
   if (slot.kind === 'torn') return `torn (${JSON.stringify(slot.bytes)})`;
   const r = slot.record;
   const reason = r.reason === undefined ? '' : ` (${r.reason})`;
   const schema = r.schema === 1 ? '' : `, schema ${show(r.schema)}`;
-  return `${r.status} ${r.payload}${reason}, attempts ${show(r.attempts)}, epoch ${show(r.resendEpoch)}${schema}`;
+  const extra = extraFields(r);
+  return `${r.status} ${r.payload}${reason}, attempts ${show(r.attempts)}, epoch ${show(r.resendEpoch)}${schema}${extra === '' ? '' : `, ${extra}`}`;
 }
 
 /** A claim slot in a few words. */
 export function describeClaim(slot: ClaimSlot): string {
-  return slot.kind === 'torn' ? 'torn' : `held by e${slot.owner} (token ${slot.token})`;
+  return slot.kind === 'torn' ? 'torn' : `held by e${slot.owner}`;
 }
 
 /** A file as `B (gen 2)`. */
@@ -102,7 +103,7 @@ function panel(columns: string[], rows: [string, string[]][]): Panel {
 export function worldView(state: TraceState): WorldView {
   const alive = new Set(list<EngineProc>(state.engines).map((e) => e.pid));
   const claimCells = (id: string, c: ClaimSlot): string[] =>
-    c.kind === 'torn' ? [id, 'torn', '-', '-'] : [id, `e${c.owner}`, String(c.token), alive.has(c.owner) ? 'alive' : 'dead'];
+    c.kind === 'torn' ? [id, 'torn (unreadable)', '-'] : [id, `e${c.owner}`, alive.has(c.owner) ? 'alive' : 'dead (may be reclaimed)'];
   const files: [string, string[]][] = [
     ...entries<ResultFile>(state.live).map(([id, f]): [string, string[]] => [`live:${id}`, ['results/ (live)', id, f.body, String(f.generation), '']]),
     ...list<ResultFile>(state.archived).map((f, i): [string, string[]] => [`archived:${i}`, ['archived', f.id, f.body, String(f.generation), 'reported delivered']]),
@@ -113,7 +114,7 @@ export function worldView(state: TraceState): WorldView {
   ];
   return {
     records: panel(['id', 'status', 'payload', 'attempts', 'epoch', 'reason', 'other fields'], entries<RecordSlot>(state.records).map(([id, s]) => [id, recordRow(id, s)])),
-    claims: panel(['id', 'owner', 'token', 'owner process'], entries<ClaimSlot>(state.claims).map(([id, c]) => [id, claimCells(id, c)])),
+    claims: panel(['id', 'owner', 'owner process'], entries<ClaimSlot>(state.claims).map(([id, c]) => [id, claimCells(id, c)])),
     files: panel(['folder', 'id', 'body', 'generation', 'note'], files),
     broker: panel(['id', 'body', 'idempotency key'], entries<Holding>(state.broker).map(([id, h]) => [id, [id, h.body, h.key]])),
     engines: panel(['engine', 'version', 'state', 'item', 'file read', 'envelope', 'outcome', 'writes pending'], list<EngineProc>(state.engines).map((e) => [`e${e.pid}`, engineRow(e)])),

@@ -1,0 +1,87 @@
+/**
+ * Shard files: the plain result of one `check --shard I/N`, with the plan it
+ * ran, so that `merge` can refuse shards of different runs and combine the
+ * rest into one report.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ShardResult } from './check.ts';
+import type { RulesPair } from './outbox/record-trace.ts';
+import type { PlanSpec } from './workers/check-task.ts';
+import { UsageError } from './cli/errors.ts';
+import { writeFileAtomic } from '../traces/format.ts';
+import type { TraceRules } from '../traces/format.ts';
+
+export const SHARD_FORMAT = 'outbox-sim-shard';
+export const SHARD_VERSION = 1;
+
+/** What a shard file holds. */
+export interface ShardFile {
+  format: typeof SHARD_FORMAT;
+  version: number;
+  spec: PlanSpec;
+  rules: TraceRules;
+  oldRules: TraceRules | null;
+  seedStart: number;
+  seeds: number;
+  shard: { index: number; count: number };
+  from: number;
+  to: number;
+  /** Wall-clock seconds the shard took (reporting only). */
+  seconds: number;
+  result: ShardResult;
+}
+
+/** Writes a shard file atomically. */
+export function writeShardFile(
+  path: string,
+  s: { pair: RulesPair; spec: PlanSpec; seedStart: number; seeds: number; shard: { index: number; count: number }; from: number; to: number; seconds: number; result: ShardResult },
+): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const file: ShardFile = {
+    format: SHARD_FORMAT,
+    version: SHARD_VERSION,
+    spec: s.spec,
+    rules: s.pair.rulesOrigin,
+    oldRules: s.pair.oldRulesOrigin,
+    seedStart: s.seedStart,
+    seeds: s.seeds,
+    shard: s.shard,
+    from: s.from,
+    to: s.to,
+    seconds: s.seconds,
+    result: s.result,
+  };
+  writeFileAtomic(path, `${JSON.stringify(file)}\n`);
+}
+
+/** Reads a shard file, with one-line errors. */
+export function readShardFile(path: string): ShardFile {
+  if (!existsSync(path)) throw new UsageError(`shard file ${path} does not exist`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new UsageError(`shard file ${path} is not valid JSON (truncated or corrupt); re-run that shard`);
+  }
+  const f = value as Partial<ShardFile>;
+  if (f.format !== SHARD_FORMAT) throw new UsageError(`${path} is not an outbox-sim shard file`);
+  if (f.version !== SHARD_VERSION) throw new UsageError(`${path} is shard format version ${String(f.version)}; this outbox-sim reads version ${SHARD_VERSION}`);
+  return f as ShardFile;
+}
+
+/** Checks that shards belong to one run and cover it exactly once; returns a one-line problem or null. */
+export function shardsProblem(files: readonly ShardFile[]): string | null {
+  const [a] = files;
+  const same = (f: ShardFile) =>
+    JSON.stringify([f.spec, f.rules, f.oldRules, f.seedStart, f.seeds, f.shard.count]) ===
+    JSON.stringify([a.spec, a.rules, a.oldRules, a.seedStart, a.seeds, a.shard.count]);
+  const other = files.find((f) => !same(f));
+  if (other !== undefined) return `shard ${other.shard.index}/${other.shard.count} comes from a different run (rules, seeds or options differ)`;
+  const indexes = files.map((f) => f.shard.index).sort((x, y) => x - y);
+  const dup = indexes.find((x, i) => i > 0 && indexes[i - 1] === x);
+  if (dup !== undefined) return `shard ${dup}/${a.shard.count} is given twice`;
+  const missing = Array.from({ length: a.shard.count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
+  if (missing.length > 0) return `shards ${missing.map((i) => `${i}/${a.shard.count}`).join(', ')} are missing`;
+  return null;
+}

@@ -1,0 +1,33 @@
+/**
+ * One unit of `check` work for a worker thread: a range of seeds of a plan
+ * named by rule specs (catalog names or file paths, loaded in the worker).
+ * Everything in and out is plain data (structured clone).
+ */
+import { runShard, type ShardResult } from '../check.ts';
+import type { RunBounds } from '../core/random.ts';
+import { loadRules } from '../rules-loader.ts';
+import type { BrokerMode } from '../../model/types.ts';
+
+/** A plan as worker threads and shard files carry it. */
+export interface PlanSpec {
+  rules: string;
+  oldRules: string | null;
+  broker: BrokerMode | null;
+  bounds: RunBounds;
+}
+
+/** Seeds [from, to) of a plan. */
+export interface CheckTask {
+  plan: PlanSpec;
+  from: number;
+  to: number;
+}
+
+/** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
+export async function runTask(task: CheckTask): Promise<ShardResult> {
+  const rules = (await loadRules(task.plan.rules)).rules;
+  const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, bounds: task.plan.bounds }, task.from, task.to);
+}
+
+export default runTask;
