@@ -53,8 +53,15 @@ export function recordOf(read: RecordRead): OutboxRecord | null {
   return read.kind === 'found' ? read.record : null;
 }
 
-/** Size of a record's metadata (everything but the payload), in bytes of JSON. */
+const metadataSizes = new WeakMap<OutboxRecord, number>();
+
+/** Size of a record's metadata (everything but the payload), in bytes of JSON; memoised per (immutable) record. */
 export function metadataBytes(record: OutboxRecord): number {
-  const { payload: _payload, ...meta } = record;
-  return JSON.stringify(meta).length;
+  let n = metadataSizes.get(record);
+  if (n === undefined) {
+    const { payload: _payload, ...meta } = record;
+    n = JSON.stringify(meta).length;
+    metadataSizes.set(record, n);
+  }
+  return n;
 }

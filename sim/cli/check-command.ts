@@ -13,7 +13,7 @@ import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
-import { writeCounterexample, type RulesPair } from '../outbox/record-trace.ts';
+import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
 import { choiceFlag, intFlag, UsageError } from './errors.ts';
@@ -67,12 +67,17 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
-/** Shrinks and writes the first counterexample of each property, then reports. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io): number {
+/** Shrinks and writes the first counterexample of each property, lowest seed first. */
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
-  const written = Object.values(merged.first)
+  return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
     .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
+}
+
+/** Writes the counterexamples, then reports. */
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io): number {
+  const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
   const report: CheckReport = buildReport(merged, written, {
     rules: pair.rules.name,
     oldRules: pair.oldRules?.name ?? null,

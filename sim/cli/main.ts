@@ -10,6 +10,9 @@ import { rulesCommand } from './rules-command.ts';
 import { replayCommand } from './replay-command.ts';
 import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
+import { compareCommand } from './compare-command.ts';
+import { diffCommand } from './diff-command.ts';
+import { recheckCommand } from './recheck-command.ts';
 
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -85,6 +88,49 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--json', 'print one JSON object')
     .action(async (shards: string[], opts: { json?: boolean; out?: string }) => {
       code = await mergeCommand(shards, opts, io);
+    });
+
+  program
+    .command('compare')
+    .description('same seeds and budget for every rule set: a table of rule set by property')
+    .argument('<rules...>', 'rule sets (catalog names or .ts files)')
+    .option('--format <f>', 'text, md or json', 'text')
+    .option('--seeds <n>', 'seeds per rule set')
+    .option('--max-states <n>', 'bound of the exhaustive search per rule set')
+    .option('--workers <n>', 'worker threads for the seeded part')
+    .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
+    .action(async (rules: string[], opts: { format?: string; seeds?: string; maxStates?: string; workers?: string; out?: string }) => {
+      code = await compareCommand(rules, opts, io);
+    });
+
+  program
+    .command('diff')
+    .description('the shortest run on which two rule sets give different observable outcomes')
+    .argument('<old>', 'the rule set in use')
+    .argument('<new>', 'the proposed rule set')
+    .option('--ids <n>', 'outbox ids (1-2)')
+    .option('--bodies <n>', 'bodies per id (1-3)')
+    .option('--engines <n>', 'engine processes')
+    .option('--attempts <n>', 'attempts limit')
+    .option('--crashes <n>', 'engine crashes allowed')
+    .option('--corruptions <n>', 'corruptions allowed')
+    .option('--operator <n>', 'operator actions allowed')
+    .option('--broker <mode>', 'id-ok, id-409, key or none')
+    .option('--max-states <n>', 'bound on paired states searched')
+    .option('--out <dir>', 'where both traces are written', 'traces/found')
+    .option('--json', 'print one JSON object')
+    .action(async (oldRules: string, newRules: string, opts: ExploreFlags) => {
+      code = await diffCommand(oldRules, newRules, opts, io);
+    });
+
+  program
+    .command('recheck')
+    .description('re-run every trace of a folder under a rule set: still violates / no longer violates')
+    .argument('<dir>', 'a folder of .trace.jsonl files')
+    .option('--rules <name|path>', 'the rule set to re-run them under')
+    .option('--json', 'print one JSON object')
+    .action(async (dir: string, opts: { rules?: string; json?: boolean }) => {
+      code = await recheckCommand(dir, opts, io);
     });
 
   try {

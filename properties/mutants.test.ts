@@ -1,0 +1,101 @@
+/**
+ * The checker is tested by mutants (issue 4): `check`, run exactly as
+ * `outbox-sim check --rules <mutant>` runs it by default (seeds
+ * 1..SEEDS_DEFAULT, BOUNDS_DEFAULT, broker drawn per seed, no old rules),
+ * must kill every mutant of fail-closed in `mutants/index.ts`, with the
+ * property the mistake is meant to break among those it finds. The kill
+ * rate, and per mutant the first killing property and seed, are printed.
+ *
+ * Each mutant runs the whole default budget (no early stop), so the printed
+ * number of violating runs shows how much margin each kill has.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RuleSet } from '../model/rules.ts';
+import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, type CheckPlan, type ShardResult } from '../sim/check.ts';
+import { MUTANTS, SURVIVORS } from './mutants/index.ts';
+
+const BUDGET = `seeds 1..${SEEDS_DEFAULT}, faultStepsMax ${BOUNDS_DEFAULT.faultStepsMax}, healStepsMax ${BOUNDS_DEFAULT.healStepsMax}, broker per seed`;
+
+/** The plan of `outbox-sim check --rules PATH` with no other flag. */
+function defaultPlan(rules: RuleSet): CheckPlan {
+  return { rules, oldRules: null, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
+}
+
+function checkDefault(rules: RuleSet): ShardResult {
+  const plan = defaultPlan(rules);
+  return runShard(plan, plan.seedStart, plan.seedStart + plan.seeds);
+}
+
+/** The lowest-seed violation of a check: what killed the mutant first. */
+interface Kill {
+  property: string;
+  seed: number;
+  step: number;
+  layer: string;
+}
+
+function firstKill(r: ShardResult): Kill | null {
+  let kill: Kill | null = null;
+  for (const c of Object.values(r.first)) {
+    if (kill === null || c.seed < kill.seed) kill = { property: c.violation.property, seed: c.seed, step: c.violation.step, layer: c.violation.layer };
+  }
+  return kill;
+}
+
+function runsLine(r: ShardResult): string {
+  return Object.entries(r.violatedRuns)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([p, n]) => `${p} ${n}/${r.runs} (first seed ${r.first[p]?.seed})`)
+    .join(', ');
+}
+
+const killedLines: string[] = [];
+const survivorLines: string[] = [];
+let killed = 0;
+let survived = 0;
+
+describe(`check kills every mutant of fail-closed within the default budget (${BUDGET})`, () => {
+  for (const m of MUTANTS) {
+    it(`${m.rules.name} is killed (expected: ${m.breaks})`, () => {
+      const r = checkDefault(m.rules);
+      const kill = firstKill(r);
+      if (kill === null) {
+        killedLines.push(`  SURVIVED ${m.rules.name}`);
+      } else {
+        killed++;
+        killedLines.push(`  ${m.rules.name.padEnd(38)} killed by ${kill.property} at seed ${kill.seed} (step ${kill.step}, layer ${kill.layer}); violating runs: ${runsLine(r)}`);
+      }
+      expect(r.runs).toBe(SEEDS_DEFAULT);
+      expect(kill, `${m.rules.name} survived the default budget`).not.toBeNull();
+      expect(Object.keys(r.violatedRuns), `${m.rules.name} must break ${m.breaks}`).toContain(m.breaks);
+    });
+  }
+});
+
+describe('candidate mutants the default budget does not catch stay documented (mutants/index.ts SURVIVORS)', () => {
+  for (const s of SURVIVORS) {
+    it(`${s.rules.name} survives (${s.verdict})`, () => {
+      const r = checkDefault(s.rules);
+      const kill = firstKill(r);
+      survivorLines.push(`  ${s.rules.name.padEnd(38)} ${kill === null ? 'survived' : `now KILLED by ${kill.property} at seed ${kill.seed}`} [${s.verdict}]: ${s.why}`);
+      if (kill === null) survived++;
+      // Pinned: when a stronger property or fault kills it, move it into MUTANTS.
+      expect(kill, `${s.rules.name} is now killed by ${kill?.property} at seed ${kill?.seed}: move it from SURVIVORS into MUTANTS`).toBeNull();
+    });
+  }
+});
+
+afterAll(() => {
+  const total = MUTANTS.length;
+  const all = total + SURVIVORS.length;
+  const pct = (k: number, n: number) => `${n === 0 ? 0 : Math.round((100 * k) / n)}%`;
+  console.log(
+    [
+      `mutants killed: ${killed}/${total} (${pct(killed, total)}) within the default check budget (${BUDGET})`,
+      ...killedLines,
+      `candidates surviving the default budget: ${survived}/${SURVIVORS.length} (see SURVIVORS in properties/mutants/index.ts)`,
+      ...survivorLines,
+      `all candidates: ${all - survived}/${all} killed (${pct(all - survived, all)})`,
+    ].join('\n'),
+  );
+});

@@ -1,0 +1,145 @@
+/**
+ * Mutants of `fail-closed`: each one small, plausible rule mistake, one per
+ * file (each file's default export is a rule set, so
+ * `outbox-sim check --rules properties/mutants/<file>.ts` checks it alone).
+ *
+ * {@link MUTANTS} are the mutants `check` must kill within its default
+ * budget; `mutants.test.ts` asserts it and prints the kill rate.
+ * {@link SURVIVORS} are candidate mistakes that the default check does not
+ * catch, each with the reason: either equivalent to fail-closed under the
+ * DOMAIN's properties, or genuinely wrong but needing a property or a fault
+ * the checker does not have yet. The test pins them as survivors, so the
+ * day a stronger property kills one, the test says so and the entry moves.
+ */
+import type { RuleSet } from '../../model/rules.ts';
+import admitAfterOutcomeUnknown from './admit-after-outcome-unknown.ts';
+import admitAfterMaxAttempts from './admit-after-max-attempts.ts';
+import admitAfterFirstRefusal from './admit-after-first-refusal.ts';
+import admitDeliveredNewBody from './admit-delivered-new-body.ts';
+import admitSupersedesReady from './admit-supersedes-ready.ts';
+import corruptAsAbsent from './corrupt-as-absent.ts';
+import unknownSchemaAsAbsent from './unknown-schema-as-absent.ts';
+import legacyRebuilt from './legacy-rebuilt.ts';
+import reclaimTornClaim from './reclaim-torn-claim.ts';
+import stealLiveClaim from './steal-live-claim.ts';
+import neverReclaimDead from './never-reclaim-dead.ts';
+import conflictAsConfirmed from './conflict-as-confirmed.ts';
+import attemptLog from './attempt-log.ts';
+import envelopeIdIsKey from './envelope-id-is-key.ts';
+import archiveLiveGeneration from './archive-live-generation.ts';
+import archiveById from './archive-by-id.ts';
+import archiveParked from './archive-parked.ts';
+import archiveWhenSent from './archive-when-sent.ts';
+import unclassifiedNotCounted from './unclassified-not-counted.ts';
+import neverQuarantine from './never-quarantine.ts';
+import parkHistory from './park-history.ts';
+import garbledAsConfirmed from './garbled-as-confirmed.ts';
+import timeoutAsDefinite from './timeout-as-definite.ts';
+import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
+import statusWrittenLast from './status-written-last.ts';
+
+/** A mutant and the property its mistake is meant to break. */
+export interface Mutant {
+  rules: RuleSet;
+  /** The property that must be among those `check` finds violated. */
+  breaks: string;
+}
+
+/** Mutants `check` must kill within its default budget, by the decision they change. */
+export const MUTANTS: readonly Mutant[] = [
+  // admit
+  { rules: admitAfterOutcomeUnknown, breaks: 'no-phantom-delivery' },
+  // The phantom (a crash after the broker received A leaves it stored and
+  // uncounted) exists but first shows at seed 5796; in budget the mutant is
+  // caught by the loss of a parked body whose file had been replaced.
+  { rules: admitAfterMaxAttempts, breaks: 'no-silent-loss' },
+  { rules: admitAfterFirstRefusal, breaks: 'no-phantom-delivery' },
+  { rules: admitDeliveredNewBody, breaks: 'no-phantom-delivery' },
+  { rules: admitSupersedesReady, breaks: 'no-phantom-delivery' },
+  { rules: corruptAsAbsent, breaks: 'no-phantom-delivery' },
+  { rules: unknownSchemaAsAbsent, breaks: 'no-phantom-delivery' },
+  { rules: legacyRebuilt, breaks: 'no-phantom-delivery' },
+  // mayClaim
+  { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
+  { rules: stealLiveClaim, breaks: 'exclusive-attempt' },
+  { rules: neverReclaimDead, breaks: 'no-silent-loss' },
+  // classify
+  { rules: conflictAsConfirmed, breaks: 'no-phantom-delivery' },
+  // complete
+  { rules: attemptLog, breaks: 'bounded-record' },
+  // envelope
+  { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
+  // dispose
+  { rules: archiveLiveGeneration, breaks: 'no-phantom-delivery' },
+  { rules: archiveById, breaks: 'no-phantom-delivery' },
+  { rules: archiveParked, breaks: 'no-phantom-delivery' },
+  { rules: archiveWhenSent, breaks: 'no-phantom-delivery' },
+];
+
+/** A candidate mistake the default check does not catch, and why. */
+export interface Survivor {
+  rules: RuleSet;
+  /**
+   * `equivalent`: no world in the fault menu tells it apart from fail-closed
+   * under DOMAIN section 2. `uncaught`: genuinely wrong; `why` names the
+   * property or fault that would catch it.
+   */
+  verdict: 'equivalent' | 'uncaught';
+  why: string;
+}
+
+/** Candidate mutants that survive the default budget, with the analysis. */
+export const SURVIVORS: readonly Survivor[] = [
+  {
+    rules: unclassifiedNotCounted,
+    verdict: 'uncaught',
+    why:
+      'retries forever only while the broker keeps garbling, but the liveness phase answers every POST with accept, ' +
+      'and the safety phase is 120 steps. Caught by a broker fault that persists after healing (a sticky garbled-200), ' +
+      'or a property bounding POSTs per id and resend epoch by attemptsMax plus uncounted crashes (legacy rewrites reset both counters)',
+  },
+  {
+    rules: neverQuarantine,
+    verdict: 'uncaught',
+    why:
+      'no-silent-loss counts a plain live file as visible, so a file no pass will ever move again passes. Caught if, once quiet, ' +
+      'a live file must sit behind a named cause (a torn claim): fail-closed never ends quiet with a plain live file in 2000 seeds, ' +
+      'this mutant does in 1399 of them',
+  },
+  {
+    rules: parkHistory,
+    verdict: 'uncaught',
+    why:
+      'at most 1 + operatorActionsMax (<= 3) parks per id in a run, so the history stays under the 512-byte bound. Caught by ' +
+      'a bounded-record that forbids metadata growing across cycles of one id (kills it in 206 of 2000 seeds, none for fail-closed), ' +
+      'or a swarm that allows more requeues',
+  },
+  {
+    rules: garbledAsConfirmed,
+    verdict: 'equivalent',
+    why:
+      'in the fault menu a garbled 200 always reached the broker and is stored per dedupe mode, and fail-closed only ever sends ' +
+      "an id's first admitted body, so the broker always holds the sent body. Distinguished only by a garbled reply to a POST that stored nothing",
+  },
+  {
+    rules: timeoutAsDefinite,
+    verdict: 'equivalent',
+    why:
+      'under fail-closed every park is final whatever its reason, so parking early only changes the named cause; ' +
+      'no property checks that a park reason is true (fail-closed itself parks permanent-refusal over a stored body after an uncounted crash)',
+  },
+  {
+    rules: requeueKeepsEpoch,
+    verdict: 'equivalent',
+    why:
+      'the epoch only changes the idempotency key; fail-closed resends the same body for an id, so every dedupe mode leaves ' +
+      'the broker holding that body whether the key is new or reused',
+  },
+  {
+    rules: statusWrittenLast,
+    verdict: 'equivalent',
+    why:
+      'a crash between the writes leaves the record READY and the body is sent again; fail-closed reads neither the in-flight flag ' +
+      'nor the counters to decide admission, and resending the one body of an id is safe under every dedupe mode',
+  },
+];

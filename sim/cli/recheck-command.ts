@@ -1,0 +1,49 @@
+/**
+ * `outbox-sim recheck DIR --rules R`: every trace in a folder, its recorded
+ * world re-run under R (as `replay --rules` does), as one table: still
+ * violates or no longer violates, and the first step at which the run
+ * departs from the recording. Exit 1 when any trace still violates.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadRules } from '../rules-loader.ts';
+import { readTrace } from '../../traces/read.ts';
+import { rerunTrace } from '../outbox/rerun-trace.ts';
+import { UsageError } from './errors.ts';
+import type { Io } from './io.ts';
+
+export async function recheckCommand(dir: string, flags: { rules?: string; json?: boolean }, io: Io): Promise<number> {
+  if (flags.rules === undefined) throw new UsageError('recheck needs --rules R (the rule set to re-run the traces under)');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder of traces`);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.trace.jsonl')).sort();
+  if (files.length === 0) throw new UsageError(`${dir} holds no .trace.jsonl files`);
+  const { rules } = await loadRules(flags.rules);
+  const rows = [];
+  for (const f of files) {
+    const trace = readTrace(join(dir, f));
+    const r = await rerunTrace(trace, rules);
+    rows.push({
+      trace: trace.id,
+      file: f,
+      recordedRules: trace.header.rules.name,
+      recordedProperty: trace.header.violation?.property ?? null,
+      verdict: r.violation !== null ? 'still violates' : 'no longer violates',
+      property: r.violation?.property ?? null,
+      departedAt: r.departedAt,
+      departedLabel: r.departedAt !== null ? (trace.steps[r.departedAt - 1]?.label ?? null) : null,
+    });
+  }
+  const still = rows.some((r) => r.verdict === 'still violates');
+  if (flags.json) {
+    io.out(JSON.stringify({ rules: rules.name, rows }));
+    return still ? 1 : 0;
+  }
+  io.out(`outbox-sim recheck ${dir} under ${rules.name}: ${rows.length} traces`);
+  io.out(`${'trace'.padEnd(14)}${'recorded'.padEnd(50)}${'verdict'.padEnd(40)}departs at`);
+  for (const r of rows) {
+    io.out(
+      `${r.trace.padEnd(14)}${`${r.recordedRules}: ${r.recordedProperty ?? '-'}`.padEnd(50)}${`${r.verdict}${r.property ? ` (${r.property})` : ''}`.padEnd(40)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${r.departedLabel})`}`,
+    );
+  }
+  return still ? 1 : 0;
+}

@@ -1,0 +1,23 @@
+/**
+ * `npm run corpus`: regenerates traces/corpus/ — the shrunk counterexample of
+ * each flawed catalog rule set, as `check` finds them with the default
+ * budget. The test suite replays every corpus trace, so a model change that
+ * alters them fails until the corpus is regenerated and reviewed.
+ */
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOG } from '../model/catalog/index.ts';
+import { main as cli } from '../sim/cli/main.ts';
+
+export const CORPUS_DIR = join('traces', 'corpus');
+
+export async function main(): Promise<number> {
+  mkdirSync(CORPUS_DIR, { recursive: true });
+  for (const f of readdirSync(CORPUS_DIR)) if (f.endsWith('.trace.jsonl')) rmSync(join(CORPUS_DIR, f));
+  for (const rules of CATALOG.filter((r) => r.name !== 'fail-closed')) {
+    const code = await cli(['check', '--rules', rules.name, '--out', CORPUS_DIR, '--json'], { out: () => undefined, err: (l) => process.stderr.write(`${l}\n`), tty: false });
+    process.stdout.write(`${rules.name}: check exited ${code}\n`);
+  }
+  process.stdout.write(`${readdirSync(CORPUS_DIR).filter((f) => f.endsWith('.trace.jsonl')).length} traces in ${CORPUS_DIR}\n`);
+  return 0;
+}

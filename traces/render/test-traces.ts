@@ -1,0 +1,61 @@
+/**
+ * Counterexample traces for the renderer tests, made the way a user makes
+ * them: `outbox-sim check --rules fresh-cycle --json --out DIR`, in-process.
+ * The checker is deterministic, so every test sees the same traces.
+ * @internal
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ReportedViolation } from '../../sim/check-report.ts';
+import { main } from '../../sim/cli/main.ts';
+import type { Trace } from '../format.ts';
+import { readTrace } from '../read.ts';
+
+/** A written counterexample: its report line, its path and the trace read back. */
+export interface Sample {
+  violation: ReportedViolation;
+  path: string;
+  trace: Trace;
+}
+
+/** A temporary directory under the checkout's `.tmp-test/` (git-ignored); remove it with {@link removeDir}. */
+export function tempDir(prefix: string): string {
+  mkdirSync('.tmp-test', { recursive: true });
+  return resolve(mkdtempSync(join('.tmp-test', prefix)));
+}
+
+/** Removes a directory made by {@link tempDir}. */
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs `check --rules fresh-cycle` into `dir` and returns its counterexamples by property. */
+export async function freshCycleSamples(dir: string): Promise<Map<string, Sample>> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['check', '--rules', 'fresh-cycle', '--json', '--out', dir], { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  if (code !== 1) throw new Error(`check --rules fresh-cycle exited ${code}, expected 1 (violations): ${err.join(' / ')}`);
+  const report = JSON.parse(out.join('\n')) as { violations: ReportedViolation[] };
+  return new Map(report.violations.map((v) => [v.property, { violation: v, path: v.path, trace: readTrace(v.path) }]));
+}
+
+/** The no-phantom-delivery counterexample of fresh-cycle (DOMAIN section 5), which every renderer test uses. */
+export async function phantomSample(dir: string): Promise<Sample> {
+  const sample = (await freshCycleSamples(dir)).get('no-phantom-delivery');
+  if (sample === undefined) throw new Error('check --rules fresh-cycle found no no-phantom-delivery counterexample');
+  return sample;
+}
+
+/** What a phantom delivery is about: the id, the body reported delivered and the body the broker holds instead. */
+export interface PhantomFacts {
+  subject: string;
+  delivered: string;
+  held: string;
+}
+
+/** Reads the facts of a phantom delivery from its violation and the broker of the last state. */
+export function phantomFacts(sample: Sample, lastState: Record<string, unknown>): PhantomFacts {
+  const { subject, body } = sample.violation;
+  const broker = lastState.broker as Record<string, { body: string }>;
+  return { subject, delivered: body, held: broker[subject].body };
+}
