@@ -1,0 +1,49 @@
+/**
+ * Exhaustive search of small outbox worlds: pinned distinct-state counts
+ * (a change to the model or the explorer that changes them must be
+ * deliberate), shortest counterexamples, and the partial result at the bound.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import { steppersFor } from '../check.ts';
+import { explore } from '../core/explore.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
+import { outboxModel } from './model.ts';
+
+function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000) {
+  return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), { statesMax });
+}
+
+describe('explore: pinned state counts of fail-closed', () => {
+  it.each([
+    [{ engines: 1, crashesMax: 0 }, 315, 445],
+    [{ engines: 1, crashesMax: 1 }, 1124, 1851],
+    [{ engines: 2, crashesMax: 1 }, 17419, 47113],
+  ] as const)('%o: %i states, %i transitions, complete, no violation', (sizes, states, transitions) => {
+    const r = search(failClosed, sizes);
+    expect(r.complete).toBe(true);
+    expect(r.violations).toEqual([]);
+    expect(r.states).toBe(states);
+    expect(r.transitions).toBe(transitions);
+  });
+});
+
+describe('explore: shortest counterexamples', () => {
+  it.each([
+    ['fresh-cycle', freshCycle, 18],
+    ['fresh-cycle-after-definite', freshCycleAfterDefinite, 18],
+  ] as const)('%s breaks no-phantom-delivery in the default world in %i steps', (_name, rules, steps) => {
+    const r = search(rules, {});
+    expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
+    expect(r.violations[0]?.events.length).toBe(steps);
+  });
+});
+
+describe('explore: bounds', () => {
+  it('stops at statesMax with a partial result, never pretending to be complete', () => {
+    const r = search(failClosed, { engines: 3 }, 5000);
+    expect(r.complete).toBe(false);
+    expect(r.states).toBe(5000);
+  });
+});
