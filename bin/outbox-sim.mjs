@@ -3,6 +3,11 @@
 // user's `.ts` rule files load without a build step, then runs the CLI.
 import { register } from 'tsx/esm/api';
 
+// `outbox-sim ... | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (err) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 register();
 const { main } = await import('../sim/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

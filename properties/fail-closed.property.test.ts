@@ -50,11 +50,13 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     crashesMax: fc.integer({ min: 0, max: 4 }),
     corruptionsMax: fc.integer({ min: 0, max: 3 }),
     operatorActionsMax: fc.integer({ min: 0, max: 4 }),
-    // The liveness phase answers only `accept`, so its weight is never 0.
     acceptWeight: fc.integer({ min: 1, max: 12 }),
     otherAnswerWeights: fc.array(weight, { minLength: ANSWERS.length - 1, maxLength: ANSWERS.length - 1 }),
     faultWeights: fc.array(weight, { minLength: FAULTS.length, maxLength: FAULTS.length }),
     faultGroupWeight: fc.integer({ min: 1, max: 5 }),
+    // The broker's steady answer once faults stop: healthy, or a failure that persists.
+    healAnswer: fc.constantFrom(...ANSWERS.filter((a) => a !== 'crash-in-post')),
+    faultStepsMax: fc.integer({ min: 20, max: 120 }),
   })
   .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
     const answerWeights = [...otherAnswerWeights];
@@ -85,7 +87,7 @@ interface Coverage {
 function runScenario(s: Scenario, property: Property<World> | null, coverage: Coverage) {
   const model = outboxModel(s.options, { rules: failClosed }, steppers);
   const checked = { ...model, properties: model.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
-  const run = runSeed(checked, s.scheduleSeed, BOUNDS_DEFAULT);
+  const run = runSeed(checked, s.scheduleSeed, { ...BOUNDS_DEFAULT, faultStepsMax: s.options.faultStepsMax });
   for (const [t, n] of Object.entries(run.tags)) if (t.startsWith('fault:') || t.startsWith('answer:')) coverage.tags.set(t, (coverage.tags.get(t) ?? 0) + (n > 0 ? 1 : 0));
   for (const r of run.reached) coverage.reached.set(r, (coverage.reached.get(r) ?? 0) + 1);
   return run;
@@ -145,7 +147,7 @@ describe(`check's default budget (seeds 1..${SEEDS_DEFAULT}) keeps finding the c
       expect(found, `check no longer finds the no-phantom-delivery flaw of ${rules.name}`).toBeDefined();
       if (found === undefined) return;
       // The counterexample replays from its seed and options alone (it is what a trace records).
-      const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, BOUNDS_DEFAULT);
+      const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, { ...BOUNDS_DEFAULT, faultStepsMax: Math.min(BOUNDS_DEFAULT.faultStepsMax, found.options.faultStepsMax) });
       expect(replay.violation).toEqual(found.violation);
       // The DOMAIN's mechanism: a different body was reported delivered while the broker holds an earlier one.
       const held = replay.final.broker[found.violation.subject]?.body;

@@ -9,7 +9,7 @@ import type { World } from '../sim/outbox/world.ts';
 import type { WorldOptions } from '../sim/outbox/options.ts';
 
 /** Bound on a record's metadata (everything but the payload), in bytes of JSON. */
-export const RECORD_METADATA_BYTES_MAX = 512;
+export const RECORD_METADATA_BYTES_MAX = 256;
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
   return { property, subject, body, layer, detail };
@@ -71,6 +71,35 @@ export const noSilentLoss: Property<World> = {
         const held = w.broker[id]?.body;
         return violation('no-silent-loss', id, body, 'files+records+broker',
           `${id}=${body} is gone: not at the broker (holds ${held ?? 'nothing'}), not live, quarantined or parked`);
+      }
+    }
+    return null;
+  },
+};
+
+/**
+ * settled-after-healing (liveness): once faults stop and the system is quiet,
+ * nothing is left in silence: every live file is held behind a named cause
+ * (a torn claim), and every body that reached the outbox is at the broker,
+ * parked, quarantined, or behind a named cause. A file merely left live is
+ * not an end state.
+ */
+export const settledAfterHealing: Property<World> = {
+  name: 'settled-after-healing',
+  kind: 'eventually',
+  description: 'once quiet after faults stop, every file and body is delivered, parked, quarantined or held behind a named cause',
+  check(w) {
+    for (const id of Object.keys(w.live).sort()) {
+      const f = w.live[id];
+      if (w.claims[id]?.kind !== 'torn') {
+        return violation('settled-after-healing', id, f.body, 'files', `file ${id}=${f.body} is still live with no named cause after the system went quiet`);
+      }
+    }
+    for (const pub of w.published) {
+      const [id, body] = pub.split(':');
+      const where = visibility(w, id, body);
+      if (where === 'live') {
+        return violation('settled-after-healing', id, body, 'files', `${id}=${body} is only a live file after the system went quiet`);
       }
     }
     return null;
@@ -158,6 +187,7 @@ export function outboxProperties(_options: WorldOptions): Property<World>[] {
     exclusiveAttempt,
     boundedRecord,
     noSilentLoss,
+    settledAfterHealing,
     statusReached('READY'),
     statusReached('DELIVERED'),
     statusReached('PARKED'),

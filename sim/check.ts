@@ -105,7 +105,8 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
     const model = outboxModel(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
-    const run = runSeed(model, seed, plan.bounds);
+    // The seed's own safety-phase length, within the plan's bound.
+    const run = runSeed(model, seed, { ...plan.bounds, faultStepsMax: Math.min(plan.bounds.faultStepsMax, options.faultStepsMax) });
     result.runs++;
     result.steps += run.steps.length;
     addCounts(result.tags, run.tags);

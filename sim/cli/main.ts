@@ -11,6 +11,7 @@ import { replayCommand } from './replay-command.ts';
 import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { compareCommand } from './compare-command.ts';
+import { showCommand } from './show-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
 
@@ -88,6 +89,16 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--json', 'print one JSON object')
     .action(async (shards: string[], opts: { json?: boolean; out?: string }) => {
       code = await mergeCommand(shards, opts, io);
+    });
+
+  program
+    .command('show')
+    .description('render a trace: a text table, Markdown for a pull request, or a self-contained HTML explorer')
+    .argument('<trace>', 'a .trace.jsonl file')
+    .option('--format <format>', 'text, md or html (default: from the --out extension, else text)')
+    .option('--out <file>', 'write to FILE (atomically) instead of stdout')
+    .action(async (trace: string, opts: { format?: string; out?: string }) => {
+      code = await showCommand(trace, opts, io);
     });
 
   program

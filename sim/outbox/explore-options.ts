@@ -38,5 +38,7 @@ export function exploreOptions(s: ExploreSizes): WorldOptions {
     answerWeights: ANSWERS.map(() => 1),
     faultWeights: FAULTS.map(() => 1),
     faultGroupWeight: 1,
+    healAnswer: 'accept',
+    faultStepsMax: 120,
   };
 }

@@ -16,7 +16,7 @@ function options(attemptsMax: number): WorldOptions {
   return {
     engines: 1, ids: 1, bodiesPerId: 2, attemptsMax, broker: 'id-ok', skew: false,
     crashesMax: 0, corruptionsMax: 0, operatorActionsMax: 0,
-    answerWeights: ANSWERS.map(() => 1), faultWeights: FAULTS.map(() => 1), faultGroupWeight: 1,
+    answerWeights: ANSWERS.map(() => 1), faultWeights: FAULTS.map(() => 1), faultGroupWeight: 1, healAnswer: 'accept', faultStepsMax: 120,
   };
 }
 

@@ -101,10 +101,11 @@ export function outboxModel(
         }
       } else if (e.state === 'posting') {
         ANSWERS.forEach((answer, i) => {
-          if (w.healing && answer !== 'accept') return;
+          if (w.healing && answer !== options.healAnswer) return;
           if (answer === 'crash-in-post' && w.crashes >= options.crashesMax) return;
           brokerEvents.push({ kind: 'answer', pid: e.pid, answer });
-          brokerWeights.push(options.answerWeights[i]);
+          // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
+          brokerWeights.push(w.healing ? 1 : options.answerWeights[i]);
         });
       } else {
         engineEvents.push({ kind: 'step', pid: e.pid, at: e.state });
@@ -384,8 +385,9 @@ export function outboxModel(
 
   /**
    * Quiet: every engine is idle, and no engine starting a pass now (on any
-   * live file or READY record, with the broker answering) would change
-   * anything durable. Decided by stepping the statechart itself.
+   * live file or READY record, with the broker giving its steady answer)
+   * would change anything durable or POST anything: retrying forever is not
+   * quiet. Decided by stepping the statechart itself.
    */
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
@@ -396,14 +398,16 @@ export function outboxModel(
       .flatMap((g) => g.events)
       .filter((e) => (e.kind === 'scan' || e.kind === 'drain') && e.pid === probe.pid);
     for (const start of starts) {
-      let s = step(w, start).state;
+      let out = step(w, start);
+      let posted = false;
       for (let i = 0; i < 32; i++) {
-        const p = s.engines.find((x) => x.pid === probe.pid);
+        const p = out.state.engines.find((x) => x.pid === probe.pid);
         if (p === undefined || p.state === 'idle') break;
-        const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: 'accept' } : { kind: 'step', pid: p.pid, at: p.state };
-        s = step(s, e).state;
+        const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: options.healAnswer } : { kind: 'step', pid: p.pid, at: p.state };
+        out = step(out.state, e);
+        if (out.tags.includes('layer:post')) posted = true;
       }
-      if (durableKey(s) !== before) return false;
+      if (posted || durableKey(out.state) !== before) return false;
     }
     return true;
   };

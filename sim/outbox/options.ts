@@ -50,6 +50,18 @@ export interface WorldOptions {
   faultWeights: readonly number[];
   /** Relative weight of the fault group against engine steps. */
   faultGroupWeight: number;
+  /**
+   * The broker's steady answer once faults stop (liveness phase): `accept`
+   * for a healthy broker, or a failure that persists (an outage, a broker
+   * that garbles every reply). Either way the system must become quiet.
+   */
+  healAnswer: Answer;
+  /**
+   * Steps of the safety phase before faults stop. Drawn per seed, so that
+   * some runs stop their faults with work still in flight and the liveness
+   * phase has something to finish.
+   */
+  faultStepsMax: number;
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
@@ -81,6 +93,11 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const corruptionsMax = pick(3);
   const operatorActionsMax = pick(4);
   const faultGroupWeight = 1 + pick(4);
+  // Drawn last, so that it shifts no earlier draw. Half the seeds heal to a
+  // healthy broker, half to a persistent failure.
+  const persistent = ANSWERS.filter((a) => a !== 'accept' && a !== 'crash-in-post');
+  const healAnswer: Answer = pick(2) === 0 ? 'accept' : persistent[pick(persistent.length)];
+  const faultStepsMax = between(pick, 20, 120);
   return {
     engines: fixed.engines ?? engines,
     ids: fixed.ids ?? ids,
@@ -94,6 +111,8 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     answerWeights,
     faultWeights,
     faultGroupWeight,
+    healAnswer,
+    faultStepsMax,
   };
 }
 
@@ -101,5 +120,5 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
 export function describeOptions(o: WorldOptions): string {
   const answers = ANSWERS.map((a, i) => `${a}:${o.answerWeights[i]}`).join(' ');
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}]`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }

@@ -10,7 +10,7 @@ import type { Trace } from '../format.ts';
 import { replayCommand, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { statesOf } from './states.ts';
-import { changeNotes } from './summary.ts';
+import { changeNotes, isFaultStep } from './summary.ts';
 import { PANELS, viewsOf } from './world-view.ts';
 
 /** Escapes text for HTML content and attribute values. */
@@ -84,7 +84,7 @@ function stepList(trace: Trace): string {
   const vStep = trace.header.violation?.step ?? null;
   const items = ['<li data-step="0" data-testid="step-0">0 initial world</li>'];
   for (const s of trace.steps) {
-    const cls = [s.phase === 'fault' && s.tags.some((t) => t.startsWith('fault:')) ? 'fault' : '', s.n === vStep ? 'violation' : ''].filter((c) => c !== '').join(' ');
+    const cls = [isFaultStep(s) ? 'fault' : '', s.n === vStep ? 'violation' : ''].filter((c) => c !== '').join(' ');
     const mark = s.n === vStep ? ' <- violation' : '';
     items.push(`<li data-step="${s.n}" data-testid="step-${s.n}"${cls === '' ? '' : ` class="${cls}"`} title="${escapeHtml(s.label)}">${s.n} ${escapeHtml(s.label)}${mark}</li>`);
   }

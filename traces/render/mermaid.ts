@@ -7,7 +7,7 @@
 import type { EngineProc, WorldEvent } from '../../sim/outbox/world.ts';
 import type { Trace, TraceStep } from '../format.ts';
 import { statesOf, type TraceState } from './states.ts';
-import { changeNotes, isDurable } from './summary.ts';
+import { changeNotes, FAULT_ANSWERS, isDurable } from './summary.ts';
 
 /** At most this many steps are drawn; longer traces draw their last steps (the table keeps them all). */
 export const DIAGRAM_STEPS_MAX = 300;
@@ -44,14 +44,6 @@ const STEP_WORDS: Record<string, string> = {
   posting: 'POST',
   completing: 'complete',
   releasing: 'release claim',
-};
-
-/** Broker answers that are faults: the engine does not learn what the broker did. */
-const FAULT_ANSWERS: Record<string, string> = {
-  'timeout-unsent': 'timeout, nothing stored',
-  'lost-reply': 'the broker stored it, the reply is lost',
-  'garbled-200': 'the reply cannot be parsed',
-  'crash-in-post': 'the engine dies after the broker received the POST',
 };
 
 interface Drawn {

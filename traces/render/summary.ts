@@ -6,7 +6,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
-import type { StateChange } from '../format.ts';
+import type { StateChange, TraceStep } from '../format.ts';
 import type { TraceState } from './states.ts';
 import { describeClaim, describeFile, describeRecord } from './world-view.ts';
 
@@ -133,4 +133,17 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
 /** True for the areas that survive a crash (the store, the files and the broker). */
 export function isDurable(area: Area): boolean {
   return area === 'records' || area === 'claims' || area === 'files' || area === 'broker';
+}
+
+/** Broker answers that are faults (the engine does not learn what the broker did), with what each means. */
+export const FAULT_ANSWERS: Readonly<Record<string, string>> = {
+  'timeout-unsent': 'timeout, nothing stored',
+  'lost-reply': 'the broker stored it, the reply is lost',
+  'garbled-200': 'the reply cannot be parsed',
+  'crash-in-post': 'the engine dies after the broker received the POST',
+};
+
+/** True when a step is a fault: one the model tagged `fault:...`, or a broker answer that hides the outcome. */
+export function isFaultStep(step: TraceStep): boolean {
+  return step.tags.some((t) => t.startsWith('fault:') || (t.startsWith('answer:') && t.slice('answer:'.length) in FAULT_ANSWERS));
 }
