@@ -16,7 +16,7 @@ import { compiledStepper } from './outbox/compiled-stepper.ts';
 import type { Violation } from './core/model.ts';
 
 /** Default seeds per check. */
-export const SEEDS_DEFAULT = 2000;
+export const SEEDS_DEFAULT = 5000;
 /** Default bounds of one run. */
 export const BOUNDS_DEFAULT: RunBounds = { faultStepsMax: 120, healStepsMax: 400 };
 

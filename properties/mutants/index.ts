@@ -65,8 +65,14 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: neverReclaimDead, breaks: 'no-silent-loss' },
   // classify
   { rules: conflictAsConfirmed, breaks: 'no-phantom-delivery' },
+  // A garbled reply may be a cut-short failure that stored nothing (garbled-unsent).
+  { rules: garbledAsConfirmed, breaks: 'no-phantom-delivery' },
   // complete
   { rules: attemptLog, breaks: 'bounded-record' },
+  { rules: parkHistory, breaks: 'bounded-record' },
+  // A garbled reply left uncounted retries forever against a broker that keeps garbling
+  // after faults stop: the system never becomes quiet.
+  { rules: unclassifiedNotCounted, breaks: 'quiet-after-healing' },
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
   // dispose
@@ -74,6 +80,8 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: archiveById, breaks: 'no-phantom-delivery' },
   { rules: archiveParked, breaks: 'no-phantom-delivery' },
   { rules: archiveWhenSent, breaks: 'no-phantom-delivery' },
+  // A file left live with no named cause is not an end state once quiet.
+  { rules: neverQuarantine, breaks: 'settled-after-healing' },
 ];
 
 /** A candidate mistake the default check does not catch, and why. */
@@ -90,37 +98,6 @@ export interface Survivor {
 
 /** Candidate mutants that survive the default budget, with the analysis. */
 export const SURVIVORS: readonly Survivor[] = [
-  {
-    rules: unclassifiedNotCounted,
-    verdict: 'uncaught',
-    why:
-      'retries forever only while the broker keeps garbling, but the liveness phase answers every POST with accept, ' +
-      'and the safety phase is 120 steps. Caught by a broker fault that persists after healing (a sticky garbled-200), ' +
-      'or a property bounding POSTs per id and resend epoch by attemptsMax plus uncounted crashes (legacy rewrites reset both counters)',
-  },
-  {
-    rules: neverQuarantine,
-    verdict: 'uncaught',
-    why:
-      'no-silent-loss counts a plain live file as visible, so a file no pass will ever move again passes. Caught if, once quiet, ' +
-      'a live file must sit behind a named cause (a torn claim): fail-closed never ends quiet with a plain live file in 2000 seeds, ' +
-      'this mutant does in 1399 of them',
-  },
-  {
-    rules: parkHistory,
-    verdict: 'uncaught',
-    why:
-      'at most 1 + operatorActionsMax (<= 3) parks per id in a run, so the history stays under the 512-byte bound. Caught by ' +
-      'a bounded-record that forbids metadata growing across cycles of one id (kills it in 206 of 2000 seeds, none for fail-closed), ' +
-      'or a swarm that allows more requeues',
-  },
-  {
-    rules: garbledAsConfirmed,
-    verdict: 'equivalent',
-    why:
-      'in the fault menu a garbled 200 always reached the broker and is stored per dedupe mode, and fail-closed only ever sends ' +
-      "an id's first admitted body, so the broker always holds the sent body. Distinguished only by a garbled reply to a POST that stored nothing",
-  },
   {
     rules: timeoutAsDefinite,
     verdict: 'equivalent',

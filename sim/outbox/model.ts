@@ -250,7 +250,7 @@ export function outboxModel(
               ? 'conflict-409'
               : answer === 'unavailable-503'
                 ? 'unavailable-503'
-                : answer === 'garbled-200'
+                : answer === 'garbled-200' || answer === 'garbled-unsent'
                   ? 'garbled-200'
                   : 'timeout';
     }

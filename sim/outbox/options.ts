@@ -18,6 +18,7 @@ export const ANSWERS = [
   'lost-reply', // stored per dedupe mode, the reply never arrives
   'garbled-200', // stored per dedupe mode, the reply cannot be parsed
   'crash-in-post', // stored per dedupe mode, the engine dies before the reply
+  'garbled-unsent', // nothing stored; the failure reply is cut short and cannot be parsed
 ] as const;
 export type Answer = (typeof ANSWERS)[number];
 
@@ -87,7 +88,8 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const attemptsMax = between(pick, 1, 5);
   const broker = BROKER_MODES[pick(BROKER_MODES.length)];
   const on = () => (pick(4) === 0 ? 0 : 1 + pick(4));
-  const answerWeights = ANSWERS.map((a) => (a === 'accept' ? 6 + pick(6) : on()));
+  // Answers added to the menu later are drawn at the end, so that they shift no earlier draw.
+  const answerWeights = ANSWERS.filter((a) => a !== 'garbled-unsent').map((a) => (a === 'accept' ? 6 + pick(6) : on()));
   const faultWeights = FAULTS.map(() => on());
   const crashesMax = pick(4);
   const corruptionsMax = pick(3);
@@ -98,6 +100,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const persistent = ANSWERS.filter((a) => a !== 'accept' && a !== 'crash-in-post');
   const healAnswer: Answer = pick(2) === 0 ? 'accept' : persistent[pick(persistent.length)];
   const faultStepsMax = between(pick, 20, 120);
+  answerWeights.push(on());
   return {
     engines: fixed.engines ?? engines,
     ids: fixed.ids ?? ids,
