@@ -142,9 +142,9 @@ export function receiptsReachability(): Property<ReceiptsWorld>[] {
       firstKey(w, (k) => { const r = reader(w.store, k); return r.record === null && r.diagnostic === 'corrupt'; })),
     sometimes('callback-repeated-without-second-start', 'a key got a second callback but not a second start', 'callback', (w) =>
       firstKey(w, (k) => (w.counts.callbacksByKey[k] ?? 0) >= 2 && (w.sdk.startsByKey[k] ?? 0) <= 1)),
-    sometimes('stale-rejected', 'the kernel rejected a stale revision', 'kernel', (w) => (w.counts.decisions.stale > 0 ? 'kernel' : null)),
+    sometimes('stale-rejected', 'the kernel rejected a stale revision', 'kernel', (w) => (w.counts.stale > 0 ? 'kernel' : null)),
     sometimes('store-unavailable', 'the reader threw and the kernel reported unavailable', 'kernel', (w) =>
-      (w.counts.decisions.unavailable > 0 ? 'kernel' : null)),
+      (w.counts.unavailable > 0 ? 'kernel' : null)),
     sometimes('terminal-attempt-refused', 'the attempt store found a terminal attempt by key and refused it', 'attempt', (w) =>
       ((w.counts.refusals['terminal-attempt'] ?? 0) > 0 ? 'attempt' : null)),
     sometimes('new-key-new-start', 'a new command key created a second attempt and a second start', 'start', (w) =>

@@ -27,13 +27,7 @@ const NO_FAULTS: FaultBudget = {
   damage: 0, tornAppend: 0, unknownVersion: 0, readerThrows: 0, revisionChange: 0, newProcess: 0, cancel: 0, newKey: 0,
 };
 
-const ZERO_COUNTS: LayerCounts = {
-  reads: { found: 0, absent: 0, corrupt: 0, unknownVersion: 0, threw: 0 },
-  records: { completed: 0, pending: 0, none: 0 },
-  decisions: { replay: 0, call: 0, stale: 0, unavailable: 0 },
-  callbacksByKey: {},
-  refusals: {},
-};
+const ZERO_COUNTS: LayerCounts = { callbacksByKey: {}, refusals: {}, stale: 0, unavailable: 0 };
 
 /** The reader the kernel gets while the reader-throws fault is armed. */
 const throwingReader: Reader = () => {
@@ -126,14 +120,14 @@ export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNew
     const d = begun.decision;
     let counts = w.counts;
     if (d.kind === 'unavailable') {
-      counts = { ...counts, reads: bump(counts.reads, 'threw'), decisions: bump(counts.decisions, 'unavailable') };
+      counts = { ...counts, unavailable: counts.unavailable + 1 };
       tags.push('read:threw', 'decision:unavailable');
     } else {
-      const diagnostic = d.read.diagnostic === 'unknown-version' ? 'unknownVersion' : d.read.diagnostic;
-      const record = d.read.record?.kind ?? 'none';
-      const decision = d.kind === 'reject-stale' ? 'stale' : d.kind;
-      counts = { ...counts, reads: bump(counts.reads, diagnostic), records: bump(counts.records, record), decisions: bump(counts.decisions, decision) };
-      tags.push(`read:${d.read.diagnostic}`, `record:${record}`, d.kind === 'replay' ? 'decision:replay' : `decision:${d.kind}:${d.basis}`);
+      if (d.kind === 'reject-stale') counts = { ...counts, stale: counts.stale + 1 };
+      const skipped = d.read.skipped;
+      tags.push(`read:${d.read.diagnostic}`, `record:${d.read.record?.kind ?? 'none'}`, d.kind === 'replay' ? 'decision:replay' : `decision:${d.kind}:${d.basis}`);
+      for (let i = 0; i < skipped.corrupt; i++) tags.push('skipped:corrupt');
+      for (let i = 0; i < skipped.unknownVersion; i++) tags.push('skipped:unknown-version');
     }
     const kernels = [...w.kernels];
     if (d.kind === 'call') {

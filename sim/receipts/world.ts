@@ -19,18 +19,20 @@ export interface KernelProc {
   inFlight: InFlight | null;
 }
 
-/** Counts at every layer above the bytes and the SDK (which keep their own). */
+/**
+ * The few counts the properties need. Everything else a report counts
+ * (reads by diagnostic, records by kind, attempts, starts) comes from step
+ * tags or the SDK, so the state space does not grow with bookkeeping.
+ */
 export interface LayerCounts {
-  /** Reads by diagnostic; `threw` when the reader raised. */
-  reads: { found: number; absent: number; corrupt: number; unknownVersion: number; threw: number };
-  /** Records the reads returned, by kind. */
-  records: { completed: number; pending: number; none: number };
-  /** What the kernel decided. */
-  decisions: { replay: number; call: number; stale: number; unavailable: number };
   /** Executor callbacks entered, per idempotency key. */
   callbacksByKey: Record<string, number>;
   /** Dispatcher refusals by reason. */
   refusals: Record<string, number>;
+  /** Handlings the kernel rejected as stale. */
+  stale: number;
+  /** Handlings that found the store unavailable. */
+  unavailable: number;
 }
 
 /** The whole world. */
