@@ -31,7 +31,21 @@ export function rewriteToUnknownVersion(line: string): string | null {
   return `{"v":${UNKNOWN_SCHEMA_VERSION},${line.slice(prefix.length)}`;
 }
 
+/**
+ * Lines come from a small finite set of strings, so the explorer asks about
+ * the same ones millions of times; answers are cached (deterministic, and
+ * bounded by clearing when large).
+ */
+const readable = new Map<string, boolean>();
+const READABLE_CACHE_MAX = 10_000;
+
 /** True when a line is a readable row, so that damaging it means something. */
 export function isReadableRow(line: string): boolean {
-  return parseLine(line).kind === 'row';
+  let r = readable.get(line);
+  if (r === undefined) {
+    if (readable.size >= READABLE_CACHE_MAX) readable.clear();
+    r = parseLine(line).kind === 'row';
+    readable.set(line, r);
+  }
+  return r;
 }

@@ -11,9 +11,9 @@ import { beginHandling, finishHandling, type Command } from '../../model/receipt
 import { readNewest, type Reader } from '../../model/receipts/reader.ts';
 import { EMPTY_STORE } from '../../model/receipts/store.ts';
 import { receiptsProperties } from '../../properties/receipts.ts';
-import { canonicalJson } from '../core/canonical.ts';
 import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
 import { damageLine, isReadableRow, rewriteToUnknownVersion, TORN_UNRELATED_LINE } from './faults.ts';
+import { worldKey } from './key.ts';
 import type { FaultBudget, ReceiptsOptions } from './options.ts';
 import { labelOf, type KernelProc, type LayerCounts, type ReceiptsEvent, type ReceiptsWorld } from './world.ts';
 
@@ -95,7 +95,7 @@ export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNew
     w.store.lines.forEach((line, i) => {
       if (line !== w.written[i]) return; // already damaged: one fault per line
       if (left(w, 'damage') && isReadableRow(line)) faultEvents.push({ kind: 'damage', line: i });
-      if (left(w, 'unknownVersion') && rewriteToUnknownVersion(line) !== null) faultEvents.push({ kind: 'unknown-version', line: i });
+      if (left(w, 'unknownVersion') && isReadableRow(line)) faultEvents.push({ kind: 'unknown-version', line: i });
     });
     if (left(w, 'tornAppend')) faultEvents.push({ kind: 'torn-append' });
     if (left(w, 'readerThrows') && !w.readerThrows) faultEvents.push({ kind: 'reader-throws' });
@@ -160,8 +160,10 @@ export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNew
     let result: string | null;
     let inFlight = f;
     if (f.via === 'counting-executor') {
+      // The counting executor does its effect within the callback: nothing is left running.
       const started = sdkStart(w.sdk, command.key, null);
-      next = { ...next, sdk: started.executor };
+      const done = started.coalesced ? started.executor : sdkEnd(started.executor, started.executor.executions.length - 1, 'succeeded');
+      next = { ...next, sdk: done };
       tags.push('layer:start', started.coalesced ? 'sdk:coalesced' : 'layer:effect');
       result = started.coalesced ? 'effect coalesced by the executor' : 'effect';
     } else {
@@ -254,7 +256,7 @@ export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNew
     choices,
     step,
     label: labelOf,
-    key: canonicalJson,
+    key: worldKey,
     properties: receiptsProperties(reader),
     heal: (w) => ({ ...w, healing: true }),
     quiescent: (w) => w.kernels.every((k) => k.inFlight === null) && w.sdk.executions.every((e) => e.status !== 'running'),

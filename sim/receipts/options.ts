@@ -45,6 +45,18 @@ export interface ReceiptsOptions {
   faultGroupWeight: number;
 }
 
+/** No fault at all; spread it and raise the ones a world uses. */
+export const NO_FAULTS: FaultBudget = {
+  damage: 0,
+  tornAppend: 0,
+  unknownVersion: 0,
+  readerThrows: 0,
+  revisionChange: 0,
+  newProcess: 0,
+  cancel: 0,
+  newKey: 0,
+};
+
 /** Every fault once, except damage (twice: both target receipts). */
 export const ALL_FAULTS_ONCE: FaultBudget = {
   damage: 2,
@@ -57,25 +69,67 @@ export const ALL_FAULTS_ONCE: FaultBudget = {
   newKey: 1,
 };
 
-/**
- * The world `explore` searches exhaustively: two concurrent kernels, three
- * handlings and every fault. Small enough to finish in seconds; the tests pin
- * its state count.
- */
-export const EXPLORE_OPTIONS: ReceiptsOptions = {
-  kernels: 2,
-  handlingsMax: 3,
+const base: ReceiptsOptions = {
+  kernels: 1,
+  handlingsMax: 1,
   backend: 'dispatcher',
   sdkDedupesByKey: false,
   dispatcher: SOUND_DISPATCHER,
-  faultsMax: ALL_FAULTS_ONCE,
+  faultsMax: NO_FAULTS,
   faultGroupWeight: 2,
 };
 
-/** The world random runs use: more kernels and handlings than `explore` can afford. */
+/**
+ * The dispatcher world `explore` searches exhaustively: two kernels calling
+ * one dispatcher concurrently, three handlings, a damaged receipt, a revision
+ * change, a restart, a cancel and a new key, with executions finishing at any
+ * point. Every fault the dispatcher has to survive, at a size that finishes
+ * in seconds; the tests pin its state count.
+ */
+export const EXPLORE_DISPATCH: ReceiptsOptions = {
+  ...base,
+  kernels: 2,
+  handlingsMax: 3,
+  faultsMax: { ...NO_FAULTS, damage: 1, revisionChange: 1, newProcess: 1, cancel: 1, newKey: 1 },
+};
+
+/**
+ * The receipt-file world `explore` searches exhaustively: one kernel, two
+ * handlings, and every fault of the file and its reader (damage to both
+ * receipts, a torn unrelated line, an unknown schema version, a throwing
+ * reader, a revision change).
+ */
+export const EXPLORE_STORE: ReceiptsOptions = {
+  ...base,
+  kernels: 1,
+  handlingsMax: 2,
+  faultsMax: { ...NO_FAULTS, damage: 2, tornAppend: 1, unknownVersion: 1, readerThrows: 1, revisionChange: 1 },
+};
+
+/** The world random runs use: every fault, more kernels and handlings than `explore` can afford. */
 export const RANDOM_OPTIONS: ReceiptsOptions = {
-  ...EXPLORE_OPTIONS,
+  ...base,
   kernels: 4,
   handlingsMax: 8,
   faultsMax: { ...ALL_FAULTS_ONCE, damage: 3, tornAppend: 2, readerThrows: 2, newProcess: 2 },
+};
+
+/**
+ * The controlled conditions (DOMAIN section 6): one kernel at a time, the
+ * counting executor called directly, every fault available to the script.
+ */
+export const CONDITIONS_OPTIONS: ReceiptsOptions = {
+  ...base,
+  kernels: 1,
+  handlingsMax: 2,
+  backend: 'counting-executor',
+  faultsMax: ALL_FAULTS_ONCE,
+};
+
+/** The dispatch scenarios: the real dispatcher, and eight kernels for the concurrent one. */
+export const SCENARIO_OPTIONS: ReceiptsOptions = {
+  ...base,
+  kernels: 8,
+  handlingsMax: 9,
+  faultsMax: ALL_FAULTS_ONCE,
 };

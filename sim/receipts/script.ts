@@ -1,0 +1,60 @@
+/**
+ * Scripted runs of any {@link SimModel}: the controlled conditions and the
+ * dispatch scenarios are data (a list of events), played through the model's
+ * own `choices` and `step`. An event is applied only if the model enables it
+ * where it is applied, so a script cannot reach a state the simulator and the
+ * explorer could not (STYLE: scenarios belong in data, not in the engine).
+ */
+import { canonicalJson } from '../core/canonical.ts';
+import type { SimModel } from '../core/model.ts';
+
+/** One applied step. */
+export interface ScriptStep {
+  label: string;
+  tags: readonly string[];
+}
+
+/** A scripted run so far. */
+export interface ScriptRun<S> {
+  state: S;
+  steps: ScriptStep[];
+}
+
+/** Starts a run at the model's initial state. */
+export function startRun<S, E>(model: SimModel<S, E>): ScriptRun<S> {
+  return { state: model.initial(), steps: [] };
+}
+
+/** Applies `event`, which must be among the events the model enables now. */
+export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
+  const wanted = canonicalJson(event);
+  const enabled = model.choices(run.state).some((g) => g.events.some((e) => canonicalJson(e) === wanted));
+  if (!enabled) throw new Error(`scripted event is not enabled: ${model.label(event)}`);
+  const out = model.step(run.state, event);
+  return { state: out.state, steps: [...run.steps, { label: model.label(event), tags: out.tags }] };
+}
+
+/**
+ * Runs the events of the named groups until none is enabled, taking them in
+ * rotation (the n-th step takes the enabled event at index n modulo their
+ * count) so that concurrent actors interleave. Bounded: throws at `stepsMax`.
+ */
+export function settle<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, groups: readonly string[], stepsMax = 1_000): ScriptRun<S> {
+  let r = run;
+  for (let turn = 0; ; turn++) {
+    const events = model
+      .choices(r.state)
+      .filter((g) => groups.includes(g.group))
+      .flatMap((g) => g.events);
+    if (events.length === 0) return r;
+    if (turn >= stepsMax) throw new Error(`still busy after ${stepsMax} steps of ${groups.join(', ')}`);
+    r = applyEnabled(model, r, events[turn % events.length]);
+  }
+}
+
+/** How often each tag occurred in the steps from `from` on. */
+export function tagCounts(run: ScriptRun<unknown>, from = 0): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const s of run.steps.slice(from)) for (const t of s.tags) counts[t] = (counts[t] ?? 0) + 1;
+  return counts;
+}
