@@ -15,6 +15,19 @@ import { showCommand } from './show-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
 
+/** The flags that size one bounded world (explore, diff). */
+function worldSizeOptions(command: Command): Command {
+  return command
+    .option('--ids <n>', 'outbox ids (1-2)')
+    .option('--bodies <n>', 'bodies per id (1-3)')
+    .option('--engines <n>', 'engine processes')
+    .option('--attempts <n>', 'attempts limit')
+    .option('--crashes <n>', 'engine crashes allowed')
+    .option('--corruptions <n>', 'record/claim corruptions, schema and legacy rewrites allowed')
+    .option('--operator <n>', 'operator actions allowed')
+    .option('--broker <mode>', 'id-ok, id-409, key or none');
+}
+
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   let code = 0;
@@ -61,19 +74,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       code = await replayCommand(trace, opts, io);
     });
 
-  program
-    .command('explore')
+  worldSizeOptions(program
+    .command('explore'))
     .description('exhaustive breadth-first search of one bounded world (shortest counterexample)')
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
     .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
-    .option('--ids <n>', 'outbox ids (1-2)')
-    .option('--bodies <n>', 'bodies per id (1-3)')
-    .option('--engines <n>', 'engine processes')
-    .option('--attempts <n>', 'attempts limit')
-    .option('--crashes <n>', 'engine crashes allowed')
-    .option('--corruptions <n>', 'record/claim corruptions, schema and legacy rewrites allowed')
-    .option('--operator <n>', 'operator actions allowed')
-    .option('--broker <mode>', 'id-ok, id-409, key or none')
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')
@@ -114,19 +119,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       code = await compareCommand(rules, opts, io);
     });
 
-  program
-    .command('diff')
+  worldSizeOptions(program
+    .command('diff'))
     .description('the shortest run on which two rule sets give different observable outcomes')
     .argument('<old>', 'the rule set in use')
     .argument('<new>', 'the proposed rule set')
-    .option('--ids <n>', 'outbox ids (1-2)')
-    .option('--bodies <n>', 'bodies per id (1-3)')
-    .option('--engines <n>', 'engine processes')
-    .option('--attempts <n>', 'attempts limit')
-    .option('--crashes <n>', 'engine crashes allowed')
-    .option('--corruptions <n>', 'corruptions allowed')
-    .option('--operator <n>', 'operator actions allowed')
-    .option('--broker <mode>', 'id-ok, id-409, key or none')
     .option('--max-states <n>', 'bound on paired states searched')
     .option('--out <dir>', 'where both traces are written', 'traces/found')
     .option('--json', 'print one JSON object')

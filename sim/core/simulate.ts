@@ -6,16 +6,10 @@
  */
 import { canonicalJson } from './canonical.ts';
 import type { SimModel, Violation } from './model.ts';
-import { busyAfterHealing, HEAL_LABEL } from './random.ts';
+import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
 
 /** One re-run step, with the state it leads to. */
-export interface SimulatedStep<S, E> {
-  label: string;
-  group: string;
-  index: number;
-  event: E | null;
-  tags: readonly string[];
-  phase: 'fault' | 'heal';
+export interface SimulatedStep<S, E> extends RecordedStep<E> {
   state: S;
 }
 
