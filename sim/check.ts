@@ -11,7 +11,7 @@ import { runSeed, type RunBounds } from './core/random.ts';
 import { outboxModel, type Steppers } from './outbox/model.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import type { WorldEvent } from './outbox/world.ts';
-import { xstateStepper } from './outbox/stepper.ts';
+import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
 import type { Violation } from './core/model.ts';
 
@@ -90,11 +90,22 @@ export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules'>): Fixe
 /** Which stepper runs engines: the fast path derived from the statechart, or XState's own `transition()`. */
 export type StepperKind = 'compiled' | 'xstate';
 
-/** Steppers for a plan's rule sets, built once and shared by every seed. */
+const built = { compiled: new WeakMap<RuleSet, Stepper>(), xstate: new WeakMap<RuleSet, Stepper>() };
+
+/** The stepper of a rule set, built once per rule set (a worker runs many tasks of one plan). */
+function stepperOf(rules: RuleSet, kind: StepperKind): Stepper {
+  let s = built[kind].get(rules);
+  if (s === undefined) {
+    s = kind === 'compiled' ? compiledStepper(rules) : xstateStepper(rules);
+    built[kind].set(rules, s);
+  }
+  return s;
+}
+
+/** Steppers for a plan's rule sets, shared by every seed. */
 export function steppersFor(rules: RuleSet, oldRules: RuleSet | null, kind: StepperKind = 'compiled'): Steppers {
-  const make = kind === 'compiled' ? compiledStepper : xstateStepper;
-  const stepNew = make(rules);
-  return { new: stepNew, old: oldRules !== null ? make(oldRules) : stepNew };
+  const stepNew = stepperOf(rules, kind);
+  return { new: stepNew, old: oldRules !== null ? stepperOf(oldRules, kind) : stepNew };
 }
 
 /** Runs seeds [from, to) of a plan. */

@@ -143,7 +143,7 @@ export async function main(): Promise<number> {
   log('');
 
   // check: steps per second, and 1 against 2 workers (alternated).
-  const seeds = 6000;
+  const seeds = 20000;
   const one: { seconds: number; steps: number }[] = [];
   const two: { seconds: number; steps: number }[] = [];
   for (let r = 0; r < 2; r++) {
