@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point: registers the TypeScript loader (tsx) so that the CLI and a
-// user's `.ts` rule files load without a build step, then runs the CLI.
+// user's `.ts` rule files load without a build step, then runs the CLI with
+// the process's streams and the wall clock (used for reporting only).
 import { register } from 'tsx/esm/api';
 
 // `outbox-sim ... | head` closes the pipe early: that is not an error.
@@ -10,4 +11,6 @@ process.stdout.on('error', (err) => {
 });
 register();
 const { main } = await import('../sim/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { processIo } = await import('../sim/cli/io.ts');
+const now = () => Number(process.hrtime.bigint()) / 1e9;
+process.exitCode = await main(process.argv.slice(2), { ...processIo, now });

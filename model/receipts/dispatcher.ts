@@ -170,7 +170,7 @@ export function dispatchStep(
     }
     case 'claim': {
       const a = d.store.attempts.find((x) => x.id === call.attempt);
-      if (a === undefined) return refuse(d, 'occupied'); // unreachable: offer always names a stored attempt
+      if (a === undefined) throw new Error(`claim of attempt ${call.attempt} which the store does not hold`);
       if (rules.refuseTerminal && isTerminal(a.status)) return refuse(d, 'terminal-attempt');
       if (a.occupied) return refuse(d, 'occupied');
       if (d.store.leases.some((l) => l.task === a.task && l.round === a.round && l.attempt !== a.id)) return refuse(d, 'conflicting-lease');
@@ -180,7 +180,7 @@ export function dispatchStep(
     }
     case 'start': {
       const a = d.store.attempts.find((x) => x.id === call.attempt);
-      if (a === undefined) return refuse(d, 'occupied'); // unreachable: claim checked it
+      if (a === undefined) throw new Error(`start of attempt ${call.attempt} which the store does not hold`);
       const started = sdkStart(executor, a.key, a.id);
       const session: Session = { id: a.id, key: a.key, task: a.task, round: a.round, status: 'running' };
       const attempted = replaceAttempt(d.store, { ...a, status: 'started' });

@@ -109,7 +109,7 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
       io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
     }
   }
-  const clock = startClock();
+  const clock = startClock(io);
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
   const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
   bar.stop();

@@ -64,7 +64,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states`);
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
-  const clock = startClock();
+  const clock = startClock(io);
   const r = explore(model, { statesMax, onProgress: (states, depth) => bar.update(states, `depth ${depth}`) });
   const seconds = elapsedSeconds(clock);
   bar.stop();

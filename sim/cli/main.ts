@@ -12,6 +12,7 @@ import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { compareCommand } from './compare-command.ts';
 import { showCommand } from './show-command.ts';
+import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
 
@@ -104,6 +105,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .option('--out <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (trace: string, opts: { format?: string; out?: string }) => {
       code = await showCommand(trace, opts, io);
+    });
+
+  program
+    .command('receipts')
+    .description('the second system: command receipts and dispatch, the controlled conditions C1-C9 and scenarios I0-I7 with counts at every layer')
+    .option('--json', 'print one JSON object')
+    .action(async (opts: { json?: boolean }) => {
+      code = await receiptsCommand(opts.json ? ['--json'] : [], io);
     });
 
   program
