@@ -31,9 +31,9 @@ describe('explore: pinned state counts of fail-closed', () => {
 
 describe('explore: shortest counterexamples', () => {
   it.each([
-    ['fresh-cycle', freshCycle, 18],
-    ['fresh-cycle-after-definite', freshCycleAfterDefinite, 18],
-  ] as const)('%s breaks no-phantom-delivery in the default world in %i steps', (_name, rules, steps) => {
+    ['fresh-cycle', 18, freshCycle],
+    ['fresh-cycle-after-definite', 18, freshCycleAfterDefinite],
+  ] as const)('%s breaks no-phantom-delivery in the default world in %i steps', (_name, steps, rules) => {
     const r = search(rules, {});
     expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
     expect(r.violations[0]?.events.length).toBe(steps);
