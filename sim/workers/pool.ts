@@ -1,50 +1,74 @@
 /**
  * Running `check` seeds on worker threads (piscina: a well-kept pool with
  * task queueing and clean shutdown, rather than hand-rolled worker
- * bookkeeping). Seeds are cut into chunks so that faster threads take more;
- * results merge order-independently (counts add up, the first counterexample
- * per property is the lowest seed), so the report and its traces are the
- * same with any number of workers.
+ * bookkeeping). With N workers the main thread is one of them: it is warm
+ * already, so only N - 1 threads pay the start-up cost. Seeds are handed out
+ * in chunks from one cursor, so faster threads take more; results merge
+ * order-independently (counts add up, the first counterexample per property
+ * is the lowest seed), so the report and its traces are the same with any
+ * number of workers.
  */
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { emptyShard, mergeShards, type ShardResult } from '../check.ts';
+import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 
-/** Seeds per task: small enough to balance, large enough to amortise messaging. */
-const CHUNK_SEEDS = 250;
+/** Seeds per task sent to a thread: large enough to amortise messaging. */
+const THREAD_CHUNK_SEEDS = 250;
+/** Seeds per task the main thread runs between turns of its event loop (which feeds the threads). */
+const MAIN_CHUNK_SEEDS = 25;
+/** Tasks queued per thread, so that a thread never waits for the main thread to hand it the next. */
+const QUEUE_PER_THREAD = 2;
 
-/** Cuts [from, to) into tasks. */
-export function chunks(plan: PlanSpec, from: number, to: number, size = CHUNK_SEEDS): CheckTask[] {
-  const tasks: CheckTask[] = [];
-  for (let a = from; a < to; a += size) tasks.push({ plan, from: a, to: Math.min(to, a + size) });
-  return tasks;
+/** Hands out consecutive seed ranges of a plan. */
+class Cursor {
+  constructor(
+    private readonly plan: PlanSpec,
+    private next: number,
+    private readonly to: number,
+  ) {}
+  take(size: number): CheckTask | null {
+    if (this.next >= this.to) return null;
+    const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size) };
+    this.next = task.to;
+    return task;
+  }
 }
 
-/** Runs seeds [from, to) on `workers` threads (in this thread when 1); reports seeds done. */
+/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done. */
 export async function runSeedsParallel(plan: PlanSpec, from: number, to: number, workers: number, onSeeds?: (done: number) => void): Promise<ShardResult> {
-  const tasks = chunks(plan, from, to);
+  const cursor = new Cursor(plan, from, to);
+  const results: ShardResult[] = [];
   let done = 0;
-  const finish = (r: ShardResult): ShardResult => {
+  const finish = (r: ShardResult): void => {
+    results.push(r);
     done += r.runs;
     onSeeds?.(done);
-    return r;
   };
-  if (workers <= 1) {
-    const results: ShardResult[] = [];
-    for (const t of tasks) results.push(finish(await runTask(t)));
-    return mergeShards(results);
-  }
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)),
-    minThreads: workers,
-    maxThreads: workers,
-    maxQueue: tasks.length,
-  });
+  const threads = workers - 1;
+  const pool =
+    threads > 0
+      ? new Piscina({ filename: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)), minThreads: threads, maxThreads: threads })
+      : null;
   try {
-    const results = await Promise.all(tasks.map(async (t) => finish((await pool.run(t)) as ShardResult)));
-    return mergeShards([emptyShard(), ...results]);
+    const feeders: Promise<void>[] = [];
+    if (pool !== null) {
+      for (let i = 0; i < threads * QUEUE_PER_THREAD; i++) {
+        feeders.push(
+          (async () => {
+            for (let t = cursor.take(THREAD_CHUNK_SEEDS); t !== null; t = cursor.take(THREAD_CHUNK_SEEDS)) finish((await pool.run(t)) as ShardResult);
+          })(),
+        );
+      }
+    }
+    for (let t = cursor.take(MAIN_CHUNK_SEEDS); t !== null; t = cursor.take(MAIN_CHUNK_SEEDS)) {
+      finish(await runTask(t));
+      if (pool !== null) await yieldToLoop();
+    }
+    await Promise.all(feeders);
+    return mergeShards(results);
   } finally {
-    await pool.destroy();
+    await pool?.destroy();
   }
 }
