@@ -5,6 +5,7 @@
  * `complete: false`), 1 when one is (the shortest counterexample is written
  * as a trace), 2 on bad input.
  */
+import { getHeapStatistics } from 'node:v8';
 import { BROKER_MODES } from '../../model/broker.ts';
 import { explore } from '../core/explore.ts';
 import { steppersFor } from '../check.ts';
@@ -32,6 +33,17 @@ export interface ExploreFlags {
   maxStates?: string;
   out?: string;
   json?: boolean;
+}
+
+/** Fraction of V8's heap limit at which a search stops with a partial result instead of crashing. */
+const HEAP_FRACTION_MAX = 0.7;
+
+/** Stops a search before the heap runs out: the memory bound is reported like any other. */
+function heapGuard(): string | null {
+  const { used_heap_size, heap_size_limit } = getHeapStatistics();
+  return used_heap_size > HEAP_FRACTION_MAX * heap_size_limit
+    ? `memory (heap ${Math.round(used_heap_size / 2 ** 20)} MiB of ${Math.round(heap_size_limit / 2 ** 20)} MiB)`
+    : null;
 }
 
 /** Default bound on stored states. */
@@ -65,7 +77,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
-  const r = explore(model, { statesMax, onProgress: (states, depth) => bar.update(states, `depth ${depth}`) });
+  const r = explore(model, { statesMax, onProgress: (states, depth) => bar.update(states, `depth ${depth}`), stopReason: heapGuard, progressEvery: 1000 });
   const seconds = elapsedSeconds(clock);
   bar.stop();
   const outDir = flags.out ?? 'traces/found';
@@ -76,12 +88,12 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
     return ok ? 0 : 1;
   }
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   io.out(`  visited set ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
-  if (!r.complete && ok) io.out(`WARNING: stopped at --max-states ${statesMax}: a partial search, not a proof (complete: false)`);
+  if (!r.complete && ok) io.out(`WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`);
   if (ok) io.out(r.complete ? 'RESULT: no always-property violated in the whole bounded space' : 'RESULT: no always-property violated in the states searched');
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${v.detail}`);

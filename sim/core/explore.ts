@@ -23,6 +23,12 @@ export interface ExploreBounds {
   /** Called about every `progressEvery` new states. */
   onProgress?: (states: number, depth: number) => void;
   progressEvery?: number;
+  /**
+   * Asked every `progressEvery` new states: a reason to stop now (for
+   * instance the heap nearing its limit), or null. Stopping gives a partial
+   * result that names the reason, never an out-of-memory crash.
+   */
+  stopReason?: () => string | null;
 }
 
 /** A violation with the shortest path of events that reaches it. */
@@ -44,6 +50,8 @@ export interface ExploreResult<E> {
   indexBytes: number;
   /** Probability bound that two distinct states shared a fingerprint (n^2 / 2^65). */
   collisionBound: number;
+  /** Why an incomplete search stopped (`max-states`, a violation, or the caller's reason); null when complete. */
+  stoppedBy: string | null;
 }
 
 class GrowableIndex {
@@ -104,8 +112,9 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     }
     return events;
   };
-  const result = (complete: boolean): ExploreResult<E> => ({
+  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => ({
     complete,
+    stoppedBy,
     states: seen.size,
     transitions,
     depth,
@@ -125,7 +134,7 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     }
     return false;
   };
-  if (check(start, 0)) return result(false);
+  if (check(start, 0)) return result(false, 'violation');
   let level = 0;
   while (frontier.length > 0) {
     const next: { s: S; i: number }[] = [];
@@ -138,10 +147,14 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
         if (!seen.add(hi, lo)) continue;
         const id = index.push(i, ei);
         depth = level + 1;
-        if (check(t, id)) return result(false);
+        if (check(t, id)) return result(false, 'violation');
         next.push({ s: t, i: id });
-        if (seen.size % progressEvery === 0) bounds.onProgress?.(seen.size, depth);
-        if (seen.size >= bounds.statesMax) return result(false);
+        if (seen.size % progressEvery === 0) {
+          bounds.onProgress?.(seen.size, depth);
+          const reason = bounds.stopReason?.() ?? null;
+          if (reason !== null) return result(false, reason);
+        }
+        if (seen.size >= bounds.statesMax) return result(false, 'max-states');
       }
     }
     level++;

@@ -44,6 +44,13 @@ describe('explore: bounds', () => {
   it('stops at statesMax with a partial result, never pretending to be complete', () => {
     const r = search(failClosed, { engines: 3 }, 5000);
     expect(r.complete).toBe(false);
+    expect(r.stoppedBy).toBe('max-states');
     expect(r.states).toBe(5000);
+  });
+  it('stops when the caller says so (the heap guard), with the reason', () => {
+    const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null));
+    let asked = 0;
+    const r = explore(model, { statesMax: 1_000_000, progressEvery: 500, stopReason: () => (++asked === 3 ? 'memory (test)' : null) });
+    expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test)', states: 1500 });
   });
 });
