@@ -9,7 +9,7 @@
  * - when `spin` is installed, SPIN and explore side by side on the anchor configurations.
  * Wall-clock time is read here, for reporting only.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -91,6 +91,21 @@ async function timeCheck(workers: number, seeds: number): Promise<{ seconds: num
   return { seconds: now() - t, steps: r.steps };
 }
 
+/** Wall seconds until `n` independent `check --seeds 10000` processes started together have all finished. */
+async function timeProcesses(n: number): Promise<number> {
+  const t = now();
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      new Promise<void>((done, fail) => {
+        const child = spawn(process.execPath, ['bin/outbox-sim.mjs', 'check', '--seeds', '10000', '--json', '--out', join(tmpdir(), 'outbox-sim-bench')], { stdio: 'ignore' });
+        child.on('exit', () => done());
+        child.on('error', fail);
+      }),
+    ),
+  );
+  return now() - t;
+}
+
 interface SpinFigure {
   engines: number;
   attempts: number;
@@ -161,6 +176,11 @@ export async function main(): Promise<number> {
   log(`| 1 | ${oneBest.toFixed(2)} | ${fmt(one[0].steps / oneBest)} |`);
   log(`| 2 | ${twoBest.toFixed(2)} | ${fmt(two[0].steps / twoBest)} |`);
   log(`| **ratio 2/1** | | **${(oneBest / twoBest).toFixed(2)}x** |`);
+  log('');
+  // What this machine allows at all: two independent processes side by side against one alone.
+  const alone = await timeProcesses(1);
+  const pair = await timeProcesses(2);
+  log(`Ceiling of this machine for the same work: one \`check --seeds 10000\` process alone took ${alone.toFixed(2)} s; two at once took ${pair.toFixed(2)} s, i.e. ${((2 * alone) / pair).toFixed(2)}x the throughput of one.`);
   log('');
 
   // explore on fixed configurations.
