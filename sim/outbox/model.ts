@@ -32,6 +32,23 @@ export interface Steppers {
   old: Stepper;
 }
 
+/**
+ * What each broker answer means: whether the broker received (and so
+ * processed, per its dedupe mode) the POST, and the reply the provider sees
+ * (null: the broker's own reply to an accepted POST).
+ */
+const ANSWER_EFFECT: Record<Answer, { received: boolean; reply: Reply | null }> = {
+  accept: { received: true, reply: null },
+  'refuse-400': { received: false, reply: 'refused-400' },
+  'refuse-409': { received: false, reply: 'conflict-409' },
+  'unavailable-503': { received: false, reply: 'unavailable-503' },
+  'timeout-unsent': { received: false, reply: 'timeout' },
+  'lost-reply': { received: true, reply: 'timeout' },
+  'garbled-200': { received: true, reply: 'garbled-200' },
+  'crash-in-post': { received: true, reply: 'timeout' },
+  'garbled-unsent': { received: false, reply: 'garbled-200' },
+};
+
 /** Weights of the subsystems against each other in random runs. */
 const GROUP_WEIGHT = { engine: 10, broker: 5, process: 2, producer: 2, operator: 1 } as const;
 
@@ -239,20 +256,10 @@ export function outboxModel(
       const answer: Answer = e.answer;
       tags.push(`answer:${answer}`);
       const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
-      const received = answer === 'accept' || answer === 'lost-reply' || answer === 'garbled-200' || answer === 'crash-in-post';
+      const { received, reply: seen } = ANSWER_EFFECT[answer];
       if (received && envelope !== null) acceptance = brokerAccept(options.broker, held, envelope);
-      reply =
-        answer === 'accept'
-          ? (acceptance?.reply ?? 'ok')
-          : answer === 'refuse-400'
-            ? 'refused-400'
-            : answer === 'refuse-409'
-              ? 'conflict-409'
-              : answer === 'unavailable-503'
-                ? 'unavailable-503'
-                : answer === 'garbled-200' || answer === 'garbled-unsent'
-                  ? 'garbled-200'
-                  : 'timeout';
+      // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
+      reply = seen ?? acceptance?.reply ?? 'ok';
     }
     const event = engineEventFor(w, proc, e, reply);
     if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
