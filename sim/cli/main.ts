@@ -31,6 +31,10 @@ function worldSizeOptions(command: Command): Command {
 
 /** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  if (argv.length === 0) {
+    io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
+    return 2;
+  }
   let code = 0;
   const program = new Command()
     .name('outbox-sim')
