@@ -47,6 +47,14 @@ describe('bad input is one line and exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.err).toEqual(['outbox-sim: --seeds must be a whole number, got "12x"']);
   });
+  it('no command, or an unknown one', async () => {
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.err[0]).toContain('give a command');
+    const unknown = await run('frob');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toEqual(["outbox-sim: unknown command 'frob' (see outbox-sim --help)"]);
+  });
   it('an unknown flag', async () => {
     const r = await run('check', '--frobnicate');
     expect(r.code).toBe(2);
