@@ -4,5 +4,6 @@
 export { extendRules, ruleSetProblem } from './rules.ts';
 export type { Admission, AdmitView, Disposal, DisposeView, EngineLimits, RuleDecisions, RuleSet } from './rules.ts';
 export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
+export { admitFreshCycleWhen } from './catalog/fresh-cycle-when.ts';
 export { digestOf, freshRecord, SCHEMA_CURRENT } from './record.ts';
 export type * from './types.ts';

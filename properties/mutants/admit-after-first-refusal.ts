@@ -5,26 +5,14 @@
  * the broker received one) and requeues that reset the counter make that
  * false.
  */
-import { freshRecord } from '../../model/record.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import failClosed from '../../model/catalog/fail-closed.ts';
+import { admitFreshCycleWhen } from '../../model/catalog/fresh-cycle-when.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-admit-after-first-refusal',
   summary: 'Admits a different body for an id parked permanent-refusal with attempts 0 as a fresh cycle.',
-  admit(view) {
-    const { read, body } = view;
-    if (
-      read.kind === 'found' &&
-      read.record.status === 'PARKED' &&
-      read.record.reason === 'permanent-refusal' &&
-      read.record.attempts === 0 &&
-      read.record.payload !== body
-    ) {
-      return { kind: 'write', record: freshRecord(body, read.record.resendEpoch + 1) };
-    }
-    return failClosed.admit(view);
-  },
+  admit: admitFreshCycleWhen(failClosed, (record) => record.status === 'PARKED' && record.reason === 'permanent-refusal' && record.attempts === 0),
 });
 
 export default mutant;

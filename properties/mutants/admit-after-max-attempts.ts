@@ -4,20 +4,14 @@
  * stored. A crash after the broker received the POST stores the body without
  * counting an attempt, and a requeue forgets earlier lost replies.
  */
-import { freshRecord } from '../../model/record.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import failClosed from '../../model/catalog/fail-closed.ts';
+import { admitFreshCycleWhen } from '../../model/catalog/fresh-cycle-when.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-admit-after-max-attempts',
   summary: 'Admits a different body for an id parked max-attempts as a fresh cycle (only transient failures were counted).',
-  admit(view) {
-    const { read, body } = view;
-    if (read.kind === 'found' && read.record.status === 'PARKED' && read.record.reason === 'max-attempts' && read.record.payload !== body) {
-      return { kind: 'write', record: freshRecord(body, read.record.resendEpoch + 1) };
-    }
-    return failClosed.admit(view);
-  },
+  admit: admitFreshCycleWhen(failClosed, (record) => record.status === 'PARKED' && record.reason === 'max-attempts'),
 });
 
 export default mutant;

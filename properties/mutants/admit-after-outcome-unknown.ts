@@ -4,20 +4,14 @@
  * through"). The old body may be stored with its reply lost; a broker that
  * dedupes by id then answers the new POST as a duplicate success.
  */
-import { freshRecord } from '../../model/record.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import failClosed from '../../model/catalog/fail-closed.ts';
+import { admitFreshCycleWhen } from '../../model/catalog/fresh-cycle-when.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-admit-after-outcome-unknown',
   summary: 'Admits a different body for an id parked outcome-unknown as a fresh cycle (READY, attempts 0, resend epoch + 1).',
-  admit(view) {
-    const { read, body } = view;
-    if (read.kind === 'found' && read.record.status === 'PARKED' && read.record.reason === 'outcome-unknown' && read.record.payload !== body) {
-      return { kind: 'write', record: freshRecord(body, read.record.resendEpoch + 1) };
-    }
-    return failClosed.admit(view);
-  },
+  admit: admitFreshCycleWhen(failClosed, (record) => record.status === 'PARKED' && record.reason === 'outcome-unknown'),
 });
 
 export default mutant;
