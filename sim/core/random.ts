@@ -6,6 +6,7 @@
  * there. Every bound is reported in the result, never silent.
  */
 import { seededChooser } from './chooser.ts';
+import { eventuallyViolated, isQuiet } from './liveness.ts';
 import type { SimModel, Violation } from './model.ts';
 
 /** Bounds of one run. */
@@ -74,7 +75,6 @@ export function runSeed<S, E>(
   const reached = new Set<string>();
   const always = model.properties.filter((p) => p.kind === 'always');
   const sometimes = model.properties.filter((p) => p.kind === 'sometimes');
-  const eventually = model.properties.filter((p) => p.kind === 'eventually');
 
   const observe = (s: S): void => {
     for (const p of sometimes) if (!reached.has(p.name) && p.check(s) !== null) reached.add(p.name);
@@ -94,12 +94,9 @@ export function runSeed<S, E>(
   let phase: 'fault' | 'heal' = 'fault';
   let budget = bounds.faultStepsMax;
   for (;;) {
-    if (phase === 'heal' && model.quiescent !== undefined && model.quiescent(state)) {
-      for (const p of eventually) {
-        const v = p.check(state);
-        if (v !== null) return result('violation', { ...v, step: steps.length });
-      }
-      return result('quiet', null);
+    if (phase === 'heal' && isQuiet(model, state)) {
+      const v = eventuallyViolated(model, state);
+      return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
     }
     const groups = model.choices(state).filter((g) => g.events.length > 0 && g.weight > 0);
     if (groups.length === 0 || budget === 0) {
@@ -112,7 +109,6 @@ export function runSeed<S, E>(
         continue;
       }
       if (phase === 'heal') {
-        if (groups.length === 0) continue; // unreachable: quiescent() covers a system with no events
         return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
       }
       return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);

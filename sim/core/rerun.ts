@@ -7,6 +7,7 @@
  * whether a property is still violated.
  */
 import { canonicalJson } from './canonical.ts';
+import { eventuallyViolated, isQuiet } from './liveness.ts';
 import type { SimModel, Violation } from './model.ts';
 import { seededChooser } from './chooser.ts';
 import { busyAfterHealing } from './random.ts';
@@ -44,7 +45,6 @@ export function rerun<S, E>(
   let steps = 0;
   let healed = false;
   const always = model.properties.filter((p) => p.kind === 'always');
-  const eventually = model.properties.filter((p) => p.kind === 'eventually');
   const checkAlways = (): (Violation & { step: number }) | null => {
     for (const p of always) {
       const v = p.check(state);
@@ -76,24 +76,17 @@ export function rerun<S, E>(
   if (model.heal === undefined) return { departedAt, skipped, steps, violation: null };
   if (!healed) state = model.heal(state);
   const chooser = seededChooser(seed);
-  for (let k = 0; k < healStepsMax; k++) {
-    if (model.quiescent?.(state)) {
-      for (const p of eventually) {
-        const v = p.check(state);
-        if (v !== null) return { departedAt, skipped, steps, violation: { ...v, step: steps } };
-      }
-      return { departedAt, skipped, steps, violation: null };
+  for (let k = 0; ; k++) {
+    if (isQuiet(model, state)) {
+      const v = eventuallyViolated(model, state);
+      return { departedAt, skipped, steps, violation: v !== null ? { ...v, step: steps } : null };
     }
+    if (k === healStepsMax) return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
     const groups = model.choices(state).filter((g) => g.events.length > 0);
-    if (groups.length === 0) break;
     const g = groups[chooser.int('schedule', groups.length)];
     state = model.step(state, g.events[chooser.int(g.group, g.events.length)]).state;
     steps++;
     const v = checkAlways();
     if (v !== null) return { departedAt, skipped, steps, violation: v };
   }
-  if (model.quiescent !== undefined && !model.quiescent(state)) {
-    return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
-  }
-  return { departedAt, skipped, steps, violation: null };
 }

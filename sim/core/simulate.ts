@@ -5,6 +5,7 @@
  * checked exactly as a random run checks them.
  */
 import { canonicalJson } from './canonical.ts';
+import { eventuallyViolated, isQuiet } from './liveness.ts';
 import type { SimModel, Violation } from './model.ts';
 import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
 
@@ -50,7 +51,6 @@ export function simulateEvents<S, E>(
   const steps: SimulatedStep<S, E>[] = [];
   let phase: 'fault' | 'heal' = 'fault';
   const always = model.properties.filter((p) => p.kind === 'always');
-  const eventually = model.properties.filter((p) => p.kind === 'eventually');
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (event === null) {
@@ -78,12 +78,10 @@ export function simulateEvents<S, E>(
       if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     }
   }
-  if (phase === 'heal' && model.quiescent !== undefined) {
-    if (model.quiescent(state)) {
-      for (const p of eventually) {
-        const v = p.check(state);
-        if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
-      }
+  if (phase === 'heal') {
+    if (isQuiet(model, state)) {
+      const v = eventuallyViolated(model, state);
+      if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     } else if (options.healStepsMax !== undefined && steps.filter((s) => s.phase === 'heal').length > options.healStepsMax) {
       return { initial, steps, invalidAt: null, kept, violation: { ...busyAfterHealing(options.healStepsMax), step: steps.length } };
     }

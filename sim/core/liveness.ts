@@ -1,0 +1,21 @@
+/**
+ * The liveness phase's two questions, asked the same way by random runs,
+ * re-runs of recorded events and re-runs under other rules: is the system
+ * quiet, and once it is, does an `eventually` property fail?
+ */
+import type { SimModel, Violation } from './model.ts';
+
+/** Quiet: no event is enabled, or the model says nothing more will happen. */
+export function isQuiet<S, E>(model: SimModel<S, E>, state: S): boolean {
+  return model.choices(state).every((g) => g.events.length === 0) || (model.quiescent?.(state) ?? false);
+}
+
+/** The first `eventually` property violated in a quiet state, or null. */
+export function eventuallyViolated<S, E>(model: SimModel<S, E>, state: S): Violation | null {
+  for (const p of model.properties) {
+    if (p.kind !== 'eventually') continue;
+    const v = p.check(state);
+    if (v !== null) return v;
+  }
+  return null;
+}
