@@ -19,6 +19,7 @@ function violation(property: string, subject: string, body: string, layer: strin
 export const noPhantomDelivery: Property<World> = {
   name: 'no-phantom-delivery',
   kind: 'always',
+  reads: ['records', 'broker', 'reported'],
   description: 'whenever a body is reported delivered for an id (record DELIVERED, or file archived), the broker holds that body',
   check(w) {
     for (const id of Object.keys(w.records).sort()) {
@@ -103,6 +104,7 @@ export const settledAfterHealing: Property<World> = {
 export const parkedStaysParked: Property<World> = {
   name: 'parked-stays-parked',
   kind: 'always',
+  reads: ['parkedAttempts', 'records'],
   description: 'no POST is made for an id whose record is PARKED',
   check(w) {
     const id = w.parkedAttempts[0];
@@ -120,6 +122,7 @@ export const parkedStaysParked: Property<World> = {
 export const exclusiveAttempt: Property<World> = {
   name: 'exclusive-attempt',
   kind: 'always',
+  reads: ['engines'],
   description: 'no two engines have an attempt in flight (POSTed, not yet completed) for the same id',
   check(w) {
     const inFlight = new Map<string, number>();
@@ -140,6 +143,7 @@ export const exclusiveAttempt: Property<World> = {
 export const boundedRecord: Property<World> = {
   name: 'bounded-record',
   kind: 'always',
+  reads: ['records'],
   description: `a record's metadata stays under ${RECORD_METADATA_BYTES_MAX} bytes however many cycles an id goes through`,
   check(w) {
     for (const id of Object.keys(w.records).sort()) {

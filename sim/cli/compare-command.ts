@@ -5,9 +5,8 @@
  * holds (runs, and states searched) or violated (trace id, steps, replay).
  */
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor } from '../check.ts';
-import { explore } from '../core/explore.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
-import { outboxModel } from '../outbox/model.ts';
+import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { outboxProperties } from '../../properties/outbox.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
@@ -62,7 +61,7 @@ export async function compareCommand(
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = exploreOptions(EXPLORE_DEFAULTS);
     const steppers = steppersFor(pair.rules, null);
-    const search = explore(outboxModel(options, { rules: pair.rules }, steppers), { statesMax, stopAtFirst: false });
+    const search = exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false });
     const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
     for (const property of comparedProperties()) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);

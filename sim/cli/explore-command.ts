@@ -5,18 +5,17 @@
  * `complete: false`), 1 when one is (the shortest counterexample is written
  * as a trace), 2 on bad input.
  */
-import { getHeapStatistics } from 'node:v8';
 import { BROKER_MODES } from '../../model/broker.ts';
-import { explore } from '../core/explore.ts';
 import { steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { outboxModel } from '../outbox/model.ts';
+import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { rulesPair, replayCommand } from './check-command.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
+import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 
 export interface ExploreFlags {
@@ -31,19 +30,9 @@ export interface ExploreFlags {
   operator?: string;
   broker?: string;
   maxStates?: string;
+  maxMemory?: string;
   out?: string;
   json?: boolean;
-}
-
-/** Fraction of V8's heap limit at which a search stops with a partial result instead of crashing. */
-const HEAP_FRACTION_MAX = 0.7;
-
-/** Stops a search before the heap runs out: the memory bound is reported like any other. */
-function heapGuard(): string | null {
-  const { used_heap_size, heap_size_limit } = getHeapStatistics();
-  return used_heap_size > HEAP_FRACTION_MAX * heap_size_limit
-    ? `memory (heap ${Math.round(used_heap_size / 2 ** 20)} MiB of ${Math.round(heap_size_limit / 2 ** 20)} MiB)`
-    : null;
 }
 
 /** Default bound on stored states. */
@@ -69,15 +58,21 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
+  const memoryMiB = intFlag('--max-memory', flags.maxMemory, memoryMiBDefault(), 1, 1 << 30);
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
-  const model = outboxModel(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppers);
+  const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   if (!flags.json) {
-    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states`);
+    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
-  const r = explore(model, { statesMax, onProgress: (states, depth) => bar.update(states, `depth ${depth}`), stopReason: heapGuard, progressEvery: 1000 });
+  const r = exploreOutbox(options, worldRules, steppers, {
+    statesMax,
+    onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
+    stopReason: memoryGuard(memoryMiB),
+    progressEvery: 10_000,
+  });
   const seconds = elapsedSeconds(clock);
   bar.stop();
   const outDir = flags.out ?? 'traces/found';
@@ -88,11 +83,11 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
     return ok ? 0 : 1;
   }
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
-  io.out(`  visited set ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   if (!r.complete && ok) io.out(`WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`);
   if (ok) io.out(r.complete ? 'RESULT: no always-property violated in the whole bounded space' : 'RESULT: no always-property violated in the states searched');
   for (const v of violations) {

@@ -48,13 +48,16 @@ export interface ExploreResult<E> {
   violations: FoundViolation<E>[];
   /** Bytes of the visited set and the parent links (the per-state cost). */
   indexBytes: number;
+  /** Most bytes the frontier held at once, where the explorer can tell (packed states). */
+  frontierBytesMax?: number;
   /** Probability bound that two distinct states shared a fingerprint (n^2 / 2^65). */
   collisionBound: number;
   /** Why an incomplete search stopped (`max-states`, a violation, or the caller's reason); null when complete. */
   stoppedBy: string | null;
 }
 
-class GrowableIndex {
+/** Parent and event index of every stored state, in discovery order. */
+export class GrowableIndex {
   parent = new Int32Array(1 << 16);
   event = new Uint16Array(1 << 16);
   length = 0;

@@ -30,6 +30,12 @@ export interface Property<S> {
   description: string;
   /** `always`/`eventually`: the violation, or null when it holds. `sometimes`: non-null when the goal is reached. */
   check(state: S): Violation | null;
+  /**
+   * The top-level fields of the state `check` reads, when the property can
+   * say. A packed explorer memoises the verdict on those fields alone; a
+   * test holds each declaration to what `check` really touches.
+   */
+  reads?: readonly (keyof S & string)[];
 }
 
 /** Events enabled for one subsystem, with their relative weights for random runs. */

@@ -9,9 +9,16 @@ import type { RuleSet } from '../../model/rules.ts';
 import { steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
+import { exploreOutbox } from './explore-outbox.ts';
 import { outboxModel } from './model.ts';
 
+/** The search `outbox-sim explore` runs (packed states). */
 function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000) {
+  return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax });
+}
+
+/** The same search over the object model. */
+function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000) {
   return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), { statesMax });
 }
 
@@ -20,12 +27,17 @@ describe('explore: pinned state counts of fail-closed', () => {
     [{ engines: 1, crashesMax: 0 }, 340, 492],
     [{ engines: 1, crashesMax: 1 }, 1177, 1982],
     [{ engines: 2, crashesMax: 1 }, 19063, 52530],
+    [{ engines: 3, crashesMax: 1 }, 208437, 779836],
   ] as const)('%o: %i states, %i transitions, complete, no violation', (sizes, states, transitions) => {
     const r = search(failClosed, sizes);
     expect(r.complete).toBe(true);
     expect(r.violations).toEqual([]);
     expect(r.states).toBe(states);
     expect(r.transitions).toBe(transitions);
+  });
+  it('the object-model explorer counts the same states', () => {
+    const r = searchObjects(failClosed, { engines: 2, crashesMax: 1 });
+    expect([r.complete, r.states, r.transitions]).toEqual([true, 19063, 52530]);
   });
 });
 
@@ -48,9 +60,12 @@ describe('explore: bounds', () => {
     expect(r.states).toBe(5000);
   });
   it('stops when the caller says so (the heap guard), with the reason', () => {
-    const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null));
     let asked = 0;
-    const r = explore(model, { statesMax: 1_000_000, progressEvery: 500, stopReason: () => (++asked === 3 ? 'memory (test)' : null) });
+    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
+      statesMax: 1_000_000,
+      progressEvery: 500,
+      stopReason: () => (++asked === 3 ? 'memory (test)' : null),
+    });
     expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test)', states: 1500 });
   });
 });

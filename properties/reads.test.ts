@@ -1,0 +1,59 @@
+/**
+ * Each property that declares the fields it reads (the packed explorer
+ * memoises its verdicts on them) reads nothing else: checked on every state
+ * of searches with the whole fault menu, through a proxy that records which
+ * fields `check` touched.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed, freshCycle } from '../model/catalog/index.ts';
+import { steppersFor } from '../sim/check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions } from '../sim/outbox/explore-options.ts';
+import { outboxModel } from '../sim/outbox/model.ts';
+import type { World } from '../sim/outbox/world.ts';
+
+function statesOf(rules: typeof failClosed, sizes: Partial<typeof EXPLORE_DEFAULTS>, limit: number): World[] {
+  const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));
+  const out: World[] = [model.initial()];
+  const seen = new Set([model.key(out[0])]);
+  for (let i = 0; i < out.length && out.length < limit; i++) {
+    for (const e of model.choices(out[i]).flatMap((g) => g.events)) {
+      const t = model.step(out[i], e).state;
+      const k = model.key(t);
+      if (!seen.has(k)) {
+        seen.add(k);
+        out.push(t);
+      }
+    }
+  }
+  return out;
+}
+
+describe('declared property reads', () => {
+  const model = outboxModel(exploreOptions(EXPLORE_DEFAULTS), { rules: failClosed }, steppersFor(failClosed, null));
+  const declared = model.properties.filter((p) => p.reads !== undefined);
+  const states = [
+    ...statesOf(failClosed, { engines: 2, corruptionsMax: 1, operatorActionsMax: 1 }, 4000),
+    ...statesOf(freshCycle, { engines: 2, ids: 2, bodiesPerId: 1 }, 4000),
+  ];
+
+  it('every always-property declares its reads', () => {
+    expect(model.properties.filter((p) => p.kind === 'always' && p.reads === undefined).map((p) => p.name)).toEqual([]);
+  });
+
+  it.each(declared.map((p) => [p.name, p] as const))('%s reads only what it declares', (_name, p) => {
+    const touched = new Set<string>();
+    let violations = 0;
+    for (const w of states) {
+      const spy = new Proxy(w, {
+        get(target, key, receiver) {
+          if (typeof key === 'string') touched.add(key);
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      });
+      if (p.check(spy) !== null) violations++;
+    }
+    expect([...touched].filter((k) => !(p.reads as readonly string[]).includes(k))).toEqual([]);
+    expect(touched.size).toBeGreaterThan(0);
+    expect(violations).toBeLessThan(states.length);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * The packed explorer against the object model it is derived from: whole
+ * searches in `verify` mode (every event list, step and verdict computed
+ * both ways, any difference throws), then the same search on both
+ * explorers, which must agree on every count and counterexample.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
+import type { RuleSet } from '../../../model/rules.ts';
+import { steppersFor } from '../../check.ts';
+import { explore } from '../../core/explore.ts';
+import type { SimModel } from '../../core/model.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
+import { exploreOutbox } from '../explore-outbox.ts';
+import { outboxModel } from '../model.ts';
+import { labelOf, type World, type WorldEvent } from '../world.ts';
+import { packedOutbox } from './system.ts';
+
+interface Case {
+  name: string;
+  sizes: Partial<ExploreSizes>;
+  rules: RuleSet;
+  oldRules?: RuleSet;
+  statesMax: number;
+}
+
+const CASES: Case[] = [
+  { name: 'default world', sizes: {}, rules: failClosed, statesMax: 30_000 },
+  { name: 'corruptions and operator actions', sizes: { engines: 1, corruptionsMax: 2, operatorActionsMax: 2 }, rules: failClosed, statesMax: 30_000 },
+  { name: 'two ids', sizes: { ids: 2, bodiesPerId: 1, engines: 2, crashesMax: 1 }, rules: failClosed, statesMax: 20_000 },
+  { name: 'version skew', sizes: { engines: 2, skew: true }, rules: failClosed, oldRules: freshCycle, statesMax: 20_000 },
+  { name: 'broker id-409', sizes: { engines: 2, broker: 'id-409' }, rules: failClosed, statesMax: 15_000 },
+  { name: 'broker key, three engines', sizes: { engines: 3, broker: 'key', attemptsMax: 3 }, rules: failClosed, statesMax: 20_000 },
+  { name: 'broker none', sizes: { engines: 1, broker: 'none', crashesMax: 2, corruptionsMax: 1 }, rules: failClosed, statesMax: 15_000 },
+  { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
+];
+
+function setUp(c: Case) {
+  const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
+  const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
+  const steppers = steppersFor(c.rules, c.oldRules ?? null);
+  return { options, worldRules, steppers, model: outboxModel(options, worldRules, steppers) };
+}
+
+const summary = (r: ReturnType<typeof explore<World, WorldEvent>>) => ({
+  complete: r.complete,
+  stoppedBy: r.stoppedBy,
+  states: r.states,
+  transitions: r.transitions,
+  depth: r.depth,
+  violations: r.violations.map((v) => ({ ...v.violation, events: v.events.map(labelOf) })),
+});
+
+describe('packed explorer: derived from the object model, equal to it', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s: verify mode finds no difference, and both explorers agree', (_name, c) => {
+    const { options, worldRules, steppers, model } = setUp(c);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const verified = exploreOutbox(options, worldRules, steppers, bounds, { verify: true });
+    const object = explore(model, bounds);
+    expect(summary(verified)).toEqual(summary(object));
+    expect(verified.states).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('the flawed rule set is caught by both, with the same shortest trace', () => {
+    const c = CASES[CASES.length - 1];
+    const { options, worldRules, steppers, model } = setUp(c);
+    const packed = exploreOutbox(options, worldRules, steppers, { statesMax: 200_000 });
+    const object = explore(model, { statesMax: 200_000 });
+    expect(packed.violations[0]?.violation.property).toBe('no-phantom-delivery');
+    expect(packed.violations.map((v) => v.events)).toEqual(object.violations.map((v) => v.events));
+  });
+});
+
+describe('packed transitions: the derivation refuses what its key cannot explain', () => {
+  it('throws when an event changes a slot outside its key, instead of replaying a wrong step', () => {
+    const { options, worldRules, model } = setUp(CASES[0]);
+    // A model whose crash also rewrites a record: a crash's key holds no record slot.
+    const skewed: SimModel<World, WorldEvent> = {
+      ...model,
+      step: (w, e) => {
+        const r = model.step(w, e);
+        if (e.kind !== 'crash') return r;
+        return { ...r, state: { ...r.state, records: { ...r.state.records, a: { kind: 'torn', bytes: 'x' } } } };
+      },
+    };
+    const system = packedOutbox(options, worldRules, skewed);
+    const s = new Int32Array(system.width);
+    system.initial(s);
+    // Listing the events derives their programs (the crash's among them).
+    expect(() => system.events(s)).toThrow(/slot 0 of id a changed .*"kind":"crash".* key misses a slot/);
+    const crash: WorldEvent = { kind: 'crash', pid: 1, at: 'idle' };
+    expect(() => system.apply(s, crash, new Int32Array(system.width))).toThrow(/key misses a slot/);
+  });
+});
+
+describe('packed layout', () => {
+  it('unpacks to a world with the same canonical key as the one packed', () => {
+    const { options, worldRules, model } = setUp(CASES[1]);
+    const system = packedOutbox(options, worldRules, model);
+    let w = model.initial();
+    const s = new Int32Array(system.width);
+    // A fixed walk through produce, engine steps, a crash and corruptions.
+    for (let i = 0; i < 40; i++) {
+      system.layout.pack(w, system.tables, s);
+      expect(model.key(system.unpack(s))).toBe(model.key(w));
+      const events = model.choices(w).flatMap((g) => g.events);
+      if (events.length === 0) break;
+      w = model.step(w, events[(i * 7) % events.length]).state;
+    }
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * The outbox world as a {@link PackedSystem}: what `explore` searches when it
+ * runs fast. Its transitions are derived from the object model
+ * ({@link PackedTransitions}); its enabled events are listed straight off the
+ * vector in the object model's order; its properties are the object model's
+ * own, memoised on the slots each property reads. With `verify` every event
+ * list, step and verdict is also computed the slow way and compared (the
+ * differential tests run whole searches so).
+ */
+import { readSlot } from '../../../model/record.ts';
+import { canonicalJson } from '../../core/canonical.ts';
+import type { PackedSystem } from '../../core/explore-packed.ts';
+import type { Property, SimModel, Violation } from '../../core/model.ts';
+import { TupleTable } from '../../core/tuple-table.ts';
+import type { WorldRules } from '../model.ts';
+import { ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
+import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
+import * as L from './layout.ts';
+import { PackedLayout, PackedTables } from './layout.ts';
+import { PackedTransitions } from './transitions.ts';
+
+// Slot positions copied to module constants (see transitions.ts).
+const { CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PARKED, PER_ID, PRODUCED, PUBLISHED, QUARANTINED, REC } = L;
+
+/** The state slots a top-level world field occupies. */
+function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
+  const perId: Partial<Record<keyof World, number>> = { records: 0, claims: 1, live: 2, broker: 3, produced: 4, reported: 5 };
+  const global: Partial<Record<keyof World, number>> = {
+    archived: 0, quarantined: 1, published: 2, parkedAttempts: 3, nextPid: 4, nextGeneration: 5, crashes: 6, corruptions: 7, operatorActions: 8, healing: 9,
+  };
+  const p = perId[field];
+  if (p !== undefined) return layout.ids.map((_, j) => j * PER_ID + p);
+  const q = global[field];
+  if (q !== undefined) return [layout.globals + q];
+  // engines: the count and every engine slot.
+  return Array.from({ length: layout.enginesMax + 1 }, (_, k) => layout.globals + ENGINE_COUNT + k);
+}
+
+/** A property's verdicts, memoised on the slots it reads. */
+class MemoProperty {
+  private readonly table = new TupleTable();
+  private readonly verdicts: (Violation | null)[] = [];
+  private readonly slots: Int32Array;
+  private readonly key: Int32Array;
+
+  constructor(
+    readonly property: Property<World>,
+    layout: PackedLayout,
+  ) {
+    const slots = property.reads ? property.reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
+    this.slots = Int32Array.from(slots);
+    this.key = new Int32Array(slots.length);
+  }
+
+  check(s: Int32Array, unpack: () => World, parent?: Int32Array): Violation | null {
+    if (parent !== undefined && this.unchanged(s, parent)) return null;
+    for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
+    let i = this.table.find(this.key, this.key.length);
+    if (i < 0) {
+      i = this.table.add(this.key, this.key.length);
+      this.verdicts[i] = this.property.check(unpack());
+    }
+    return this.verdicts[i];
+  }
+
+  private unchanged(s: Int32Array, parent: Int32Array): boolean {
+    for (let k = 0; k < this.slots.length; k++) if (s[this.slots[k]] !== parent[this.slots[k]]) return false;
+    return true;
+  }
+}
+
+/** One engine's enabled events (engine steps and broker answers) and their programs. */
+interface EngineExpansion {
+  engine: WorldEvent[];
+  broker: WorldEvent[];
+  /** The engine's crash, when crashes are still allowed. */
+  crash: WorldEvent[];
+  enginePrograms: Int32Array[];
+  brokerPrograms: Int32Array[];
+  crashPrograms: Int32Array[];
+}
+
+/** Options of a packed outbox system. */
+export interface PackedOptions {
+  /** Compute everything also through the object model and throw on any difference (tests). */
+  verify?: boolean;
+}
+
+/** The packed outbox system with the object model it was derived from. */
+export interface PackedOutbox extends PackedSystem<WorldEvent> {
+  layout: PackedLayout;
+  tables: PackedTables;
+  transitions: PackedTransitions;
+  unpack(s: Int32Array): World;
+}
+
+export function packedOutbox(
+  options: WorldOptions,
+  worldRules: WorldRules,
+  model: SimModel<World, WorldEvent>,
+  packed: PackedOptions = {},
+): PackedOutbox {
+  const ids = idNames(options.ids);
+  const skew = options.skew && worldRules.oldRules !== undefined;
+  const layout = new PackedLayout(ids, options.engines);
+  const tables = new PackedTables();
+  const transitions = new PackedTransitions(layout, tables, model);
+  const g = layout.globals;
+  const always = model.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout));
+  const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
+  const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
+  const faultOn = (k: (typeof FAULTS)[number]) => options.faultWeights[FAULTS.indexOf(k)] > 0;
+
+  // Event objects are made once and shared, so listing the enabled events allocates one array.
+  const eventCache = new Map<number, WorldEvent>();
+  const cached = (code: number, make: () => WorldEvent): WorldEvent => {
+    let e = eventCache.get(code);
+    if (e === undefined) {
+      e = make();
+      eventCache.set(code, e);
+    }
+    return e;
+  };
+  const ev = (kind: number, pid: number, sub: number) => kind * 2 ** 24 + pid * 2 ** 8 + sub;
+  const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
+
+  /** Whether an engine of a version would drain a record slot: it reads as a READY record. */
+  const drainable = new Map<number, boolean>();
+  const readyFor = (recId: number, version: 'new' | 'old'): boolean => {
+    const k = recId * 2 + (version === 'old' ? 1 : 0);
+    let r = drainable.get(k);
+    if (r === undefined) {
+      const read = readSlot(tables.records.value(recId), schemaKnown[version]);
+      r = read.kind === 'found' && read.record.status === 'READY';
+      drainable.set(k, r);
+    }
+    return r;
+  };
+
+  const listEngine = (s: Int32Array, proc: EngineProc, engineEvents: WorldEvent[], brokerEvents: WorldEvent[]): void => {
+    const pid = proc.pid;
+    if (proc.state === 'idle') {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if (s[j * PER_ID + LIVE] !== 0) engineEvents.push(cached(ev(0, pid, j), () => ({ kind: 'scan', pid, id })));
+        else if (readyFor(s[j * PER_ID + REC], proc.version)) engineEvents.push(cached(ev(1, pid, j), () => ({ kind: 'drain', pid, id })));
+      }
+    } else if (proc.state === 'posting') {
+      const healing = s[g + HEALING] === 1;
+      for (let i = 0; i < ANSWERS.length; i++) {
+        const answer = ANSWERS[i];
+        if (healing && answer !== options.healAnswer) continue;
+        if (answer === 'crash-in-post' && s[g + CRASHES] >= options.crashesMax) continue;
+        brokerEvents.push(cached(ev(2, pid, i), () => ({ kind: 'answer', pid, answer })));
+      }
+    } else {
+      const at = proc.state;
+      engineEvents.push(cached(ev(3, pid, STATES.indexOf(at)), () => ({ kind: 'step', pid, at })));
+    }
+  };
+
+  /**
+   * One engine's events and their programs depend only on its process, the
+   * slots of the ids it may touch, whether the claims' holders are alive, and
+   * a few world-wide slots: memoised on those, so a state with several
+   * engines costs one lookup per engine, not one per event.
+   */
+  const expansionMemo = new TupleTable();
+  const expansions: EngineExpansion[] = [];
+  const engineKey = new Int32Array(8 + ids.length * (PER_ID + 1));
+  /** Per engine position: the last key looked up there and (last slot) its expansion's index. */
+  const lastKeys: Int32Array[] = [];
+  const expansionOf = (s: Int32Array, k: number): EngineExpansion => {
+    const procId = s[g + ENGINES + k];
+    const proc = tables.procs.value(procId);
+    if (proc === undefined) throw new Error('packed outbox: empty engine slot');
+    let n = 0;
+    engineKey[n++] = procId;
+    engineKey[n++] = s[g + HEALING];
+    engineKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+    engineKey[n++] = s[g + PUBLISHED];
+    engineKey[n++] = s[g + PARKED];
+    const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
+    for (let j = 0; j < ids.length; j++) {
+      if (only >= 0 && j !== only) continue;
+      for (let q = 0; q < PER_ID; q++) engineKey[n++] = s[j * PER_ID + q];
+      const claim = tables.claims.value(s[j * PER_ID + CLAIM]);
+      engineKey[n++] = claim?.kind === 'held' && transitions.engineSlot(s, claim.owner) >= 0 ? 1 : 0;
+    }
+    // States expanded one after another are mostly siblings, which share most
+    // engines: the last key seen at this engine position is checked first.
+    const last = lastKeys[k];
+    if (last !== undefined && last.length === n + 1 && last[n] >= 0) {
+      let same = true;
+      for (let i = 0; i < n; i++) {
+        if (last[i] !== engineKey[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return expansions[last[n]];
+    }
+    let x = expansionMemo.find(engineKey, n);
+    if (x < 0) {
+      const engine: WorldEvent[] = [];
+      const broker: WorldEvent[] = [];
+      listEngine(s, proc, engine, broker);
+      const crash: WorldEvent[] = [];
+      if (s[g + CRASHES] < options.crashesMax && crashOn) {
+        const { pid, state: at } = proc;
+        crash.push(cached(ev(9, pid, STATES.indexOf(at)), () => ({ kind: 'crash', pid, at })));
+      }
+      const expansion: EngineExpansion = {
+        engine,
+        broker,
+        crash,
+        enginePrograms: engine.map((e) => transitions.programFor(s, e)),
+        brokerPrograms: broker.map((e) => transitions.programFor(s, e)),
+        crashPrograms: crash.map((e) => transitions.programFor(s, e)),
+      };
+      x = expansionMemo.add(engineKey, n);
+      expansions[x] = expansion;
+    }
+    let remembered = lastKeys[k];
+    if (remembered === undefined || remembered.length !== n + 1) remembered = lastKeys[k] = new Int32Array(n + 1);
+    remembered.set(engineKey.subarray(0, n));
+    remembered[n] = x;
+    return expansions[x];
+  };
+
+  /** Events after the broker answers and before the crashes, in the object model's order. */
+  const middleEvents = (s: Int32Array, out: WorldEvent[]): void => {
+    const healing = s[g + HEALING] === 1;
+    const count = s[g + ENGINE_COUNT];
+    if (count < options.engines) {
+      out.push(cached(ev(4, 0, 0), () => ({ kind: 'restart', version: 'new' })));
+      if (skew && !healing) out.push(cached(ev(4, 0, 1), () => ({ kind: 'restart', version: 'old' })));
+    }
+    if (healing) return;
+    if (skew) {
+      for (let k = 0; k < count; k++) {
+        const proc = tables.procs.value(s[g + ENGINES + k]);
+        if (proc?.version === 'old') {
+          const pid = proc.pid;
+          out.push(cached(ev(5, pid, 0), () => ({ kind: 'upgrade', pid })));
+        }
+      }
+    }
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j];
+      if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) < options.bodiesPerId) out.push(cached(ev(6, 0, j), () => ({ kind: 'produce', id })));
+    }
+    if (s[g + OPERATOR] < options.operatorActionsMax) {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
+          out.push(cached(ev(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
+          out.push(cached(ev(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
+        }
+      }
+      const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
+      quarantined.forEach((q, index) => {
+        if (s[ids.indexOf(q.id) * PER_ID + LIVE] === 0) out.push(cached(ev(8, 0, index), () => ({ kind: 'restore', index })));
+      });
+    }
+  };
+
+  /** Events after the crashes: corruptions. */
+  const lastEvents = (s: Int32Array, out: WorldEvent[]): void => {
+    if (s[g + HEALING] === 1) return;
+    if (s[g + CORRUPTIONS] < options.corruptionsMax) {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        if (slot?.kind === 'record') {
+          if (faultOn('tear-record')) out.push(cached(ev(10, 0, j), () => ({ kind: 'tear-record', id })));
+          if (slot.record.schema <= 1 && faultOn('newer-schema')) out.push(cached(ev(11, 0, j), () => ({ kind: 'newer-schema', id })));
+          if (typeof slot.record.attempts === 'number' && faultOn('legacy-record')) out.push(cached(ev(12, 0, j), () => ({ kind: 'legacy-record', id })));
+        }
+        if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && faultOn('tear-claim')) {
+          out.push(cached(ev(13, 0, j), () => ({ kind: 'tear-claim', id })));
+        }
+      }
+    }
+  };
+
+  /** The enabled events in the object model's order: engine steps, broker answers, then the rest. */
+  const events = (s: Int32Array): WorldEvent[] => {
+    const count = s[g + ENGINE_COUNT];
+    const out: WorldEvent[] = [];
+    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).engine) out.push(e);
+    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).broker) out.push(e);
+    middleEvents(s, out);
+    if (s[g + HEALING] === 0) for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).crash) out.push(e);
+    lastEvents(s, out);
+    return out;
+  };
+
+  const scratch: EngineExpansion[] = [];
+  const rest: WorldEvent[] = [];
+  /** Visits every successor of `s` in event order; stops when `visit` returns true. */
+  const expand = (s: Int32Array, out: Int32Array, visit: (eventIndex: number) => boolean): void => {
+    const count = s[g + ENGINE_COUNT];
+    let i = 0;
+    for (let k = 0; k < count; k++) {
+      const x = expansionOf(s, k);
+      scratch[k] = x;
+      for (const p of x.enginePrograms) {
+        transitions.run(s, p, out, g + ENGINES + k);
+        if (visit(i++)) return;
+      }
+    }
+    for (let k = 0; k < count; k++) {
+      for (const p of scratch[k].brokerPrograms) {
+        transitions.run(s, p, out, g + ENGINES + k);
+        if (visit(i++)) return;
+      }
+    }
+    rest.length = 0;
+    middleEvents(s, rest);
+    for (const e of rest) {
+      transitions.apply(s, e, out);
+      if (visit(i++)) return;
+    }
+    if (s[g + HEALING] === 1) return;
+    for (let k = 0; k < count; k++) {
+      for (const p of scratch[k].crashPrograms) {
+        transitions.run(s, p, out);
+        if (visit(i++)) return;
+      }
+    }
+    rest.length = 0;
+    lastEvents(s, rest);
+    for (const e of rest) {
+      transitions.apply(s, e, out);
+      if (visit(i++)) return;
+    }
+  };
+
+  const unpack = (s: Int32Array): World => layout.unpack(s, tables);
+  const differ = (what: string, fast: unknown, slow: unknown): never => {
+    throw new Error(`packed outbox differs from the object model in ${what}: ${canonicalJson(fast)} against ${canonicalJson(slow)}`);
+  };
+
+  const system: PackedOutbox = {
+    width: layout.width,
+    layout,
+    tables,
+    transitions,
+    unpack,
+    always: always.map((p) => p.property.name),
+    initial(out) {
+      layout.pack(model.initial(), tables, out);
+    },
+    events(s) {
+      const fast = events(s);
+      if (packed.verify) {
+        const slow = model.choices(unpack(s)).flatMap((c) => c.events);
+        if (canonicalJson(fast) !== canonicalJson(slow)) differ('enabled events', fast, slow);
+      }
+      return fast;
+    },
+    expand(s, out, visit) {
+      if (!packed.verify) return expand(s, out, visit);
+      const list = system.events(s);
+      expand(s, out, (i) => {
+        const slow = model.key(model.step(unpack(s), list[i]).state);
+        const fast = model.key(unpack(out));
+        if (fast !== slow) differ(`the step ${JSON.stringify(list[i])}`, fast, slow);
+        return visit(i);
+      });
+    },
+    apply(s, e, out) {
+      transitions.apply(s, e, out);
+      if (packed.verify) {
+        const slow = model.key(model.step(unpack(s), e).state);
+        const fast = model.key(unpack(out));
+        if (fast !== slow) differ(`the step ${JSON.stringify(e)}`, fast, slow);
+      }
+    },
+    check(s, p, parent) {
+      const v = always[p].check(s, () => unpack(s), parent);
+      if (packed.verify) {
+        const slow = always[p].property.check(unpack(s));
+        if (canonicalJson(v) !== canonicalJson(slow)) differ(`the verdict of ${always[p].property.name}`, v, slow);
+      }
+      return v;
+    },
+  };
+  return system;
+}

@@ -1,0 +1,320 @@
+/**
+ * Packed transitions derived from the object model, never written by hand:
+ * the first time an event meets a given combination of the slots it reads,
+ * the world is unpacked, stepped by the outbox model (and so by the lifecycle
+ * statechart), packed again, and the difference is kept as a short program
+ * of slot writes. Later meetings of the same combination replay the program.
+ *
+ * The program is exact only if the event's outcome depends on nothing but
+ * the slots in its key, so every derivation checks what it can: a per-id
+ * slot written outside the key, a list changed other than by appending, or
+ * an engine changed other than the one the event names, throws. The
+ * differential tests (`packed.test.ts`) step both ways on whole searches.
+ */
+import type { SimModel } from '../../core/model.ts';
+import { TupleTable } from '../../core/tuple-table.ts';
+import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { Interner } from './interner.ts';
+import * as L from './layout.ts';
+import type { PackedLayout, PackedTables } from './layout.ts';
+
+// Slot positions copied to module constants: a module loader may turn each
+// access to an imported binding into a getter call, on the hottest path.
+const { ARCHIVED, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PUBLISHED, QUARANTINED } = L;
+
+const OP_SET = 0;
+const OP_ADD = 1;
+const OP_APPEND_ARCHIVED = 2;
+const OP_APPEND_QUARANTINED = 3;
+const OP_ENGINE_REMOVE = 4;
+const OP_ENGINE_REPLACE = 5;
+const OP_ENGINE_APPEND = 6;
+
+/** Counters: written as a delta when the event's key does not hold them. */
+const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR];
+
+/** Bound on the slots of one memo key. */
+const KEY_SLOTS_MAX = 64;
+
+export class PackedTransitions {
+  private readonly memo = new TupleTable();
+  private readonly programs: Int32Array[] = [];
+  private readonly key = new Int32Array(KEY_SLOTS_MAX);
+  /** Positions of the state slots the current key holds. */
+  private readonly keyed = new Int32Array(KEY_SLOTS_MAX);
+  private keyLength = 0;
+  private keyedCount = 0;
+  private readonly eventCodes = new Map<WorldEvent, number>();
+  private readonly eventCodesByText = new Map<string, number>();
+  private readonly appendMemo = [new Map<number, number>(), new Map<number, number>()];
+  private readonly quarantinedFiles = new Interner<QuarantinedFile>();
+  /** Pid of each interned engine process, by its id. */
+  private readonly pidOf: number[] = [0];
+  derived = 0;
+
+  constructor(
+    private readonly layout: PackedLayout,
+    private readonly tables: PackedTables,
+    private readonly model: SimModel<World, WorldEvent>,
+  ) {}
+
+  /** Writes the state after `event` into `out`. */
+  apply(s: Int32Array, e: WorldEvent, out: Int32Array): void {
+    this.run(s, this.programFor(s, e), out);
+  }
+
+  /** The program of `e` in `s`: valid in every state that agrees with `s` on the event's key. */
+  programFor(s: Int32Array, e: WorldEvent): Int32Array {
+    this.buildKey(s, e);
+    let m = this.memo.find(this.key, this.keyLength);
+    if (m < 0) {
+      const program = this.derive(s, e);
+      m = this.memo.add(this.key, this.keyLength);
+      this.programs[m] = program;
+    }
+    return this.programs[m];
+  }
+
+  /** The position of the engine with `pid` in `s`, or -1. */
+  engineSlot(s: Int32Array, pid: number): number {
+    const g = this.layout.globals;
+    const n = s[g + ENGINE_COUNT];
+    for (let k = 0; k < n; k++) if (this.pid(s[g + ENGINES + k]) === pid) return g + ENGINES + k;
+    return -1;
+  }
+
+  pid(procId: number): number {
+    let p = this.pidOf[procId];
+    if (p === undefined) {
+      p = this.tables.procs.value(procId)?.pid ?? 0;
+      this.pidOf[procId] = p;
+    }
+    return p;
+  }
+
+  /** Entries of the memo (distinct event-and-input combinations met). */
+  get size(): number {
+    return this.memo.size;
+  }
+
+  private code(e: WorldEvent): number {
+    let c = this.eventCodes.get(e);
+    if (c === undefined) {
+      const text = JSON.stringify(e);
+      c = this.eventCodesByText.get(text);
+      if (c === undefined) {
+        c = this.eventCodesByText.size + 1;
+        this.eventCodesByText.set(text, c);
+      }
+      this.eventCodes.set(e, c);
+    }
+    return c;
+  }
+
+  private push(v: number): void {
+    if (this.keyLength === KEY_SLOTS_MAX) throw new Error(`packed transitions: a key of more than ${KEY_SLOTS_MAX} slots`);
+    this.key[this.keyLength++] = v;
+  }
+
+  private pushSlot(s: Int32Array, pos: number): void {
+    this.push(s[pos]);
+    this.keyed[this.keyedCount++] = pos;
+  }
+
+  private pushId(s: Int32Array, j: number): void {
+    for (let k = 0; k < PER_ID; k++) this.pushSlot(s, j * PER_ID + k);
+  }
+
+  /**
+   * The key of an event in a state: the event, and every slot its outcome
+   * can depend on (see the file comment for how that is checked).
+   */
+  private buildKey(s: Int32Array, e: WorldEvent): void {
+    this.keyLength = 0;
+    this.keyedCount = 0;
+    this.push(this.code(e));
+    const g = this.layout.globals;
+    switch (e.kind) {
+      case 'scan':
+      case 'drain':
+      case 'step':
+      case 'answer': {
+        const slot = this.engineSlot(s, e.pid);
+        if (slot < 0) throw new Error(`packed transitions: no engine e${e.pid}`);
+        this.pushSlot(s, slot);
+        const proc = this.tables.procs.value(s[slot]);
+        const id = e.kind === 'scan' || e.kind === 'drain' ? e.id : proc?.ctx.id;
+        const j = id === null || id === undefined ? -1 : this.layout.ids.indexOf(id);
+        // The broker slot keyed is the worked id's: an envelope for another id would escape the key.
+        const envelope = proc?.ctx.envelope;
+        if (envelope && envelope.id !== id) throw new Error(`packed transitions: e${e.pid} holds an envelope for ${envelope.id} while working on ${id}`);
+        this.push(j);
+        if (j >= 0) {
+          this.pushId(s, j);
+          // Whether the claim's holder is alive is all the engine sees of the other engines.
+          const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
+          this.push(claim?.kind === 'held' && this.engineSlot(s, claim.owner) >= 0 ? 1 : 0);
+        }
+        this.pushSlot(s, g + PUBLISHED);
+        this.pushSlot(s, g + PARKED);
+        return;
+      }
+      case 'crash':
+        return;
+      case 'restart':
+      case 'upgrade':
+        this.pushSlot(s, g + NEXT_PID);
+        return;
+      case 'produce':
+        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushSlot(s, g + NEXT_GEN);
+        return;
+      case 'restore':
+        for (let j = 0; j < this.layout.ids.length; j++) this.pushId(s, j);
+        this.pushSlot(s, g + QUARANTINED);
+        this.pushSlot(s, g + NEXT_GEN);
+        return;
+      case 'requeue':
+      case 'tear-record':
+      case 'tear-claim':
+      case 'newer-schema':
+      case 'legacy-record':
+        this.pushId(s, this.layout.ids.indexOf(e.id));
+        return;
+    }
+  }
+
+  private isKeyed(pos: number): boolean {
+    for (let k = 0; k < this.keyedCount; k++) if (this.keyed[k] === pos) return true;
+    return false;
+  }
+
+  /** Steps the object model once and records the difference as a program. */
+  private derive(s: Int32Array, e: WorldEvent): Int32Array {
+    this.derived++;
+    const { layout, tables } = this;
+    const w = layout.unpack(s, tables);
+    const next = this.model.step(w, e).state;
+    const t = layout.packAfter(w, s, next, tables);
+    const ops: number[] = [];
+    const fail = (what: string): never => {
+      throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
+    };
+    const g = layout.globals;
+    for (let pos = 0; pos < g; pos++) {
+      if (t[pos] === s[pos]) continue;
+      if (!this.isKeyed(pos)) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
+      ops.push(OP_SET, pos, t[pos]);
+    }
+    const lists: [number, number, readonly ResultFile[], readonly ResultFile[]][] = [
+      [ARCHIVED, OP_APPEND_ARCHIVED, w.archived, next.archived],
+      [QUARANTINED, OP_APPEND_QUARANTINED, w.quarantined, next.quarantined],
+    ];
+    for (const [slot, op, before, after] of lists) {
+      const pos = g + slot;
+      if (t[pos] === s[pos]) continue;
+      if (this.isKeyed(pos)) {
+        ops.push(OP_SET, pos, t[pos]);
+        continue;
+      }
+      if (after.length <= before.length || before.some((f, i) => after[i] !== f)) fail(`list slot ${slot} changed other than by appending`);
+      for (const f of after.slice(before.length)) {
+        ops.push(op, pos, op === OP_APPEND_ARCHIVED ? tables.files.id(f) : this.quarantinedFiles.id(f as QuarantinedFile));
+      }
+    }
+    for (const slot of [PUBLISHED, PARKED, HEALING]) {
+      const pos = g + slot;
+      if (t[pos] === s[pos]) continue;
+      if (!this.isKeyed(pos)) fail(`slot ${slot} changed`);
+      ops.push(OP_SET, pos, t[pos]);
+    }
+    for (const slot of COUNTERS) {
+      const pos = g + slot;
+      if (t[pos] === s[pos]) continue;
+      ops.push(this.isKeyed(pos) ? OP_SET : OP_ADD, pos, this.isKeyed(pos) ? t[pos] : t[pos] - s[pos]);
+    }
+    this.deriveEngines(w, next, e, ops, fail);
+    return Int32Array.from(ops);
+  }
+
+  private deriveEngines(w: World, next: World, e: WorldEvent, ops: number[], fail: (what: string) => never): void {
+    const named = 'pid' in e ? e.pid : -1;
+    const after = new Map(next.engines.map((p) => [p.pid, p]));
+    const before = new Set(w.engines.map((p) => p.pid));
+    for (const p of w.engines) {
+      const q = after.get(p.pid);
+      if (q === p) continue;
+      if (p.pid !== named) fail(`engine e${p.pid}, not the one the event names, changed`);
+      if (q === undefined) ops.push(OP_ENGINE_REMOVE, p.pid, 0);
+      else ops.push(OP_ENGINE_REPLACE, p.pid, this.tables.procs.id(q));
+    }
+    let last = -1;
+    for (const q of next.engines) {
+      if (before.has(q.pid)) {
+        if (q.pid < last) fail('engines out of pid order');
+        continue;
+      }
+      if (q.pid < last || w.engines.some((p) => p.pid > q.pid)) fail('a new engine not appended in pid order');
+      ops.push(OP_ENGINE_APPEND, 0, this.tables.procs.id(q));
+      last = q.pid;
+    }
+  }
+
+  private append(op: number, list: number, item: number): number {
+    const memo = this.appendMemo[op - OP_APPEND_ARCHIVED];
+    const k = list * 2 ** 21 + item;
+    let r = memo.get(k);
+    if (r === undefined) {
+      const t = this.tables;
+      r =
+        op === OP_APPEND_ARCHIVED
+          ? t.fileLists.id([...(t.fileLists.value(list) ?? []), t.files.value(item) as ResultFile])
+          : t.quarantineLists.id([...(t.quarantineLists.value(list) ?? []), this.quarantinedFiles.value(item) as QuarantinedFile]);
+      memo.set(k, r);
+    }
+    return r;
+  }
+
+  /**
+   * Writes the state after a program into `out`. `selfSlot`, when known, is
+   * where the engine the program replaces sits (it need not be searched).
+   */
+  run(s: Int32Array, program: Int32Array, out: Int32Array, selfSlot = -1): void {
+    out.set(s);
+    const g = this.layout.globals;
+    for (let i = 0; i < program.length; i += 3) {
+      const op = program[i];
+      const a = program[i + 1];
+      const b = program[i + 2];
+      switch (op) {
+        case OP_SET:
+          out[a] = b;
+          break;
+        case OP_ADD:
+          out[a] += b;
+          break;
+        case OP_APPEND_ARCHIVED:
+        case OP_APPEND_QUARANTINED:
+          out[a] = this.append(op, out[a], b);
+          break;
+        case OP_ENGINE_REMOVE: {
+          const pos = this.engineSlot(out, a);
+          const end = g + ENGINES + out[g + ENGINE_COUNT] - 1;
+          out.copyWithin(pos, pos + 1, end + 1);
+          out[end] = 0;
+          out[g + ENGINE_COUNT]--;
+          break;
+        }
+        case OP_ENGINE_REPLACE:
+          out[selfSlot >= 0 ? selfSlot : this.engineSlot(out, a)] = b;
+          break;
+        case OP_ENGINE_APPEND:
+          if (out[g + ENGINE_COUNT] === this.layout.enginesMax) throw new Error(`packed transitions: more than ${this.layout.enginesMax} engines`);
+          out[g + ENGINES + out[g + ENGINE_COUNT]++] = b;
+          break;
+      }
+    }
+  }
+}
+
