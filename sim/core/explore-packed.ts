@@ -61,11 +61,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   let depth = 0;
   let queueBytesMax = 0;
   const violations: FoundViolation<E>[] = [];
-  const violated = new Set<number>();
+  const violated: boolean[] = system.always.map(() => false);
 
   const pathTo = (i: number): E[] => {
     const chain: number[] = [];
-    for (let k = i; k > 0; k = index.parent[k]) chain.push(index.event[k]);
+    for (let k = i; k > 0; k = index.parent(k)) chain.push(index.event(k));
     chain.reverse();
     const events: E[] = [];
     const s = Int32Array.from(start);
@@ -92,10 +92,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   const check = (s: Int32Array, i: number, parentState?: Int32Array): boolean => {
     for (let p = 0; p < system.always.length; p++) {
       // A property not yet violated held in every state stored so far, the parent among them.
-      if (violated.has(p)) continue;
+      if (violated[p]) continue;
       const v = system.check(s, p, parentState);
       if (v !== null) {
-        violated.add(p);
+        violated[p] = true;
         violations.push({ violation: v, events: pathTo(i) });
         if (stopAtFirst) return true;
       }

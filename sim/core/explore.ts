@@ -6,7 +6,7 @@
  * depth; the search stops at `statesMax` and says so (`complete: false`)
  * rather than running out of memory.
  *
- * Per stored state the explorer keeps a fingerprint (16 bytes at worst in
+ * Per stored state the explorer keeps a fingerprint (22 bytes at worst in
  * the table), the index of its parent and of the event that led to it
  * (6 bytes); states themselves live only while they are in the frontier. A
  * counterexample is rebuilt by re-running the chain of event indices.
@@ -56,26 +56,35 @@ export interface ExploreResult<E> {
   stoppedBy: string | null;
 }
 
-/** Parent and event index of every stored state, in discovery order. */
+/**
+ * Parent and event index of every stored state, in discovery order: 6 bytes
+ * a state, in fixed-size chunks (a doubling array would hold up to twice
+ * that at the moment it grows).
+ */
 export class GrowableIndex {
-  parent = new Int32Array(1 << 16);
-  event = new Uint16Array(1 << 16);
+  private static readonly CHUNK = 1 << 16;
+  private parents: Int32Array[] = [];
+  private events: Uint16Array[] = [];
   length = 0;
   push(parent: number, event: number): number {
-    if (this.length === this.parent.length) {
-      const p = new Int32Array(this.parent.length * 2);
-      p.set(this.parent);
-      this.parent = p;
-      const e = new Uint16Array(this.event.length * 2);
-      e.set(this.event);
-      this.event = e;
+    const c = GrowableIndex.CHUNK;
+    if (this.length % c === 0) {
+      this.parents.push(new Int32Array(c));
+      this.events.push(new Uint16Array(c));
     }
-    this.parent[this.length] = parent;
-    this.event[this.length] = event;
+    if (event > 0xffff) throw new Error(`explore: more than ${0xffff} events enabled in one state`);
+    this.parents[this.parents.length - 1][this.length % c] = parent;
+    this.events[this.events.length - 1][this.length % c] = event;
     return this.length++;
   }
+  parent(i: number): number {
+    return this.parents[Math.floor(i / GrowableIndex.CHUNK)][i % GrowableIndex.CHUNK];
+  }
+  event(i: number): number {
+    return this.events[Math.floor(i / GrowableIndex.CHUNK)][i % GrowableIndex.CHUNK];
+  }
   get bytes(): number {
-    return this.length * 6;
+    return this.parents.length * GrowableIndex.CHUNK * 6;
   }
 }
 
@@ -104,7 +113,7 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
 
   const pathTo = (i: number): E[] => {
     const chain: number[] = [];
-    for (let k = i; k > 0; k = index.parent[k]) chain.push(index.event[k]);
+    for (let k = i; k > 0; k = index.parent(k)) chain.push(index.event(k));
     chain.reverse();
     const events: E[] = [];
     let s = start;

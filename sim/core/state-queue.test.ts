@@ -22,4 +22,20 @@ describe('StateQueue', () => {
     expect(q.bytes).toBe(0);
     expect(() => q.shift(out)).toThrow(/empty/);
   });
+
+  it('keeps 16-bit words while values fit, and widens without losing what it holds', () => {
+    const q = new StateQueue(2);
+    const out = new Int32Array(2);
+    q.push(Int32Array.of(1, 65535));
+    expect(q.isWide).toBe(false);
+    q.push(Int32Array.of(2, 70000));
+    q.push(Int32Array.of(3, -5));
+    expect(q.isWide).toBe(true);
+    const got: number[][] = [];
+    while (q.length > 0) {
+      q.shift(out);
+      got.push([...out]);
+    }
+    expect(got).toEqual([[1, 65535], [2, 70000], [3, -5]]);
+  });
 });

@@ -1,14 +1,18 @@
 /**
  * A first-in first-out queue of fixed-width integer vectors (the explorer's
- * frontier), stored in chunks of typed arrays: 4 bytes per int and no object
- * per state. Chunks are dropped once read, so the queue holds only the
- * states not yet expanded.
+ * frontier), stored in chunks of typed arrays: no object per state. Vectors
+ * are kept as 16-bit words while every value fits (2 bytes an int), and the
+ * queue widens itself to 32 bits the first time one does not. Chunks are
+ * dropped once read, so the queue holds only the states not yet expanded.
  */
 
 const CHUNK_STATES = 1 << 14;
 
+type Chunk = Uint16Array | Int32Array;
+
 export class StateQueue {
-  private chunks: Int32Array[] = [];
+  private chunks: Chunk[] = [];
+  private wide = false;
   /** Position of the next state to read in chunks[0]. */
   private head = 0;
   /** States written to the last chunk. */
@@ -18,11 +22,22 @@ export class StateQueue {
   constructor(readonly width: number) {}
 
   push(state: Int32Array): void {
+    const w = this.width;
+    if (!this.wide) {
+      for (let i = 0; i < w; i++) {
+        if ((state[i] & 0xffff) !== state[i]) {
+          this.widen();
+          break;
+        }
+      }
+    }
     if (this.tail === CHUNK_STATES) {
-      this.chunks.push(new Int32Array(CHUNK_STATES * this.width));
+      this.chunks.push(this.wide ? new Int32Array(CHUNK_STATES * w) : new Uint16Array(CHUNK_STATES * w));
       this.tail = 0;
     }
-    this.chunks[this.chunks.length - 1].set(state, this.tail * this.width);
+    const chunk = this.chunks[this.chunks.length - 1];
+    const to = this.tail * w;
+    for (let i = 0; i < w; i++) chunk[to + i] = state[i];
     this.tail++;
     this.length++;
   }
@@ -46,6 +61,16 @@ export class StateQueue {
 
   /** Bytes of the chunks held. */
   get bytes(): number {
-    return this.chunks.length * CHUNK_STATES * this.width * 4;
+    return this.chunks.length * CHUNK_STATES * this.width * (this.wide ? 4 : 2);
+  }
+
+  /** True once a value needed 32 bits. */
+  get isWide(): boolean {
+    return this.wide;
+  }
+
+  private widen(): void {
+    this.wide = true;
+    this.chunks = this.chunks.map((c) => Int32Array.from(c));
   }
 }

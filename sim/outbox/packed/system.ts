@@ -36,29 +36,45 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
   return Array.from({ length: layout.enginesMax + 1 }, (_, k) => layout.globals + ENGINE_COUNT + k);
 }
 
-/** A property's verdicts, memoised on the slots it reads. */
+/**
+ * A property checked on packed states: skipped when nothing it reads differs
+ * from a parent in which it held; otherwise checked on just the fields it
+ * reads, with verdicts memoised on those slots, except for properties of the
+ * engines, whose combinations grow with the search (a memo would only cost
+ * memory).
+ */
 class MemoProperty {
   private readonly table = new TupleTable();
   private readonly verdicts: (Violation | null)[] = [];
   private readonly slots: Int32Array;
   private readonly key: Int32Array;
+  private readonly memoised: boolean;
 
   constructor(
     readonly property: Property<World>,
-    layout: PackedLayout,
+    private readonly layout: PackedLayout,
+    private readonly tables: PackedTables,
   ) {
-    const slots = property.reads ? property.reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
+    const reads = property.reads;
+    const slots = reads ? reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
     this.slots = Int32Array.from(slots);
     this.key = new Int32Array(slots.length);
+    this.memoised = !(reads ?? []).includes('engines');
   }
 
-  check(s: Int32Array, unpack: () => World, parent?: Int32Array): Violation | null {
+  private world(s: Int32Array): World {
+    const reads = this.property.reads;
+    return reads ? this.layout.unpackFields(s, this.tables, reads) : this.layout.unpack(s, this.tables);
+  }
+
+  check(s: Int32Array, parent?: Int32Array): Violation | null {
     if (parent !== undefined && this.unchanged(s, parent)) return null;
+    if (!this.memoised) return this.property.check(this.world(s));
     for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
     let i = this.table.find(this.key, this.key.length);
     if (i < 0) {
       i = this.table.add(this.key, this.key.length);
-      this.verdicts[i] = this.property.check(unpack());
+      this.verdicts[i] = this.property.check(this.world(s));
     }
     return this.verdicts[i];
   }
@@ -106,7 +122,7 @@ export function packedOutbox(
   const tables = new PackedTables();
   const transitions = new PackedTransitions(layout, tables, model);
   const g = layout.globals;
-  const always = model.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout));
+  const always = model.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
   const faultOn = (k: (typeof FAULTS)[number]) => options.faultWeights[FAULTS.indexOf(k)] > 0;
@@ -380,7 +396,7 @@ export function packedOutbox(
       }
     },
     check(s, p, parent) {
-      const v = always[p].check(s, () => unpack(s), parent);
+      const v = always[p].check(s, parent);
       if (packed.verify) {
         const slow = always[p].property.check(unpack(s));
         if (canonicalJson(v) !== canonicalJson(slow)) differ(`the verdict of ${always[p].property.name}`, v, slow);
