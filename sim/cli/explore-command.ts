@@ -67,12 +67,21 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
+  // The process's growth during the search, sampled with the progress: what a stored state costs in all.
+  const residentBefore = process.memoryUsage.rss();
+  let residentMax = residentBefore;
+  const guard = memoryGuard(memoryMiB);
   const r = exploreOutbox(options, worldRules, steppers, {
     statesMax,
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
-    stopReason: memoryGuard(memoryMiB),
+    stopReason: () => {
+      residentMax = Math.max(residentMax, process.memoryUsage.rss());
+      return guard();
+    },
     progressEvery: 10_000,
   });
+  residentMax = Math.max(residentMax, process.memoryUsage.rss());
+  const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
   bar.stop();
   const outDir = flags.out ?? 'traces/found';
@@ -83,11 +92,11 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), collisionBound: r.collisionBound, violations }));
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
     return ok ? 0 : 1;
   }
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
-  io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   if (!r.complete && ok) io.out(`WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`);
   if (ok) io.out(r.complete ? 'RESULT: no always-property violated in the whole bounded space' : 'RESULT: no always-property violated in the states searched');
   for (const v of violations) {

@@ -21,7 +21,7 @@ import type { PackedLayout, PackedTables } from './layout.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
-const { ARCHIVED, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PUBLISHED, QUARANTINED } = L;
+const { ARCHIVED, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PRODUCED, PUBLISHED, QUARANTINED } = L;
 
 const OP_SET = 0;
 const OP_ADD = 1;
@@ -30,6 +30,8 @@ const OP_APPEND_QUARANTINED = 3;
 const OP_ENGINE_REMOVE = 4;
 const OP_ENGINE_REPLACE = 5;
 const OP_ENGINE_APPEND = 6;
+const OP_ADD_PUBLISHED = 7;
+const OP_ADD_PARKED = 8;
 
 /** Counters: written as a delta when the event's key does not hold them. */
 const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR];
@@ -47,7 +49,8 @@ export class PackedTransitions {
   private keyedCount = 0;
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
-  private readonly appendMemo = [new Map<number, number>(), new Map<number, number>()];
+  /** Per list op (by its number): (list, item) to the list after it. */
+  private readonly appendMemo: Map<number, number>[] = Array.from({ length: 9 }, () => new Map<number, number>());
   private readonly quarantinedFiles = new Interner<QuarantinedFile>();
   /** Pid of each interned engine process, by its id. */
   private readonly pidOf: number[] = [0];
@@ -122,8 +125,8 @@ export class PackedTransitions {
     this.keyed[this.keyedCount++] = pos;
   }
 
-  private pushId(s: Int32Array, j: number): void {
-    for (let k = 0; k < PER_ID; k++) this.pushSlot(s, j * PER_ID + k);
+  private pushId(s: Int32Array, j: number, skip = -1): void {
+    for (let k = 0; k < PER_ID; k++) if (k !== skip) this.pushSlot(s, j * PER_ID + k);
   }
 
   /**
@@ -151,13 +154,12 @@ export class PackedTransitions {
         if (envelope && envelope.id !== id) throw new Error(`packed transitions: e${e.pid} holds an envelope for ${envelope.id} while working on ${id}`);
         this.push(j);
         if (j >= 0) {
-          this.pushId(s, j);
+          // An engine never reads how many bodies the producer wrote.
+          this.pushId(s, j, PRODUCED);
           // Whether the claim's holder is alive is all the engine sees of the other engines.
           const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
           this.push(claim?.kind === 'held' && this.engineSlot(s, claim.owner) >= 0 ? 1 : 0);
         }
-        this.pushSlot(s, g + PUBLISHED);
-        this.pushSlot(s, g + PARKED);
         return;
       }
       case 'crash':
@@ -194,7 +196,10 @@ export class PackedTransitions {
   private derive(s: Int32Array, e: WorldEvent): Int32Array {
     this.derived++;
     const { layout, tables } = this;
-    const w = layout.unpack(s, tables);
+    // Stepped with the published and parked sets empty: what a step adds to
+    // them then shows, and becomes an add (a no-op where already present),
+    // so that the sets need not be part of any key.
+    const w = { ...layout.unpack(s, tables), published: [], parkedAttempts: [] };
     const next = this.model.step(w, e).state;
     const t = layout.packAfter(w, s, next, tables);
     const ops: number[] = [];
@@ -223,12 +228,9 @@ export class PackedTransitions {
         ops.push(op, pos, op === OP_APPEND_ARCHIVED ? tables.files.id(f) : this.quarantinedFiles.id(f as QuarantinedFile));
       }
     }
-    for (const slot of [PUBLISHED, PARKED, HEALING]) {
-      const pos = g + slot;
-      if (t[pos] === s[pos]) continue;
-      if (!this.isKeyed(pos)) fail(`slot ${slot} changed`);
-      ops.push(OP_SET, pos, t[pos]);
-    }
+    for (const item of next.published) ops.push(OP_ADD_PUBLISHED, g + PUBLISHED, tables.strings.id(item));
+    for (const item of next.parkedAttempts) ops.push(OP_ADD_PARKED, g + PARKED, tables.strings.id(item));
+    if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
     for (const slot of COUNTERS) {
       const pos = g + slot;
       if (t[pos] === s[pos]) continue;
@@ -262,18 +264,32 @@ export class PackedTransitions {
   }
 
   private append(op: number, list: number, item: number): number {
-    const memo = this.appendMemo[op - OP_APPEND_ARCHIVED];
+    const memo = this.appendMemo[op];
     const k = list * 2 ** 21 + item;
     let r = memo.get(k);
     if (r === undefined) {
-      const t = this.tables;
-      r =
-        op === OP_APPEND_ARCHIVED
-          ? t.fileLists.id([...(t.fileLists.value(list) ?? []), t.files.value(item) as ResultFile])
-          : t.quarantineLists.id([...(t.quarantineLists.value(list) ?? []), this.quarantinedFiles.value(item) as QuarantinedFile]);
+      r = this.appended(op, list, item);
       memo.set(k, r);
     }
     return r;
+  }
+
+  /** The list `list` after `op` adds `item`, as the object model adds it. */
+  private appended(op: number, list: number, item: number): number {
+    const t = this.tables;
+    switch (op) {
+      case OP_APPEND_ARCHIVED:
+        return t.fileLists.id([...(t.fileLists.value(list) ?? []), t.files.value(item) as ResultFile]);
+      case OP_APPEND_QUARANTINED:
+        return t.quarantineLists.id([...(t.quarantineLists.value(list) ?? []), this.quarantinedFiles.value(item) as QuarantinedFile]);
+      default: {
+        const before = t.stringLists.value(list) ?? [];
+        const x = t.strings.value(item) as string;
+        if (before.includes(x)) return list;
+        // Published bodies are kept sorted; parked attempts in the order they happened.
+        return t.stringLists.id(op === OP_ADD_PUBLISHED ? [...before, x].sort() : [...before, x]);
+      }
+    }
   }
 
   /**
@@ -296,6 +312,8 @@ export class PackedTransitions {
           break;
         case OP_APPEND_ARCHIVED:
         case OP_APPEND_QUARANTINED:
+        case OP_ADD_PUBLISHED:
+        case OP_ADD_PARKED:
           out[a] = this.append(op, out[a], b);
           break;
         case OP_ENGINE_REMOVE: {
