@@ -20,7 +20,7 @@ import { PackedLayout, PackedTables } from './layout.ts';
 import { PackedTransitions } from './transitions.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
+const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
 
 /** The state slots a top-level world field occupies. */
 function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
@@ -197,7 +197,11 @@ export function packedOutbox(
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
     for (let j = 0; j < ids.length; j++) {
       if (only >= 0 && j !== only) continue;
-      for (let q = 0; q < PER_ID; q++) if (q !== PRODUCED) engineKey[n++] = s[j * PER_ID + q];
+      // What the engine's events read of the id (see PackedTransitions.buildKey).
+      engineKey[n++] = s[j * PER_ID + REC];
+      engineKey[n++] = s[j * PER_ID + CLAIM];
+      engineKey[n++] = s[j * PER_ID + LIVE];
+      if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
       const claim = tables.claims.value(s[j * PER_ID + CLAIM]);
       engineKey[n++] = claim?.kind === 'held' && transitions.engineSlot(s, claim.owner) >= 0 ? 1 : 0;
     }

@@ -21,7 +21,7 @@ import type { PackedLayout, PackedTables } from './layout.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
-const { ARCHIVED, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PRODUCED, PUBLISHED, QUARANTINED } = L;
+const { ARCHIVED, BROKER, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
 
 const OP_SET = 0;
 const OP_ADD = 1;
@@ -47,6 +47,8 @@ export class PackedTransitions {
   private readonly keyed = new Int32Array(KEY_SLOTS_MAX);
   private keyLength = 0;
   private keyedCount = 0;
+  /** A slot the current event may write without reading it (its new value follows from the key), or -1. */
+  private overwritten = -1;
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -125,8 +127,8 @@ export class PackedTransitions {
     this.keyed[this.keyedCount++] = pos;
   }
 
-  private pushId(s: Int32Array, j: number, skip = -1): void {
-    for (let k = 0; k < PER_ID; k++) if (k !== skip) this.pushSlot(s, j * PER_ID + k);
+  private pushId(s: Int32Array, j: number): void {
+    for (let k = 0; k < PER_ID; k++) this.pushSlot(s, j * PER_ID + k);
   }
 
   /**
@@ -136,6 +138,7 @@ export class PackedTransitions {
   private buildKey(s: Int32Array, e: WorldEvent): void {
     this.keyLength = 0;
     this.keyedCount = 0;
+    this.overwritten = -1;
     this.push(this.code(e));
     const g = this.layout.globals;
     switch (e.kind) {
@@ -154,8 +157,16 @@ export class PackedTransitions {
         if (envelope && envelope.id !== id) throw new Error(`packed transitions: e${e.pid} holds an envelope for ${envelope.id} while working on ${id}`);
         this.push(j);
         if (j >= 0) {
-          // An engine never reads how many bodies the producer wrote.
-          this.pushId(s, j, PRODUCED);
+          // What an engine step reads of its id: the record, the claim, the
+          // live file, and the broker's holding when the broker answers. It
+          // overwrites the reported body (archiving a file it read) without
+          // reading it, and never reads the producer's count.
+          const o = j * PER_ID;
+          this.pushSlot(s, o + REC);
+          this.pushSlot(s, o + CLAIM);
+          this.pushSlot(s, o + LIVE);
+          if (e.kind === 'answer') this.pushSlot(s, o + BROKER);
+          this.overwritten = o + REPORTED;
           // Whether the claim's holder is alive is all the engine sees of the other engines.
           const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
           this.push(claim?.kind === 'held' && this.engineSlot(s, claim.owner) >= 0 ? 1 : 0);
@@ -209,7 +220,7 @@ export class PackedTransitions {
     const g = layout.globals;
     for (let pos = 0; pos < g; pos++) {
       if (t[pos] === s[pos]) continue;
-      if (!this.isKeyed(pos)) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
+      if (!this.isKeyed(pos) && pos !== this.overwritten) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
       ops.push(OP_SET, pos, t[pos]);
     }
     const lists: [number, number, readonly ResultFile[], readonly ResultFile[]][] = [
