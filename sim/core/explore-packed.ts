@@ -6,7 +6,7 @@
  * a {@link FingerprintSet} of 64-bit hashes of the vectors, the parent links
  * a {@link GrowableIndex}.
  */
-import { GrowableIndex, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
+import { GrowableIndex, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
 import type { Violation } from './model.ts';
@@ -64,13 +64,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   const violated: boolean[] = system.always.map(() => false);
 
   const pathTo = (i: number): E[] => {
-    const chain: number[] = [];
-    for (let k = i; k > 0; k = index.parent(k)) chain.push(index.event(k));
-    chain.reverse();
     const events: E[] = [];
     const s = Int32Array.from(start);
     const t = new Int32Array(width);
-    for (const ei of chain) {
+    for (const ei of index.chain(i)) {
       const e = system.events(s)[ei];
       events.push(e);
       system.apply(s, e, t);
@@ -78,17 +75,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     }
     return events;
   };
-  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => ({
-    complete,
-    stoppedBy,
-    states: seen.size,
-    transitions,
-    depth,
-    violations,
-    indexBytes: seen.bytes + index.bytes,
-    frontierBytesMax: queueBytesMax,
-    collisionBound: (seen.size * seen.size) / 2 ** 65,
-  });
+  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
+    searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy);
   const check = (s: Int32Array, i: number, parentState?: Int32Array): boolean => {
     for (let p = 0; p < system.always.length; p++) {
       // A property not yet violated held in every state stored so far, the parent among them.

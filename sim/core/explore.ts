@@ -86,6 +86,34 @@ export class GrowableIndex {
   get bytes(): number {
     return this.parents.length * GrowableIndex.CHUNK * 6;
   }
+  /** The event indices that lead from the initial state to state `i`, first to last. */
+  chain(i: number): number[] {
+    const chain: number[] = [];
+    for (let k = i; k > 0; k = this.parent(k)) chain.push(this.event(k));
+    return chain.reverse();
+  }
+}
+
+/** What a search reports, from its visited set and index. */
+export function searchResult<E>(
+  seen: FingerprintSet,
+  index: GrowableIndex,
+  counts: { transitions: number; depth: number; frontierBytesMax?: number },
+  violations: FoundViolation<E>[],
+  complete: boolean,
+  stoppedBy: string | null,
+): ExploreResult<E> {
+  return {
+    complete,
+    stoppedBy,
+    states: seen.size,
+    transitions: counts.transitions,
+    depth: counts.depth,
+    violations,
+    indexBytes: seen.bytes + index.bytes,
+    ...(counts.frontierBytesMax !== undefined ? { frontierBytesMax: counts.frontierBytesMax } : {}),
+    collisionBound: (seen.size * seen.size) / 2 ** 65,
+  };
 }
 
 /** The events enabled in a state, flattened in the model's order. */
@@ -112,28 +140,17 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
   const violated = new Set<string>();
 
   const pathTo = (i: number): E[] => {
-    const chain: number[] = [];
-    for (let k = i; k > 0; k = index.parent(k)) chain.push(index.event(k));
-    chain.reverse();
     const events: E[] = [];
     let s = start;
-    for (const ei of chain) {
+    for (const ei of index.chain(i)) {
       const e = enabledEvents(model, s)[ei];
       events.push(e);
       s = model.step(s, e).state;
     }
     return events;
   };
-  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => ({
-    complete,
-    stoppedBy,
-    states: seen.size,
-    transitions,
-    depth,
-    violations,
-    indexBytes: seen.bytes + index.bytes,
-    collisionBound: (seen.size * seen.size) / 2 ** 65,
-  });
+  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
+    searchResult(seen, index, { transitions, depth }, violations, complete, stoppedBy);
   const check = (s: S, i: number): boolean => {
     for (const p of always) {
       if (violated.has(p.name)) continue;

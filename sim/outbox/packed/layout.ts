@@ -71,60 +71,26 @@ export class PackedLayout {
     return this.pack(next, t, new Int32Array(this.width), w, s);
   }
 
-  /** Packs a world (interning its parts); parts shared with `w` (packed as `s`) reuse their ids. */
+  /** Packs a world (interning its parts); parts shared with `prev` (packed as `s`) reuse their ids. */
   pack(w: World, t: PackedTables, out: Int32Array = new Int32Array(this.width), prev?: World, s?: Int32Array): Int32Array {
-    if (prev !== undefined && s !== undefined) {
-      const same = <T>(a: T, b: T, pos: number, id: (v: T) => number) => {
-        out[pos] = a === b ? s[pos] : id(a);
-      };
-      this.ids.forEach((id, i) => {
-        const o = i * PER_ID;
-        same(w.records[id], prev.records[id], o + REC, (v) => t.records.id(v));
-        same(w.claims[id], prev.claims[id], o + CLAIM, (v) => t.claims.id(v));
-        same(w.live[id], prev.live[id], o + LIVE, (v) => t.files.id(v));
-        same(w.broker[id], prev.broker[id], o + BROKER, (v) => t.holdings.id(v));
-        same(w.produced[id], prev.produced[id], o + PRODUCED, (v) => t.numbers.id(v));
-        same(w.reported[id], prev.reported[id], o + REPORTED, (v) => t.strings.id(v));
-      });
-      const g = this.globals;
-      out[g + ARCHIVED] = w.archived === prev.archived ? s[g + ARCHIVED] : t.fileLists.id(w.archived);
-      out[g + QUARANTINED] = w.quarantined === prev.quarantined ? s[g + QUARANTINED] : t.quarantineLists.id(w.quarantined);
-      out[g + PUBLISHED] = w.published === prev.published ? s[g + PUBLISHED] : t.stringLists.id(w.published);
-      out[g + PARKED] = w.parkedAttempts === prev.parkedAttempts ? s[g + PARKED] : t.stringLists.id(w.parkedAttempts);
-      this.packScalars(w, out);
-      if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
-      for (let k = 0; k < this.enginesMax; k++) {
-        const e = w.engines[k];
-        const j = e === undefined ? -1 : prev.engines.indexOf(e);
-        out[g + ENGINES + k] = e === undefined ? 0 : j >= 0 ? s[g + ENGINES + j] : t.procs.id(e);
-      }
-      return out;
-    }
     if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
-    out.fill(0);
+    const slot = <T>(pos: number, value: T, before: T | undefined, id: (v: T) => number): void => {
+      out[pos] = prev !== undefined && s !== undefined && value === before ? s[pos] : id(value);
+    };
     this.ids.forEach((id, i) => {
       const o = i * PER_ID;
-      out[o + REC] = t.records.id(w.records[id]);
-      out[o + CLAIM] = t.claims.id(w.claims[id]);
-      out[o + LIVE] = t.files.id(w.live[id]);
-      out[o + BROKER] = t.holdings.id(w.broker[id]);
-      out[o + PRODUCED] = t.numbers.id(w.produced[id]);
-      out[o + REPORTED] = t.strings.id(w.reported[id]);
+      slot(o + REC, w.records[id], prev?.records[id], (v) => t.records.id(v));
+      slot(o + CLAIM, w.claims[id], prev?.claims[id], (v) => t.claims.id(v));
+      slot(o + LIVE, w.live[id], prev?.live[id], (v) => t.files.id(v));
+      slot(o + BROKER, w.broker[id], prev?.broker[id], (v) => t.holdings.id(v));
+      slot(o + PRODUCED, w.produced[id], prev?.produced[id], (v) => t.numbers.id(v));
+      slot(o + REPORTED, w.reported[id], prev?.reported[id], (v) => t.strings.id(v));
     });
     const g = this.globals;
-    out[g + ARCHIVED] = t.fileLists.id(w.archived);
-    out[g + QUARANTINED] = t.quarantineLists.id(w.quarantined);
-    out[g + PUBLISHED] = t.stringLists.id(w.published);
-    out[g + PARKED] = t.stringLists.id(w.parkedAttempts);
-    this.packScalars(w, out);
-    w.engines.forEach((e, k) => {
-      out[g + ENGINES + k] = t.procs.id(e);
-    });
-    return out;
-  }
-
-  private packScalars(w: World, out: Int32Array): void {
-    const g = this.globals;
+    slot(g + ARCHIVED, w.archived, prev?.archived, (v) => t.fileLists.id(v));
+    slot(g + QUARANTINED, w.quarantined, prev?.quarantined, (v) => t.quarantineLists.id(v));
+    slot(g + PUBLISHED, w.published, prev?.published, (v) => t.stringLists.id(v));
+    slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -132,6 +98,19 @@ export class PackedLayout {
     out[g + OPERATOR] = w.operatorActions;
     out[g + HEALING] = w.healing ? 1 : 0;
     out[g + ENGINE_COUNT] = w.engines.length;
+    for (let k = 0; k < this.enginesMax; k++) {
+      const e = w.engines[k];
+      const j = e === undefined || prev === undefined || s === undefined ? -1 : prev.engines.indexOf(e);
+      out[g + ENGINES + k] = e === undefined ? 0 : j >= 0 ? (s as Int32Array)[g + ENGINES + j] : t.procs.id(e);
+    }
+    return out;
+  }
+
+  private enginesOf(s: Int32Array, t: PackedTables): EngineProc[] {
+    const g = this.globals;
+    const engines: EngineProc[] = [];
+    for (let k = 0; k < s[g + ENGINE_COUNT]; k++) engines.push(t.procs.value(s[g + ENGINES + k]) as EngineProc);
+    return engines;
   }
 
   /**
@@ -140,16 +119,12 @@ export class PackedLayout {
    * declaration), at a fraction of the cost of {@link unpack}.
    */
   unpackFields(s: Int32Array, t: PackedTables, fields: readonly (keyof World)[]): World {
-    const g = this.globals;
     const part: Partial<Record<keyof World, unknown>> = {};
-    for (const f of fields) {
-      if (f === 'engines') {
-        const engines: EngineProc[] = [];
-        for (let k = 0; k < s[g + ENGINE_COUNT]; k++) engines.push(t.procs.value(s[g + ENGINES + k]) as EngineProc);
-        part.engines = engines;
-      } else {
-        part[f] = this.unpack(s, t)[f];
-      }
+    if (fields.some((f) => f !== 'engines')) {
+      const whole = this.unpack(s, t);
+      for (const f of fields) part[f] = whole[f];
+    } else {
+      part.engines = this.enginesOf(s, t);
     }
     return part as World;
   }
@@ -172,8 +147,7 @@ export class PackedLayout {
       setIf(reported, id, t.strings.value(s[o + REPORTED]));
     });
     const g = this.globals;
-    const engines: EngineProc[] = [];
-    for (let k = 0; k < s[g + ENGINE_COUNT]; k++) engines.push(t.procs.value(s[g + ENGINES + k]) as EngineProc);
+    const engines = this.enginesOf(s, t);
     return {
       records,
       claims,

@@ -24,9 +24,10 @@ const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIV
 
 /** The state slots a top-level world field occupies. */
 function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
-  const perId: Partial<Record<keyof World, number>> = { records: 0, claims: 1, live: 2, broker: 3, produced: 4, reported: 5 };
+  const perId: Partial<Record<keyof World, number>> = { records: REC, claims: CLAIM, live: LIVE, broker: BROKER, produced: PRODUCED, reported: L.REPORTED };
   const global: Partial<Record<keyof World, number>> = {
-    archived: 0, quarantined: 1, published: 2, parkedAttempts: 3, nextPid: 4, nextGeneration: 5, crashes: 6, corruptions: 7, operatorActions: 8, healing: 9,
+    archived: L.ARCHIVED, quarantined: QUARANTINED, published: L.PUBLISHED, parkedAttempts: L.PARKED, nextPid: L.NEXT_PID,
+    nextGeneration: L.NEXT_GEN, crashes: CRASHES, corruptions: CORRUPTIONS, operatorActions: OPERATOR, healing: HEALING,
   };
   const p = perId[field];
   if (p !== undefined) return layout.ids.map((_, j) => j * PER_ID + p);
@@ -303,7 +304,13 @@ export function packedOutbox(
     }
   };
 
-  /** The enabled events in the object model's order: engine steps, broker answers, then the rest. */
+  /**
+   * The enabled events in the object model's order: engine steps, broker
+   * answers, restarts to operator actions, crashes, corruptions. `expand`
+   * below walks the same order with programs in hand; written twice because
+   * a shared walker with a callback per event measured about 7% slower on
+   * the hottest path. Verify mode checks each against the object model.
+   */
   const events = (s: Int32Array): WorldEvent[] => {
     const count = s[g + ENGINE_COUNT];
     const out: WorldEvent[] = [];
@@ -317,7 +324,7 @@ export function packedOutbox(
 
   const scratch: EngineExpansion[] = [];
   const rest: WorldEvent[] = [];
-  /** Visits every successor of `s` in event order; stops when `visit` returns true. */
+  /** Visits every successor of `s` in `events` order; stops when `visit` returns true. */
   const expand = (s: Int32Array, out: Int32Array, visit: (eventIndex: number) => boolean): void => {
     const count = s[g + ENGINE_COUNT];
     let i = 0;
@@ -361,6 +368,13 @@ export function packedOutbox(
     throw new Error(`packed outbox differs from the object model in ${what}: ${canonicalJson(fast)} against ${canonicalJson(slow)}`);
   };
 
+  /** Throws unless `out` is the object model's step of `e` from `s`. */
+  const verifyStep = (s: Int32Array, e: WorldEvent, out: Int32Array): void => {
+    const slow = model.key(model.step(unpack(s), e).state);
+    const fast = model.key(unpack(out));
+    if (fast !== slow) differ(`the step ${JSON.stringify(e)}`, fast, slow);
+  };
+
   const system: PackedOutbox = {
     width: layout.width,
     layout,
@@ -383,19 +397,13 @@ export function packedOutbox(
       if (!packed.verify) return expand(s, out, visit);
       const list = system.events(s);
       expand(s, out, (i) => {
-        const slow = model.key(model.step(unpack(s), list[i]).state);
-        const fast = model.key(unpack(out));
-        if (fast !== slow) differ(`the step ${JSON.stringify(list[i])}`, fast, slow);
+        verifyStep(s, list[i], out);
         return visit(i);
       });
     },
     apply(s, e, out) {
       transitions.apply(s, e, out);
-      if (packed.verify) {
-        const slow = model.key(model.step(unpack(s), e).state);
-        const fast = model.key(unpack(out));
-        if (fast !== slow) differ(`the step ${JSON.stringify(e)}`, fast, slow);
-      }
+      if (packed.verify) verifyStep(s, e, out);
     },
     check(s, p, parent) {
       const v = always[p].check(s, parent);
