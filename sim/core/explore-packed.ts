@@ -12,6 +12,14 @@ import * as tuples from './tuple-table.ts';
 import type { Violation } from './model.ts';
 import { StateQueue } from './state-queue.ts';
 
+/** Where {@link PackedSystem.expand} writes successors. */
+export interface SuccessorSink {
+  /** The array the next successor is written into. */
+  out: Int32Array;
+  /** Takes the successor just written to `out`, reached by the event of this index; true to stop. */
+  take(eventIndex: number): boolean;
+}
+
 /** A system whose states are packed into `width` 32-bit integers. */
 export interface PackedSystem<E> {
   readonly width: number;
@@ -22,20 +30,47 @@ export interface PackedSystem<E> {
   /** Writes the state after `event` into `out` (which is not `state`). */
   apply(state: Int32Array, event: E, out: Int32Array): void;
   /**
-   * Writes each successor of `state` into `out` in turn, in event order, and
-   * calls `visit` with the event's index; stops when `visit` returns true.
-   * The same successors as `apply` over `events`, computed faster.
+   * Writes each successor of `state` into `sink.out` in turn, in event
+   * order, and calls `sink.take` with the event's index; stops when `take`
+   * returns true. The same successors as `apply` over `events`, computed
+   * faster. `sink.out` may be another array after each `take`.
    */
-  expand(state: Int32Array, out: Int32Array, visit: (eventIndex: number) => boolean): void;
+  expand(state: Int32Array, sink: SuccessorSink): void;
   /** Names of the `always` properties, checked by index. */
   readonly always: readonly string[];
   /**
-   * The violation of `always[p]` in `state`, or null. `parent`, when given,
-   * is a state in which `always[p]` held: a system may answer null at once
-   * when the property reads nothing that differs between the two.
+   * The violation of `always[p]` in `state`, or null. `changed` summarises
+   * how `state` differs from a state in which `always[p]` held (see
+   * {@link changedSlots}): a system may answer null at once when no slot the
+   * property reads is marked.
    */
-  check(state: Int32Array, p: number, parent?: Int32Array): Violation | null;
+  check(state: Int32Array, p: number, changed: number): Violation | null;
 }
+
+/** `changed` for a state with no parent: every slot marked. */
+export const ALL_CHANGED = -1;
+
+/**
+ * A 32-bit summary of the slots in which `state` differs from `parent`:
+ * bit `i % 32` is set for each differing slot `i`. A property reading slots
+ * whose bits are all clear read nothing that changed (bits shared by slots
+ * 32 apart only make a check happen that could have been skipped).
+ */
+export function changedSlots(state: Int32Array, parent: Int32Array, width: number): number {
+  let mask = 0;
+  for (let i = 0; i < width; i++) if (state[i] !== parent[i]) mask |= 1 << (i & 31);
+  return mask;
+}
+
+/** The bits of {@link changedSlots} that stand for `slots`. */
+export function slotMask(slots: readonly number[] | Int32Array): number {
+  let mask = 0;
+  for (const i of slots) mask |= 1 << (i & 31);
+  return mask;
+}
+
+/** Successors taken into one batch (see `visit` below); a state with more is taken in several. */
+const BATCH_MAX = 64;
 
 // A module-local copy: a module loader may turn each access to an imported binding into a getter call.
 const fingerprintInts = tuples.fingerprintInts;
@@ -51,7 +86,6 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   const start = new Int32Array(width);
   system.initial(start);
   const current = new Int32Array(width);
-  const next = new Int32Array(width);
   const fp = new Uint32Array(2);
   fingerprintInts(start, width, fp);
   seen.add(fp[0], fp[1]);
@@ -77,11 +111,12 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   };
   const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
     searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy);
-  const check = (s: Int32Array, i: number, parentState?: Int32Array): boolean => {
-    for (let p = 0; p < system.always.length; p++) {
+  const propertyCount = system.always.length;
+  const check = (s: Int32Array, i: number, changed: number): boolean => {
+    for (let p = 0; p < propertyCount; p++) {
       // A property not yet violated held in every state stored so far, the parent among them.
       if (violated[p]) continue;
-      const v = system.check(s, p, parentState);
+      const v = system.check(s, p, changed);
       if (v !== null) {
         violated[p] = true;
         violations.push({ violation: v, events: pathTo(i) });
@@ -90,34 +125,67 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     }
     return false;
   };
-  if (check(start, 0)) return result(false, 'violation');
+  if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
   let expanded = 0;
   let levelEnd = 1;
   let level = 0;
   let parent = 0;
   let stop: string | null = null;
-  /** Takes one successor (in `next`); true to stop the search. */
-  const visit = (ei: number): boolean => {
-    transitions++;
-    fingerprintInts(next, width, fp);
-    if (!seen.add(fp[0], fp[1])) return false;
-    const id = index.push(parent, ei);
-    depth = level + 1;
-    if (check(next, id, current)) {
-      stop = 'violation';
-      return true;
-    }
-    queue.push(next);
-    if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
-    if (seen.size % progressEvery === 0) {
-      bounds.onProgress?.(seen.size, depth);
-      stop = bounds.stopReason?.() ?? null;
-      if (stop !== null) return true;
-    }
-    if (seen.size >= bounds.statesMax) {
-      stop = 'max-states';
-      return true;
+  /**
+   * Successors are taken in batches (a state's successors, in event order):
+   * each is written into the batch and fingerprinted, then the batch's home slots in the
+   * visited set are read once, so the processor fetches them from memory
+   * side by side, and only then is each looked up and stored in turn. One
+   * probe after another, each separated by a transition's work, would wait
+   * for memory once per successor.
+   */
+  const batch = new Int32Array(BATCH_MAX * width);
+  // One view per batch slot, made once (a view per successor would allocate).
+  const slots = Array.from({ length: BATCH_MAX }, (_, b) => batch.subarray(b * width, (b + 1) * width));
+  const batchPrints = new Uint32Array(BATCH_MAX * 2);
+  const batchEvents = new Int32Array(BATCH_MAX);
+  let batched = 0;
+  /** Successors are written straight into the batch: `out` is the next free slot. */
+  const sink: SuccessorSink = {
+    out: slots[0],
+    take(ei: number): boolean {
+      fingerprintInts(slots[batched], width, fp);
+      batchPrints[2 * batched] = fp[0];
+      batchPrints[2 * batched + 1] = fp[1];
+      batchEvents[batched++] = ei;
+      if (batched === BATCH_MAX) return flush();
+      sink.out = slots[batched];
+      return false;
+    },
+  };
+  /** Processes the batch in order; true to stop the search. */
+  const flush = (): boolean => {
+    const n = batched;
+    batched = 0;
+    sink.out = slots[0];
+    for (let b = 0; b < n; b++) seen.prefetch(batchPrints[2 * b], batchPrints[2 * b + 1]);
+    for (let b = 0; b < n; b++) {
+      transitions++;
+      if (!seen.add(batchPrints[2 * b], batchPrints[2 * b + 1])) continue;
+      const state = slots[b];
+      const id = index.push(parent, batchEvents[b]);
+      depth = level + 1;
+      if (check(state, id, changedSlots(state, current, width))) {
+        stop = 'violation';
+        return true;
+      }
+      queue.push(state);
+      if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
+      if (seen.size % progressEvery === 0) {
+        bounds.onProgress?.(seen.size, depth);
+        stop = bounds.stopReason?.() ?? null;
+        if (stop !== null) return true;
+      }
+      if (seen.size >= bounds.statesMax) {
+        stop = 'max-states';
+        return true;
+      }
     }
     return false;
   };
@@ -128,7 +196,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     }
     queue.shift(current);
     parent = expanded++;
-    system.expand(current, next, visit);
+    system.expand(current, sink);
+    if (stop === null) flush();
     if (stop !== null) return result(false, stop);
   }
   return result(true);

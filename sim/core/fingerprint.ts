@@ -32,6 +32,8 @@ export class FingerprintSet {
   private table: Uint32Array;
   private mask: number;
   size = 0;
+  /** Where {@link prefetch} leaves what it read (a read whose value went nowhere could be dropped). */
+  touched = 0;
 
   constructor(capacityLog2 = 16) {
     this.table = new Uint32Array(2 << capacityLog2);
@@ -41,6 +43,11 @@ export class FingerprintSet {
   /** Bytes the table occupies. */
   get bytes(): number {
     return this.table.byteLength;
+  }
+
+  /** Reads the slot where a fingerprint's probe starts, so that a later {@link add} finds it in the cache. */
+  prefetch(hi: number, lo: number): void {
+    this.touched ^= this.table[2 * ((hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask)];
   }
 
   /** Adds a fingerprint; true when it was new. The pair (0, 0) is stored as (0, 1). */

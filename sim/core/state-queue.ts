@@ -13,6 +13,8 @@ type Chunk = Uint16Array | Int32Array;
 export class StateQueue {
   private chunks: Chunk[] = [];
   private wide = false;
+  /** One chunk already read, kept to be written again. */
+  private spare: Chunk | null = null;
   /** Position of the next state to read in chunks[0]. */
   private head = 0;
   /** States written to the last chunk. */
@@ -23,21 +25,23 @@ export class StateQueue {
 
   push(state: Int32Array): void {
     const w = this.width;
-    if (!this.wide) {
-      for (let i = 0; i < w; i++) {
-        if ((state[i] & 0xffff) !== state[i]) {
-          this.widen();
-          break;
-        }
-      }
-    }
     if (this.tail === CHUNK_STATES) {
-      this.chunks.push(this.wide ? new Int32Array(CHUNK_STATES * w) : new Uint16Array(CHUNK_STATES * w));
+      this.chunks.push(this.spare ?? (this.wide ? new Int32Array(CHUNK_STATES * w) : new Uint16Array(CHUNK_STATES * w)));
+      this.spare = null;
       this.tail = 0;
     }
     const chunk = this.chunks[this.chunks.length - 1];
     const to = this.tail * w;
-    for (let i = 0; i < w; i++) chunk[to + i] = state[i];
+    // Copy first and check after: a value that did not fit 16 bits reads back changed.
+    let fits = true;
+    for (let i = 0; i < w; i++) {
+      chunk[to + i] = state[i];
+      if (chunk[to + i] !== state[i]) fits = false;
+    }
+    if (!fits) {
+      this.widen();
+      this.chunks[this.chunks.length - 1].set(state, to);
+    }
     this.tail++;
     this.length++;
   }
@@ -53,15 +57,16 @@ export class StateQueue {
     this.head++;
     this.length--;
     if (this.head === CHUNK_STATES || this.length === 0) {
-      this.chunks.shift();
+      // A read chunk is kept for the next one to be written: fresh memory costs page faults and collections.
+      this.spare = this.chunks.shift() ?? null;
       this.head = 0;
       if (this.chunks.length === 0) this.tail = CHUNK_STATES;
     }
   }
 
-  /** Bytes of the chunks held. */
+  /** Bytes of the chunks held (the spare among them). */
   get bytes(): number {
-    return this.chunks.length * CHUNK_STATES * this.width * (this.wide ? 4 : 2);
+    return (this.chunks.length + (this.spare === null ? 0 : 1)) * CHUNK_STATES * this.width * (this.wide ? 4 : 2);
   }
 
   /** True once a value needed 32 bits. */
@@ -71,6 +76,7 @@ export class StateQueue {
 
   private widen(): void {
     this.wide = true;
+    this.spare = null;
     this.chunks = this.chunks.map((c) => Int32Array.from(c));
   }
 }

@@ -9,8 +9,9 @@
  */
 import { readSlot } from '../../../model/record.ts';
 import { canonicalJson } from '../../core/canonical.ts';
-import type { PackedSystem } from '../../core/explore-packed.ts';
+import { slotMask, type PackedSystem, type SuccessorSink } from '../../core/explore-packed.ts';
 import type { Property, SimModel, Violation } from '../../core/model.ts';
+import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldRules } from '../model.ts';
 import { ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
@@ -39,7 +40,7 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
 
 /**
  * A property checked on packed states: skipped when nothing it reads differs
- * from a parent in which it held; otherwise checked on just the fields it
+ * from a parent in which it held (by the parent's `changed` mask); otherwise checked on just the fields it
  * reads, with verdicts memoised on those slots, except for properties of the
  * engines, whose combinations grow with the search (a memo would only cost
  * memory).
@@ -48,6 +49,8 @@ class MemoProperty {
   private readonly table = new TupleTable();
   private readonly verdicts: (Violation | null)[] = [];
   private readonly slots: Int32Array;
+  /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
+  private readonly mask: number;
   private readonly key: Int32Array;
   private readonly memoised: boolean;
 
@@ -59,6 +62,7 @@ class MemoProperty {
     const reads = property.reads;
     const slots = reads ? reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
     this.slots = Int32Array.from(slots);
+    this.mask = slotMask(slots);
     this.key = new Int32Array(slots.length);
     this.memoised = !(reads ?? []).includes('engines');
   }
@@ -68,8 +72,9 @@ class MemoProperty {
     return reads ? this.layout.unpackFields(s, this.tables, reads) : this.layout.unpack(s, this.tables);
   }
 
-  check(s: Int32Array, parent?: Int32Array): Violation | null {
-    if (parent !== undefined && this.unchanged(s, parent)) return null;
+  /** `changed` as in {@link PackedSystem.check}. */
+  check(s: Int32Array, changed: number): Violation | null {
+    if ((changed & this.mask) === 0) return null;
     if (!this.memoised) return this.property.check(this.world(s));
     for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
     let i = this.table.find(this.key, this.key.length);
@@ -78,11 +83,6 @@ class MemoProperty {
       this.verdicts[i] = this.property.check(this.world(s));
     }
     return this.verdicts[i];
-  }
-
-  private unchanged(s: Int32Array, parent: Int32Array): boolean {
-    for (let k = 0; k < this.slots.length; k++) if (s[this.slots[k]] !== parent[this.slots[k]]) return false;
-    return true;
   }
 }
 
@@ -176,21 +176,35 @@ export function packedOutbox(
     }
   };
 
+  /** Per claim id: the pid of the claim's holder, or -1 when it is not held. */
+  const holderOf: number[] = [];
+  const holder = (claimId: number): number => {
+    let h = holderOf[claimId];
+    if (h === undefined) {
+      const claim = tables.claims.value(claimId);
+      h = holderOf[claimId] = claim?.kind === 'held' ? claim.owner : -1;
+    }
+    return h;
+  };
+  /** Whether the holder of id j's claim in `s` is an engine of `s` (all an engine sees of the others). */
+  const holderAlive = (s: Int32Array, j: number): number => {
+    const h = holder(s[j * PER_ID + CLAIM]);
+    return h >= 0 && transitions.engineSlot(s, h) >= 0 ? 1 : 0;
+  };
+
   /**
    * One engine's events and their programs depend only on its process, the
    * slots of the ids it may touch, whether the claims' holders are alive, and
-   * a few world-wide slots: memoised on those, so a state with several
-   * engines costs one lookup per engine, not one per event.
+   * a few world-wide slots: memoised on those (`expansionMemo`). In front of
+   * that memo, a state's "context" (every world slot any engine reads, one
+   * lookup per state) and the engine's process id find the expansion in one
+   * probe of a small table, so a state with several engines costs one key
+   * per state and one pair lookup per engine.
    */
   const expansionMemo = new TupleTable();
   const expansions: EngineExpansion[] = [];
   const engineKey = new Int32Array(8 + ids.length * (PER_ID + 1));
-  /** Per engine position: the last key looked up there and (last slot) its expansion's index. */
-  const lastKeys: Int32Array[] = [];
-  const expansionOf = (s: Int32Array, k: number): EngineExpansion => {
-    const procId = s[g + ENGINES + k];
-    const proc = tables.procs.value(procId);
-    if (proc === undefined) throw new Error('packed outbox: empty engine slot');
+  const expansionKey = (s: Int32Array, proc: EngineProc, procId: number): number => {
     let n = 0;
     engineKey[n++] = procId;
     engineKey[n++] = s[g + HEALING];
@@ -203,47 +217,72 @@ export function packedOutbox(
       engineKey[n++] = s[j * PER_ID + CLAIM];
       engineKey[n++] = s[j * PER_ID + LIVE];
       if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
-      const claim = tables.claims.value(s[j * PER_ID + CLAIM]);
-      engineKey[n++] = claim?.kind === 'held' && transitions.engineSlot(s, claim.owner) >= 0 ? 1 : 0;
+      engineKey[n++] = holderAlive(s, j);
     }
-    // States expanded one after another are mostly siblings, which share most
-    // engines: the last key seen at this engine position is checked first.
-    const last = lastKeys[k];
-    if (last !== undefined && last.length === n + 1 && last[n] >= 0) {
-      let same = true;
-      for (let i = 0; i < n; i++) {
-        if (last[i] !== engineKey[i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return expansions[last[n]];
-    }
+    return n;
+  };
+  const expansionOfKey = (s: Int32Array, procId: number): number => {
+    const proc = tables.procs.value(procId);
+    if (proc === undefined) throw new Error('packed outbox: empty engine slot');
+    const n = expansionKey(s, proc, procId);
     let x = expansionMemo.find(engineKey, n);
-    if (x < 0) {
-      const engine: WorldEvent[] = [];
-      const broker: WorldEvent[] = [];
-      listEngine(s, proc, engine, broker);
-      const crash: WorldEvent[] = [];
-      if (s[g + CRASHES] < options.crashesMax && crashOn) {
-        const { pid, state: at } = proc;
-        crash.push(cached(ev(9, pid, STATES.indexOf(at)), () => ({ kind: 'crash', pid, at })));
-      }
-      const expansion: EngineExpansion = {
-        engine,
-        broker,
-        crash,
-        enginePrograms: engine.map((e) => transitions.programFor(s, e)),
-        brokerPrograms: broker.map((e) => transitions.programFor(s, e)),
-        crashPrograms: crash.map((e) => transitions.programFor(s, e)),
-      };
-      x = expansionMemo.add(engineKey, n);
-      expansions[x] = expansion;
+    if (x >= 0) return x;
+    const engine: WorldEvent[] = [];
+    const broker: WorldEvent[] = [];
+    listEngine(s, proc, engine, broker);
+    const crash: WorldEvent[] = [];
+    if (s[g + CRASHES] < options.crashesMax && crashOn) {
+      const { pid, state: at } = proc;
+      crash.push(cached(ev(9, pid, STATES.indexOf(at)), () => ({ kind: 'crash', pid, at })));
     }
-    let remembered = lastKeys[k];
-    if (remembered === undefined || remembered.length !== n + 1) remembered = lastKeys[k] = new Int32Array(n + 1);
-    remembered.set(engineKey.subarray(0, n));
-    remembered[n] = x;
+    x = expansionMemo.add(engineKey, n);
+    expansions[x] = {
+      engine,
+      broker,
+      crash,
+      enginePrograms: engine.map((e) => transitions.programFor(s, e)),
+      brokerPrograms: broker.map((e) => transitions.programFor(s, e)),
+      crashPrograms: crash.map((e) => transitions.programFor(s, e)),
+    };
+    return x;
+  };
+
+  // The context: healing, crashes left, and per id every slot an engine key may hold.
+  const contexts = new TupleTable();
+  const contextKey = new Int32Array(2 + ids.length * 5);
+  const lastContext = new Int32Array(contextKey.length);
+  let lastContextId = -1;
+  const contextOf = (s: Int32Array): number => {
+    let n = 0;
+    contextKey[n++] = s[g + HEALING];
+    contextKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+    for (let j = 0; j < ids.length; j++) {
+      const o = j * PER_ID;
+      contextKey[n++] = s[o + REC];
+      contextKey[n++] = s[o + CLAIM];
+      contextKey[n++] = s[o + LIVE];
+      contextKey[n++] = s[o + BROKER];
+      contextKey[n++] = holderAlive(s, j);
+    }
+    // States expanded one after another are mostly siblings, which share a context.
+    let same = lastContextId >= 0;
+    for (let i = 0; same && i < n; i++) same = lastContext[i] === contextKey[i];
+    if (same) return lastContextId;
+    let c = contexts.find(contextKey, n);
+    if (c < 0) c = contexts.add(contextKey, n);
+    lastContext.set(contextKey);
+    lastContextId = c;
+    return c;
+  };
+  const byContext = new PairTable();
+  /** Engine k's expansion in `s`, whose context is `context`. */
+  const expansionOf = (s: Int32Array, k: number, context: number): EngineExpansion => {
+    const procId = s[g + ENGINES + k];
+    let x = byContext.get(procId, context);
+    if (x < 0) {
+      x = expansionOfKey(s, procId);
+      byContext.set(procId, context, x);
+    }
     return expansions[x];
   };
 
@@ -313,53 +352,86 @@ export function packedOutbox(
    */
   const events = (s: Int32Array): WorldEvent[] => {
     const count = s[g + ENGINE_COUNT];
+    const context = contextOf(s);
     const out: WorldEvent[] = [];
-    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).engine) out.push(e);
-    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).broker) out.push(e);
+    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k, context).engine) out.push(e);
+    for (let k = 0; k < count; k++) for (const e of expansionOf(s, k, context).broker) out.push(e);
     middleEvents(s, out);
-    if (s[g + HEALING] === 0) for (let k = 0; k < count; k++) for (const e of expansionOf(s, k).crash) out.push(e);
+    if (s[g + HEALING] === 0) for (let k = 0; k < count; k++) for (const e of expansionOf(s, k, context).crash) out.push(e);
     lastEvents(s, out);
     return out;
   };
 
-  const scratch: EngineExpansion[] = [];
+  /**
+   * The events that are not an engine's (restarts to operator actions, and
+   * corruptions) and their programs read nothing of the engines but their
+   * count, and under version skew their versions: without skew they are
+   * memoised on every slot before the engines, which few states differ in
+   * (thousands of such prefixes for millions of states).
+   */
+  const prefixWidth = g + ENGINES;
+  const prefixes = new TupleTable();
+  const prefixPrograms: { middle: Int32Array[]; last: Int32Array[] }[] = [];
+  const lastPrefix = new Int32Array(prefixWidth);
+  let lastPrefixIndex = -1;
   const rest: WorldEvent[] = [];
-  /** Visits every successor of `s` in `events` order; stops when `visit` returns true. */
-  const expand = (s: Int32Array, out: Int32Array, visit: (eventIndex: number) => boolean): void => {
+  const programsOf = (s: Int32Array, list: (s: Int32Array, out: WorldEvent[]) => void): Int32Array[] => {
+    rest.length = 0;
+    list(s, rest);
+    return rest.map((e) => transitions.programFor(s, e));
+  };
+  const prefixOf = (s: Int32Array): { middle: Int32Array[]; last: Int32Array[] } => {
+    // States expanded one after another mostly share their prefix.
+    let same = lastPrefixIndex >= 0;
+    for (let i = 0; same && i < prefixWidth; i++) same = lastPrefix[i] === s[i];
+    if (same) return prefixPrograms[lastPrefixIndex];
+    let x = prefixes.find(s, prefixWidth);
+    if (x < 0) {
+      x = prefixes.add(s, prefixWidth);
+      prefixPrograms[x] = { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) };
+    }
+    for (let i = 0; i < prefixWidth; i++) lastPrefix[i] = s[i];
+    lastPrefixIndex = x;
+    return prefixPrograms[x];
+  };
+
+  const scratch: EngineExpansion[] = [];
+  /** Writes every successor of `s` to the sink in `events` order; stops when `take` returns true. */
+  const expand = (s: Int32Array, sink: SuccessorSink): void => {
     const count = s[g + ENGINE_COUNT];
+    const context = contextOf(s);
     let i = 0;
     for (let k = 0; k < count; k++) {
-      const x = expansionOf(s, k);
+      const x = expansionOf(s, k, context);
       scratch[k] = x;
       for (const p of x.enginePrograms) {
-        transitions.run(s, p, out, g + ENGINES + k);
-        if (visit(i++)) return;
+        transitions.run(s, p, sink.out, g + ENGINES + k);
+        if (sink.take(i++)) return;
       }
     }
     for (let k = 0; k < count; k++) {
       for (const p of scratch[k].brokerPrograms) {
-        transitions.run(s, p, out, g + ENGINES + k);
-        if (visit(i++)) return;
+        transitions.run(s, p, sink.out, g + ENGINES + k);
+        if (sink.take(i++)) return;
       }
     }
-    rest.length = 0;
-    middleEvents(s, rest);
-    for (const e of rest) {
-      transitions.apply(s, e, out);
-      if (visit(i++)) return;
+    const prefix = skew ? null : prefixOf(s);
+    const middle = prefix?.middle ?? programsOf(s, middleEvents);
+    for (const p of middle) {
+      transitions.run(s, p, sink.out);
+      if (sink.take(i++)) return;
     }
     if (s[g + HEALING] === 1) return;
     for (let k = 0; k < count; k++) {
       for (const p of scratch[k].crashPrograms) {
-        transitions.run(s, p, out);
-        if (visit(i++)) return;
+        transitions.run(s, p, sink.out);
+        if (sink.take(i++)) return;
       }
     }
-    rest.length = 0;
-    lastEvents(s, rest);
-    for (const e of rest) {
-      transitions.apply(s, e, out);
-      if (visit(i++)) return;
+    const last = prefix?.last ?? programsOf(s, lastEvents);
+    for (const p of last) {
+      transitions.run(s, p, sink.out);
+      if (sink.take(i++)) return;
     }
   };
 
@@ -393,20 +465,26 @@ export function packedOutbox(
       }
       return fast;
     },
-    expand(s, out, visit) {
-      if (!packed.verify) return expand(s, out, visit);
+    expand(s, sink) {
+      if (!packed.verify) return expand(s, sink);
       const list = system.events(s);
-      expand(s, out, (i) => {
-        verifyStep(s, list[i], out);
-        return visit(i);
-      });
+      const checked: SuccessorSink = {
+        out: sink.out,
+        take(i) {
+          verifyStep(s, list[i], checked.out);
+          const stop = sink.take(i);
+          checked.out = sink.out;
+          return stop;
+        },
+      };
+      expand(s, checked);
     },
     apply(s, e, out) {
       transitions.apply(s, e, out);
       if (packed.verify) verifyStep(s, e, out);
     },
-    check(s, p, parent) {
-      const v = always[p].check(s, parent);
+    check(s, p, changed) {
+      const v = always[p].check(s, changed);
       if (packed.verify) {
         const slow = always[p].property.check(unpack(s));
         if (canonicalJson(v) !== canonicalJson(slow)) differ(`the verdict of ${always[p].property.name}`, v, slow);

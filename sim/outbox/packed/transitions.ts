@@ -16,6 +16,7 @@ import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
+import { OTHER, pidOf, PidRenaming, SELF, type Renaming } from './pid-renaming.ts';
 import * as L from './layout.ts';
 import type { PackedLayout, PackedTables } from './layout.ts';
 
@@ -56,29 +57,95 @@ export class PackedTransitions {
   private readonly quarantinedFiles = new Interner<QuarantinedFile>();
   /** Pid of each interned engine process, by its id. */
   private readonly pidOf: number[] = [0];
+  private readonly renaming: PidRenaming;
+  /**
+   * The pids the current key holds as placeholders: the engine the event
+   * names ({@link SELF}) and the holder of the claim it reads ({@link OTHER});
+   * 0 where there is none.
+   */
+  private self = 0;
+  private other = 0;
+  /** Programs with placeholders made concrete, by (program index, engine pid, holder pid). */
+  private readonly concrete = new TupleTable();
+  private readonly concretePrograms: Int32Array[] = [];
+  private readonly concreteKey = new Int32Array(3);
+  private readonly canonicalCodes = new Map<WorldEvent, number>();
   derived = 0;
 
   constructor(
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
     private readonly model: SimModel<World, WorldEvent>,
-  ) {}
+  ) {
+    this.renaming = new PidRenaming(tables);
+  }
 
   /** Writes the state after `event` into `out`. */
   apply(s: Int32Array, e: WorldEvent, out: Int32Array): void {
     this.run(s, this.programFor(s, e), out);
   }
 
-  /** The program of `e` in `s`: valid in every state that agrees with `s` on the event's key. */
+  /**
+   * The program of `e` in `s`: valid in every state that agrees with `s` on
+   * the event's key. Programs of an engine's events are kept with
+   * placeholders for pids (see `pid-renaming.ts`), so what one engine met is
+   * derived once for all engines.
+   */
   programFor(s: Int32Array, e: WorldEvent): Int32Array {
     this.buildKey(s, e);
     let m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
       m = this.memo.add(this.key, this.keyLength);
-      this.programs[m] = program;
+      this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
+      return program;
     }
-    return this.programs[m];
+    if (this.self === 0) return this.programs[m];
+    const k = this.concreteKey;
+    k[0] = m;
+    k[1] = this.self;
+    k[2] = this.other;
+    let c = this.concrete.find(k, 3);
+    if (c < 0) {
+      c = this.concrete.add(k, 3);
+      this.concretePrograms[c] = this.renameProgram(this.programs[m], { from: [SELF, OTHER], to: [this.self, this.other] });
+    }
+    return this.concretePrograms[c];
+  }
+
+  /**
+   * The renaming from the current key's pids to placeholders, for a program
+   * just derived in `s`. A pid it writes that is neither is refused, unless
+   * it is the next pid and the key holds the next pid (an upgrade starts a
+   * process with it): a step that wrote another engine's pid would depend
+   * on something its key does not hold.
+   */
+  private toPlaceholders(s: Int32Array): Renaming {
+    const nextPid = this.isKeyed(this.layout.globals + NEXT_PID) ? s[this.layout.globals + NEXT_PID] : -1;
+    return {
+      from: this.other === 0 ? [this.self] : [this.self, this.other],
+      to: this.other === 0 ? [SELF] : [SELF, OTHER],
+      check: (pid) => {
+        if (pid !== nextPid) throw new Error(`packed transitions: a step of e${this.self} wrote pid ${pid}, which its key does not hold`);
+      },
+    };
+  }
+
+  /** A program with the pids in its claims and engine operations renamed. */
+  private renameProgram(program: Int32Array, r: Renaming): Int32Array {
+    const out = Int32Array.from(program);
+    const g = this.layout.globals;
+    for (let i = 0; i < out.length; i += 3) {
+      const op = out[i];
+      const a = out[i + 1];
+      if (op === OP_SET && a < g && a % PER_ID === CLAIM) out[i + 2] = this.renaming.claim(out[i + 2], r);
+      else if (op === OP_ENGINE_REMOVE) out[i + 1] = pidOf(a, r);
+      else if (op === OP_ENGINE_REPLACE) {
+        out[i + 1] = pidOf(a, r);
+        out[i + 2] = this.renaming.proc(out[i + 2], r);
+      } else if (op === OP_ENGINE_APPEND) out[i + 2] = this.renaming.proc(out[i + 2], r);
+    }
+    return out;
   }
 
   /** The position of the engine with `pid` in `s`, or -1. */
@@ -117,13 +184,28 @@ export class PackedTransitions {
     return c;
   }
 
+  /** The code of an event with its pid replaced by {@link SELF}. */
+  private canonicalCode(e: WorldEvent): number {
+    let c = this.canonicalCodes.get(e);
+    if (c === undefined) {
+      c = this.code({ ...e, pid: SELF } as WorldEvent);
+      this.canonicalCodes.set(e, c);
+    }
+    return c;
+  }
+
   private push(v: number): void {
     if (this.keyLength === KEY_SLOTS_MAX) throw new Error(`packed transitions: a key of more than ${KEY_SLOTS_MAX} slots`);
     this.key[this.keyLength++] = v;
   }
 
   private pushSlot(s: Int32Array, pos: number): void {
-    this.push(s[pos]);
+    this.pushSlotAs(pos, s[pos]);
+  }
+
+  /** Keys the slot `pos` by `value` (its value, or its value with pids renamed). */
+  private pushSlotAs(pos: number, value: number): void {
+    this.push(value);
     this.keyed[this.keyedCount++] = pos;
   }
 
@@ -139,7 +221,9 @@ export class PackedTransitions {
     this.keyLength = 0;
     this.keyedCount = 0;
     this.overwritten = -1;
-    this.push(this.code(e));
+    this.self = 'pid' in e ? e.pid : 0;
+    this.other = 0;
+    this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
     const g = this.layout.globals;
     switch (e.kind) {
       case 'scan':
@@ -148,10 +232,13 @@ export class PackedTransitions {
       case 'answer': {
         const slot = this.engineSlot(s, e.pid);
         if (slot < 0) throw new Error(`packed transitions: no engine e${e.pid}`);
-        this.pushSlot(s, slot);
         const proc = this.tables.procs.value(s[slot]);
         const id = e.kind === 'scan' || e.kind === 'drain' ? e.id : proc?.ctx.id;
         const j = id === null || id === undefined ? -1 : this.layout.ids.indexOf(id);
+        // The holder of the claim this engine reads, if another engine: a placeholder too.
+        const claim = j >= 0 ? this.tables.claims.value(s[j * PER_ID + CLAIM]) : undefined;
+        if (claim?.kind === 'held' && claim.owner !== e.pid) this.other = claim.owner;
+        this.pushSlotAs(slot, this.renaming.procAsSelf(s[slot]));
         // The broker slot keyed is the worked id's: an envelope for another id would escape the key.
         const envelope = proc?.ctx.envelope;
         if (envelope && envelope.id !== id) throw new Error(`packed transitions: e${e.pid} holds an envelope for ${envelope.id} while working on ${id}`);
@@ -163,12 +250,11 @@ export class PackedTransitions {
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
           this.pushSlot(s, o + REC);
-          this.pushSlot(s, o + CLAIM);
+          this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer') this.pushSlot(s, o + BROKER);
           this.overwritten = o + REPORTED;
           // Whether the claim's holder is alive is all the engine sees of the other engines.
-          const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
           this.push(claim?.kind === 'held' && this.engineSlot(s, claim.owner) >= 0 ? 1 : 0);
         }
         return;
@@ -330,7 +416,8 @@ export class PackedTransitions {
         case OP_ENGINE_REMOVE: {
           const pos = this.engineSlot(out, a);
           const end = g + ENGINES + out[g + ENGINE_COUNT] - 1;
-          out.copyWithin(pos, pos + 1, end + 1);
+          // An element loop: copyWithin on a few ints is a slow runtime call.
+          for (let i = pos; i < end; i++) out[i] = out[i + 1];
           out[end] = 0;
           out[g + ENGINE_COUNT]--;
           break;
