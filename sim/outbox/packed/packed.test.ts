@@ -93,6 +93,46 @@ describe('packed transitions: the derivation refuses what its key cannot explain
   });
 });
 
+describe('packed transitions: one derivation serves every engine', () => {
+  it('derives a step of e1 once and replays it, pids renamed, for e2 in the same situation', () => {
+    const { options, worldRules, model } = setUp(CASES[0]);
+    const system = packedOutbox(options, worldRules, model);
+    const w = model.step(model.initial(), { kind: 'produce', id: 'a' }).state;
+    const s = system.layout.pack(w, system.tables);
+    const picks = model.choices(w).flatMap((c) => c.events).filter((e) => e.kind === 'scan' || e.kind === 'drain');
+    expect(picks.map((e) => ('pid' in e ? e.pid : 0))).toEqual([1, 2]);
+    const before = system.transitions.derived;
+    const out = new Int32Array(system.width);
+    for (const e of picks) {
+      system.transitions.run(s, system.transitions.programFor(s, e), out);
+      expect(model.key(system.unpack(out))).toBe(model.key(model.step(w, e).state));
+    }
+    expect(system.transitions.derived - before).toBe(1);
+  });
+
+  it('refuses a step that writes a pid its key does not hold', () => {
+    const { options, worldRules, model } = setUp(CASES[0]);
+    // A model whose claims go to the other engine: the holder is then no placeholder of the step.
+    const wrong: SimModel<World, WorldEvent> = {
+      ...model,
+      step: (w, e) => {
+        const r = model.step(w, e);
+        if (e.kind !== 'step' || e.at !== 'claiming') return r;
+        const claims = Object.fromEntries(Object.entries(r.state.claims).map(([id, c]) => [id, c.kind === 'held' ? { kind: 'held' as const, owner: 99 } : c]));
+        return { ...r, state: { ...r.state, claims } };
+      },
+    };
+    const system = packedOutbox(options, worldRules, wrong);
+    let w = model.step(model.initial(), { kind: 'produce', id: 'a' }).state;
+    const pick = model.choices(w).flatMap((c) => c.events).find((e) => e.kind === 'scan' || e.kind === 'drain');
+    if (pick === undefined) throw new Error('no scan or drain after produce');
+    w = model.step(w, pick).state;
+    const claiming = model.choices(w).flatMap((c) => c.events).find((e) => e.kind === 'step' && e.at === 'claiming');
+    if (claiming === undefined) throw new Error('no claiming step');
+    expect(() => system.transitions.programFor(system.layout.pack(w, system.tables), claiming)).toThrow(/wrote pid 99, which its key does not hold/);
+  });
+});
+
 describe('packed layout', () => {
   it('unpacks to a world with the same canonical key as the one packed', () => {
     const { options, worldRules, model } = setUp(CASES[1]);
