@@ -247,32 +247,78 @@ export function packedOutbox(
     return x;
   };
 
-  // The context: healing, crashes left, and per id every slot an engine key may hold.
-  const contexts = new TupleTable();
-  const contextKey = new Int32Array(2 + ids.length * 5);
-  const lastContext = new Int32Array(contextKey.length);
-  let lastContextId = -1;
-  const contextOf = (s: Int32Array): number => {
-    let n = 0;
-    contextKey[n++] = s[g + HEALING];
-    contextKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
-    for (let j = 0; j < ids.length; j++) {
-      const o = j * PER_ID;
-      contextKey[n++] = s[o + REC];
-      contextKey[n++] = s[o + CLAIM];
-      contextKey[n++] = s[o + LIVE];
-      contextKey[n++] = s[o + BROKER];
-      contextKey[n++] = holderAlive(s, j);
+  /**
+   * A state's prefix: every slot before the engines (per id slots, lists,
+   * counters, the engine count). Few states differ in it (thousands of
+   * prefixes for millions of states), so it indexes what depends on nothing
+   * else: the events that are not an engine's, and engines' contexts.
+   */
+  const prefixWidth = g + ENGINES;
+  const prefixes = new TupleTable();
+  const lastPrefix = new Int32Array(prefixWidth);
+  let lastPrefixIndex = -1;
+  const prefixOf = (s: Int32Array): number => {
+    // States expanded one after another mostly share their prefix.
+    let same = lastPrefixIndex >= 0;
+    for (let i = 0; same && i < prefixWidth; i++) same = lastPrefix[i] === s[i];
+    if (same) return lastPrefixIndex;
+    let x = prefixes.find(s, prefixWidth);
+    if (x < 0) x = prefixes.add(s, prefixWidth);
+    for (let i = 0; i < prefixWidth; i++) lastPrefix[i] = s[i];
+    lastPrefixIndex = x;
+    return x;
+  };
+
+  /**
+   * What of a prefix any engine reads: healing, whether crashes are left,
+   * and per id the record, claim, live file and broker's holding. Prefixes
+   * that differ elsewhere (counts produced, reported bodies, lists) share
+   * it, which keeps the engines' tables small.
+   */
+  const engineViews = new TupleTable();
+  const engineViewOf: number[] = [];
+  const engineViewKey = new Int32Array(2 + 4 * ids.length);
+  const engineView = (s: Int32Array, prefix: number): number => {
+    let v = engineViewOf[prefix];
+    if (v === undefined) {
+      let n = 0;
+      engineViewKey[n++] = s[g + HEALING];
+      engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+      for (let j = 0; j < ids.length; j++) {
+        const o = j * PER_ID;
+        engineViewKey[n++] = s[o + REC];
+        engineViewKey[n++] = s[o + CLAIM];
+        engineViewKey[n++] = s[o + LIVE];
+        engineViewKey[n++] = s[o + BROKER];
+      }
+      v = engineViews.find(engineViewKey, n);
+      if (v < 0) v = engineViews.add(engineViewKey, n);
+      engineViewOf[prefix] = v;
     }
-    // States expanded one after another are mostly siblings, which share a context.
-    let same = lastContextId >= 0;
-    for (let i = 0; same && i < n; i++) same = lastContext[i] === contextKey[i];
-    if (same) return lastContextId;
-    let c = contexts.find(contextKey, n);
-    if (c < 0) c = contexts.add(contextKey, n);
-    lastContext.set(contextKey);
-    lastContextId = c;
-    return c;
+    return v;
+  };
+
+  /**
+   * An engine's context: its view of the prefix, and for each id whether
+   * its claim's holder is alive (all an engine sees of the others). With the
+   * engine's process it finds the engine's expansion in one probe of a small
+   * table.
+   */
+  if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);
+  const contexts = new PairTable();
+  let lastContextView = -1;
+  let lastAlive = 0;
+  let lastContextId = -1;
+  const contextOf = (s: Int32Array, prefix: number): number => {
+    const view = engineView(s, prefix);
+    let alive = 0;
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + holderAlive(s, j);
+    if (view === lastContextView && alive === lastAlive) return lastContextId;
+    let c = contexts.get(view, alive);
+    if (c < 0) contexts.set(view, alive, (c = contexts.size));
+    lastContextView = view;
+    lastAlive = alive;
+    return (lastContextId = c);
   };
   const byContext = new PairTable();
   /** Engine k's expansion in `s`, whose context is `context`. */
@@ -352,7 +398,7 @@ export function packedOutbox(
    */
   const events = (s: Int32Array): WorldEvent[] => {
     const count = s[g + ENGINE_COUNT];
-    const context = contextOf(s);
+    const context = contextOf(s, prefixOf(s));
     const out: WorldEvent[] = [];
     for (let k = 0; k < count; k++) for (const e of expansionOf(s, k, context).engine) out.push(e);
     for (let k = 0; k < count; k++) for (const e of expansionOf(s, k, context).broker) out.push(e);
@@ -366,40 +412,24 @@ export function packedOutbox(
    * The events that are not an engine's (restarts to operator actions, and
    * corruptions) and their programs read nothing of the engines but their
    * count, and under version skew their versions: without skew they are
-   * memoised on every slot before the engines, which few states differ in
-   * (thousands of such prefixes for millions of states).
+   * memoised on the prefix.
    */
-  const prefixWidth = g + ENGINES;
-  const prefixes = new TupleTable();
-  const prefixPrograms: { middle: Int32Array[]; last: Int32Array[] }[] = [];
-  const lastPrefix = new Int32Array(prefixWidth);
-  let lastPrefixIndex = -1;
+  const prefixPrograms: ({ middle: Int32Array[]; last: Int32Array[] } | undefined)[] = [];
   const rest: WorldEvent[] = [];
   const programsOf = (s: Int32Array, list: (s: Int32Array, out: WorldEvent[]) => void): Int32Array[] => {
     rest.length = 0;
     list(s, rest);
     return rest.map((e) => transitions.programFor(s, e));
   };
-  const prefixOf = (s: Int32Array): { middle: Int32Array[]; last: Int32Array[] } => {
-    // States expanded one after another mostly share their prefix.
-    let same = lastPrefixIndex >= 0;
-    for (let i = 0; same && i < prefixWidth; i++) same = lastPrefix[i] === s[i];
-    if (same) return prefixPrograms[lastPrefixIndex];
-    let x = prefixes.find(s, prefixWidth);
-    if (x < 0) {
-      x = prefixes.add(s, prefixWidth);
-      prefixPrograms[x] = { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) };
-    }
-    for (let i = 0; i < prefixWidth; i++) lastPrefix[i] = s[i];
-    lastPrefixIndex = x;
-    return prefixPrograms[x];
-  };
+  const programsOfPrefix = (s: Int32Array, prefix: number): { middle: Int32Array[]; last: Int32Array[] } =>
+    (prefixPrograms[prefix] ??= { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) });
 
   const scratch: EngineExpansion[] = [];
   /** Writes every successor of `s` to the sink in `events` order; stops when `take` returns true. */
   const expand = (s: Int32Array, sink: SuccessorSink): void => {
     const count = s[g + ENGINE_COUNT];
-    const context = contextOf(s);
+    const prefix = prefixOf(s);
+    const context = contextOf(s, prefix);
     let i = 0;
     for (let k = 0; k < count; k++) {
       const x = expansionOf(s, k, context);
@@ -415,8 +445,8 @@ export function packedOutbox(
         if (sink.take(i++)) return;
       }
     }
-    const prefix = skew ? null : prefixOf(s);
-    const middle = prefix?.middle ?? programsOf(s, middleEvents);
+    const programs = skew ? null : programsOfPrefix(s, prefix);
+    const middle = programs?.middle ?? programsOf(s, middleEvents);
     for (const p of middle) {
       transitions.run(s, p, sink.out);
       if (sink.take(i++)) return;
@@ -428,7 +458,7 @@ export function packedOutbox(
         if (sink.take(i++)) return;
       }
     }
-    const last = prefix?.last ?? programsOf(s, lastEvents);
+    const last = programs?.last ?? programsOf(s, lastEvents);
     for (const p of last) {
       transitions.run(s, p, sink.out);
       if (sink.take(i++)) return;
