@@ -69,7 +69,7 @@ export function slotMask(slots: readonly number[] | Int32Array): number {
   return mask;
 }
 
-/** Successors taken into one batch (see `visit` below); a state with more is taken in several. */
+/** Successors taken into one batch (see `flush` below); a state with more is taken in several. */
 const BATCH_MAX = 64;
 
 // A module-local copy: a module loader may turn each access to an imported binding into a getter call.
@@ -134,11 +134,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   let stop: string | null = null;
   /**
    * Successors are taken in batches (a state's successors, in event order):
-   * each is written into the batch and fingerprinted, then the batch's home slots in the
-   * visited set are read once, so the processor fetches them from memory
-   * side by side, and only then is each looked up and stored in turn. One
-   * probe after another, each separated by a transition's work, would wait
-   * for memory once per successor.
+   * each is written into the batch and fingerprinted, then the batch's home
+   * slots in the visited set are read once, so the processor fetches them
+   * from memory side by side, and only then is each looked up and stored in
+   * turn. One probe after another, each separated by a transition's work,
+   * would wait for memory once per successor.
    */
   const batch = new Int32Array(BATCH_MAX * width);
   // One view per batch slot, made once (a view per successor would allocate).

@@ -40,10 +40,10 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
 
 /**
  * A property checked on packed states: skipped when nothing it reads differs
- * from a parent in which it held (by the parent's `changed` mask); otherwise checked on just the fields it
- * reads, with verdicts memoised on those slots, except for properties of the
- * engines, whose combinations grow with the search (a memo would only cost
- * memory).
+ * from a parent in which it held (by the explorer's `changed` mask);
+ * otherwise checked on just the fields it reads, with verdicts memoised on
+ * those slots, except for properties of the engines, whose combinations grow
+ * with the search (a memo would only cost memory).
  */
 class MemoProperty {
   private readonly table = new TupleTable();
@@ -118,6 +118,8 @@ export function packedOutbox(
   packed: PackedOptions = {},
 ): PackedOutbox {
   const ids = idNames(options.ids);
+  // An engine's context holds one bit per id (see `contextOf`).
+  if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);
   const skew = options.skew && worldRules.oldRules !== undefined;
   const layout = new PackedLayout(ids, options.engines);
   const tables = new PackedTables();
@@ -196,10 +198,9 @@ export function packedOutbox(
    * One engine's events and their programs depend only on its process, the
    * slots of the ids it may touch, whether the claims' holders are alive, and
    * a few world-wide slots: memoised on those (`expansionMemo`). In front of
-   * that memo, a state's "context" (every world slot any engine reads, one
-   * lookup per state) and the engine's process id find the expansion in one
-   * probe of a small table, so a state with several engines costs one key
-   * per state and one pair lookup per engine.
+   * that memo, the engine's process and its context (see `contextOf` below,
+   * one per state) find the expansion in one probe of a small table, so a
+   * state with several engines costs one pair lookup per engine.
    */
   const expansionMemo = new TupleTable();
   const expansions: EngineExpansion[] = [];
@@ -304,7 +305,6 @@ export function packedOutbox(
    * engine's process it finds the engine's expansion in one probe of a small
    * table.
    */
-  if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);
   const contexts = new PairTable();
   let lastContextView = -1;
   let lastAlive = 0;
