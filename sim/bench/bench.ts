@@ -112,11 +112,30 @@ async function timeProcesses(n: number): Promise<number> {
 /** Bound of explore's searches beside SPIN: large enough that deriving transitions is amortised. */
 const SPIN_SIDE_STATES_MAX = 2_000_000;
 
+/** What `outbox-sim explore --json` reports of a search. */
+interface ExploreReport {
+  states: number;
+  transitions: number;
+  complete: boolean;
+  seconds: number;
+  statesPerSecond: number;
+}
+
+/** `outbox-sim explore` in a process of its own, as a user runs it (and as SPIN's pan runs). */
+function exploreProcess(args: readonly string[]): ExploreReport {
+  const run = spawnSync(process.execPath, ['bin/outbox-sim.mjs', 'explore', ...args, '--json', '--out', join(tmpdir(), 'outbox-sim-bench')], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+  if (run.stdout === '') throw new Error(`bench: explore ${args.join(' ')} printed nothing (exit ${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout) as ExploreReport;
+}
+
 interface SpinFigure {
   engines: number;
   attempts: number;
   spin: ReturnType<typeof spinRun>;
-  ours: ExploreFigure;
+  ours: ExploreReport;
 }
 
 /** SPIN's model built once per configuration. */
@@ -272,16 +291,17 @@ export async function main(): Promise<number> {
     for (const [engines, attempts] of [[2, 3], [3, 3], [4, 4], [5, 4]] as const) {
       spinBuild(dir, engines, attempts);
       // Two alternated rounds, the faster of each: the machine's speed drifts.
+      const args = ['--engines', `${engines}`, '--attempts', `${attempts}`, '--crashes', `${engines}`, '--max-states', `${SPIN_SIDE_STATES_MAX}`];
       let spin = spinRun(dir);
-      let ours = measureExplore(`${engines} engines`, { ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: engines }, SPIN_SIDE_STATES_MAX);
+      let ours = exploreProcess(args);
       const spin2 = spinRun(dir);
-      const ours2 = measureExplore(`${engines} engines`, { ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: engines }, SPIN_SIDE_STATES_MAX);
+      const ours2 = exploreProcess(args);
       if (spin2.seconds < spin.seconds) spin = spin2;
       if (ours2.seconds < ours.seconds) ours = ours2;
       figures.push({ engines, attempts, spin, ours });
     }
     rmSync(dir, { recursive: true, force: true });
-    log(`Both run by this benchmark in one go, in two alternated rounds (the faster of each is shown). The models differ in grain (explore has one state per durable write, restarts, and the whole answer menu), so state counts differ; the comparison is states per second. explore stops at ${fmt(SPIN_SIDE_STATES_MAX)} states where the space is larger (complete: false).`);
+    log(`Both run by this benchmark in one go, each in a process of its own (\`outbox-sim explore --engines N --attempts A --crashes N --max-states ${SPIN_SIDE_STATES_MAX} --json\` against pan), in two alternated rounds (the faster of each is shown); both report their search time without start-up. The models differ in grain (explore has one state per durable write, restarts, and the whole answer menu), so state counts differ; the comparison is states per second. explore stops at ${fmt(SPIN_SIDE_STATES_MAX)} states where the space is larger (complete: false).`);
     log('');
     log('| engines | attempts | SPIN states | SPIN s (runs) | SPIN states/s | explore states | complete | explore s | explore states/s | **explore / SPIN, states/s** | SPIN transitions/state | explore transitions/state | explore / SPIN, transitions/s |');
     log('| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
