@@ -246,7 +246,7 @@ export async function main(): Promise<number> {
     log(`| | **packed / objects** | | | | **${(packed.statesPerSecond / objects.statesPerSecond).toFixed(1)}x** | | |`);
   }
   log('');
-  log('Small searches are dominated by deriving transitions (each new combination of an event and the slots it reads steps the object model once); the rate rises with the size of the space.');
+  log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object model once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
   log('');
 
   // Memory at ten million states, in a process of its own so that nothing else is counted.
