@@ -19,39 +19,21 @@ export function hashInts(buf: Int32Array, length: number, seed = 0x811c9dc5): nu
 
 /**
  * Both 32-bit halves of a vector's 64-bit fingerprint in one pass, written
- * to `into[0]` and `into[1]`: two independent multiply-xorshift hashes, each
- * run as two lanes (even and odd positions) that are mixed at the end, so
- * that four multiply chains run side by side instead of two (a chain waits
- * for its multiply on every element).
+ * to `into[0]` and `into[1]`: two independent multiply-xorshift lanes.
  */
 export function fingerprintInts(buf: Int32Array, length: number, into: Uint32Array): void {
-  let a0 = 0x811c9dc5 ^ length;
-  let a1 = 0x9e3779b9;
-  let b0 = 0x2545f491;
-  let b1 = 0x68e31da4;
-  let i = 0;
-  for (; i + 1 < length; i += 2) {
+  let a = 0x811c9dc5 ^ length;
+  let b = 0x2545f491;
+  for (let i = 0; i < length; i++) {
     const v = buf[i];
-    const w = buf[i + 1];
-    a0 = Math.imul(a0 ^ v, 0x01000193) ^ (a0 >>> 15);
-    a1 = Math.imul(a1 ^ w, 0x01000193) ^ (a1 >>> 15);
-    b0 = Math.imul(b0 ^ v, 0x5bd1e995);
-    b1 = Math.imul(b1 ^ w, 0x5bd1e995);
-    b0 ^= b0 >>> 13;
-    b1 ^= b1 >>> 13;
+    a = Math.imul(a ^ v, 0x01000193) ^ (a >>> 15);
+    b = Math.imul(b ^ v, 0x5bd1e995);
+    b ^= b >>> 13;
   }
-  if (i < length) {
-    const v = buf[i];
-    a0 = Math.imul(a0 ^ v, 0x01000193) ^ (a0 >>> 15);
-    b0 = Math.imul(b0 ^ v, 0x5bd1e995);
-    b0 ^= b0 >>> 13;
-  }
-  let a = a0 ^ Math.imul(a1 ^ (a1 >>> 16), 0x85ebca6b);
   a ^= a >>> 16;
   a = Math.imul(a, 0x85ebca6b);
   a ^= a >>> 13;
   a = Math.imul(a, 0xc2b2ae35);
-  let b = b0 ^ Math.imul(b1 ^ (b1 >>> 15), 0x27d4eb2f);
   b ^= b >>> 16;
   b = Math.imul(b, 0x7feb352d);
   b ^= b >>> 15;
