@@ -17,7 +17,7 @@ import { BROKER_MODES } from '../model/broker.ts';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../model/catalog/index.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { faultKinds } from '../sim/check-report.ts';
-import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, steppersFor } from '../sim/check.ts';
+import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from '../sim/check.ts';
 import type { Property } from '../sim/core/model.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { outboxModel } from '../sim/outbox/model.ts';
@@ -69,8 +69,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   scheduleSeed: fc.integer({ min: 1, max: 0x7fff_ffff }),
 });
 
-// The property list of a world; one sampled scenario's options stand for all (the list does not depend on them).
-const PROPERTIES = outboxProperties(fc.sample(optionsArb, { seed: FC_SEED, numRuns: 1 })[0]);
+const PROPERTIES = outboxProperties();
 const SAFETY_AND_LIVENESS = PROPERTIES.filter((p) => p.kind !== 'sometimes');
 const GOALS = PROPERTIES.filter((p) => p.kind === 'sometimes').map((p) => p.name);
 
@@ -87,7 +86,7 @@ interface Coverage {
 function runScenario(s: Scenario, property: Property<World> | null, coverage: Coverage) {
   const model = outboxModel(s.options, { rules: failClosed }, steppers);
   const checked = { ...model, properties: model.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
-  const run = runSeed(checked, s.scheduleSeed, { ...BOUNDS_DEFAULT, faultStepsMax: s.options.faultStepsMax });
+  const run = runSeed(checked, s.scheduleSeed, seedBounds(BOUNDS_DEFAULT, s.options));
   for (const [t, n] of Object.entries(run.tags)) if (t.startsWith('fault:') || t.startsWith('answer:')) coverage.tags.set(t, (coverage.tags.get(t) ?? 0) + (n > 0 ? 1 : 0));
   for (const r of run.reached) coverage.reached.set(r, (coverage.reached.get(r) ?? 0) + 1);
   return run;
@@ -147,7 +146,7 @@ describe(`check's default budget (seeds 1..${SEEDS_DEFAULT}) keeps finding the c
       expect(found, `check no longer finds the no-phantom-delivery flaw of ${rules.name}`).toBeDefined();
       if (found === undefined) return;
       // The counterexample replays from its seed and options alone (it is what a trace records).
-      const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, { ...BOUNDS_DEFAULT, faultStepsMax: Math.min(BOUNDS_DEFAULT.faultStepsMax, found.options.faultStepsMax) });
+      const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, seedBounds(BOUNDS_DEFAULT, found.options));
       expect(replay.violation).toEqual(found.violation);
       // The DOMAIN's mechanism: a different body was reported delivered while the broker holds an earlier one.
       const held = replay.final.broker[found.violation.subject]?.body;

@@ -6,7 +6,6 @@
 import { metadataBytes } from '../model/record.ts';
 import type { Property, Violation } from '../sim/core/model.ts';
 import type { World } from '../sim/outbox/world.ts';
-import type { WorldOptions } from '../sim/outbox/options.ts';
 
 /** Bound on a record's metadata (everything but the payload), in bytes of JSON. */
 export const RECORD_METADATA_BYTES_MAX = 256;
@@ -180,7 +179,7 @@ function statusReached(status: string, reason?: string): Property<World> {
 }
 
 /** Every property of the outbox, safety first. */
-export function outboxProperties(_options: WorldOptions): Property<World>[] {
+export function outboxProperties(): Property<World>[] {
   return [
     noPhantomDelivery,
     parkedStaysParked,

@@ -108,6 +108,11 @@ export function steppersFor(rules: RuleSet, oldRules: RuleSet | null, kind: Step
   return { new: stepNew, old: oldRules !== null ? stepperOf(oldRules, kind) : stepNew };
 }
 
+/** A seed's run bounds: its own safety-phase length (drawn with its options), within the plan's bound. */
+export function seedBounds(bounds: RunBounds, options: WorldOptions): RunBounds {
+  return { ...bounds, faultStepsMax: Math.min(bounds.faultStepsMax, options.faultStepsMax) };
+}
+
 /** Runs seeds [from, to) of a plan. */
 export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void): ShardResult {
   const result = emptyShard();
@@ -116,8 +121,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
     const model = outboxModel(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
-    // The seed's own safety-phase length, within the plan's bound.
-    const run = runSeed(model, seed, { ...plan.bounds, faultStepsMax: Math.min(plan.bounds.faultStepsMax, options.faultStepsMax) });
+    const run = runSeed(model, seed, seedBounds(plan.bounds, options));
     result.runs++;
     result.steps += run.steps.length;
     addCounts(result.tags, run.tags);

@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { failClosed } from '../../model/catalog/index.ts';
 import type { EngineEvent } from '../../model/lifecycle.ts';
 import { writeFileAtomic } from '../../traces/format.ts';
-import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
+import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { runSeed } from '../core/random.ts';
@@ -77,7 +77,8 @@ function recordEngineSteps(seeds: number): { memory: EngineMemory; event: Engine
     return fast(memory, event);
   };
   for (let seed = 1; seed <= seeds; seed++) {
-    runSeed(outboxModel(swarmOptions(seed), { rules: failClosed }, { new: recording, old: recording }), seed, BOUNDS_DEFAULT);
+    const options = swarmOptions(seed);
+    runSeed(outboxModel(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
   }
   return inputs;
 }
@@ -119,6 +120,10 @@ interface ExploreReport {
   complete: boolean;
   seconds: number;
   statesPerSecond: number;
+  indexBytesPerState: number;
+  frontierBytesPerState: number;
+  residentBytesPerState: number;
+  residentBytesMax: number;
 }
 
 /** `outbox-sim explore` in a process of its own, as a user runs it (and as SPIN's pan runs). */
@@ -250,20 +255,7 @@ export async function main(): Promise<number> {
   log('');
 
   // Memory at ten million states, in a process of its own so that nothing else is counted.
-  const memoryRun = spawnSync(
-    process.execPath,
-    ['bin/outbox-sim.mjs', 'explore', '--engines', '5', '--attempts', '4', '--crashes', '5', '--max-states', '10000000', '--json', '--out', join(tmpdir(), 'outbox-sim-bench')],
-    { encoding: 'utf8', maxBuffer: 1 << 24 },
-  );
-  const m = JSON.parse(memoryRun.stdout) as {
-    states: number;
-    seconds: number;
-    statesPerSecond: number;
-    indexBytesPerState: number;
-    frontierBytesPerState: number;
-    residentBytesPerState: number;
-    residentBytesMax: number;
-  };
+  const m = exploreProcess(['--engines', '5', '--attempts', '4', '--crashes', '5', '--max-states', '10000000']);
   log('## explore: memory at ten million states');
   log('');
   log(`\`outbox-sim explore --engines 5 --attempts 4 --crashes 5 --max-states 10000000\` (its own process): ${fmt(m.states)} states in ${m.seconds.toFixed(1)} s (${fmt(m.statesPerSecond)} states/s).`);

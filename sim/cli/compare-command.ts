@@ -30,7 +30,7 @@ export interface CompareRow {
 
 const FORMATS = ['text', 'md', 'json'] as const;
 
-const PROPERTIES = outboxProperties(exploreOptions(EXPLORE_DEFAULTS));
+const PROPERTIES = outboxProperties();
 
 /** The properties compared: the safety and liveness ones, and quiet-after-healing. */
 function comparedProperties(): string[] {

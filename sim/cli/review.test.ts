@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
+import { CORPUS_DIR } from '../../traces/make-corpus.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'review-'));
@@ -18,7 +19,7 @@ async function run(...argv: string[]) {
   return { code, out, err };
 }
 
-const CORPUS = join('traces', 'corpus');
+const CORPUS = CORPUS_DIR;
 
 describe('the corpus', () => {
   const files = readdirSync(CORPUS).filter((f) => f.endsWith('.trace.jsonl'));

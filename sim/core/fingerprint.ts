@@ -47,7 +47,7 @@ export class FingerprintSet {
 
   /** Reads the slot where a fingerprint's probe starts, so that a later {@link add} finds it in the cache. */
   prefetch(hi: number, lo: number): void {
-    this.touched ^= this.table[2 * ((hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask)];
+    this.touched ^= this.table[2 * this.home(hi, lo)];
   }
 
   /** Adds a fingerprint; true when it was new. The pair (0, 0) is stored as (0, 1). */
@@ -55,7 +55,7 @@ export class FingerprintSet {
     if (hi === 0 && lo === 0) lo = 1;
     if ((this.size + 1) * 4 > (this.mask + 1) * 3) this.grow();
     const t = this.table;
-    let i = (hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask;
+    let i = this.home(hi, lo);
     for (;;) {
       const h = t[2 * i];
       const l = t[2 * i + 1];
@@ -68,6 +68,11 @@ export class FingerprintSet {
       if (h === hi && l === lo) return false;
       i = (i + 1) & this.mask;
     }
+  }
+
+  /** The slot where a fingerprint's probe starts. */
+  private home(hi: number, lo: number): number {
+    return (hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask;
   }
 
   private grow(): void {

@@ -3,11 +3,14 @@
  * re-runs of recorded events and re-runs under other rules: is the system
  * quiet, and once it is, does an `eventually` property fail?
  */
-import type { SimModel, Violation } from './model.ts';
+import type { ChoiceGroup, SimModel, Violation } from './model.ts';
 
-/** Quiet: no event is enabled, or the model says nothing more will happen. */
-export function isQuiet<S, E>(model: SimModel<S, E>, state: S): boolean {
-  return model.choices(state).every((g) => g.events.length === 0) || (model.quiescent?.(state) ?? false);
+/**
+ * Quiet: no event is enabled, or the model says nothing more will happen.
+ * `choices` are the state's choices when the caller has them already.
+ */
+export function isQuiet<S, E>(model: SimModel<S, E>, state: S, choices: readonly ChoiceGroup<E>[] = model.choices(state)): boolean {
+  return choices.every((g) => g.events.length === 0) || (model.quiescent?.(state) ?? false);
 }
 
 /** The first `eventually` property violated in a quiet state, or null. */

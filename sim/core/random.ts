@@ -94,11 +94,12 @@ export function runSeed<S, E>(
   let phase: 'fault' | 'heal' = 'fault';
   let budget = bounds.faultStepsMax;
   for (;;) {
-    if (phase === 'heal' && isQuiet(model, state)) {
+    const choices = model.choices(state);
+    if (phase === 'heal' && isQuiet(model, state, choices)) {
       const v = eventuallyViolated(model, state);
       return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
     }
-    const groups = model.choices(state).filter((g) => g.events.length > 0 && g.weight > 0);
+    const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);
     if (groups.length === 0 || budget === 0) {
       if (phase === 'fault' && model.heal !== undefined) {
         phase = 'heal';

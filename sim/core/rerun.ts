@@ -77,12 +77,13 @@ export function rerun<S, E>(
   if (!healed) state = model.heal(state);
   const chooser = seededChooser(seed);
   for (let k = 0; ; k++) {
-    if (isQuiet(model, state)) {
+    const choices = model.choices(state);
+    if (isQuiet(model, state, choices)) {
       const v = eventuallyViolated(model, state);
       return { departedAt, skipped, steps, violation: v !== null ? { ...v, step: steps } : null };
     }
     if (k === healStepsMax) return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
-    const groups = model.choices(state).filter((g) => g.events.length > 0);
+    const groups = choices.filter((g) => g.events.length > 0);
     const g = groups[chooser.int('schedule', groups.length)];
     state = model.step(state, g.events[chooser.int(g.group, g.events.length)]).state;
     steps++;

@@ -15,7 +15,7 @@ import { outboxProperties } from '../../properties/outbox.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { worldEncoder } from './encode.ts';
 import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
-import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
+import { answerOffered, ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper, type Stepper } from './stepper.ts';
 import { bodyName, idNames, labelOf, type EngineProc, type World, type WorldEvent } from './world.ts';
 
@@ -118,8 +118,7 @@ export function outboxModel(
         }
       } else if (e.state === 'posting') {
         ANSWERS.forEach((answer, i) => {
-          if (w.healing && answer !== options.healAnswer) return;
-          if (answer === 'crash-in-post' && w.crashes >= options.crashesMax) return;
+          if (!answerOffered(options, answer, w.healing, w.crashes)) return;
           brokerEvents.push({ kind: 'answer', pid: e.pid, answer });
           // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
           brokerWeights.push(w.healing ? 1 : options.answerWeights[i]);
@@ -406,15 +405,14 @@ export function outboxModel(
       .filter((e) => (e.kind === 'scan' || e.kind === 'drain') && e.pid === probe.pid);
     for (const start of starts) {
       let out = step(w, start);
-      let posted = false;
       for (let i = 0; i < 32; i++) {
         const p = out.state.engines.find((x) => x.pid === probe.pid);
         if (p === undefined || p.state === 'idle') break;
         const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: options.healAnswer } : { kind: 'step', pid: p.pid, at: p.state };
         out = step(out.state, e);
-        if (out.tags.includes('layer:post')) posted = true;
+        if (out.tags.includes('layer:post')) return false;
       }
-      if (posted || durableKey(out.state) !== before) return false;
+      if (durableKey(out.state) !== before) return false;
     }
     return true;
   };
@@ -435,7 +433,7 @@ export function outboxModel(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(options),
+    properties: outboxProperties(),
     heal,
     quiescent,
   };

@@ -125,3 +125,9 @@ export function describeOptions(o: WorldOptions): string {
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
   return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
+
+/** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */
+export function answerOffered(options: WorldOptions, answer: Answer, healing: boolean, crashes: number): boolean {
+  if (healing && answer !== options.healAnswer) return false;
+  return answer !== 'crash-in-post' || crashes < options.crashesMax;
+}

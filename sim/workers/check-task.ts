@@ -30,4 +30,3 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, bounds: task.plan.bounds }, task.from, task.to);
 }
 
-export default runTask;

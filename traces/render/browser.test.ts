@@ -14,7 +14,6 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { showCommand } from '../../sim/cli/show-command.ts';
-import { statesOf } from './states.ts';
 import { phantomFacts, phantomSample, removeDir, tempDir, type PhantomFacts, type Sample } from './test-traces.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -37,7 +36,7 @@ beforeAll(async () => {
     return;
   }
   sample = await phantomSample(dir);
-  facts = phantomFacts(sample, statesOf(sample.trace).at(-1) ?? {});
+  facts = phantomFacts(sample);
   const file = join(dir, 'trace.html');
   const err: string[] = [];
   const code = await showCommand(sample.path, { format: 'html', out: file }, { out: () => undefined, err: (l) => err.push(l), tty: false });

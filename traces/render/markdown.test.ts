@@ -11,7 +11,7 @@ let md: string;
 let facts: PhantomFacts;
 beforeAll(async () => {
   sample = await phantomSample(dir);
-  facts = phantomFacts(sample, statesOf(sample.trace).at(-1) ?? {});
+  facts = phantomFacts(sample);
   md = renderMarkdown(sample.trace, { path: sample.path });
 });
 afterAll(() => removeDir(dir));

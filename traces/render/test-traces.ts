@@ -10,6 +10,7 @@ import type { ReportedViolation } from '../../sim/check-report.ts';
 import { main } from '../../sim/cli/main.ts';
 import type { Trace } from '../format.ts';
 import { readTrace } from '../read.ts';
+import { statesOf } from './states.ts';
 
 /** A written counterexample: its report line, its path and the trace read back. */
 export interface Sample {
@@ -53,9 +54,10 @@ export interface PhantomFacts {
   held: string;
 }
 
-/** Reads the facts of a phantom delivery from its violation and the broker of the last state. */
-export function phantomFacts(sample: Sample, lastState: Record<string, unknown>): PhantomFacts {
+/** Reads the facts of a phantom delivery from its violation and the broker of its trace's last state. */
+export function phantomFacts(sample: Sample): PhantomFacts {
   const { subject, body } = sample.violation;
+  const lastState: Record<string, unknown> = statesOf(sample.trace).at(-1) ?? {};
   const broker = lastState.broker as Record<string, { body: string }>;
   return { subject, delivered: body, held: broker[subject].body };
 }

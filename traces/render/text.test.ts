@@ -1,7 +1,6 @@
 /** The text table of a fresh-cycle counterexample: one numbered row per step, the violation marked, the replay command. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText } from './text.ts';
-import { statesOf } from './states.ts';
 import { phantomFacts, phantomSample, removeDir, tempDir, type Sample } from './test-traces.ts';
 
 const dir = tempDir('render-text-');
@@ -36,7 +35,7 @@ describe('renderText', () => {
   });
 
   it('summarises the changes: a lost reply stores one body, the last step reports another delivered and is marked', () => {
-    const { subject, delivered, held } = phantomFacts(sample, statesOf(sample.trace).at(-1) ?? {});
+    const { subject, delivered, held } = phantomFacts(sample);
     expect(delivered).not.toBe(held);
     const lines = text.split('\n');
     expect(lines.some((l) => l.includes('lost-reply') && l.includes(`broker holds ${subject} = ${held}`))).toBe(true);

@@ -42,6 +42,24 @@ function setUp(c: Case) {
   return { options, worldRules, steppers, model: outboxModel(options, worldRules, steppers) };
 }
 
+/** `model` with the state after each event that `when` picks passed through `alter` (a model that breaks what packing assumes). */
+function alterSteps(model: SimModel<World, WorldEvent>, when: (e: WorldEvent) => boolean, alter: (w: World) => World): SimModel<World, WorldEvent> {
+  return {
+    ...model,
+    step: (w, e) => {
+      const r = model.step(w, e);
+      return when(e) ? { ...r, state: alter(r.state) } : r;
+    },
+  };
+}
+
+/** The first event enabled in `w` that `pick` accepts. */
+function firstEvent(model: SimModel<World, WorldEvent>, w: World, pick: (e: WorldEvent) => boolean): WorldEvent {
+  const e = model.choices(w).flatMap((c) => c.events).find(pick);
+  if (e === undefined) throw new Error('packed.test: no such event enabled');
+  return e;
+}
+
 const summary = (r: ReturnType<typeof explore<World, WorldEvent>>) => ({
   complete: r.complete,
   stoppedBy: r.stoppedBy,
@@ -75,14 +93,7 @@ describe('packed transitions: the derivation refuses what its key cannot explain
   it('throws when an event changes a slot outside its key, instead of replaying a wrong step', () => {
     const { options, worldRules, model } = setUp(CASES[0]);
     // A model whose crash also rewrites a record: a crash's key holds no record slot.
-    const skewed: SimModel<World, WorldEvent> = {
-      ...model,
-      step: (w, e) => {
-        const r = model.step(w, e);
-        if (e.kind !== 'crash') return r;
-        return { ...r, state: { ...r.state, records: { ...r.state.records, a: { kind: 'torn', bytes: 'x' } } } };
-      },
-    };
+    const skewed = alterSteps(model, (e) => e.kind === 'crash', (w) => ({ ...w, records: { ...w.records, a: { kind: 'torn', bytes: 'x' } } }));
     const system = packedOutbox(options, worldRules, skewed);
     const s = new Int32Array(system.width);
     system.initial(s);
@@ -113,22 +124,15 @@ describe('packed transitions: one derivation serves every engine', () => {
   it('refuses a step that writes a pid its key does not hold', () => {
     const { options, worldRules, model } = setUp(CASES[0]);
     // A model whose claims go to the other engine: the holder is then no placeholder of the step.
-    const wrong: SimModel<World, WorldEvent> = {
-      ...model,
-      step: (w, e) => {
-        const r = model.step(w, e);
-        if (e.kind !== 'step' || e.at !== 'claiming') return r;
-        const claims = Object.fromEntries(Object.entries(r.state.claims).map(([id, c]) => [id, c.kind === 'held' ? { kind: 'held' as const, owner: 99 } : c]));
-        return { ...r, state: { ...r.state, claims } };
-      },
-    };
+    const wrong = alterSteps(
+      model,
+      (e) => e.kind === 'step' && e.at === 'claiming',
+      (w) => ({ ...w, claims: Object.fromEntries(Object.entries(w.claims).map(([id, c]) => [id, c.kind === 'held' ? { kind: 'held' as const, owner: 99 } : c])) }),
+    );
     const system = packedOutbox(options, worldRules, wrong);
     let w = model.step(model.initial(), { kind: 'produce', id: 'a' }).state;
-    const pick = model.choices(w).flatMap((c) => c.events).find((e) => e.kind === 'scan' || e.kind === 'drain');
-    if (pick === undefined) throw new Error('no scan or drain after produce');
-    w = model.step(w, pick).state;
-    const claiming = model.choices(w).flatMap((c) => c.events).find((e) => e.kind === 'step' && e.at === 'claiming');
-    if (claiming === undefined) throw new Error('no claiming step');
+    w = model.step(w, firstEvent(model, w, (e) => e.kind === 'scan' || e.kind === 'drain')).state;
+    const claiming = firstEvent(model, w, (e) => e.kind === 'step' && e.at === 'claiming');
     expect(() => system.transitions.programFor(system.layout.pack(w, system.tables), claiming)).toThrow(/wrote pid 99, which its key does not hold/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineProc } from '../world.ts';
 import { PackedTables } from './layout.ts';
-import { OTHER, pidOf, PidRenaming, SELF } from './pid-renaming.ts';
+import { OTHER, PidRenaming, renamePid, SELF } from './pid-renaming.ts';
 
 const proc = (pid: number): EngineProc => ({
   pid,
@@ -36,8 +36,8 @@ describe('PidRenaming', () => {
 
   it('runs a renaming check on every pid it does not rename', () => {
     const refuse = { from: [1], to: [SELF], check: (pid: number) => { throw new Error(`pid ${pid} refused`); } };
-    expect(pidOf(1, refuse)).toBe(SELF);
-    expect(() => pidOf(2, refuse)).toThrow(/pid 2 refused/);
+    expect(renamePid(1, refuse)).toBe(SELF);
+    expect(() => renamePid(2, refuse)).toThrow(/pid 2 refused/);
     const t = new PackedTables();
     const r = new PidRenaming(t);
     expect(() => r.claim(t.claims.id({ kind: 'held', owner: 2 }), refuse)).toThrow(/pid 2 refused/);

@@ -82,7 +82,7 @@ export class PidRenaming {
   claim(claimId: number, r: Renaming): number {
     const claim = this.tables.claims.value(claimId);
     if (claim === undefined || claim.kind !== 'held') return claimId;
-    return this.heldBy(pidOf(claim.owner, r));
+    return this.heldBy(renamePid(claim.owner, r));
   }
 
   /** The interned engine process `procId` with its pids renamed. */
@@ -90,7 +90,7 @@ export class PidRenaming {
     const proc = this.tables.procs.value(procId);
     if (proc === undefined) return procId;
     return this.memoised(1, procId, r, () => {
-      const renamed: EngineProc = { ...proc, pid: pidOf(proc.pid, r), ctx: { ...proc.ctx, pid: pidOf(proc.ctx.pid, r) } };
+      const renamed: EngineProc = { ...proc, pid: renamePid(proc.pid, r), ctx: { ...proc.ctx, pid: renamePid(proc.ctx.pid, r) } };
       return this.tables.procs.id(renamed);
     });
   }
@@ -113,7 +113,7 @@ export class PidRenaming {
 }
 
 /** A pid under a renaming. */
-export function pidOf(pid: number, r: Renaming): number {
+export function renamePid(pid: number, r: Renaming): number {
   const i = r.from.indexOf(pid);
   if (i >= 0) return r.to[i];
   r.check?.(pid);

@@ -14,7 +14,7 @@ import type { Property, SimModel, Violation } from '../../core/model.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldRules } from '../model.ts';
-import { ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
+import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import * as L from './layout.ts';
 import { PackedLayout, PackedTables } from './layout.ts';
@@ -168,30 +168,13 @@ export function packedOutbox(
       const healing = s[g + HEALING] === 1;
       for (let i = 0; i < ANSWERS.length; i++) {
         const answer = ANSWERS[i];
-        if (healing && answer !== options.healAnswer) continue;
-        if (answer === 'crash-in-post' && s[g + CRASHES] >= options.crashesMax) continue;
+        if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
         brokerEvents.push(cached(ev(2, pid, i), () => ({ kind: 'answer', pid, answer })));
       }
     } else {
       const at = proc.state;
       engineEvents.push(cached(ev(3, pid, STATES.indexOf(at)), () => ({ kind: 'step', pid, at })));
     }
-  };
-
-  /** Per claim id: the pid of the claim's holder, or -1 when it is not held. */
-  const holderOf: number[] = [];
-  const holder = (claimId: number): number => {
-    let h = holderOf[claimId];
-    if (h === undefined) {
-      const claim = tables.claims.value(claimId);
-      h = holderOf[claimId] = claim?.kind === 'held' ? claim.owner : -1;
-    }
-    return h;
-  };
-  /** Whether the holder of id j's claim in `s` is an engine of `s` (all an engine sees of the others). */
-  const holderAlive = (s: Int32Array, j: number): number => {
-    const h = holder(s[j * PER_ID + CLAIM]);
-    return h >= 0 && transitions.engineSlot(s, h) >= 0 ? 1 : 0;
   };
 
   /**
@@ -218,7 +201,7 @@ export function packedOutbox(
       engineKey[n++] = s[j * PER_ID + CLAIM];
       engineKey[n++] = s[j * PER_ID + LIVE];
       if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
-      engineKey[n++] = holderAlive(s, j);
+      engineKey[n++] = transitions.holderAlive(s, j);
     }
     return n;
   };
@@ -312,7 +295,7 @@ export function packedOutbox(
   const contextOf = (s: Int32Array, prefix: number): number => {
     const view = engineView(s, prefix);
     let alive = 0;
-    for (let j = 0; j < ids.length; j++) alive = alive * 2 + holderAlive(s, j);
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
     if (view === lastContextView && alive === lastAlive) return lastContextId;
     let c = contexts.get(view, alive);
     if (c < 0) contexts.set(view, alive, (c = contexts.size));

@@ -16,7 +16,7 @@ import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
-import { OTHER, pidOf, PidRenaming, SELF, type Renaming } from './pid-renaming.ts';
+import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
 import * as L from './layout.ts';
 import type { PackedLayout, PackedTables } from './layout.ts';
 
@@ -56,7 +56,9 @@ export class PackedTransitions {
   private readonly appendMemo: Map<number, number>[] = Array.from({ length: 9 }, () => new Map<number, number>());
   private readonly quarantinedFiles = new Interner<QuarantinedFile>();
   /** Pid of each interned engine process, by its id. */
-  private readonly pidOf: number[] = [0];
+  private readonly pidOfProc: number[] = [0];
+  /** Per claim id: the pid of the claim's holder, or -1 when it is not held. */
+  private readonly holderOf: number[] = [];
   private readonly renaming: PidRenaming;
   /**
    * The pids the current key holds as placeholders: the engine the event
@@ -139,9 +141,9 @@ export class PackedTransitions {
       const op = out[i];
       const a = out[i + 1];
       if (op === OP_SET && a < g && a % PER_ID === CLAIM) out[i + 2] = this.renaming.claim(out[i + 2], r);
-      else if (op === OP_ENGINE_REMOVE) out[i + 1] = pidOf(a, r);
+      else if (op === OP_ENGINE_REMOVE) out[i + 1] = renamePid(a, r);
       else if (op === OP_ENGINE_REPLACE) {
-        out[i + 1] = pidOf(a, r);
+        out[i + 1] = renamePid(a, r);
         out[i + 2] = this.renaming.proc(out[i + 2], r);
       } else if (op === OP_ENGINE_APPEND) out[i + 2] = this.renaming.proc(out[i + 2], r);
     }
@@ -157,12 +159,26 @@ export class PackedTransitions {
   }
 
   pid(procId: number): number {
-    let p = this.pidOf[procId];
+    let p = this.pidOfProc[procId];
     if (p === undefined) {
       p = this.tables.procs.value(procId)?.pid ?? 0;
-      this.pidOf[procId] = p;
+      this.pidOfProc[procId] = p;
     }
     return p;
+  }
+
+  /**
+   * 1 when the claim on id `j` in `s` is held by an engine alive in `s`,
+   * else 0: all an engine step sees of the other engines.
+   */
+  holderAlive(s: Int32Array, j: number): number {
+    const claimId = s[j * PER_ID + CLAIM];
+    let h = this.holderOf[claimId];
+    if (h === undefined) {
+      const claim = this.tables.claims.value(claimId);
+      h = this.holderOf[claimId] = claim?.kind === 'held' ? claim.owner : -1;
+    }
+    return h >= 0 && this.engineSlot(s, h) >= 0 ? 1 : 0;
   }
 
   /** Entries of the memo (distinct event-and-input combinations met). */
@@ -173,12 +189,7 @@ export class PackedTransitions {
   private code(e: WorldEvent): number {
     let c = this.eventCodes.get(e);
     if (c === undefined) {
-      const text = JSON.stringify(e);
-      c = this.eventCodesByText.get(text);
-      if (c === undefined) {
-        c = this.eventCodesByText.size + 1;
-        this.eventCodesByText.set(text, c);
-      }
+      c = this.codeOfText(JSON.stringify(e));
       this.eventCodes.set(e, c);
     }
     return c;
@@ -188,8 +199,17 @@ export class PackedTransitions {
   private canonicalCode(e: WorldEvent): number {
     let c = this.canonicalCodes.get(e);
     if (c === undefined) {
-      c = this.code({ ...e, pid: SELF } as WorldEvent);
+      c = this.codeOfText(JSON.stringify({ ...e, pid: SELF }));
       this.canonicalCodes.set(e, c);
+    }
+    return c;
+  }
+
+  private codeOfText(text: string): number {
+    let c = this.eventCodesByText.get(text);
+    if (c === undefined) {
+      c = this.eventCodesByText.size + 1;
+      this.eventCodesByText.set(text, c);
     }
     return c;
   }
@@ -254,8 +274,7 @@ export class PackedTransitions {
           this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer') this.pushSlot(s, o + BROKER);
           this.overwritten = o + REPORTED;
-          // Whether the claim's holder is alive is all the engine sees of the other engines.
-          this.push(claim?.kind === 'held' && this.engineSlot(s, claim.owner) >= 0 ? 1 : 0);
+          this.push(this.holderAlive(s, j));
         }
         return;
       }
