@@ -4,12 +4,11 @@
  * a retry by a fresh kernel instance (a new process: nothing in memory). Rows
  * are data; the counts come from playing them through the receipts model.
  */
-import { receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsModel } from './model.ts';
 import { CONDITIONS_OPTIONS } from './options.ts';
 import { layerReport, type LayerReport } from './layers.ts';
-import { startRun, tagCounts } from './script.ts';
+import { alwaysViolations, startRun, tagCounts } from './script.ts';
 import { damage, handleAll, newProcess, play, readerThrows, revisionChange, tornAppend, unknownVersion, type ScriptStepFn } from './steps.ts';
-import { FIRST_COMMAND } from './model.ts';
 
 /** One row of the table: what is done to the store between the two handlings. */
 export interface ConditionSpec {
@@ -100,11 +99,7 @@ export function runCondition(spec: ConditionSpec): ConditionResult {
   run = handleAll(model, run, () => K);
   const tags = tagCounts(run, retryFrom);
   const layers = layerReport(run);
-  const violations = model.properties
-    .filter((p) => p.kind === 'always')
-    .map((p) => p.check(run.state))
-    .filter((v) => v !== null)
-    .map((v) => `${v.property} (${v.layer}): ${v.detail}`);
+  const violations = alwaysViolations(model, run);
   return {
     id: spec.id,
     name: spec.name,

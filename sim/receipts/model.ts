@@ -14,7 +14,7 @@ import { receiptsProperties } from '../../properties/receipts.ts';
 import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
 import { damageLine, isReadableRow, rewriteToUnknownVersion, TORN_UNRELATED_LINE } from './faults.ts';
 import { worldKey } from './key.ts';
-import type { FaultBudget, ReceiptsOptions } from './options.ts';
+import { NO_FAULTS, type FaultBudget, type ReceiptsOptions } from './options.ts';
 import { labelOf, type KernelProc, type LayerCounts, type ReceiptsEvent, type ReceiptsWorld } from './world.ts';
 
 /** The command every world starts with: retry task t1, round 1, issued under revision 1. */
@@ -22,10 +22,6 @@ export const FIRST_COMMAND: Command = { key: 'k1', task: 't1', round: 1, rev: 1 
 
 /** Weights of the subsystems against each other in random runs (faults: see options). */
 const GROUP_WEIGHT = { command: 3, kernel: 8, sdk: 2, operator: 1 } as const;
-
-const NO_FAULTS: FaultBudget = {
-  damage: 0, tornAppend: 0, unknownVersion: 0, readerThrows: 0, revisionChange: 0, newProcess: 0, cancel: 0, newKey: 0,
-};
 
 const ZERO_COUNTS: LayerCounts = { callbacksByKey: {}, refusals: {}, stale: 0, unavailable: 0 };
 
@@ -94,8 +90,9 @@ export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNew
     const faultEvents: ReceiptsEvent[] = [];
     w.store.lines.forEach((line, i) => {
       if (line !== w.written[i]) return; // already damaged: one fault per line
-      if (left(w, 'damage') && isReadableRow(line)) faultEvents.push({ kind: 'damage', line: i });
-      if (left(w, 'unknownVersion') && isReadableRow(line)) faultEvents.push({ kind: 'unknown-version', line: i });
+      if (!isReadableRow(line)) return; // damaging a line that is no row means nothing
+      if (left(w, 'damage')) faultEvents.push({ kind: 'damage', line: i });
+      if (left(w, 'unknownVersion')) faultEvents.push({ kind: 'unknown-version', line: i });
     });
     if (left(w, 'tornAppend')) faultEvents.push({ kind: 'torn-append' });
     if (left(w, 'readerThrows') && !w.readerThrows) faultEvents.push({ kind: 'reader-throws' });

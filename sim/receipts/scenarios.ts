@@ -10,7 +10,7 @@ import type { SimModel } from '../core/model.ts';
 import { layerReport, type LayerReport } from './layers.ts';
 import { FIRST_COMMAND, receiptsModel } from './model.ts';
 import { SCENARIO_OPTIONS, type ReceiptsOptions } from './options.ts';
-import { startRun, tagCounts } from './script.ts';
+import { alwaysViolations, startRun, tagCounts } from './script.ts';
 import { cancel, damage, handleAll, newestKey, newKey, newProcess, play, revisionChange, type ScriptStepFn } from './steps.ts';
 
 /** One scenario: what happens after the first execution, and how the retry comes. */
@@ -128,11 +128,7 @@ export function runScenario(spec: ScenarioSpec, options: ReceiptsOptions = SCENA
   const key = spec.key(run.state);
   const layers = layerReport(run);
   const { result, mechanism } = explain(tagCounts(run, firstDone), run.state, key, options);
-  const violations = model.properties
-    .filter((p) => p.kind === 'always')
-    .map((p) => p.check(run.state))
-    .filter((v) => v !== null)
-    .map((v) => `${v.property} (${v.layer}): ${v.detail}`);
+  const violations = alwaysViolations(model, run);
   return { id: spec.id, name: spec.name, result, mechanism, starts: layers.starts, attempts: layers.attempts, callbacks: layers.callbacks, effects: layers.effects, layers, violations };
 }
 

@@ -5,7 +5,7 @@
  * where it is applied, so a script cannot reach a state the simulator and the
  * explorer could not (STYLE: scenarios belong in data, not in the engine).
  */
-import { canonicalJson } from '../core/canonical.ts';
+import { locate } from '../core/simulate.ts';
 import type { SimModel } from '../core/model.ts';
 
 /** One applied step. */
@@ -27,9 +27,7 @@ export function startRun<S, E>(model: SimModel<S, E>): ScriptRun<S> {
 
 /** Applies `event`, which must be among the events the model enables now. */
 export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
-  const wanted = canonicalJson(event);
-  const enabled = model.choices(run.state).some((g) => g.events.some((e) => canonicalJson(e) === wanted));
-  if (!enabled) throw new Error(`scripted event is not enabled: ${model.label(event)}`);
+  if (locate(model, run.state, event) === null) throw new Error(`scripted event is not enabled: ${model.label(event)}`);
   const out = model.step(run.state, event);
   return { state: out.state, steps: [...run.steps, { label: model.label(event), tags: out.tags }] };
 }
@@ -57,4 +55,13 @@ export function tagCounts(run: ScriptRun<unknown>, from = 0): Record<string, num
   const counts: Record<string, number> = {};
   for (const s of run.steps.slice(from)) for (const t of s.tags) counts[t] = (counts[t] ?? 0) + 1;
   return counts;
+}
+
+/** Each `always` property the run's state violates, as one line: `property (layer): detail`. */
+export function alwaysViolations<S, E>(model: SimModel<S, E>, run: ScriptRun<S>): string[] {
+  return model.properties
+    .filter((p) => p.kind === 'always')
+    .map((p) => p.check(run.state))
+    .filter((v) => v !== null)
+    .map((v) => `${v.property} (${v.layer}): ${v.detail}`);
 }
