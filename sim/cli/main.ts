@@ -117,7 +117,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .description('the second system: command receipts and dispatch, the controlled conditions C1-C9 and scenarios I0-I7 with counts at every layer')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
-      code = await receiptsCommand(opts.json ? ['--json'] : [], io);
+      code = receiptsCommand(opts.json === true, io);
     });
 
   program

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { receiptsCommand } from './receipts-command.ts';
+import { main } from './main.ts';
 
 async function run(argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await receiptsCommand(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  const code = await main(['receipts', ...argv], { out: (s) => out.push(s), err: (s) => err.push(s), tty: false });
   return { code, out, err };
 }
 

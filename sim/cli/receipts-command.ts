@@ -4,16 +4,10 @@
  * table (C1..C9) and the dispatch scenarios (I0..I7), with counts at every
  * layer (section 7) and, per scenario, the mechanism that decided it.
  */
-import { Command, CommanderError } from 'commander';
 import { runConditions, type ConditionResult } from '../receipts/conditions.ts';
 import type { LayerReport } from '../receipts/layers.ts';
 import { runScenarios, type ScenarioResult } from '../receipts/scenarios.ts';
-
-/** Where the command writes, one line per call. */
-export interface ReceiptsIo {
-  out: (s: string) => void;
-  err: (s: string) => void;
-}
+import type { Io } from './io.ts';
 
 /** Pads every column of a table of strings to its widest cell. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -70,26 +64,8 @@ function scenariosText(rows: readonly ScenarioResult[]): string[] {
   return out;
 }
 
-/** Runs `outbox-sim receipts [--json]` on the arguments after `receipts`; resolves to the exit code. */
-export async function receiptsCommand(argv: string[], io: ReceiptsIo): Promise<number> {
-  const program = new Command('outbox-sim receipts')
-    .description('reproduce the command-receipt tables (DOMAIN section 6) with counts at every layer')
-    .option('--json', 'print one JSON object { conditions, scenarios }')
-    .allowExcessArguments(false)
-    .exitOverride()
-    .showSuggestionAfterError(false)
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: () => undefined });
-  try {
-    program.parse(argv, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.exitCode === 0) return 0; // --help was printed
-      io.err(`outbox-sim receipts: ${e.message.replace(/^error: /, '')} (usage: outbox-sim receipts [--json])`);
-      return 2;
-    }
-    throw e;
-  }
-  const json = program.opts<{ json?: boolean }>().json === true;
+/** Runs `outbox-sim receipts [--json]` (its flag parsed by the CLI); returns the exit code. */
+export function receiptsCommand(json: boolean, io: Pick<Io, 'out'>): number {
   const conditions = runConditions();
   const scenarios = runScenarios();
   if (json) {
