@@ -33,9 +33,10 @@ const FORMATS = ['text', 'md', 'json'] as const;
 const PROPERTIES = outboxProperties();
 
 /** The properties compared: the safety and liveness ones, and quiet-after-healing. */
-function comparedProperties(): string[] {
-  return [...PROPERTIES.filter((p) => p.kind !== 'sometimes').map((p) => p.name), 'quiet-after-healing'];
-}
+const COMPARED = [...PROPERTIES.filter((p) => p.kind !== 'sometimes').map((p) => p.name), 'quiet-after-healing'];
+
+/** The world every rule set is searched in. */
+const SEARCHED_WORLD = exploreOptions(EXPLORE_DEFAULTS);
 
 /** Whether the exhaustive search checks a property (it checks the `always` ones). */
 function searched(property: string): boolean {
@@ -59,11 +60,11 @@ export async function compareCommand(
   for (const { spec, pair } of pairs) {
     const merged = await runSeedsParallel({ rules: spec, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
-    const options = exploreOptions(EXPLORE_DEFAULTS);
+    const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
     const search = exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false });
     const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
-    for (const property of comparedProperties()) {
+    for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);
       rows.push({
         rules: pair.rules.name,
@@ -87,7 +88,7 @@ export async function compareCommand(
     r.verdict === 'holds'
       ? `holds (${r.runs.toLocaleString('en-US')} runs${r.states === null ? '' : `, ${r.states.toLocaleString('en-US')} states${r.complete ? '' : ', partial'}`})`
       : `VIOLATED: trace ${r.trace}, ${r.steps} steps`;
-  const properties = comparedProperties();
+  const properties = COMPARED;
   const names = pairs.map((p) => p.pair.rules.name);
   if (format === 'md') {
     io.out(`| rule set | ${properties.join(' | ')} |`);
