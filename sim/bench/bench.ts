@@ -139,36 +139,62 @@ function exploreProcess(args: readonly string[]): ExploreReport {
 interface SpinFigure {
   engines: number;
   attempts: number;
-  spin: ReturnType<typeof spinRun>;
+  spin: SpinReport;
+  /** SPIN without partial-order reduction, stopped near explore's bound by its memory limit. */
+  unreduced: SpinReport;
   ours: ExploreReport;
 }
 
-/** SPIN's model built once per configuration. */
+/**
+ * Memory limit (MB) of the unreduced pan: it stops there with a partial
+ * search, near 1.7 million states on the 5-engine anchor, so that both
+ * searches are of about the size of explore's (SPIN_SIDE_STATES_MAX).
+ */
+const SPIN_UNREDUCED_MEMLIM = 300;
+
+/**
+ * SPIN's model built once per configuration, twice: `pan` as the anchor's
+ * README builds it (with SPIN's partial-order reduction, on by default), and
+ * `pan-unreduced` without it (-DNOREDUCE), which stores every interleaving,
+ * as explore does.
+ */
 function spinBuild(dir: string, engines: number, attempts: number): void {
   execFileSync('spin', [`-DRULE=0`, `-DENGINES=${engines}`, `-DMAXATT=${attempts}`, '-a', 'outbox.pml'], { cwd: dir, stdio: 'pipe' });
   execFileSync('gcc', ['-O2', '-DMEMLIM=8000', '-o', 'pan', 'pan.c'], { cwd: dir, stdio: 'pipe' });
+  execFileSync('gcc', ['-O2', `-DMEMLIM=${SPIN_UNREDUCED_MEMLIM}`, '-DNOREDUCE', '-o', 'pan-unreduced', 'pan.c'], { cwd: dir, stdio: 'pipe' });
+}
+
+interface SpinReport {
+  states: number;
+  transitions: number;
+  seconds: number;
+  runs: number;
+  /** False when pan stopped at its memory limit. */
+  complete: boolean;
 }
 
 /**
- * SPIN's own figures for the model built in `dir`. pan reports its search
+ * SPIN's own figures for the pan built in `dir`. pan reports its search
  * time in clock ticks (0.01 s): a search shorter than a few ticks is run
  * again until the reported times add up to a second (at most 500 runs), and
  * their mean is the time. The tick a search starts in is random, so the
  * mean of the rounded times tends to the true time.
  */
-function spinRun(dir: string): { states: number; transitions: number; seconds: number; runs: number } {
+function spinRun(dir: string, pan: 'pan' | 'pan-unreduced'): SpinReport {
   let states = NaN;
   let transitions = NaN;
   let total = 0;
   let runs = 0;
+  let complete = true;
   while (runs < 500 && (runs === 0 || total < 1)) {
-    const out = execFileSync('./pan', ['-a', '-m1000000'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 24 });
+    const out = execFileSync(`./${pan}`, ['-a', '-m1000000'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 24 });
     states = Number(/([\d.e+]+) states, stored/.exec(out)?.[1] ?? NaN);
     transitions = Number(/([\d.e+]+) transitions \(= stored\+matched\)/.exec(out)?.[1] ?? NaN);
     total += Number(/elapsed time ([\d.e+-]+) seconds/.exec(out)?.[1] ?? NaN);
+    complete = !out.includes('reached -DMEMLIM bound');
     runs++;
   }
-  return { states, transitions, seconds: total / runs, runs };
+  return { states, transitions, seconds: total / runs, runs, complete };
 }
 
 export async function main(): Promise<number> {
@@ -284,13 +310,16 @@ export async function main(): Promise<number> {
       spinBuild(dir, engines, attempts);
       // Two alternated rounds, the faster of each: the machine's speed drifts.
       const args = ['--engines', `${engines}`, '--attempts', `${attempts}`, '--crashes', `${engines}`, '--max-states', `${SPIN_SIDE_STATES_MAX}`];
-      let spin = spinRun(dir);
+      let spin = spinRun(dir, 'pan');
       let ours = exploreProcess(args);
-      const spin2 = spinRun(dir);
+      let unreduced = spinRun(dir, 'pan-unreduced');
+      const spin2 = spinRun(dir, 'pan');
       const ours2 = exploreProcess(args);
+      const unreduced2 = spinRun(dir, 'pan-unreduced');
       if (spin2.seconds < spin.seconds) spin = spin2;
       if (ours2.seconds < ours.seconds) ours = ours2;
-      figures.push({ engines, attempts, spin, ours });
+      if (unreduced2.seconds < unreduced.seconds) unreduced = unreduced2;
+      figures.push({ engines, attempts, spin, unreduced, ours });
     }
     rmSync(dir, { recursive: true, force: true });
     log(`Both run by this benchmark in one go, each in a process of its own (\`outbox-sim explore --engines N --attempts A --crashes N --max-states ${SPIN_SIDE_STATES_MAX} --json\` against pan), in two alternated rounds (the faster of each is shown); both report their search time without start-up. The models differ in grain (explore has one state per durable write, restarts, and the whole answer menu), so state counts differ; the comparison is states per second. explore stops at ${fmt(SPIN_SIDE_STATES_MAX)} states where the space is larger (complete: false).`);
@@ -307,6 +336,20 @@ export async function main(): Promise<number> {
     }
     log('');
     log('pan reports its search time in 0.01 s ticks: a search shorter than a second is run again until the reported times add up to one, and the mean is shown with the number of runs. Transitions are SPIN\'s "stored+matched" and explore\'s successors generated: per transition explore does its work at the rate of the last column; its states/s is lower by its larger number of transitions per state.');
+    log('');
+    log('### The same, against SPIN without partial-order reduction');
+    log('');
+    log(`pan as built above applies SPIN's partial-order reduction (on unless compiled with -DNOREDUCE): of the interleavings of independent steps it stores few, hence its 1.5 to 1.9 transitions per state. explore applies no reduction and stores every interleaving. The same model compiled with -DNOREDUCE stores every interleaving too; it is run here in the same rounds as the two above, with a memory limit of ${SPIN_UNREDUCED_MEMLIM} MB at which it stops with a partial search (complete: false), near the size of explore's bound. explore's figures are those of the table above.`);
+    log('');
+    log('| engines | attempts | SPIN unreduced states | complete | SPIN unreduced s (runs) | SPIN unreduced states/s | SPIN unreduced transitions/state | explore states/s | **explore / SPIN unreduced, states/s** |');
+    log('| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const f of figures) {
+      const u = f.unreduced;
+      const rate = u.states / u.seconds;
+      log(
+        `| ${f.engines} | ${f.attempts} | ${fmt(u.states)} | ${u.complete} | ${u.seconds.toFixed(4)} (${u.runs}) | ${fmt(rate)} | ${(u.transitions / u.states).toFixed(2)} | ${fmt(f.ours.statesPerSecond)} | **${(f.ours.statesPerSecond / rate).toFixed(2)}** |`,
+      );
+    }
   }
   log('');
   log('Reproduce: `npm run bench` (writes this file).');
