@@ -69,9 +69,21 @@ describe('outbox-sim explore', () => {
     expect(r.out).toContain('WARNING: stopped by --max-states 20000: a partial search, not a proof (complete: false)');
   });
 
+  it('--max-depth: every trace up to the bound, said so; a violation beyond it is not claimed', async () => {
+    const r = await run('explore', '--rules', 'fresh-cycle', '--max-depth', '17', '--out', tmp);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('WARNING: stopped by --max-depth 17: every trace of up to 17 steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)');
+    expect(r.out).toContain('RESULT: no always-property violated by any trace of up to 17 steps');
+    const j = JSON.parse((await run('explore', '--rules', 'fresh-cycle', '--max-depth', '18', '--json', '--out', tmp)).out) as ExploreJson;
+    expect(j).toMatchObject({ ok: false, violations: [{ property: 'no-phantom-delivery', steps: 18 }] });
+  });
+
   it('a bad bound is one line and exit 2', async () => {
     const r = await run('explore', '--max-memory', 'lots');
     expect(r.code).toBe(2);
     expect(r.err).toEqual(['outbox-sim: --max-memory must be a whole number, got "lots"']);
+    const d = await run('explore', '--max-depth', '-1');
+    expect(d.code).toBe(2);
+    expect(d.err).toEqual(['outbox-sim: --max-depth must be a whole number, got "-1"']);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * `outbox-sim explore`: breadth-first search of one bounded world with the
  * whole fault vocabulary. Exit 0 when no `always` property is violated in
- * what was searched (a search stopped by --max-states says so and is marked
- * `complete: false`), 1 when one is (the shortest counterexample is written
+ * what was searched (a search stopped by --max-states, --max-depth or
+ * --max-memory says so and is marked `complete: false`), 1 when one is (the shortest counterexample is written
  * as a trace), 2 on bad input.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
@@ -30,6 +30,7 @@ export interface ExploreFlags {
   operator?: string;
   broker?: string;
   maxStates?: string;
+  maxDepth?: string;
   maxMemory?: string;
   out?: string;
   json?: boolean;
@@ -58,12 +59,14 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
+  // No bound unless given: a level deeper than any reachable state never comes.
+  const depthMax = flags.maxDepth === undefined ? undefined : intFlag('--max-depth', flags.maxDepth, 0, 0, 1_000_000);
   const memoryMiB = intFlag('--max-memory', flags.maxMemory, memoryMiBDefault(), 1, 1 << 30);
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   if (!flags.json) {
-    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -73,6 +76,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const guard = memoryGuard(memoryMiB);
   const r = exploreOutbox(options, worldRules, steppers, {
     statesMax,
+    ...(depthMax === undefined ? {} : { depthMax }),
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
     stopReason: () => {
       residentMax = Math.max(residentMax, process.memoryUsage.rss());
@@ -97,8 +101,22 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
-  if (!r.complete && ok) io.out(`WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`);
-  if (ok) io.out(r.complete ? 'RESULT: no always-property violated in the whole bounded space' : 'RESULT: no always-property violated in the states searched');
+  if (!r.complete && ok) {
+    io.out(
+      r.stoppedBy === 'max-depth'
+        ? `WARNING: stopped by --max-depth ${depthMax}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`
+        : `WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`,
+    );
+  }
+  if (ok) {
+    io.out(
+      r.complete
+        ? 'RESULT: no always-property violated in the whole bounded space'
+        : r.stoppedBy === 'max-depth'
+          ? `RESULT: no always-property violated by any trace of up to ${depthMax} steps`
+          : 'RESULT: no always-property violated in the states searched',
+    );
+  }
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${v.detail}`);
     io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
@@ -106,3 +124,4 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   return ok ? 0 : 1;
 }
+

@@ -79,6 +79,7 @@ const fingerprintInts = tuples.fingerprintInts;
 export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
+  const depthMax = bounds.depthMax ?? -1;
   const width = system.width;
   const seen = new FingerprintSet(16);
   const index = new GrowableIndex();
@@ -189,11 +190,38 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     }
     return false;
   };
+  /**
+   * The rest of the queue is the level of `depthMax`, whose successors are
+   * not searched: the search is whole only if every one of them is a state
+   * already stored (their transitions then count, as an unbounded search
+   * counts them).
+   */
+  const cutAtDepth = (): ExploreResult<E> => {
+    let fresh = false;
+    let probed = 0;
+    const probe: SuccessorSink = {
+      out: new Int32Array(width),
+      take: () => {
+        probed++;
+        fingerprintInts(probe.out, width, fp);
+        fresh = !seen.has(fp[0], fp[1]);
+        return fresh;
+      },
+    };
+    while (queue.length > 0 && !fresh) {
+      queue.shift(current);
+      system.expand(current, probe);
+    }
+    if (fresh) return result(false, 'max-depth');
+    transitions += probed;
+    return result(true);
+  };
   while (queue.length > 0) {
     if (expanded === levelEnd) {
       level++;
       levelEnd = seen.size;
     }
+    if (level === depthMax) return cutAtDepth();
     queue.shift(current);
     parent = expanded++;
     system.expand(current, sink);

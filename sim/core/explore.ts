@@ -18,6 +18,13 @@ import type { SimModel, Violation } from './model.ts';
 export interface ExploreBounds {
   /** Distinct states to store before stopping with a partial result. */
   statesMax: number;
+  /**
+   * Expand no state at this depth (events from the initial state): every
+   * trace of up to `depthMax` events is searched, and no longer one. A
+   * search cut short by it is partial (`max-depth`) unless no state at the
+   * bound has a successor.
+   */
+  depthMax?: number;
   /** Stop at the first violation (default true). */
   stopAtFirst?: boolean;
   /** Called about every `progressEvery` new states. */
@@ -52,7 +59,7 @@ export interface ExploreResult<E> {
   frontierBytesMax?: number;
   /** Probability bound that two distinct states shared a fingerprint (n^2 / 2^65). */
   collisionBound: number;
-  /** Why an incomplete search stopped (`max-states`, a violation, or the caller's reason); null when complete. */
+  /** Why an incomplete search stopped (`max-states`, `max-depth`, a violation, or the caller's reason); null when complete. */
   stoppedBy: string | null;
 }
 
@@ -164,8 +171,26 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     return false;
   };
   if (check(start, 0)) return result(false, 'violation');
+  /**
+   * The frontier is the level of `depthMax`, whose successors are not
+   * searched: the search is whole only if every one of them is a state
+   * already stored (their transitions then count, as an unbounded search
+   * counts them).
+   */
+  const cutAtDepth = (last: { s: S }[]): ExploreResult<E> => {
+    let probed = 0;
+    for (const { s } of last) {
+      for (const e of enabledEvents(model, s)) {
+        probed++;
+        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) return result(false, 'max-depth');
+      }
+    }
+    transitions += probed;
+    return result(true);
+  };
   let level = 0;
   while (frontier.length > 0) {
+    if (level === bounds.depthMax) return cutAtDepth(frontier);
     const next: { s: S; i: number }[] = [];
     for (const { s, i } of frontier) {
       const events = enabledEvents(model, s);

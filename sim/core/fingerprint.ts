@@ -50,6 +50,18 @@ export class FingerprintSet {
     this.touched ^= this.table[2 * this.home(hi, lo)];
   }
 
+  /** Whether a fingerprint is in the set (without adding it). */
+  has(hi: number, lo: number): boolean {
+    if (hi === 0 && lo === 0) lo = 1;
+    const t = this.table;
+    for (let i = this.home(hi, lo); ; i = (i + 1) & this.mask) {
+      const h = t[2 * i];
+      const l = t[2 * i + 1];
+      if (h === 0 && l === 0) return false;
+      if (h === hi && l === lo) return true;
+    }
+  }
+
   /** Adds a fingerprint; true when it was new. The pair (0, 0) is stored as (0, 1). */
   add(hi: number, lo: number): boolean {
     if (hi === 0 && lo === 0) lo = 1;

@@ -13,13 +13,16 @@ import { exploreOutbox } from './explore-outbox.ts';
 import { outboxModel } from './model.ts';
 
 /** The search `outbox-sim explore` runs (packed states). */
-function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000) {
-  return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax });
+function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000, depthMax?: number) {
+  return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax, ...(depthMax === undefined ? {} : { depthMax }) });
 }
 
 /** The same search over the object model. */
-function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000) {
-  return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), { statesMax });
+function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000, depthMax?: number) {
+  return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), {
+    statesMax,
+    ...(depthMax === undefined ? {} : { depthMax }),
+  });
 }
 
 describe('explore: pinned state counts of fail-closed', () => {
@@ -58,6 +61,32 @@ describe('explore: bounds', () => {
     expect(r.complete).toBe(false);
     expect(r.stoppedBy).toBe('max-states');
     expect(r.states).toBe(5000);
+  });
+  it.each([
+    // The default world's deepest state is at depth 24: from there on the search is whole.
+    [0, 1, 0, false],
+    [9, 1909, 4142, false],
+    [17, 16805, 44234, false],
+    [23, 19039, 52426, false],
+    [24, 19063, 52530, true],
+    [40, 19063, 52530, true],
+  ] as const)('depthMax %i: %i states, %i transitions, whole: %s; the same in both explorers', (depthMax, states, transitions, complete) => {
+    const r = search(failClosed, {}, 1_000_000, depthMax);
+    const o = searchObjects(failClosed, {}, 1_000_000, depthMax);
+    expect({ complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth }).toEqual({
+      complete,
+      stoppedBy: complete ? null : 'max-depth',
+      states,
+      transitions,
+      depth: Math.min(depthMax, 24),
+    });
+    expect([o.complete, o.stoppedBy, o.states, o.transitions, o.depth]).toEqual([r.complete, r.stoppedBy, r.states, r.transitions, r.depth]);
+  });
+  it('depthMax finds a violation exactly when the bound reaches its shortest trace', () => {
+    const short = search(freshCycle, {}, 1_000_000, 17);
+    expect([short.violations, short.complete, short.stoppedBy]).toEqual([[], false, 'max-depth']);
+    const enough = search(freshCycle, {}, 1_000_000, 18);
+    expect(enough.violations[0]?.events.length).toBe(18);
   });
   it('stops when the caller says so (the heap guard), with the reason', () => {
     let asked = 0;
