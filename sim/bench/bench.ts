@@ -9,7 +9,7 @@
  * - when `spin` is installed, SPIN and explore side by side on the anchor configurations.
  * Wall-clock time is read here, for reporting only.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +26,7 @@ import { outboxModel } from '../outbox/model.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
+import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -143,58 +144,6 @@ interface SpinFigure {
   /** SPIN without partial-order reduction, stopped near explore's bound by its memory limit. */
   unreduced: SpinReport;
   ours: ExploreReport;
-}
-
-/**
- * Memory limit (MB) of the unreduced pan: it stops there with a partial
- * search, near 1.7 million states on the 5-engine anchor, so that both
- * searches are of about the size of explore's (SPIN_SIDE_STATES_MAX).
- */
-const SPIN_UNREDUCED_MEMLIM = 300;
-
-/**
- * SPIN's model built once per configuration, twice: `pan` as the anchor's
- * README builds it (with SPIN's partial-order reduction, on by default), and
- * `pan-unreduced` without it (-DNOREDUCE), which stores every interleaving,
- * as explore does.
- */
-function spinBuild(dir: string, engines: number, attempts: number): void {
-  execFileSync('spin', [`-DRULE=0`, `-DENGINES=${engines}`, `-DMAXATT=${attempts}`, '-a', 'outbox.pml'], { cwd: dir, stdio: 'pipe' });
-  execFileSync('gcc', ['-O2', '-DMEMLIM=8000', '-o', 'pan', 'pan.c'], { cwd: dir, stdio: 'pipe' });
-  execFileSync('gcc', ['-O2', `-DMEMLIM=${SPIN_UNREDUCED_MEMLIM}`, '-DNOREDUCE', '-o', 'pan-unreduced', 'pan.c'], { cwd: dir, stdio: 'pipe' });
-}
-
-interface SpinReport {
-  states: number;
-  transitions: number;
-  seconds: number;
-  runs: number;
-  /** False when pan stopped at its memory limit. */
-  complete: boolean;
-}
-
-/**
- * SPIN's own figures for the pan built in `dir`. pan reports its search
- * time in clock ticks (0.01 s): a search shorter than a few ticks is run
- * again until the reported times add up to a second (at most 500 runs), and
- * their mean is the time. The tick a search starts in is random, so the
- * mean of the rounded times tends to the true time.
- */
-function spinRun(dir: string, pan: 'pan' | 'pan-unreduced'): SpinReport {
-  let states = NaN;
-  let transitions = NaN;
-  let total = 0;
-  let runs = 0;
-  let complete = true;
-  while (runs < 500 && (runs === 0 || total < 1)) {
-    const out = execFileSync(`./${pan}`, ['-a', '-m1000000'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 24 });
-    states = Number(/([\d.e+]+) states, stored/.exec(out)?.[1] ?? NaN);
-    transitions = Number(/([\d.e+]+) transitions \(= stored\+matched\)/.exec(out)?.[1] ?? NaN);
-    total += Number(/elapsed time ([\d.e+-]+) seconds/.exec(out)?.[1] ?? NaN);
-    complete = !out.includes('reached -DMEMLIM bound');
-    runs++;
-  }
-  return { states, transitions, seconds: total / runs, runs, complete };
 }
 
 export async function main(): Promise<number> {

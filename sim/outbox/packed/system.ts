@@ -3,14 +3,14 @@
  * runs fast. Its transitions are derived from the object model
  * ({@link PackedTransitions}); its enabled events are listed straight off the
  * vector in the object model's order; its properties are the object model's
- * own, memoised on the slots each property reads. With `verify` every event
+ * own, checked on the slots each property reads (`properties.ts`). With `verify` every event
  * list, step and verdict is also computed the slow way and compared (the
  * differential tests run whole searches so).
  */
 import { readSlot } from '../../../model/record.ts';
 import { canonicalJson } from '../../core/canonical.ts';
-import { slotMask, type PackedSystem, type SuccessorSink } from '../../core/explore-packed.ts';
-import type { Property, SimModel, Violation } from '../../core/model.ts';
+import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
+import type { SimModel } from '../../core/model.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldRules } from '../model.ts';
@@ -18,73 +18,11 @@ import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import * as L from './layout.ts';
 import { PackedLayout, PackedTables } from './layout.ts';
+import { MemoProperty } from './properties.ts';
 import { PackedTransitions } from './transitions.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
-
-/** The state slots a top-level world field occupies. */
-function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
-  const perId: Partial<Record<keyof World, number>> = { records: REC, claims: CLAIM, live: LIVE, broker: BROKER, produced: PRODUCED, reported: L.REPORTED };
-  const global: Partial<Record<keyof World, number>> = {
-    archived: L.ARCHIVED, quarantined: QUARANTINED, published: L.PUBLISHED, parkedAttempts: L.PARKED, nextPid: L.NEXT_PID,
-    nextGeneration: L.NEXT_GEN, crashes: CRASHES, corruptions: CORRUPTIONS, operatorActions: OPERATOR, healing: HEALING,
-  };
-  const p = perId[field];
-  if (p !== undefined) return layout.ids.map((_, j) => j * PER_ID + p);
-  const q = global[field];
-  if (q !== undefined) return [layout.globals + q];
-  // engines: the count and every engine slot.
-  return Array.from({ length: layout.enginesMax + 1 }, (_, k) => layout.globals + ENGINE_COUNT + k);
-}
-
-/**
- * A property checked on packed states: skipped when nothing it reads differs
- * from a parent in which it held (by the explorer's `changed` mask);
- * otherwise checked on just the fields it reads, with verdicts memoised on
- * those slots, except for properties of the engines, whose combinations grow
- * with the search (a memo would only cost memory).
- */
-class MemoProperty {
-  private readonly table = new TupleTable();
-  private readonly verdicts: (Violation | null)[] = [];
-  private readonly slots: Int32Array;
-  /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
-  private readonly mask: number;
-  private readonly key: Int32Array;
-  private readonly memoised: boolean;
-
-  constructor(
-    readonly property: Property<World>,
-    private readonly layout: PackedLayout,
-    private readonly tables: PackedTables,
-  ) {
-    const reads = property.reads;
-    const slots = reads ? reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
-    this.slots = Int32Array.from(slots);
-    this.mask = slotMask(slots);
-    this.key = new Int32Array(slots.length);
-    this.memoised = !(reads ?? []).includes('engines');
-  }
-
-  private world(s: Int32Array): World {
-    const reads = this.property.reads;
-    return reads ? this.layout.unpackFields(s, this.tables, reads) : this.layout.unpack(s, this.tables);
-  }
-
-  /** `changed` as in {@link PackedSystem.check}. */
-  check(s: Int32Array, changed: number): Violation | null {
-    if ((changed & this.mask) === 0) return null;
-    if (!this.memoised) return this.property.check(this.world(s));
-    for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
-    let i = this.table.find(this.key, this.key.length);
-    if (i < 0) {
-      i = this.table.add(this.key, this.key.length);
-      this.verdicts[i] = this.property.check(this.world(s));
-    }
-    return this.verdicts[i];
-  }
-}
 
 /** One engine's enabled events (engine steps and broker answers) and their programs. */
 interface EngineExpansion {

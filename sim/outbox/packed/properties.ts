@@ -1,0 +1,78 @@
+/**
+ * The outbox's `always` properties on packed states: each declares the world
+ * fields it reads, which map to slots; a property is skipped when none of
+ * its slots changed from a parent in which it held, and otherwise checked on
+ * just those fields.
+ */
+import { slotMask } from '../../core/explore-packed.ts';
+import type { Property, Violation } from '../../core/model.ts';
+import { TupleTable } from '../../core/tuple-table.ts';
+import type { World } from '../world.ts';
+import * as L from './layout.ts';
+import type { PackedLayout, PackedTables } from './layout.ts';
+
+// Slot positions copied to module constants (see transitions.ts).
+const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
+
+/** The state slots a top-level world field occupies. */
+function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
+  const perId: Partial<Record<keyof World, number>> = { records: REC, claims: CLAIM, live: LIVE, broker: BROKER, produced: PRODUCED, reported: L.REPORTED };
+  const global: Partial<Record<keyof World, number>> = {
+    archived: L.ARCHIVED, quarantined: QUARANTINED, published: L.PUBLISHED, parkedAttempts: L.PARKED, nextPid: L.NEXT_PID,
+    nextGeneration: L.NEXT_GEN, crashes: CRASHES, corruptions: CORRUPTIONS, operatorActions: OPERATOR, healing: HEALING,
+  };
+  const p = perId[field];
+  if (p !== undefined) return layout.ids.map((_, j) => j * PER_ID + p);
+  const q = global[field];
+  if (q !== undefined) return [layout.globals + q];
+  // engines: the count and every engine slot.
+  return Array.from({ length: layout.enginesMax + 1 }, (_, k) => layout.globals + ENGINE_COUNT + k);
+}
+
+/**
+ * A property checked on packed states: skipped when nothing it reads differs
+ * from a parent in which it held (by the explorer's `changed` mask);
+ * otherwise checked on just the fields it reads, with verdicts memoised on
+ * those slots, except for properties of the engines, whose combinations grow
+ * with the search (a memo would only cost memory).
+ */
+export class MemoProperty {
+  private readonly table = new TupleTable();
+  private readonly verdicts: (Violation | null)[] = [];
+  private readonly slots: Int32Array;
+  /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
+  private readonly mask: number;
+  private readonly key: Int32Array;
+  private readonly memoised: boolean;
+
+  constructor(
+    readonly property: Property<World>,
+    private readonly layout: PackedLayout,
+    private readonly tables: PackedTables,
+  ) {
+    const reads = property.reads;
+    const slots = reads ? reads.flatMap((f) => slotsOfField(layout, f)) : Array.from({ length: layout.width }, (_, i) => i);
+    this.slots = Int32Array.from(slots);
+    this.mask = slotMask(slots);
+    this.key = new Int32Array(slots.length);
+    this.memoised = !(reads ?? []).includes('engines');
+  }
+
+  private world(s: Int32Array): World {
+    const reads = this.property.reads;
+    return reads ? this.layout.unpackFields(s, this.tables, reads) : this.layout.unpack(s, this.tables);
+  }
+
+  /** `changed` as in {@link PackedSystem.check}. */
+  check(s: Int32Array, changed: number): Violation | null {
+    if ((changed & this.mask) === 0) return null;
+    if (!this.memoised) return this.property.check(this.world(s));
+    for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
+    let i = this.table.find(this.key, this.key.length);
+    if (i < 0) {
+      i = this.table.add(this.key, this.key.length);
+      this.verdicts[i] = this.property.check(this.world(s));
+    }
+    return this.verdicts[i];
+  }
+}
