@@ -78,6 +78,27 @@ describe('outbox-sim explore', () => {
     expect(j).toMatchObject({ ok: false, violations: [{ property: 'no-phantom-delivery', steps: 18 }] });
   });
 
+  it('--continue: the search goes on past the first violation to the whole space, and says so', async () => {
+    const first = JSON.parse((await run('explore', '--rules', 'fresh-cycle', '--json', '--out', tmp)).out) as ExploreJson;
+    expect(first).toMatchObject({ ok: false, complete: false, stoppedBy: 'violation' });
+    const r = await run('explore', '--rules', 'fresh-cycle', '--continue', '--json', '--out', tmp);
+    expect(r.code).toBe(1);
+    const all = JSON.parse(r.out) as ExploreJson;
+    expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 91444 });
+    expect(all.states).toBeGreaterThan(first.states);
+    // The first violation found is the same shortest trace with or without --continue.
+    expect(all.violations[0]).toMatchObject({ property: first.violations[0].property, trace: first.violations[0].trace, steps: 18 });
+    const text = await run('explore', '--rules', 'fresh-cycle', '--continue', '--out', tmp);
+    expect(text.out).toContain('--continue: the whole bounded space was searched; every always-property violated in it is listed below');
+  });
+
+  it('a rule set the fast path cannot hold is searched on the object model, and the summary says so', async () => {
+    const r = await run('explore', '--rules', './properties/mutants/envelope-id-is-key.ts', '--out', tmp);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: engine e1 holds an envelope for "a#0" while working on "a"');
+    expect(r.out).toContain('RESULT: no-phantom-delivery violated');
+  });
+
   it('a bad bound is one line and exit 2', async () => {
     const r = await run('explore', '--max-memory', 'lots');
     expect(r.code).toBe(2);

@@ -32,6 +32,7 @@ export interface ExploreFlags {
   maxStates?: string;
   maxDepth?: string;
   maxMemory?: string;
+  continue?: boolean;
   out?: string;
   json?: boolean;
 }
@@ -77,6 +78,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const r = exploreOutbox(options, worldRules, steppers, {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
+    stopAtFirst: flags.continue !== true,
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
     stopReason: () => {
       residentMax = Math.max(residentMax, process.memoryUsage.rss());
@@ -96,9 +98,10 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
     return ok ? 0 : 1;
   }
+  if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   if (!r.complete && ok) {
@@ -115,6 +118,13 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
         : r.stoppedBy === 'max-depth'
           ? `RESULT: no always-property violated by any trace of up to ${depthMax} steps`
           : 'RESULT: no always-property violated in the states searched',
+    );
+  }
+  if (!ok && flags.continue === true) {
+    io.out(
+      r.complete
+        ? '  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'
+        : `WARNING: --continue: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy}: a property not listed below may still be violated beyond the states searched`,
     );
   }
   for (const v of violations) {

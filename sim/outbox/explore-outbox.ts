@@ -6,19 +6,38 @@
  * the object model, faster and in a fraction of the memory.
  */
 import { explorePacked } from '../core/explore-packed.ts';
-import type { ExploreBounds, ExploreResult } from '../core/explore.ts';
+import { explore, type ExploreBounds, type ExploreResult } from '../core/explore.ts';
 import { outboxModel, type Steppers, type WorldRules } from './model.ts';
 import type { WorldOptions } from './options.ts';
+import { Unrepresentable } from './packed/layout.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
 import type { WorldEvent } from './world.ts';
 
+/** A search of the outbox, and which explorer made it. */
+export type OutboxSearch = ExploreResult<WorldEvent> & {
+  explorer: 'packed' | 'objects';
+  /** Why the packed explorer could not search this world (then the object model did), or null. */
+  fallback: string | null;
+};
+
+/**
+ * Searches on packed states; a world the packed layout cannot hold (see
+ * {@link Unrepresentable}) is searched again from the start on the object
+ * model, which gives the same search (same order, counts and shortest
+ * counterexamples), slower.
+ */
 export function exploreOutbox(
   options: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers,
   bounds: ExploreBounds,
   packed: PackedOptions = {},
-): ExploreResult<WorldEvent> {
+): OutboxSearch {
   const model = outboxModel(options, worldRules, steppers);
-  return explorePacked(packedOutbox(options, worldRules, model, packed), bounds);
+  try {
+    return { ...explorePacked(packedOutbox(options, worldRules, model, packed), bounds), explorer: 'packed', fallback: null };
+  } catch (err) {
+    if (!(err instanceof Unrepresentable)) throw err;
+    return { ...explore(model, bounds), explorer: 'objects', fallback: err.message };
+  }
 }

@@ -35,6 +35,17 @@ export const ENGINE_COUNT = 10;
 /** Engine slots follow the count. */
 export const ENGINES = 11;
 
+/**
+ * A world the packed layout has no slots for: a rule set may make one (an
+ * envelope filed under an id other than the task's puts the broker's holding
+ * under a name that is no outbox id). Thrown before anything is lost, so that
+ * a search can be run on the object model instead.
+ */
+export class Unrepresentable extends Error {}
+
+/** The per-id maps of a world, which the layout keeps for its ids only. */
+const PER_ID_FIELDS = ['records', 'claims', 'live', 'broker', 'produced', 'reported'] as const;
+
 /** The interned values every packed state of one world refers to. */
 export class PackedTables {
   readonly records = new Interner<RecordSlot>();
@@ -74,6 +85,11 @@ export class PackedLayout {
   /** Packs a world (interning its parts); parts shared with `prev` (packed as `s`) reuse their ids. */
   pack(w: World, t: PackedTables, out: Int32Array = new Int32Array(this.width), prev?: World, s?: Int32Array): Int32Array {
     if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
+    for (const field of PER_ID_FIELDS) {
+      for (const name of Object.keys(w[field])) {
+        if (w[field][name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
+      }
+    }
     const slot = <T>(pos: number, value: T, before: T | undefined, id: (v: T) => number): void => {
       out[pos] = prev !== undefined && s !== undefined && value === before ? s[pos] : id(value);
     };

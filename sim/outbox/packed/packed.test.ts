@@ -14,6 +14,8 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-
 import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxModel } from '../model.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
+import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
+import { Unrepresentable } from './layout.ts';
 import { packedOutbox } from './system.ts';
 
 interface Case {
@@ -151,5 +153,27 @@ describe('packed layout', () => {
       if (events.length === 0) break;
       w = model.step(w, events[(i * 7) % events.length]).state;
     }
+  });
+
+  it('refuses a world holding an id it has no slots for, before anything is lost', () => {
+    const { options, worldRules, model } = setUp(CASES[0]);
+    const system = packedOutbox(options, worldRules, model);
+    const w = model.initial();
+    const foreign: World = { ...w, broker: { ...w.broker, 'a#0': { body: 'A', key: 'a#0' } } };
+    expect(() => system.layout.pack(foreign, system.tables)).toThrow(Unrepresentable);
+    expect(() => system.layout.pack(foreign, system.tables)).toThrow(/broker\["a#0"\], and "a#0" is no outbox id/);
+  });
+});
+
+describe('a rule set the packed layout cannot hold', () => {
+  it('envelopes filed under another id: searched on the object model instead, the same search', () => {
+    const c: Case = { name: 'envelope id is the key', sizes: {}, rules: envelopeIdIsKey, statesMax: 50_000 };
+    const { options, worldRules, steppers, model } = setUp(c);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const r = exploreOutbox(options, worldRules, steppers, bounds);
+    expect(r.explorer).toBe('objects');
+    expect(r.fallback).toMatch(/holds an envelope for "a#0" while working on "a"/);
+    expect(summary(r)).toEqual(summary(explore(model, bounds)));
+    expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
   });
 });

@@ -18,7 +18,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
 import * as L from './layout.ts';
-import type { PackedLayout, PackedTables } from './layout.ts';
+import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
@@ -261,7 +261,7 @@ export class PackedTransitions {
         this.pushSlotAs(slot, this.renaming.procAsSelf(s[slot]));
         // The broker slot keyed is the worked id's: an envelope for another id would escape the key.
         const envelope = proc?.ctx.envelope;
-        if (envelope && envelope.id !== id) throw new Error(`packed transitions: e${e.pid} holds an envelope for ${envelope.id} while working on ${id}`);
+        if (envelope && envelope.id !== id) throw new Unrepresentable(`engine e${e.pid} holds an envelope for ${JSON.stringify(envelope.id)} while working on ${JSON.stringify(id)}`);
         this.push(j);
         if (j >= 0) {
           // What an engine step reads of its id: the record, the claim, the
