@@ -104,11 +104,13 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  // The flag (with its value) that stopped a partial search, or the reason given.
+  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
   if (!r.complete && ok) {
     io.out(
       r.stoppedBy === 'max-depth'
-        ? `WARNING: stopped by --max-depth ${depthMax}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`
-        : `WARNING: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy}: a partial search, not a proof (complete: false)`,
+        ? `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`
+        : `WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`,
     );
   }
   if (ok) {
@@ -124,7 +126,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(
       r.complete
         ? '  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'
-        : `WARNING: --continue: stopped by ${r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy}: a property not listed below may still be violated beyond the states searched`,
+        : `WARNING: --continue: stopped by ${stopper}: a property not listed below may still be violated beyond the states searched`,
     );
   }
   for (const v of violations) {
@@ -134,4 +136,3 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   return ok ? 0 : 1;
 }
-

@@ -21,8 +21,8 @@ export interface ExploreBounds {
   /**
    * Expand no state at this depth (events from the initial state): every
    * trace of up to `depthMax` events is searched, and no longer one. A
-   * search cut short by it is partial (`max-depth`) unless no state at the
-   * bound has a successor.
+   * search cut short by it is partial (`max-depth`) unless every successor
+   * of a state at the bound is a state already stored.
    */
   depthMax?: number;
   /** Stop at the first violation (default true). */
