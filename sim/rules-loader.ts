@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
-import { UsageError } from './cli/errors.ts';
+import { UsageError } from './usage-error.ts';
 
 /** Where a rule set came from, as recorded in a trace header. */
 export interface RulesSource {

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { ShardResult } from './check.ts';
 import type { RulesPair } from './outbox/record-trace.ts';
 import type { PlanSpec } from './workers/check-task.ts';
-import { UsageError } from './cli/errors.ts';
+import { UsageError } from './usage-error.ts';
 import { writeFileAtomic } from '../traces/format.ts';
 import type { TraceRules } from '../traces/format.ts';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { UsageError } from '../sim/cli/errors.ts';
+import { UsageError } from '../sim/usage-error.ts';
 import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from './format.ts';
 
 /** The four ways a trace cannot be read. */

@@ -16,7 +16,8 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
-import { choiceFlag, intFlag, UsageError } from './errors.ts';
+import { choiceFlag, intFlag } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';

@@ -11,7 +11,8 @@ import { writeCounterexample } from '../outbox/record-trace.ts';
 import { outboxProperties } from '../../properties/outbox.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import { replayCommand, rulesPair, writeFirstCounterexamples } from './check-command.ts';
-import { choiceFlag, intFlag, UsageError } from './errors.ts';
+import { choiceFlag, intFlag } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 
 /** One cell of the table. */

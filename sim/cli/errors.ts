@@ -1,14 +1,5 @@
-/**
- * Bad input ends a command with one clear line and exit code 2 (the brief:
- * say what is wrong and what to do). Commands throw {@link UsageError}; the
- * CLI's entry point turns it into that line.
- */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+/** Parsers of command-line flags: a malformed one is a {@link UsageError} naming the flag. */
+import { UsageError } from '../usage-error.ts';
 
 /** Parses a non-negative integer flag, naming the flag when it is malformed. */
 export function intFlag(flag: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {

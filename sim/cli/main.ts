@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { checkCommand, type CheckFlags } from './check-command.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
 import { replayCommand } from './replay-command.ts';

@@ -6,7 +6,7 @@
 import { mergeShards } from '../check.ts';
 import { readShardFile, shardsProblem } from '../shard-file.ts';
 import { finishCheck, rulesPair } from './check-command.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 
 export async function mergeCommand(paths: string[], flags: { json?: boolean; out?: string }, io: Io): Promise<number> {

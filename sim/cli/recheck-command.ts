@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
 import { rerunTrace } from '../outbox/rerun-trace.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 
 export async function recheckCommand(dir: string, flags: { rules?: string; json?: boolean }, io: Io): Promise<number> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceReadError } from '../../traces/read.ts';
 import { phantomSample, removeDir, tempDir, type Sample } from '../../traces/render/test-traces.ts';
-import { UsageError } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import { showCommand } from './show-command.ts';
 
 const dir = tempDir('show-');

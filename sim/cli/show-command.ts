@@ -11,7 +11,8 @@ import { readTrace } from '../../traces/read.ts';
 import { renderHtml } from '../../traces/render/html.ts';
 import { renderMarkdown } from '../../traces/render/markdown.ts';
 import { renderText } from '../../traces/render/text.ts';
-import { choiceFlag, UsageError } from './errors.ts';
+import { choiceFlag } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 
 /** The formats `show` writes. */

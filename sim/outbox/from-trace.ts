@@ -4,7 +4,7 @@
  * recorded; otherwise the trace cannot be replayed exactly, and we say so.
  */
 import { loadRules } from '../rules-loader.ts';
-import { UsageError } from '../cli/errors.ts';
+import { UsageError } from '../usage-error.ts';
 import type { TraceHeader, TraceRules } from '../../traces/format.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import type { RulesPair } from './record-trace.ts';
