@@ -8,7 +8,7 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { exploreOutbox } from '../outbox/explore-outbox.ts';
+import { exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { rulesPair, replayCommand } from './check-command.ts';
@@ -97,42 +97,38 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
+  const perState = (bytes: number): number => bytes / Math.max(1, r.states);
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: r.indexBytes / Math.max(1, r.states), frontierBytesPerState: (r.frontierBytesMax ?? 0) / Math.max(1, r.states), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
     return ok ? 0 : 1;
   }
   if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
-  io.out(`  visited set and parent links ${(r.indexBytes / Math.max(1, r.states)).toFixed(1)} bytes/state, frontier at most ${((r.frontierBytesMax ?? 0) / Math.max(1, r.states)).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
-  // The flag (with its value) that stopped a partial search, or the reason given.
-  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
-  if (!r.complete && ok) {
-    io.out(
-      r.stoppedBy === 'max-depth'
-        ? `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`
-        : `WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`,
-    );
-  }
-  if (ok) {
-    io.out(
-      r.complete
-        ? 'RESULT: no always-property violated in the whole bounded space'
-        : r.stoppedBy === 'max-depth'
-          ? `RESULT: no always-property violated by any trace of up to ${depthMax} steps`
-          : 'RESULT: no always-property violated in the states searched',
-    );
-  }
-  if (!ok && flags.continue === true) {
-    io.out(
-      r.complete
-        ? '  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'
-        : `WARNING: --continue: stopped by ${stopper}: a property not listed below may still be violated beyond the states searched`,
-    );
-  }
+  io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${v.detail}`);
     io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
     io.out(`  replay: ${v.replay}`);
   }
   return ok ? 0 : 1;
+}
+
+/** What a person reads of how the search ended, before the violations (if any) are listed. */
+function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMax: number, depthMax: number | undefined): string[] {
+  // The flag (with its value) that stopped a partial search, or the reason given.
+  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
+  if (!ok) {
+    if (!continued) return [];
+    if (r.complete) return ['  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'];
+    return [`WARNING: --continue: stopped by ${stopper}: a property not listed below may still be violated beyond the states searched`];
+  }
+  if (r.complete) return ['RESULT: no always-property violated in the whole bounded space'];
+  if (r.stoppedBy === 'max-depth') {
+    return [
+      `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`,
+      `RESULT: no always-property violated by any trace of up to ${depthMax} steps`,
+    ];
+  }
+  return [`WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`, 'RESULT: no always-property violated in the states searched'];
 }
