@@ -15,11 +15,22 @@ import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
-const THREAD_CHUNK_SEEDS = 250;
+export const THREAD_CHUNK_SEEDS = 250;
 /** Seeds per task the main thread runs between turns of its event loop (which feeds the threads). */
-const MAIN_CHUNK_SEEDS = 25;
+export const MAIN_CHUNK_SEEDS = 25;
 /** Tasks queued per thread, so that a thread never waits for the main thread to hand it the next. */
 const QUEUE_PER_THREAD = 2;
+
+/**
+ * Seeds of the next task for a thread: {@link THREAD_CHUNK_SEEDS} while much
+ * is left, then smaller (a share of what is left, down to the main thread's
+ * chunk), so that when the seeds run out no thread still holds a queue of
+ * large tasks while the others wait for it (measured: 0.11 to 0.19 s of the
+ * main thread idle at the end of 20,000 seeds with fixed chunks).
+ */
+export function threadChunk(remaining: number, workers: number): number {
+  return Math.max(MAIN_CHUNK_SEEDS, Math.min(THREAD_CHUNK_SEEDS, Math.ceil(remaining / (2 * workers * QUEUE_PER_THREAD))));
+}
 
 /** Hands out consecutive seed ranges of a plan. */
 class Cursor {
@@ -28,6 +39,9 @@ class Cursor {
     private next: number,
     private readonly to: number,
   ) {}
+  get remaining(): number {
+    return this.to - this.next;
+  }
   take(size: number): CheckTask | null {
     if (this.next >= this.to) return null;
     const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size) };
@@ -57,7 +71,9 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
       for (let i = 0; i < threads * QUEUE_PER_THREAD; i++) {
         feeders.push(
           (async () => {
-            for (let t = cursor.take(THREAD_CHUNK_SEEDS); t !== null; t = cursor.take(THREAD_CHUNK_SEEDS)) finish((await pool.run(t)) as ShardResult);
+            for (let t = cursor.take(threadChunk(cursor.remaining, workers)); t !== null; t = cursor.take(threadChunk(cursor.remaining, workers))) {
+              finish((await pool.run(t)) as ShardResult);
+            }
           })(),
         );
       }
