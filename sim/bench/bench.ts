@@ -25,6 +25,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/e
 import { outboxModel } from '../outbox/model.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
+import type { PlanSpec } from '../workers/check-task.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import { arithmeticThreadsSeconds, checkThreadStartSeconds } from './cores.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
@@ -49,15 +50,19 @@ function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-interface ExploreFigure {
-  label: string;
-  sizes: ExploreSizes;
+/** What every measured search reports, in this process or in a process of its own. */
+interface SearchFigures {
   states: number;
   transitions: number;
   complete: boolean;
   seconds: number;
   statesPerSecond: number;
   indexBytesPerState: number;
+}
+
+interface ExploreFigure extends SearchFigures {
+  label: string;
+  sizes: ExploreSizes;
 }
 
 /** One search, on packed states (what `outbox-sim explore` runs) or on the object model. */
@@ -100,11 +105,20 @@ function timeStepper(stepper: Stepper, inputs: readonly { memory: EngineMemory; 
   return (inputs.length * rounds) / (now() - t);
 }
 
-/** Wall seconds of `check` on `workers` threads, and the CPU seconds of all the process's threads meanwhile. */
-async function timeCheck(workers: number, seeds: number): Promise<{ seconds: number; cpuSeconds: number; steps: number }> {
+/** What the bench's `check` runs: fail-closed, brokers drawn per seed, default bounds. */
+const CHECK_PLAN: PlanSpec = { rules: 'fail-closed', oldRules: null, broker: null, bounds: BOUNDS_DEFAULT };
+
+/** Wall seconds of a `check` run, the CPU seconds of all the process's threads meanwhile, and its simulated steps. */
+interface CheckTiming {
+  seconds: number;
+  cpuSeconds: number;
+  steps: number;
+}
+
+async function timeCheck(workers: number, seeds: number): Promise<CheckTiming> {
   const t = now();
   const cpu = process.cpuUsage();
-  const r = await runSeedsParallel({ rules: 'fail-closed', oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
+  const r = await runSeedsParallel(CHECK_PLAN, 1, seeds + 1, workers);
   const used = process.cpuUsage(cpu);
   return { seconds: now() - t, cpuSeconds: (used.user + used.system) / 1e6, steps: r.steps };
 }
@@ -128,13 +142,7 @@ async function timeProcesses(n: number): Promise<number> {
 const SPIN_SIDE_STATES_MAX = 2_000_000;
 
 /** What `outbox-sim explore --json` reports of a search. */
-interface ExploreReport {
-  states: number;
-  transitions: number;
-  complete: boolean;
-  seconds: number;
-  statesPerSecond: number;
-  indexBytesPerState: number;
+interface ExploreReport extends SearchFigures {
   frontierBytesPerState: number;
   residentBytesPerState: number;
   residentBytesMax: number;
@@ -195,8 +203,8 @@ export async function main(): Promise<number> {
 
   // check: steps per second, and 1 against 2 workers (alternated).
   const seeds = 20000;
-  const one: { seconds: number; cpuSeconds: number; steps: number }[] = [];
-  const two: { seconds: number; cpuSeconds: number; steps: number }[] = [];
+  const one: CheckTiming[] = [];
+  const two: CheckTiming[] = [];
   for (let r = 0; r < CHECK_ROUNDS; r++) {
     one.push(await timeCheck(1, seeds));
     two.push(await timeCheck(2, seeds));
@@ -227,9 +235,10 @@ export async function main(): Promise<number> {
     loopTwo.push(await arithmeticThreadsSeconds(2, now));
   }
   const loopRatio = (2 * Math.min(...loopOne)) / Math.min(...loopTwo);
-  const start = await checkThreadStartSeconds(now);
-  const oneCpu = one.reduce((a, x) => a + x.cpuSeconds, 0) / CHECK_ROUNDS;
-  const twoCpu = two.reduce((a, x) => a + x.cpuSeconds, 0) / CHECK_ROUNDS;
+  const start = await checkThreadStartSeconds(CHECK_PLAN, now);
+  const meanCpu = (runs: readonly CheckTiming[]): number => runs.reduce((a, x) => a + x.cpuSeconds, 0) / runs.length;
+  const oneCpu = meanCpu(one);
+  const twoCpu = meanCpu(two);
   log('What limits the ratio, measured in the same run:');
   log('');
   log(`- CPU time of all the process's threads, mean of the rounds: ${oneCpu.toFixed(2)} s with 1 worker, ${twoCpu.toFixed(2)} s with 2 (${((twoCpu / oneCpu - 1) * 100).toFixed(0)}% more for the same seeds): the new thread's start-up, the collector's and compiler's background work that had the idle core to itself with 1 worker, and two threads sharing caches and memory;`);

@@ -7,10 +7,9 @@
  * not is lost in `check`'s own work when two threads run it at once, or in
  * the new thread's start-up.
  */
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import { BOUNDS_DEFAULT } from '../check.ts';
+import type { PlanSpec } from '../workers/check-task.ts';
+import { checkThreadPool } from '../workers/pool.ts';
 
 /** A fixed integer loop with no allocation: about 1 s on this machine. */
 const ARITHMETIC = `
@@ -34,12 +33,12 @@ export function arithmeticThreadsSeconds(n: number, now: () => number): Promise<
   return Promise.all(runs).then(() => now() - t);
 }
 
-/** Seconds from starting a `check` worker thread to the result of its first task (one seed). */
-export async function checkThreadStartSeconds(now: () => number): Promise<number> {
+/** Seconds from starting a `check` worker thread to the result of its first task (one seed of `plan`). */
+export async function checkThreadStartSeconds(plan: PlanSpec, now: () => number): Promise<number> {
   const t = now();
-  const pool = new Piscina({ filename: fileURLToPath(new URL('../workers/check-worker.mjs', import.meta.url)), minThreads: 1, maxThreads: 1 });
+  const pool = checkThreadPool(1);
   try {
-    await pool.run({ plan: { rules: 'fail-closed', oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, from: 1, to: 2 });
+    await pool.run({ plan, from: 1, to: 2 });
     return now() - t;
   } finally {
     await pool.destroy();

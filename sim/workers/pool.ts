@@ -50,6 +50,11 @@ class Cursor {
   }
 }
 
+/** A pool of `threads` worker threads that run {@link CheckTask}s. */
+export function checkThreadPool(threads: number): Piscina {
+  return new Piscina({ filename: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)), minThreads: threads, maxThreads: threads });
+}
+
 /** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done. */
 export async function runSeedsParallel(plan: PlanSpec, from: number, to: number, workers: number, onSeeds?: (done: number) => void): Promise<ShardResult> {
   const cursor = new Cursor(plan, from, to);
@@ -61,10 +66,7 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
     onSeeds?.(done);
   };
   const threads = workers - 1;
-  const pool =
-    threads > 0
-      ? new Piscina({ filename: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)), minThreads: threads, maxThreads: threads })
-      : null;
+  const pool = threads > 0 ? checkThreadPool(threads) : null;
   try {
     const feeders: Promise<void>[] = [];
     if (pool !== null) {
