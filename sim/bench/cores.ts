@@ -2,8 +2,7 @@
  * Controls for the bench's 1-against-2-workers figure: whether this machine
  * gives two whole cores at all (an arithmetic loop that allocates nothing,
  * in one thread and then in two), and what a new `check` thread costs before
- * it runs as fast as a warm one (loading the TypeScript modules through tsx,
- * then a cold compiler). With them the ratio of `check` can be read: what it
+ * it runs as fast as a warm one (loading its code, then a cold compiler). With them the ratio of `check` can be read: what it
  * misses of 2x that the loop does not is lost in `check`'s own work when two
  * threads run it at once, or in the new thread's start-up and warm-up.
  */
@@ -60,7 +59,7 @@ export async function checkThreadStartCost(plan: PlanSpec, seeds: number, now: (
   await runTask({ plan, from: 2, to: 2 + seeds });
   const warmCpuSeconds = await cpuSecondsOf(() => runTask({ plan, from: 2, to: 2 + seeds }));
   let firstResultSeconds = 0;
-  const pool = checkThreadPool(1);
+  const pool = await checkThreadPool(1, plan);
   try {
     const newThreadCpuSeconds = await cpuSecondsOf(async () => {
       const t = now();

@@ -9,10 +9,10 @@
  * number of workers.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
+import { checkWorkerFile } from './worker-bundle.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
 export const THREAD_CHUNK_SEEDS = 250;
@@ -50,9 +50,9 @@ class Cursor {
   }
 }
 
-/** A pool of `threads` worker threads that run {@link CheckTask}s. */
-export function checkThreadPool(threads: number): Piscina {
-  return new Piscina({ filename: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)), minThreads: threads, maxThreads: threads });
+/** A pool of `threads` worker threads that run {@link CheckTask}s of `plan` (from the bundled worker when it can). */
+export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<Piscina> {
+  return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
 /** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done. */
@@ -66,7 +66,7 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
     onSeeds?.(done);
   };
   const threads = workers - 1;
-  const pool = threads > 0 ? checkThreadPool(threads) : null;
+  const pool = threads > 0 ? await checkThreadPool(threads, plan) : null;
   try {
     const feeders: Promise<void>[] = [];
     if (pool !== null) {
