@@ -11,11 +11,12 @@
  * The bundle is keyed by the content of every file it was built from, so an
  * edited source is never run stale: the key is checked before each use and a
  * mismatch rebuilds it, and the bundle it replaces is deleted (the cache
- * holds one). A rule set given as a file path is loaded by the
+ * holds one). A bundle whose inputs changed while it was built is used by
+ * no one: the run falls back to tsx and the next run builds it again. A rule set given as a file path is loaded by the
  * worker at run time and needs tsx, so such plans get the tsx entry.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../traces/format.ts';
@@ -92,6 +93,13 @@ function cachedBundle(): string | null {
 async function buildBundle(): Promise<string> {
   const { build } = await import('esbuild');
   const { cacheDir, manifest, root, taskModule } = where();
+  // The file system's clock marks the build's start: an input changed after it may be
+  // in the bundle as it was, so the bundle must not be filed under the input's new content.
+  mkdirSync(cacheDir, { recursive: true });
+  const marker = join(cacheDir, `build-${process.pid}.start`);
+  writeFileSync(marker, '');
+  const started = statSync(marker).mtimeMs;
+  rmSync(marker, { force: true });
   const out = await build({
     stdin: { contents: `export { runTask as default } from './${relative(dirname(taskModule), taskModule)}';`, resolveDir: dirname(taskModule), loader: 'ts', sourcefile: ENTRY_NAME },
     absWorkingDir: root,
@@ -110,8 +118,8 @@ async function buildBundle(): Promise<string> {
     .sort();
   const key = inputsKey(root, inputs);
   if (key === null) throw new Error('an input of the worker bundle vanished while it was built');
+  if (inputs.some((p) => statSync(resolve(root, p)).mtimeMs >= started)) throw new Error('an input of the worker bundle changed while it was built');
   const file = `check-worker-${key}.mjs`;
-  mkdirSync(cacheDir, { recursive: true });
   const replaced = readManifest(manifest);
   writeFileAtomic(join(cacheDir, file), out.outputFiles[0].text);
   writeFileAtomic(manifest, `${JSON.stringify({ format: BUNDLE_FORMAT, key, file, inputs } satisfies Manifest, null, 2)}\n`);
