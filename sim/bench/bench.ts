@@ -27,7 +27,7 @@ import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
-import { arithmeticThreadsSeconds, checkThreadStartCost } from './cores.ts';
+import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './cores.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
@@ -117,10 +117,11 @@ interface CheckTiming {
 
 async function timeCheck(workers: number, seeds: number): Promise<CheckTiming> {
   const t = now();
-  const cpu = process.cpuUsage();
-  const r = await runSeedsParallel(CHECK_PLAN, 1, seeds + 1, workers);
-  const used = process.cpuUsage(cpu);
-  return { seconds: now() - t, cpuSeconds: (used.user + used.system) / 1e6, steps: r.steps };
+  let steps = 0;
+  const cpuSeconds = await cpuSecondsOf(async () => {
+    steps = (await runSeedsParallel(CHECK_PLAN, 1, seeds + 1, workers)).steps;
+  });
+  return { seconds: now() - t, cpuSeconds, steps };
 }
 
 /** Seeds of the bench's `check` run, and of the long run over which a new thread's fixed cost is amortised. */

@@ -2,9 +2,10 @@
  * Controls for the bench's 1-against-2-workers figure: whether this machine
  * gives two whole cores at all (an arithmetic loop that allocates nothing,
  * in one thread and then in two), and what a new `check` thread costs before
- * it runs as fast as a warm one (loading its code, then a cold compiler). With them the ratio of `check` can be read: what it
- * misses of 2x that the loop does not is lost in `check`'s own work when two
- * threads run it at once, or in the new thread's start-up and warm-up.
+ * it runs as fast as a warm one (loading its code, then a cold compiler).
+ * With them the ratio of `check` can be read: what it misses of 2x that the
+ * loop does not is lost in `check`'s own work when two threads run it at
+ * once, or in the new thread's start-up and warm-up.
  */
 import { Worker } from 'node:worker_threads';
 import { runTask, type PlanSpec } from '../workers/check-task.ts';
@@ -43,7 +44,7 @@ export interface ThreadStartCost {
 }
 
 /** CPU seconds of the whole process (every thread) while `work` runs. */
-async function cpuSecondsOf(work: () => Promise<unknown>): Promise<number> {
+export async function cpuSecondsOf(work: () => Promise<unknown>): Promise<number> {
   const before = process.cpuUsage();
   await work();
   const used = process.cpuUsage(before);

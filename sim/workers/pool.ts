@@ -70,12 +70,11 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
   try {
     const feeders: Promise<void>[] = [];
     if (pool !== null) {
+      const nextThreadTask = (): CheckTask | null => cursor.take(threadChunk(cursor.remaining, workers));
       for (let i = 0; i < threads * QUEUE_PER_THREAD; i++) {
         feeders.push(
           (async () => {
-            for (let t = cursor.take(threadChunk(cursor.remaining, workers)); t !== null; t = cursor.take(threadChunk(cursor.remaining, workers))) {
-              finish((await pool.run(t)) as ShardResult);
-            }
+            for (let t = nextThreadTask(); t !== null; t = nextThreadTask()) finish((await pool.run(t)) as ShardResult);
           })(),
         );
       }

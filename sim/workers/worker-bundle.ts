@@ -12,32 +12,45 @@
  * edited source is never run stale: the key is checked before each use and a
  * mismatch rebuilds it, and the bundle it replaces is deleted (the cache
  * holds one). A bundle whose inputs changed while it was built is used by
- * no one: the run falls back to tsx and the next run builds it again. A rule set given as a file path is loaded by the
- * worker at run time and needs tsx, so such plans get the tsx entry.
+ * no one: the run falls back to tsx and the next run builds it again.
+ * A rule set given as a file path is loaded by the worker at run time and
+ * needs tsx, so such plans get the tsx entry.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../../traces/format.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import type { PlanSpec } from './check-task.ts';
+
+interface Places {
+  tsxWorker: string;
+  root: string;
+  taskModule: string;
+  cacheDir: string;
+  manifest: string;
+}
+let places: Places | undefined;
 
 /**
  * Where the worker's files are. Worked out when first needed, not on import:
  * a module that imports this one may run where `import.meta.url` is no file
  * (a test under a browser-like environment).
  */
-function where(): { tsxWorker: string; root: string; taskModule: string; cacheDir: string; manifest: string } {
-  const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-  const cacheDir = join(root, 'node_modules', '.cache', 'outbox-sim');
-  return {
-    tsxWorker: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)),
-    root,
-    taskModule: fileURLToPath(new URL('./check-task.ts', import.meta.url)),
-    cacheDir,
-    manifest: join(cacheDir, 'check-worker.json'),
-  };
+function where(): Places {
+  if (places === undefined) {
+    const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+    const cacheDir = join(root, 'node_modules', '.cache', 'outbox-sim');
+    places = {
+      tsxWorker: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)),
+      root,
+      taskModule: fileURLToPath(new URL('./check-task.ts', import.meta.url)),
+      cacheDir,
+      manifest: join(cacheDir, 'check-worker.json'),
+    };
+  }
+  return places;
 }
 
 /** The worker entry that loads the TypeScript sources through tsx. */
@@ -101,7 +114,7 @@ async function buildBundle(): Promise<string> {
   const started = statSync(marker).mtimeMs;
   rmSync(marker, { force: true });
   const out = await build({
-    stdin: { contents: `export { runTask as default } from './${relative(dirname(taskModule), taskModule)}';`, resolveDir: dirname(taskModule), loader: 'ts', sourcefile: ENTRY_NAME },
+    stdin: { contents: `export { runTask as default } from './${basename(taskModule)}';`, resolveDir: dirname(taskModule), loader: 'ts', sourcefile: ENTRY_NAME },
     absWorkingDir: root,
     bundle: true,
     format: 'esm',
