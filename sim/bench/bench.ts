@@ -5,11 +5,11 @@
  * - explore: distinct states per second on fixed configurations;
  * - check: simulated steps per second;
  * - the fast path against XState-interpreted transitions, on the same recorded engine steps;
- * - check with 1 against 2 worker threads;
+ * - check with 1 against 2 worker threads, in this process and as whole processes as a user runs them;
  * - when `spin` is installed, SPIN and explore side by side on the anchor configurations.
  * Wall-clock time is read here, for reporting only.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,6 +27,7 @@ import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
+import { checkProcessesSeconds, checkProcessRounds, type ProcessRounds } from './check-processes.ts';
 import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './cores.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 
@@ -131,6 +132,10 @@ const CHECK_LONG_SEEDS = 80_000;
 const CHECK_LONG_ROUNDS = 3;
 /** Seeds a new thread runs after its start in the start-up control (about half a second warm). */
 const START_COST_SEEDS = 1_000;
+/** Seeds of `check` timed as whole processes: the default run, and the bench's short run. */
+const PROCESS_SEEDS = [5_000, 20_000] as const;
+/** Rounds of each (one process with 1 worker and one with 2 a round). */
+const PROCESS_ROUNDS = 3;
 
 /** 1 and 2 workers on the same seeds, in `rounds` rounds; the order switches each round so that neither always runs first. */
 async function workersRounds(seeds: number, rounds: number): Promise<{ one: CheckTiming[]; two: CheckTiming[] }> {
@@ -146,21 +151,6 @@ async function workersRounds(seeds: number, rounds: number): Promise<{ one: Chec
     }
   }
   return { one, two };
-}
-
-/** Wall seconds until `n` independent `check --seeds 10000` processes started together have all finished. */
-async function timeProcesses(n: number): Promise<number> {
-  const t = now();
-  await Promise.all(
-    Array.from({ length: n }, () =>
-      new Promise<void>((done, fail) => {
-        const child = spawn(process.execPath, ['bin/outbox-sim.mjs', 'check', '--seeds', '10000', '--json', '--out', join(tmpdir(), 'outbox-sim-bench')], { stdio: 'ignore' });
-        child.on('exit', () => done());
-        child.on('error', fail);
-      }),
-    ),
-  );
-  return now() - t;
 }
 
 /** Bound of explore's searches beside SPIN: large enough that deriving transitions is amortised. */
@@ -248,10 +238,24 @@ export async function main(): Promise<number> {
   log('');
   log(`The second thread's fixed cost (its start-up, then its first seeds run before its compiler has warmed up; measured below) weighs on the run of ${fmt(CHECK_SEEDS)} seeds and is amortised over ${fmt(CHECK_LONG_SEEDS)}: what the long run misses of 2x is lost while the two threads run side by side.`);
   log('');
+  // The same comparison as a user makes it: whole processes, every start-up paid on both sides.
+  const processes: ProcessRounds[] = [];
+  for (const n of PROCESS_SEEDS) processes.push(await checkProcessRounds(n, PROCESS_ROUNDS, now));
+  log(`As a user runs it: \`outbox-sim check --seeds N --workers W\`, each run a process of its own timed from its start to its exit (loading the CLI, starting threads, every compiler warming up, writing the report), 1 and 2 workers in ${PROCESS_ROUNDS} alternated rounds:`);
+  log('');
+  log('| seeds | 1 worker s (best) | 2 workers s (best) | **ratio 2/1, best of each** | ratio in each round | median |');
+  log('| ---: | ---: | ---: | ---: | --- | ---: |');
+  for (const p of processes) {
+    const oneBest = Math.min(...p.one);
+    const twoBest = Math.min(...p.two);
+    const rounds = p.one.map((o, r) => o / p.two[r]);
+    log(`| ${fmt(p.seeds)} | ${oneBest.toFixed(2)} | ${twoBest.toFixed(2)} | **${(oneBest / twoBest).toFixed(2)}x** | ${rounds.map((x) => `${x.toFixed(2)}x`).join(', ')} | ${median(rounds).toFixed(2)}x |`);
+  }
+  log('');
   // What this machine allows at all: two independent processes side by side against one alone,
   // and an arithmetic loop that allocates nothing, in two threads against one.
-  const alone = await timeProcesses(1);
-  const pair = await timeProcesses(2);
+  const alone = await checkProcessesSeconds(1, ['--seeds', '10000'], now);
+  const pair = await checkProcessesSeconds(2, ['--seeds', '10000'], now);
   const loopOne: number[] = [];
   const loopTwo: number[] = [];
   for (let r = 0; r < 2; r++) {
