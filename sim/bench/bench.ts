@@ -29,6 +29,7 @@ import type { PlanSpec } from '../workers/check-task.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import { checkProcessesSeconds, checkProcessRounds, type ProcessRounds } from './check-processes.ts';
 import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './cores.ts';
+import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
@@ -40,12 +41,6 @@ function faster<T extends { seconds: number }>(a: T, b: T): T {
 
 /** Alternated rounds of 1 and 2 workers: the machine's noise comes in bursts, and the best of each needs a few. */
 const CHECK_ROUNDS = 4;
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -137,20 +132,9 @@ const PROCESS_SEEDS = [5_000, 20_000] as const;
 /** Rounds of each (one process with 1 worker and one with 2 a round). */
 const PROCESS_ROUNDS = 3;
 
-/** 1 and 2 workers on the same seeds, in `rounds` rounds; the order switches each round so that neither always runs first. */
-async function workersRounds(seeds: number, rounds: number): Promise<{ one: CheckTiming[]; two: CheckTiming[] }> {
-  const one: CheckTiming[] = [];
-  const two: CheckTiming[] = [];
-  for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      one.push(await timeCheck(1, seeds));
-      two.push(await timeCheck(2, seeds));
-    } else {
-      two.push(await timeCheck(2, seeds));
-      one.push(await timeCheck(1, seeds));
-    }
-  }
-  return { one, two };
+/** 1 and 2 workers on the same seeds, in `rounds` alternated rounds. */
+function workersRounds(seeds: number, rounds: number): Promise<{ one: CheckTiming[]; two: CheckTiming[] }> {
+  return alternatedRounds(rounds, () => timeCheck(1, seeds), () => timeCheck(2, seeds));
 }
 
 /** Bound of explore's searches beside SPIN: large enough that deriving transitions is amortised. */
@@ -229,11 +213,9 @@ export async function main(): Promise<number> {
     [CHECK_SEEDS, short],
     [CHECK_LONG_SEEDS, long],
   ] as const) {
-    const oneBest = Math.min(...m.one.map((x) => x.seconds));
-    const twoBest = Math.min(...m.two.map((x) => x.seconds));
+    const s = speedup(m.one.map((x) => x.seconds), m.two.map((x) => x.seconds));
     const steps = m.one[0].steps;
-    const rounds = m.one.map((o, r) => o.seconds / m.two[r].seconds);
-    log(`| ${fmt(n)} | ${fmt(steps)} | ${m.one.length} | ${oneBest.toFixed(2)} | ${fmt(steps / oneBest)} | ${twoBest.toFixed(2)} | ${fmt(steps / twoBest)} | **${(oneBest / twoBest).toFixed(2)}x** | ${rounds.map((x) => `${x.toFixed(2)}x`).join(', ')} | ${median(rounds).toFixed(2)}x |`);
+    log(`| ${fmt(n)} | ${fmt(steps)} | ${m.one.length} | ${s.oneBest.toFixed(2)} | ${fmt(steps / s.oneBest)} | ${s.twoBest.toFixed(2)} | ${fmt(steps / s.twoBest)} | ${speedupCells(s)} |`);
   }
   log('');
   log(`The second thread's fixed cost (its start-up, then its first seeds run before its compiler has warmed up; measured below) weighs on the run of ${fmt(CHECK_SEEDS)} seeds and is amortised over ${fmt(CHECK_LONG_SEEDS)}: what the long run misses of 2x is lost while the two threads run side by side.`);
@@ -246,10 +228,8 @@ export async function main(): Promise<number> {
   log('| seeds | 1 worker s (best) | 2 workers s (best) | **ratio 2/1, best of each** | ratio in each round | median |');
   log('| ---: | ---: | ---: | ---: | --- | ---: |');
   for (const p of processes) {
-    const oneBest = Math.min(...p.one);
-    const twoBest = Math.min(...p.two);
-    const rounds = p.one.map((o, r) => o / p.two[r]);
-    log(`| ${fmt(p.seeds)} | ${oneBest.toFixed(2)} | ${twoBest.toFixed(2)} | **${(oneBest / twoBest).toFixed(2)}x** | ${rounds.map((x) => `${x.toFixed(2)}x`).join(', ')} | ${median(rounds).toFixed(2)}x |`);
+    const s = speedup(p.one, p.two);
+    log(`| ${fmt(p.seeds)} | ${s.oneBest.toFixed(2)} | ${s.twoBest.toFixed(2)} | ${speedupCells(s)} |`);
   }
   log('');
   // What this machine allows at all: two independent processes side by side against one alone,

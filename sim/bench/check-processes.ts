@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { alternatedRounds } from './rounds.ts';
 
 /** Wall seconds from starting `n` `check` processes together until the last has exited. */
 export async function checkProcessesSeconds(n: number, args: readonly string[], now: () => number): Promise<number> {
@@ -34,19 +35,8 @@ export interface ProcessRounds {
   two: number[];
 }
 
-/** `rounds` alternated rounds (the order switches each round) of one `check` process with 1 worker and one with 2. */
+/** `rounds` alternated rounds of one `check` process with 1 worker and one with 2. */
 export async function checkProcessRounds(seeds: number, rounds: number, now: () => number): Promise<ProcessRounds> {
-  const run = (workers: number) => checkProcessesSeconds(1, ['--seeds', `${seeds}`, '--workers', `${workers}`], now);
-  const one: number[] = [];
-  const two: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 0) {
-      one.push(await run(1));
-      two.push(await run(2));
-    } else {
-      two.push(await run(2));
-      one.push(await run(1));
-    }
-  }
-  return { seeds, one, two };
+  const run = (workers: number) => () => checkProcessesSeconds(1, ['--seeds', `${seeds}`, '--workers', `${workers}`], now);
+  return { seeds, ...(await alternatedRounds(rounds, run(1), run(2))) };
 }
