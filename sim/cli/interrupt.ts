@@ -1,0 +1,57 @@
+/**
+ * Ctrl-C and SIGTERM during a long command. A signal does not kill the run:
+ * it is recorded here, the command's loops poll {@link interruption} between
+ * units of work (a chunk of seeds, a slice of states), stop, print what they
+ * have (a partial summary, the traces already written) and exit with
+ * {@link interruptExitCode} (130 for SIGINT, 143 for SIGTERM, the shell's
+ * convention). Nothing is half-written because every file is written to a
+ * temporary name and renamed.
+ *
+ * The request lives in one of two places: a plain flag in this thread, or a
+ * cell of a SharedArrayBuffer that a supervising thread writes. The second is
+ * how a command running on a worker thread learns of a signal that only the
+ * process's main thread receives, even while a synchronous search holds the
+ * worker's event loop.
+ */
+
+/** The signals a run stops on. */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+const CODES: Record<InterruptSignal, number> = { SIGINT: 1, SIGTERM: 2 };
+const SIGNALS: readonly (InterruptSignal | null)[] = [null, 'SIGINT', 'SIGTERM'];
+
+let local: InterruptSignal | null = null;
+let shared: Int32Array | null = null;
+
+/** The signal received so far, or null; cheap enough to poll in a loop. */
+export function interruption(): InterruptSignal | null {
+  if (local !== null) return local;
+  return shared === null ? null : (SIGNALS[Atomics.load(shared, 0)] ?? null);
+}
+
+/** Records a signal (the first one wins); a supervisor also writes it to the shared cell. */
+export function requestInterrupt(signal: InterruptSignal): void {
+  if (local === null) local = signal;
+  if (shared !== null) Atomics.compareExchange(shared, 0, 0, CODES[signal]);
+}
+
+/** Reads (and writes) requests through `cell` (index 0 of an Int32Array over a SharedArrayBuffer). */
+export function attachInterruptCell(cell: Int32Array): void {
+  shared = cell;
+}
+
+/** A fresh cell to share with a worker thread. */
+export function newInterruptCell(): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4));
+}
+
+/** Forgets any request (tests, and a process that runs several commands). */
+export function clearInterrupt(): void {
+  local = null;
+  if (shared !== null) Atomics.store(shared, 0, 0);
+}
+
+/** The exit code of a run stopped by `signal`: 128 + the signal's number. */
+export function interruptExitCode(signal: InterruptSignal): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
