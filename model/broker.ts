@@ -1,6 +1,6 @@
 /**
  * The remote broker: at most one body per result id. How it answers a second
- * POST for an id it already holds is its dedupe mode (DOMAIN section 1).
+ * POST for an id it already holds is its dedupe mode (docs/protocol.md, 'Broker').
  * Pure: the world owns the broker's holdings and applies what this returns.
  */
 import type { BrokerMode, Envelope, Reply } from './types.ts';

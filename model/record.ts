@@ -1,7 +1,7 @@
 /**
  * Reading and building durable records. Reading is where corruption, schema
  * skew and legacy records show up, so the read result names which it was
- * (DOMAIN section 7: count every layer, and a corrupt record is not an absent one).
+ * (reports count each kind on its own, and a corrupt record is not an absent one).
  */
 import type { OutboxRecord, RecordRead, RecordSlot } from './types.ts';
 

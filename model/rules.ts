@@ -1,5 +1,5 @@
 /**
- * A rule set is an engine version: the decisions of DOMAIN section 4 as pure
+ * A rule set is an engine version: the decisions of docs/rules.md as pure
  * functions over plain data. The lifecycle statechart (`lifecycle.ts`) asks
  * these through its guards and actions; nothing else in the project decides
  * what an engine does.
@@ -57,7 +57,7 @@ export interface EngineLimits {
   attemptsMax: number;
 }
 
-/** The decisions a rule set makes (DOMAIN section 4). */
+/** The decisions a rule set makes (docs/rules.md, 'The decisions'). */
 export interface RuleDecisions {
   /** Highest record schema version this engine understands. */
   schemaKnown: number;

@@ -1,5 +1,5 @@
 /**
- * Plain-data vocabulary of the outbox protocol (DOMAIN.md section 1).
+ * Plain-data vocabulary of the outbox protocol (docs/protocol.md).
  * Everything here is JSON: it is hashed, recorded and replayed.
  */
 
@@ -28,7 +28,7 @@ export interface OutboxRecord {
 /** A record slot on disk: absent, an intact record, or bytes nobody can parse. */
 export type RecordSlot = { kind: 'record'; record: OutboxRecord } | { kind: 'torn'; bytes: string };
 
-/** How an engine read a record slot (DOMAIN section 7: count every layer). */
+/** How an engine read a record slot (reports count each kind: docs/properties.md, 'Layers the report counts'). */
 export type RecordRead =
   | { kind: 'absent' }
   | { kind: 'found'; record: OutboxRecord; legacy: boolean }

@@ -9,7 +9,7 @@
  * status: a batch whose faults never fired would prove nothing.
  *
  * Then the flawed catalog rule sets: `check`'s default budget must keep
- * finding their no-phantom-delivery counterexample (DOMAIN section 5).
+ * finding their no-phantom-delivery counterexample (docs/rules.md, 'The catalog').
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -148,7 +148,7 @@ describe(`check's default budget (seeds 1..${SEEDS_DEFAULT}) keeps finding the c
       // The counterexample replays from its seed and options alone (it is what a trace records).
       const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, seedBounds(BOUNDS_DEFAULT, found.options));
       expect(replay.violation).toEqual(found.violation);
-      // The DOMAIN's mechanism: a different body was reported delivered while the broker holds an earlier one.
+      // The known mechanism (docs/rules.md, 'fresh-cycle'): a different body was reported delivered while the broker holds an earlier one.
       const held = replay.final.broker[found.violation.subject]?.body;
       expect(held).toBeDefined();
       expect(held).not.toBe(found.violation.body);

@@ -1,6 +1,6 @@
 /**
- * Named properties of the outbox (DOMAIN section 2), tagged always, sometimes
- * or eventually (STYLE: named predicates). Each violation names the property,
+ * Named properties of the outbox (docs/properties.md), tagged always, sometimes
+ * or eventually (named predicates). Each violation names the property,
  * the id, the body, and the layer at which the breach was seen.
  */
 import { metadataBytes } from '../model/record.ts';

@@ -1,6 +1,6 @@
 /**
- * Named properties of the receipts system (DOMAIN sections 6 and 7), tagged
- * always or sometimes (STYLE: named predicates). Each violation names the key
+ * Named properties of the receipts system (docs/receipts.md, 'Properties'), tagged
+ * always or sometimes (named predicates). Each violation names the key
  * or task, and the layer it was measured at: a second callback is not a
  * second start, and a second start is not a second effect.
  */
@@ -132,7 +132,7 @@ function sometimes(name: string, description: string, layer: string, goal: (w: R
 
 const firstKey = (w: ReceiptsWorld, p: (key: string) => boolean): string | null => w.commands.map((c) => c.key).find(p) ?? null;
 
-/** Fault paths the runs should reach at all (STYLE: sometimes properties prove faults are reached). */
+/** Fault paths the runs should reach at all (sometimes properties: a fault path never taken proves nothing). */
 export function receiptsReachability(): Property<ReceiptsWorld>[] {
   const reader = readNewest;
   return [

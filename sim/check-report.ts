@@ -1,13 +1,13 @@
 /**
  * The report of a check: violations (shrunk and written as traces), which
  * faults fired and which never did, record statuses reached, the crash-point
- * matrix, and counts at every layer (DOMAIN section 7).
+ * matrix, and counts at every layer (docs/properties.md, 'Layers the report counts').
  */
 import { ANSWERS } from './outbox/options.ts';
 import type { ShardResult } from './check.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 
-/** Fault kinds a check must see fire (DOMAIN section 3), by the tag that marks them. */
+/** Fault kinds a check must see fire (docs/faults.md), by the tag that marks them. */
 export function faultKinds(skew: boolean): string[] {
   return [
     'fault:crash',

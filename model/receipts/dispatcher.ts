@@ -1,5 +1,5 @@
 /**
- * The dispatcher behind the kernel's executor callback (DOMAIN section 6).
+ * The dispatcher behind the kernel's executor callback (docs/receipts.md, 'Dispatcher').
  * A call goes through four atomic phases, so that concurrent callers can
  * interleave between them:
  *

@@ -1,6 +1,6 @@
 /**
  * The execution interface (the SDK start), simulated in memory. It counts
- * the two layers DOMAIN section 7 keeps apart: a start is a call to the SDK;
+ * the two layers every report keeps apart: a start is a call to the SDK;
  * an effect is what reaches the outside world. An SDK that dedupes by key
  * coalesces a second start for a key into the first execution's effect.
  */

@@ -1,5 +1,5 @@
 /**
- * The command kernel (DOMAIN section 6). It keeps no memory between
+ * The command kernel (docs/receipts.md, 'Kernel'). It keeps no memory between
  * handlings: every decision comes from what the reader finds on disk, which
  * is what makes receipt damage matter. Handling is two pure halves around the
  * executor callback: {@link beginHandling} reads, decides and writes the

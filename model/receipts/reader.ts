@@ -1,5 +1,5 @@
 /**
- * The newest-first reader (DOMAIN section 6). It skips rows it cannot parse
+ * The newest-first reader (docs/receipts.md, 'Reader'). It skips rows it cannot parse
  * and rows of a schema version it does not know, so a damaged `completed` row
  * lets an older `pending` row show through. Unlike the reader of the
  * write-up, it says so: the result carries both the record it found and a

@@ -1,5 +1,5 @@
 /**
- * One receipt row of the command kernel's JSON-lines store (DOMAIN section 6):
+ * One receipt row of the command kernel's JSON-lines store (docs/receipts.md, 'Store'):
  * `pending` when handling starts, `completed` with the result when it ends,
  * each with its schema version and the governance revision it ran under.
  * Parsing is strict so that damaged bytes read as damage, never as a record.

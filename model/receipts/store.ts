@@ -21,7 +21,7 @@ export function appendRow(store: ReceiptStore, row: ReceiptRow): ReceiptStore {
 
 const encoder = new TextEncoder();
 
-/** Bytes on disk, counting one newline per line (DOMAIN section 7: bytes kept). */
+/** Bytes on disk, counting one newline per line (the 'bytes kept' layer of docs/receipts.md). */
 export function storeBytes(store: ReceiptStore): number {
   let bytes = 0;
   for (const line of store.lines) bytes += encoder.encode(line).length + 1;

@@ -7,7 +7,7 @@
  * budget; `mutants.test.ts` asserts it and prints the kill rate.
  * {@link SURVIVORS} are candidate mistakes that the default check does not
  * catch, each with the reason: either equivalent to fail-closed under the
- * DOMAIN's properties, or genuinely wrong but needing a property or a fault
+ * properties of docs/properties.md, or genuinely wrong but needing a property or a fault
  * the checker does not have yet. The test pins them as survivors, so the
  * day a stronger property kills one, the test says so and the entry moves.
  */
@@ -89,7 +89,7 @@ export interface Survivor {
   rules: RuleSet;
   /**
    * `equivalent`: no world in the fault menu tells it apart from fail-closed
-   * under DOMAIN section 2. `uncaught`: genuinely wrong; `why` names the
+   * under docs/properties.md. `uncaught`: genuinely wrong; `why` names the
    * property or fault that would catch it.
    */
   verdict: 'equivalent' | 'uncaught';

@@ -1,8 +1,8 @@
 /**
  * `outbox-sim receipts [--json]`: reproduces the command-receipt results of
- * DOMAIN section 6 by running the receipts model: the controlled-conditions
+ * docs/receipts.md by running the receipts model: the controlled-conditions
  * table (C1..C9) and the dispatch scenarios (I0..I7), with counts at every
- * layer (section 7) and, per scenario, the mechanism that decided it.
+ * layer (docs/receipts.md, 'What each layer counts') and, per scenario, the mechanism that decided it.
  */
 import { runConditions, type ConditionResult } from '../receipts/conditions.ts';
 import type { LayerReport } from '../receipts/layers.ts';

@@ -1,7 +1,7 @@
 /**
  * Seeded choices. One root seed, one child stream per subsystem, derived by
  * name, so that adding a draw in one subsystem never shifts another's
- * (STYLE: one root seed, a child seed per subsystem). Nothing else draws chance.
+ * (one root seed, a child seed per subsystem). Nothing else draws chance.
  */
 import seedrandom from 'seedrandom';
 

@@ -1,7 +1,7 @@
 /**
  * What the simulator and the explorer know of a system: enabled events grouped
  * by the subsystem that chooses among them, a pure step, a canonical key, and
- * named properties. Nothing in `sim/core` knows the outbox (STYLE: the checker
+ * named properties. Nothing in `sim/core` knows the outbox (the checker
  * does not know the model); the outbox and the receipts systems both implement
  * this interface.
  */
@@ -9,7 +9,7 @@
 /** A property kind: checked at every state, hoped to be reached, or checked once quiet. */
 export type PropertyKind = 'always' | 'sometimes' | 'eventually';
 
-/** A property violation, naming what broke where (DOMAIN section 7: name the layer). */
+/** A property violation, naming what broke where (a conclusion names the layer it was measured at). */
 export interface Violation {
   property: string;
   /** The item (outbox id, command key) it concerns. */

@@ -1,5 +1,5 @@
 /**
- * The two failing sequences of DOMAIN section 5, driven by hand one event at
+ * The two failing sequences of docs/rules.md ('The catalog'), driven by hand one event at
  * a time, asserting the record, the claim, the files and what the broker
  * holds after every step; and the same sequence under fail-closed, which
  * quarantines B instead.
@@ -77,7 +77,7 @@ function attemptA(reply: Answer, after: Expect, dispose: Expect): [WorldEvent, E
   ];
 }
 
-describe('fresh-cycle breaks no-phantom-delivery (DOMAIN 5)', () => {
+describe('fresh-cycle breaks no-phantom-delivery (docs/rules.md)', () => {
   it('A stored with its reply lost, parks; B admitted fresh, answered as a duplicate success', () => {
     const w = drive(freshCycle, 1, [
       [produce, { live: 'A', status: null, broker: null }],
@@ -93,7 +93,7 @@ describe('fresh-cycle breaks no-phantom-delivery (DOMAIN 5)', () => {
   });
 });
 
-describe('fresh-cycle-after-definite breaks the same way (DOMAIN 5)', () => {
+describe('fresh-cycle-after-definite breaks the same way (docs/rules.md)', () => {
   it('attempt 1 stores A with its reply lost, attempt 2 gets a 409, B is admitted and reported delivered', () => {
     const w = drive(freshCycleAfterDefinite, 2, [
       [produce, { live: 'A' }],

@@ -1,5 +1,5 @@
 /**
- * The fault knobs of one outbox world, in one documented object (STYLE: fault
+ * The fault knobs of one outbox world, in one documented object (fault
  * knobs in one place, units and qualifiers last). Each seed draws its own mix
  * (swarm testing), so different seeds stress different faults; `check` prints
  * the mix first.

@@ -1,9 +1,9 @@
 /**
- * The outbox world as plain data (DOMAIN section 8): records, claims, files,
+ * The outbox world as plain data (docs/protocol.md, 'The world as data'): records, claims, files,
  * the broker's holdings and the engine processes with their statechart
  * memory. Faults, broker answers, producer and operator actions are events
  * like any engine step, so random runs, exhaustive search and traces share one
- * vocabulary (STYLE: faults are events).
+ * vocabulary (docs/faults.md).
  */
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';

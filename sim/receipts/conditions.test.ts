@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONDITIONS, runConditions } from './conditions.ts';
 
-/** DOMAIN section 6, controlled conditions: cumulative callbacks / effects, in table order. */
+/** docs/receipts.md, controlled conditions: cumulative callbacks / effects, in table order. */
 const PUBLISHED: [string, string, number, number][] = [
   ['C1', 'intact completion', 1, 1],
   ['C2', 'an unrelated malformed line only', 1, 1],

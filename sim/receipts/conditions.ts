@@ -1,5 +1,5 @@
 /**
- * The controlled conditions of DOMAIN section 6: the kernel with a counting
+ * The controlled conditions of docs/receipts.md: the kernel with a counting
  * executor behind its callback, one successful first handling, a fault, then
  * a retry by a fresh kernel instance (a new process: nothing in memory). Rows
  * are data; the counts come from playing them through the receipts model.
@@ -21,7 +21,7 @@ export interface ConditionSpec {
 
 const K = FIRST_COMMAND.key;
 
-/** The rows, in the order of DOMAIN section 6's table. */
+/** The rows, in the order of the table in docs/receipts.md. */
 export const CONDITIONS: readonly ConditionSpec[] = [
   { id: 'C1', name: 'intact completion', executorDedupesByKey: false, faults: [] },
   { id: 'C2', name: 'an unrelated malformed line only', executorDedupesByKey: false, faults: [tornAppend] },

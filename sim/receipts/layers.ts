@@ -1,5 +1,5 @@
 /**
- * Counts at every layer of a receipts run (DOMAIN section 7): bytes kept,
+ * Counts at every layer of a receipts run (docs/receipts.md, 'What each layer counts'): bytes kept,
  * records read and how, kernel decisions, callbacks entered, dispatcher
  * refusals, attempts created, SDK starts and effects. Read from the run's
  * step tags and its final world, never from a script's expectations.

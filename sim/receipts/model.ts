@@ -1,7 +1,7 @@
 /**
- * The receipts system (DOMAIN section 6) as a {@link SimModel}: the same
+ * The receipts system (docs/receipts.md) as a {@link SimModel}: the same
  * `sim/core` engine that runs the outbox runs this, with no special case for
- * either (STYLE: the checker does not know the model). Kernel, dispatcher and
+ * either (the checker does not know the model). Kernel, dispatcher and
  * SDK behaviour come only from `model/receipts`; this file decides which
  * events are enabled and applies them to the world.
  */

@@ -1,5 +1,5 @@
 /**
- * The knobs of one receipts world, in one documented object (STYLE: fault
+ * The knobs of one receipts world, in one documented object (fault
  * knobs in one place). Every fault has a budget, so random runs stay short
  * and exhaustive search stays finite.
  */
@@ -115,7 +115,7 @@ export const RANDOM_OPTIONS: ReceiptsOptions = {
 };
 
 /**
- * The controlled conditions (DOMAIN section 6): one kernel at a time, the
+ * The controlled conditions (docs/receipts.md): one kernel at a time, the
  * counting executor called directly, every fault available to the script.
  */
 export const CONDITIONS_OPTIONS: ReceiptsOptions = {

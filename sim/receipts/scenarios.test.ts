@@ -9,7 +9,7 @@ import { damage, handleAll, play } from './steps.ts';
 describe('dispatch scenarios (real dispatcher, after one successful first execution)', () => {
   const rows = runScenarios();
 
-  it('runs I0..I7 in the order DOMAIN section 6 lists them, with cumulative starts and attempts', () => {
+  it('runs I0..I7 in the order docs/receipts.md lists them, with cumulative starts and attempts', () => {
     expect(rows.map((r) => [r.id, r.name, r.starts, r.attempts])).toEqual([
       ['I0', 'intact receipts', 1, 1],
       ['I1', 'completion damaged', 1, 1],

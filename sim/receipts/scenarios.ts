@@ -1,5 +1,5 @@
 /**
- * The dispatch scenarios of DOMAIN section 6: the real dispatcher behind the
+ * The dispatch scenarios of docs/receipts.md: the real dispatcher behind the
  * kernel's callback, one successful first execution (dispatched, started and
  * its receipt completed; the execution keeps running), then a fault and a
  * retry. Scenarios are data; starts, attempts and the mechanism that decided
@@ -28,7 +28,7 @@ const K = FIRST_COMMAND.key;
 const bothDamaged = [damage(K, 'completed'), damage(K, 'pending')];
 const sameKey = (): string => K;
 
-/** The scenarios, in the order DOMAIN section 6 lists them. */
+/** The scenarios, in the order docs/receipts.md lists them. */
 export const SCENARIOS: readonly ScenarioSpec[] = [
   { id: 'I0', name: 'intact receipts', before: [], key: sameKey, kernels: 1 },
   { id: 'I1', name: 'completion damaged', before: [damage(K, 'completed')], key: sameKey, kernels: 1 },

@@ -3,7 +3,7 @@
  * dispatch scenarios are data (a list of events), played through the model's
  * own `choices` and `step`. An event is applied only if the model enables it
  * where it is applied, so a script cannot reach a state the simulator and the
- * explorer could not (STYLE: scenarios belong in data, not in the engine).
+ * explorer could not (scenarios belong in data, not in the engine).
  */
 import { locate } from '../core/simulate.ts';
 import type { SimModel } from '../core/model.ts';

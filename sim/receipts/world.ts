@@ -1,8 +1,8 @@
 /**
  * The receipts world as plain data: the receipt file's bytes, the governance
  * revision, the issued commands, the kernel processes with their in-flight
- * calls, the dispatcher, the SDK, and a count at every layer (DOMAIN section
- * 7). Faults are events like any kernel step (STYLE: faults are events).
+ * calls, the dispatcher, the SDK, and a count at every layer (see
+ * docs/receipts.md). Faults are events like any kernel step.
  */
 import type { Command } from '../../model/receipts/kernel.ts';
 import type { Dispatcher, DispatchCall, DispatchPhase } from '../../model/receipts/dispatcher.ts';

@@ -40,7 +40,7 @@ export async function freshCycleSamples(dir: string): Promise<Map<string, Sample
   return new Map(report.violations.map((v) => [v.property, { violation: v, path: v.path, trace: readTrace(v.path) }]));
 }
 
-/** The no-phantom-delivery counterexample of fresh-cycle (DOMAIN section 5), which every renderer test uses. */
+/** The no-phantom-delivery counterexample of fresh-cycle (docs/rules.md, 'fresh-cycle'), which every renderer test uses. */
 export async function phantomSample(dir: string): Promise<Sample> {
   const sample = (await freshCycleSamples(dir)).get('no-phantom-delivery');
   if (sample === undefined) throw new Error('check --rules fresh-cycle found no no-phantom-delivery counterexample');
