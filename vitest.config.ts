@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['model/**/*.test.ts', 'sim/**/*.test.ts', 'properties/**/*.test.ts', 'traces/**/*.test.ts'],
+    include: ['docs/**/*.test.ts', 'model/**/*.test.ts', 'sim/**/*.test.ts', 'properties/**/*.test.ts', 'traces/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
