@@ -73,30 +73,5 @@ export function bodyName(idIndex: number, k: number, bodiesPerId: number): strin
   return String.fromCharCode(65 + idIndex * bodiesPerId + k);
 }
 
-/** A short human label for an event. */
-export function labelOf(e: WorldEvent): string {
-  switch (e.kind) {
-    case 'scan':
-      return `e${e.pid} scan ${e.id}`;
-    case 'drain':
-      return `e${e.pid} drain ${e.id}`;
-    case 'step':
-      return `e${e.pid} ${e.at}`;
-    case 'answer':
-      return `e${e.pid} POST -> ${e.answer}`;
-    case 'crash':
-      return `crash e${e.pid} (${e.at})`;
-    case 'restart':
-      return `restart engine (${e.version})`;
-    case 'upgrade':
-      return `upgrade e${e.pid} to new rules`;
-    case 'produce':
-      return `produce ${e.id}`;
-    case 'requeue':
-      return `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}`;
-    case 'restore':
-      return `operator restore quarantined #${e.index}`;
-    default:
-      return `${e.kind} ${e.id}`;
-  }
-}
+/** A short human label for an event (from the event table). */
+export { labelOf } from './events/table.ts';

@@ -1,0 +1,52 @@
+/**
+ * What the event table's entries see besides the world: one world's options,
+ * its ids and rule sets, the engine steppers, and the engine's view of the
+ * world (record read, claim) that every engine step observes.
+ */
+import { readSlot } from '../../../model/record.ts';
+import type { RuleSet } from '../../../model/rules.ts';
+import type { ClaimView, RecordRead } from '../../../model/types.ts';
+import type { WorldOptions } from '../options.ts';
+import type { Stepper } from '../stepper.ts';
+import type { EngineProc, World } from '../world.ts';
+
+/** The rule sets a world runs. */
+export interface WorldRules {
+  rules: RuleSet;
+  /** Present for version skew: engines of both rule sets share the store. */
+  oldRules?: RuleSet;
+}
+
+/** How engine steps are computed (the XState reference, or the derived fast path). */
+export interface Steppers {
+  new: Stepper;
+  old: Stepper;
+}
+
+/** One world's fixed surroundings, built once per world. */
+export interface WorldContext {
+  options: WorldOptions;
+  ids: readonly string[];
+  /** Version skew is on: `--old-rules` given and the world asks for it. */
+  skew: boolean;
+  worldRules: WorldRules;
+  steppers: Steppers;
+}
+
+/** The rule set an engine process runs. */
+export function rulesOf(ctx: WorldContext, proc: EngineProc): RuleSet {
+  return proc.version === 'old' && ctx.worldRules.oldRules ? ctx.worldRules.oldRules : ctx.worldRules.rules;
+}
+
+/** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
+export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
+  return readSlot(w.records[id], rulesOf(ctx, proc).schemaKnown);
+}
+
+/** A claim as engine `pid` sees it. */
+export function claimView(w: World, id: string, pid: number): ClaimView {
+  const c = w.claims[id];
+  if (c === undefined) return { kind: 'free' };
+  if (c.kind === 'torn') return { kind: 'torn' };
+  return { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+}

@@ -1,0 +1,122 @@
+/**
+ * One engine step, shared by the engine's own events and the broker's
+ * answers: observe the world for the engine (record read, claim, live file,
+ * broker reply), step the lifecycle statechart, and apply the durable effects
+ * it emits. Engine behaviour comes only from the statechart.
+ */
+import { brokerAccept } from '../../../model/broker.ts';
+import type { EngineEvent } from '../../../model/lifecycle.ts';
+import { RECOVERY } from '../../../model/catalog/fail-closed.ts';
+import type { Effect, Envelope, Reply } from '../../../model/types.ts';
+import type { EngineProc, World, WorldEvent } from '../world.ts';
+import { claimView, readFor, type WorldContext } from './context.ts';
+
+/** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
+export interface AnswerEffect {
+  name: string;
+  /** The broker received (and so processed, per its dedupe mode) the POST. */
+  received: boolean;
+  /** The reply the engine sees; null: the broker's own reply to an accepted POST. */
+  reply: Reply | null;
+  /** The engine dies once the broker has the POST: these tags mark the crash. */
+  crash?: readonly string[];
+}
+
+type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+
+/** The engine event an engine-driven world event becomes, observed from the world. */
+function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
+  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id) };
+  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
+  const id = proc.ctx.id ?? '';
+  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
+  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
+}
+
+/** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
+function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[]): void {
+  for (const fx of effects) {
+    switch (fx.kind) {
+      case 'write-record': {
+        w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
+        const pub = `${fx.id}:${fx.record.payload}`;
+        if (!w.published.includes(pub)) w.published = [...w.published, pub].sort();
+        tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
+        if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
+        break;
+      }
+      case 'take-claim':
+        w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
+        tags.push('layer:claim');
+        break;
+      case 'release-claim': {
+        const { [fx.id]: _gone, ...rest } = w.claims;
+        w.claims = rest;
+        tags.push('release');
+        break;
+      }
+      case 'post':
+        // Applied by the caller: the broker's part depends on the answer.
+        tags.push('layer:post');
+        break;
+      case 'archive':
+      case 'quarantine': {
+        const f = w.live[fx.file.id];
+        if (f === undefined || f.generation !== fx.file.generation) break;
+        const { [fx.file.id]: _moved, ...rest } = w.live;
+        w.live = rest;
+        if (fx.kind === 'archive') {
+          w.archived = [...w.archived, f];
+          w.reported = { ...w.reported, [f.id]: f.body };
+          tags.push('layer:reported', 'archive');
+        } else {
+          w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
+          tags.push(`quarantine:${fx.cause}`);
+        }
+        break;
+      }
+    }
+  }
+}
+
+/** Steps engine `e.pid`; `answer` is the broker's answer when the engine is posting. */
+export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null): World {
+  const index = w.engines.findIndex((p) => p.pid === e.pid);
+  const proc = w.engines[index];
+  const next: World = { ...w, engines: [...w.engines] };
+  let reply: Reply | null = null;
+  let envelope: Envelope | null = null;
+  let acceptance: ReturnType<typeof brokerAccept> | null = null;
+  if (answer !== null) {
+    envelope = proc.ctx.envelope;
+    tags.push(`answer:${answer.name}`);
+    const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
+    if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope);
+    // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
+    reply = answer.reply ?? acceptance?.reply ?? 'ok';
+  }
+  const event = engineEventFor(ctx, w, proc, e, reply);
+  if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
+  const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
+  const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
+  applyEffects(next, proc, out.effects, tags);
+  const posted = out.effects.some((fx) => fx.kind === 'post');
+  if (posted && envelope !== null) {
+    const slot = w.records[envelope.id];
+    if (slot?.kind === 'record' && slot.record.status === 'PARKED' && !next.parkedAttempts.includes(envelope.id)) {
+      next.parkedAttempts = [...next.parkedAttempts, envelope.id];
+    }
+  }
+  if (posted && acceptance !== null && envelope !== null) {
+    if (acceptance.stored) tags.push('layer:stored');
+    if (acceptance.holding !== null) next.broker = { ...w.broker, [envelope.id]: acceptance.holding };
+  }
+  if (answer?.crash !== undefined) {
+    next.engines.splice(index, 1);
+    next.crashes++;
+    tags.push(...answer.crash);
+  } else {
+    next.engines[index] = { ...proc, state: out.state, ctx: out.ctx };
+  }
+  return next;
+}

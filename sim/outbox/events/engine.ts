@@ -1,0 +1,100 @@
+/**
+ * The engine's own steps (subsystem `engine`): normal operation, driving the
+ * lifecycle statechart (docs/protocol.md, 'Delivery core'). Their durable
+ * writes are the crash-point matrix's rows, together with the POST
+ * (broker.ts).
+ */
+import type { WorldEvent } from '../world.ts';
+import { readFor } from './context.ts';
+import { stepEngine } from './engine-step.ts';
+import { stepText, type EventKind } from './kind.ts';
+
+type Scan = Extract<WorldEvent, { kind: 'scan' }>;
+type Drain = Extract<WorldEvent, { kind: 'drain' }>;
+type Step = Extract<WorldEvent, { kind: 'step' }>;
+
+export const scan: EventKind<Scan> = {
+  name: 'scan',
+  group: 'engine',
+  tag: 'normal',
+  range: 'engine-id',
+  event: 'scan',
+  enabled: (w, _ctx, { engine, id }) => (engine?.state === 'idle' && id !== null && w.live[id] !== undefined ? [{ kind: 'scan', pid: engine.pid, id }] : []),
+  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
+  label: (e) => `e${e.pid} scan ${e.id}`,
+  counter: null,
+  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `scan results/${e.id}, publish`) }),
+  knob: null,
+  durable: [{ write: 'publish (record write)', at: 'idle' }],
+  doc: {
+    example: 'e1 scan a',
+    enabled: 'the engine is idle and id `a` has a live file',
+    does: 'reads the record, asks `admit`; writes, keeps, quarantines or leaves',
+    stands: 'the gateway picking up a result file',
+  },
+};
+
+export const drain: EventKind<Drain> = {
+  name: 'drain',
+  group: 'engine',
+  tag: 'normal',
+  range: 'engine-id',
+  event: 'drain',
+  enabled: (w, ctx, { engine, id }) => {
+    if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
+    const read = readFor(ctx, w, engine, id);
+    return read.kind === 'found' && read.record.status === 'READY' ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+  },
+  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
+  label: (e) => `e${e.pid} drain ${e.id}`,
+  counter: null,
+  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `drain ${e.id}`) }),
+  knob: null,
+  doc: {
+    example: 'e1 drain a',
+    enabled: 'the engine is idle, `a` has no live file, and its record reads READY',
+    does: 'starts the delivery core on the record alone',
+    stands: 'the gateway retrying a record whose file is gone',
+  },
+};
+
+/** Words for an engine step in the diagram, by the lifecycle state it leaves. */
+const STEP_WORDS: Record<string, string> = {
+  idle: 'start a pass',
+  claiming: 'claim',
+  preSend: 'pre-send write',
+  posting: 'POST',
+  completing: 'complete',
+  releasing: 'release claim',
+};
+
+export const step: EventKind<Step> = {
+  name: 'step',
+  group: 'engine',
+  tag: 'normal',
+  range: 'engine',
+  event: 'step',
+  enabled: (_w, _ctx, { engine }) =>
+    engine !== null && engine.state !== 'idle' && engine.state !== 'posting' ? [{ kind: 'step', pid: engine.pid, at: engine.state }] : [],
+  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
+  label: (e) => `e${e.pid} ${e.at}`,
+  counter: null,
+  draw: (e, v) =>
+    e.at === 'disposing'
+      ? { from: `e${e.pid}`, to: 'Producer', broken: false, text: v.durable === '' ? `${v.n}. dispose: the file stays in results/` : stepText(v, 'dispose') }
+      : { from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, STEP_WORDS[e.at] ?? e.at) },
+  knob: null,
+  durable: [
+    { write: 'claim', at: 'claiming' },
+    { write: 'pre-send write', at: 'preSend' },
+    { write: 'completion write(s)', at: 'completing' },
+    { write: 'release claim', at: 'releasing' },
+    { write: 'dispose (archive/quarantine)', at: 'disposing' },
+  ],
+  doc: {
+    example: 'e1 claiming',
+    enabled: 'the engine is in any state but `idle` and `posting`; the label names the state it leaves',
+    does: 'the next atomic step: claim, pre-send write, one completion write, release, dispose',
+    stands: 'the gateway working through one item',
+  },
+};

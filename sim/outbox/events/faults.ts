@@ -1,0 +1,159 @@
+/**
+ * Storage and process faults (subsystem `fault`): a crash, and four kinds of
+ * damage to the store. A crash needs one left in the crash budget; the other
+ * four share the corruption budget. Each is switched on or off per world by
+ * its weight in `faultWeights` (positional, in `FAULTS` order).
+ */
+import { canonicalJson } from '../../core/canonical.ts';
+import { FAULTS, type FaultKind } from '../options.ts';
+import type { World, WorldEvent } from '../world.ts';
+import type { WorldContext } from './context.ts';
+import { stepText, type EventKind, type Knob } from './kind.ts';
+
+type Crash = Extract<WorldEvent, { kind: 'crash' }>;
+type Damage = Extract<WorldEvent, { kind: 'tear-record' | 'tear-claim' | 'newer-schema' | 'legacy-record' }>;
+
+function knobOf(name: FaultKind): Knob {
+  const index = FAULTS.indexOf(name);
+  return { stream: `fault:${name}`, weight: (ctx) => ctx.options.faultWeights[index], default: 'on' };
+}
+
+const crashKnob = knobOf('crash');
+
+export const crash: EventKind<Crash> = {
+  name: 'crash',
+  group: 'fault',
+  tag: 'fault',
+  range: 'engine',
+  event: 'crash',
+  enabled: (w, ctx, { engine }) =>
+    engine !== null && w.crashes < ctx.options.crashesMax && crashKnob.weight(ctx) > 0 ? [{ kind: 'crash', pid: engine.pid, at: engine.state }] : [],
+  weight: (_w, ctx) => crashKnob.weight(ctx),
+  apply: (w, e, _ctx, tags) => {
+    tags.push('fault:crash', `crash@${e.at}`);
+    return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
+  },
+  label: (e) => `crash e${e.pid} (${e.at})`,
+  counter: 'fault:crash',
+  draw: (e, v) => ({
+    from: `e${e.pid}`,
+    to: `e${e.pid}`,
+    broken: true,
+    text: stepText(v, `crash (at ${e.at})`),
+    note: { over: `e${e.pid}`, text: `fault: e${e.pid} crashes, its memory is lost` },
+  }),
+  hidden: 'the engine crashes, its memory is lost',
+  knob: crashKnob,
+  bound: 'the crash budget',
+  doc: {
+    example: 'crash e1 (claiming)',
+    enabled: 'crashes left; one event per live engine, in whatever state it is',
+    does: 'the process disappears with its memory; its claim, and everything durable, stays',
+    stands: 'a worker killed between two durable writes (out of memory, a deploy, a lost node)',
+  },
+};
+
+/** A damage fault on id `a`: enabled when `when` holds, within the corruption budget and while switched on. */
+function damage(
+  name: Damage['kind'],
+  when: (w: World, id: string) => boolean,
+  change: (w: World, e: Damage) => Partial<World> | null,
+  doc: EventKind<Damage>['doc'],
+): EventKind<Damage> {
+  const knob = knobOf(name);
+  const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx) > 0;
+  return {
+    name,
+    group: 'fault',
+    tag: 'fault',
+    range: 'id',
+    event: name,
+    enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id) ? [{ kind: name, id }] : []),
+    weight: (_w, ctx) => knob.weight(ctx),
+    apply: (w, e, _ctx, tags) => {
+      const changed = change(w, e);
+      if (changed === null) return w;
+      tags.push(`fault:${name}`);
+      return { ...w, ...changed, corruptions: w.corruptions + 1 };
+    },
+    label: (e) => `${e.kind} ${e.id}`,
+    counter: `fault:${name}`,
+    draw: (_e, v) => ({ from: 'Outbox', to: 'Outbox', broken: true, text: stepText(v, v.label), note: { over: 'Outbox', text: `fault: ${name}` } }),
+    hidden: name,
+    knob,
+    bound: 'the corruption budget',
+    doc,
+  };
+}
+
+const intact = (w: World, id: string) => w.records[id]?.kind === 'record';
+
+export const tearRecord = damage(
+  'tear-record',
+  intact,
+  (w, e) => {
+    const slot = w.records[e.id];
+    const bytes = slot?.kind === 'record' ? canonicalJson(slot.record).slice(0, 20) : '';
+    return { records: { ...w.records, [e.id]: { kind: 'torn', bytes } } };
+  },
+  {
+    example: 'tear-record a',
+    enabled: '`a` has an intact record',
+    does: 'the record slot becomes the first 20 bytes of the record, which do not parse',
+    stands: 'a partial write, a torn page, bit rot',
+  },
+);
+
+export const newerSchema = damage(
+  'newer-schema',
+  (w, id) => {
+    const slot = w.records[id];
+    return slot?.kind === 'record' && slot.record.schema <= 1;
+  },
+  (w, e) => {
+    const slot = w.records[e.id];
+    if (slot?.kind !== 'record') return null;
+    // A newer engine rewrote the record: schema 2 and a field older engines do not know.
+    const record = { ...slot.record, schema: 2, deliveryClass: 'priority' };
+    return { records: { ...w.records, [e.id]: { kind: 'record', record } } };
+  },
+  {
+    example: 'newer-schema a',
+    enabled: '`a` has an intact record of schema 1 or less',
+    does: 'rewrites it as schema 2 with a field `deliveryClass` older engines do not know',
+    stands: 'a newer engine version (a canary, a half-finished roll-out) rewrote the record in its own format',
+  },
+);
+
+export const legacyRecord = damage(
+  'legacy-record',
+  (w, id) => {
+    const slot = w.records[id];
+    return slot?.kind === 'record' && typeof slot.record.attempts === 'number';
+  },
+  (w, e) => {
+    const slot = w.records[e.id];
+    if (slot?.kind !== 'record') return null;
+    // A record as a pre-attempts engine wrote it: counters and digest missing.
+    const { attempts: _a, resendEpoch: _r, digest: _d, ...legacy } = slot.record;
+    return { records: { ...w.records, [e.id]: { kind: 'record', record: legacy as typeof slot.record } } };
+  },
+  {
+    example: 'legacy-record a',
+    enabled: '`a` has an intact record that still has `attempts`',
+    does: 'removes `attempts`, `resendEpoch` and `digest`',
+    stands: 'a record written by an older deployment, before those fields existed, still in the store',
+  },
+);
+
+export const tearClaim = damage(
+  'tear-claim',
+  (w, id) => w.claims[id]?.kind === 'held',
+  (w, e) => ({ claims: { ...w.claims, [e.id]: { kind: 'torn' } } }),
+  {
+    example: 'tear-claim a',
+    enabled: "`a`'s claim is held",
+    does: 'the claim becomes unreadable',
+    stands: 'the lease file damaged the same way; its owner may still be alive',
+  },
+);

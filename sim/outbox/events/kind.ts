@@ -1,0 +1,149 @@
+/**
+ * The shape of one entry of the event table (docs/faults.md): everything the
+ * simulator, the explorer's object world, the report, the trace renderers and
+ * the docs need to know about one kind of event, stated once. The entries
+ * live in this folder, a file per group; `table.ts` lists them in order.
+ */
+import type { EngineProc, World, WorldEvent } from '../world.ts';
+import type { WorldContext } from './context.ts';
+
+/** How the report and the renderers file a kind: the system's own work, a failure of the world, or a person's action. */
+export type EventTag = 'normal' | 'fault' | 'operator';
+
+/** The subsystems, each a choice group with its own seeded stream in random runs. */
+export type GroupName = 'engine' | 'broker' | 'process' | 'producer' | 'operator' | 'fault';
+
+/**
+ * What an entry's instances range over. Entries of one group are enumerated
+ * in table order, a run of consecutive entries with the same range in one
+ * pass: `engine` and `engine-id` entries together, per engine (its `engine-id`
+ * entries per id first, then its `engine` entries); `id` entries per id;
+ * `world` entries once. This order is the order of events in a choice group,
+ * so it decides which event a seed draws: keep it when editing the table.
+ */
+export type Range = 'engine' | 'engine-id' | 'id' | 'world';
+
+/** The engine and id an entry is asked about (null when its range does not include it). */
+export interface Subject {
+  engine: EngineProc | null;
+  id: string | null;
+}
+
+/** How a step is drawn in the trace's sequence diagram (plain data; the renderer draws it). */
+export interface Drawing {
+  from: string;
+  to: string;
+  /** True draws a broken arrow: the world misbehaved here. */
+  broken: boolean;
+  text: string;
+  /** A note beside the arrow (a fault says what went wrong). */
+  note?: { over: string; text: string };
+}
+
+/** What the diagram words of a step may look at. */
+export interface StepView {
+  /** The step's number in the trace. */
+  n: number;
+  label: string;
+  tags: readonly string[];
+  /** The durable changes of the step in words, '' when none. */
+  durable: string;
+  enginesBefore: readonly EngineProc[];
+  enginesAfter: readonly EngineProc[];
+}
+
+/**
+ * A durable write, for the crash-point matrix: the lifecycle state an engine
+ * is in when this write is its next step. A crash in that state is a crash
+ * just before the write (and just after the write before it).
+ */
+export interface DurableWrite {
+  write: string;
+  at: string;
+}
+
+/**
+ * The swarm knob of a kind. Today's draws are positional (`swarmOptions`);
+ * `stream` names the seeded stream the kind will draw from once each kind
+ * draws its own, so that adding a kind moves no other draw.
+ */
+export interface Knob {
+  stream: string;
+  /** Its weight in a world's options (0: switched off for that world). */
+  weight: (ctx: WorldContext) => number;
+  /** On by default in a swarm draw (switched off in about one seed in four) or off unless asked for. */
+  default: 'on' | 'off';
+}
+
+/** One kind of event. `E` is the world event it produces. */
+export interface EventKind<E extends WorldEvent = WorldEvent> {
+  /** Unique; the word the report and the docs use. */
+  name: string;
+  group: GroupName;
+  tag: EventTag;
+  range: Range;
+  /** The world event's `kind` it produces. */
+  event: E['kind'];
+  /** When several entries produce the same world event kind: whether `e` is this entry's. */
+  owns?(e: E): boolean;
+  /** Its enabled instances in a world, for one subject of its range. */
+  enabled(w: World, ctx: WorldContext, at: Subject): E[];
+  /** Its weight within a weighted group (broker answers, faults). */
+  weight?(w: World, ctx: WorldContext): number;
+  /** What it does: the next world; pushes the tags the run counts. Pure in `w`. */
+  apply(w: World, e: E, ctx: WorldContext, tags: string[]): World;
+  /** One line in a trace. */
+  label(e: E): string;
+  /** The tag that counts it in a check's report, or null when no tag is its own (engine steps). */
+  counter: string | null;
+  /** Its sequence-diagram drawing. */
+  draw(e: E, v: StepView): Drawing;
+  /**
+   * For a fault: what went wrong in a few words, shown beside it in traces;
+   * for a broker answer, present exactly when the engine cannot learn what the broker did.
+   */
+  hidden?: string;
+  knob: Knob | null;
+  /** The durable writes made by this kind's steps (crash-point matrix rows). */
+  durable?: readonly DurableWrite[];
+  /** A crash this kind causes in the middle of a durable write: the write and the crash tag. */
+  crashDuring?: { write: string; tag: string };
+  /** Enabled only with `--old-rules` (version skew); the report expects it only then. */
+  needsOldRules?: boolean;
+  /**
+   * Circumstances of this kind's steps that the report counts as kinds of
+   * their own (a produce that replaces a file being sent), each by its tag.
+   */
+  variants?: readonly Variant[];
+  /** What explore bounds it by, in words (docs). */
+  bound?: string;
+  doc: {
+    /** Trace label of an example instance. */
+    example: string;
+    enabled: string;
+    does: string;
+    /** The real failure (or the real action) it stands for. */
+    stands: string;
+  };
+}
+
+/** A circumstance of another kind's step, counted as a kind of its own. */
+export interface Variant {
+  name: string;
+  tag: EventTag;
+  counter: string;
+  /** What went wrong, in a few words (traces). */
+  hidden?: string;
+  doc: { enabled: string; does: string; stands: string };
+}
+
+/**
+ * An entry of any event kind. The members taking `E` are methods, so an entry
+ * for one world event kind is assignable here (method parameters are bivariant).
+ */
+export type AnyKind = EventKind<WorldEvent>;
+
+/** A diagram message's text: the step number, what happened, and its durable changes. */
+export function stepText(v: StepView, what: string): string {
+  return `${v.n}. ${what}${v.durable === '' ? '' : ` · ${v.durable}`}`;
+}

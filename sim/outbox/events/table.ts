@@ -1,0 +1,100 @@
+/**
+ * The event table: every kind of event the outbox world takes, in order, and
+ * its subsystems with their weights. The world's `choices`, `step` and
+ * `label`, the report's kinds and crash-point matrix, the trace renderers'
+ * words and docs/faults.md are all read off this list; adding a kind is one
+ * entry in its group's file, listed here.
+ */
+import type { WorldContext } from './context.ts';
+import { answers } from './broker.ts';
+import { drain, scan, step } from './engine.ts';
+import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
+import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
+import { requeue, requeueReset, restore } from './operator.ts';
+import { restart, upgrade } from './process.ts';
+import { produce } from './producer.ts';
+import type { WorldEvent } from '../world.ts';
+
+/** A subsystem: its weight against the others in random runs, and how its events are drawn. */
+export interface Group {
+  name: GroupName;
+  weight: (ctx: WorldContext) => number;
+  /** Events drawn by their kinds' weights (else uniformly). */
+  weighted: boolean;
+  /** Still enabled once faults stop (the liveness phase). */
+  whileHealing: boolean;
+  /** What it stands for (docs). */
+  doc: string;
+}
+
+/** The subsystems, in the order of a world's choice groups. */
+export const GROUPS: readonly Group[] = [
+  { name: 'engine', weight: () => 10, weighted: false, whileHealing: true, doc: 'Engine steps: normal operation, driving the lifecycle statechart' },
+  { name: 'broker', weight: () => 5, weighted: true, whileHealing: true, doc: "Broker answers: one per answer the broker may give to an engine's POST" },
+  { name: 'process', weight: () => 2, weighted: false, whileHealing: true, doc: 'Processes' },
+  { name: 'producer', weight: () => 2, weighted: false, whileHealing: false, doc: 'Producer' },
+  { name: 'operator', weight: () => 1, weighted: false, whileHealing: false, doc: 'Operator actions, within the operator budget' },
+  { name: 'fault', weight: (ctx) => ctx.options.faultGroupWeight, weighted: true, whileHealing: false, doc: 'Storage and process faults' },
+];
+
+/** Every kind, grouped by subsystem, in enumeration order within each group (see `Range`). */
+export const EVENT_KINDS: readonly AnyKind[] = [
+  scan,
+  drain,
+  step,
+  ...answers,
+  restart,
+  upgrade,
+  produce,
+  requeue,
+  requeueReset,
+  restore,
+  crash,
+  tearRecord,
+  newerSchema,
+  legacyRecord,
+  tearClaim,
+] as readonly AnyKind[];
+
+const byEvent = new Map<string, AnyKind[]>();
+for (const k of EVENT_KINDS) byEvent.set(k.event, [...(byEvent.get(k.event) ?? []), k]);
+
+/** The table entry of a world event. */
+export function kindOf(e: WorldEvent): AnyKind {
+  const candidates = byEvent.get(e.kind);
+  const k = candidates?.length === 1 ? candidates[0] : candidates?.find((c) => c.owns?.(e) === true);
+  if (k === undefined) throw new Error(`no event kind for ${JSON.stringify(e)}`);
+  return k;
+}
+
+/** The world event kinds the table produces (a trace's event is the outbox's when its kind is one of these). */
+export const WORLD_EVENT_KINDS: ReadonlySet<string> = new Set(byEvent.keys());
+
+/** A short human label for an event (one line of a trace). */
+export function labelOf(e: WorldEvent): string {
+  return kindOf(e).label(e);
+}
+
+/** A kind as the report counts it: an entry with its own tag, or a variant of one. */
+export interface CountedKind {
+  name: string;
+  group: GroupName;
+  tag: EventTag;
+  counter: string;
+  hidden?: string;
+  needsOldRules: boolean;
+}
+
+/** Every kind a report counts, in table order (engine steps have no tag of their own and are left out). */
+export function countedKinds(): CountedKind[] {
+  const out: CountedKind[] = [];
+  const add = (k: AnyKind | Variant, group: GroupName, needsOldRules: boolean) => {
+    if (k.counter === null) return;
+    out.push({ name: k.name, group, tag: k.tag, counter: k.counter, ...(k.hidden !== undefined ? { hidden: k.hidden } : {}), needsOldRules });
+  };
+  for (const k of EVENT_KINDS) {
+    add(k, k.group, k.needsOldRules === true);
+    for (const v of k.variants ?? []) add(v, k.group, k.needsOldRules === true);
+  }
+  return out;
+}
