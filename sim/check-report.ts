@@ -1,40 +1,35 @@
 /**
  * The report of a check: violations (shrunk and written as traces), which
- * faults fired and which never did, record statuses reached, the crash-point
- * matrix, and counts at every layer (docs/properties.md, 'Layers the report counts').
+ * faults, operator actions and healthy events fired and which never did,
+ * record statuses reached, the crash-point matrix, and counts at every layer
+ * (docs/properties.md, 'Layers the report counts'). The kinds and the matrix
+ * are read off the event table (docs/faults.md).
  */
-import { ANSWERS } from './outbox/options.ts';
 import type { ShardResult } from './check.ts';
+import { crashPoints } from './outbox/events/crash-points.ts';
+import type { EventTag } from './outbox/events/kind.ts';
+import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 
-/** Fault kinds a check must see fire (docs/faults.md), by the tag that marks them. */
-export function faultKinds(skew: boolean): string[] {
-  return [
-    'fault:crash',
-    'fault:crash-in-post',
-    ...ANSWERS.filter((a) => a !== 'crash-in-post').map((a) => `answer:${a}`),
-    'fault:tear-record',
-    'fault:tear-claim',
-    'fault:newer-schema',
-    'fault:legacy-record',
-    'fault:replace-during-send',
-    'fault:requeue',
-    'fault:requeue-reset',
-    'fault:restore',
-    ...(skew ? ['fault:upgrade'] : []),
-  ];
+/** The tags that count the kinds of one table tag a check should see fire (docs/faults.md). */
+export function kindsTagged(tag: EventTag, skew: boolean): string[] {
+  return countedKinds()
+    .filter((k) => k.tag === tag && (skew || !k.needsOldRules))
+    .map((k) => k.counter);
 }
 
-/** Each durable write, with the lifecycle state an engine crashes in just before and just after it. */
-export const CRASH_POINTS: readonly { write: string; before: string; after: string }[] = [
-  { write: 'publish (record write)', before: 'crash@idle', after: 'crash@claiming' },
-  { write: 'claim', before: 'crash@claiming', after: 'crash@preSend' },
-  { write: 'pre-send write', before: 'crash@preSend', after: 'crash@posting' },
-  { write: 'POST (broker received)', before: 'crash@posting', after: 'crash@post-received' },
-  { write: 'completion write(s)', before: 'crash@completing', after: 'crash@releasing' },
-  { write: 'release claim', before: 'crash@releasing', after: 'crash@disposing' },
-  { write: 'dispose (archive/quarantine)', before: 'crash@disposing', after: 'crash@idle' },
-];
+/** Fault kinds a check must see fire, by the tag that marks them. */
+export function faultKinds(skew: boolean): string[] {
+  return kindsTagged('fault', skew);
+}
+
+/** The name of the kind a counter tag counts (`answer:lost-reply` is `lost-reply`, `layer:written` is `produce`). */
+export function kindName(counter: string): string {
+  return countedKinds().find((k) => k.counter === counter)?.name ?? counter;
+}
+
+/** Each durable write once, with the crash tags just before it and during it (events/crash-points.ts). */
+export const CRASH_POINTS = crashPoints();
 
 /** Counts at every layer. */
 export interface Layers {
@@ -85,10 +80,17 @@ export interface CheckReport {
   seconds: number;
   violations: ReportedViolation[];
   reached: {
+    /** Steps per fault kind, by its counter tag. */
     faults: Record<string, number>;
+    /** Steps per operator action, by its counter tag. */
+    operator: Record<string, number>;
+    /** Steps per healthy kind that has a tag of its own (the healthy answer, restarts, produced files). */
+    normal: Record<string, number>;
+    /** Counter tags of the faults and operator actions that never fired. */
     neverFired: string[];
     statuses: Record<string, number>;
-    crashPoints: { write: string; before: number; after: number }[];
+    /** Crashes just before each durable write, and during it (the POST); each crash counted once. */
+    crashPoints: { write: string; before: number; during: number | null }[];
   };
   layers: Layers;
   ends: Record<string, number>;
@@ -100,8 +102,10 @@ export function buildReport(
   written: WrittenTrace[],
   meta: { rules: string; oldRules: string | null; seconds: number; replayCommand: (path: string) => string },
 ): CheckReport {
-  const kinds = faultKinds(meta.oldRules !== null);
-  const faults = Object.fromEntries(kinds.map((k) => [k, merged.tags[k] ?? 0]));
+  const skew = meta.oldRules !== null;
+  const count = (tag: EventTag) => Object.fromEntries(kindsTagged(tag, skew).map((k) => [k, merged.tags[k] ?? 0]));
+  const faults = count('fault');
+  const operator = count('operator');
   const violations: ReportedViolation[] = written.map((w) => {
     const first = merged.first[w.violation.property];
     return {
@@ -129,9 +133,11 @@ export function buildReport(
     violations,
     reached: {
       faults,
-      neverFired: kinds.filter((k) => faults[k] === 0),
+      operator,
+      normal: count('normal'),
+      neverFired: [...Object.keys(faults), ...Object.keys(operator)].filter((k) => (merged.tags[k] ?? 0) === 0),
       statuses: merged.reached,
-      crashPoints: CRASH_POINTS.map((c) => ({ write: c.write, before: merged.tags[c.before] ?? 0, after: merged.tags[c.after] ?? 0 })),
+      crashPoints: CRASH_POINTS.map((c) => ({ write: c.write, before: merged.tags[c.before] ?? 0, during: c.during === null ? null : (merged.tags[c.during] ?? 0) })),
     },
     layers: layersOf(merged.tags),
     ends: merged.ends,
@@ -159,15 +165,22 @@ export function renderReport(r: CheckReport): string[] {
     }
   }
   lines.push('');
-  lines.push('Faults fired (steps):');
-  for (const [k, v] of Object.entries(r.reached.faults)) lines.push(`  ${k.replace(/^(fault|answer):/, '').padEnd(24)} ${n(v)}`);
+  const counts = (title: string, c: Record<string, number>) => {
+    lines.push(title);
+    for (const [k, v] of Object.entries(c)) lines.push(`  ${kindName(k).padEnd(24)} ${n(v)}`);
+  };
+  counts('Faults fired (steps):', r.reached.faults);
+  counts('Operator actions (steps):', r.reached.operator);
+  counts('Healthy events (steps):', r.reached.normal);
   if (r.reached.neverFired.length > 0) {
-    lines.push(`WARNING: these faults never fired, so nothing was shown about them: ${r.reached.neverFired.join(', ')}`);
+    lines.push(`WARNING: these never fired, so nothing was shown about them: ${r.reached.neverFired.map(kindName).join(', ')}`);
   }
   lines.push('Record statuses reached (runs):');
   for (const [k, v] of Object.entries(r.reached.statuses).sort()) lines.push(`  ${k.replace(/^reached:/, '').padEnd(32)} ${n(v)}`);
-  lines.push('Crash points (crashes before / after each durable write):');
-  for (const c of r.reached.crashPoints) lines.push(`  ${c.write.padEnd(30)} ${String(c.before).padStart(7)} / ${c.after}`);
+  lines.push('Crash points (crashes just before each durable write, and during the POST; each crash once):');
+  for (const c of r.reached.crashPoints) {
+    lines.push(`  ${c.write.padEnd(30)} ${String(c.before).padStart(7)}${c.during === null ? '' : ` before, ${c.during} during`}`);
+  }
   const l = r.layers;
   lines.push('Layers:');
   lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);

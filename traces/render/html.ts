@@ -84,7 +84,7 @@ function stepList(trace: Trace): string {
   const vStep = trace.header.violation?.step ?? null;
   const items = ['<li data-step="0" data-testid="step-0">0 initial world</li>'];
   for (const s of trace.steps) {
-    const cls = [isFaultStep(s) ? 'fault' : '', s.n === vStep ? 'violation' : ''].filter((c) => c !== '').join(' ');
+    const cls = [isFaultStep(s, trace.header.model) ? 'fault' : '', s.n === vStep ? 'violation' : ''].filter((c) => c !== '').join(' ');
     const mark = s.n === vStep ? ' <- violation' : '';
     items.push(`<li data-step="${s.n}" data-testid="step-${s.n}"${cls === '' ? '' : ` class="${cls}"`} title="${escapeHtml(s.label)}">${s.n} ${escapeHtml(s.label)}${mark}</li>`);
   }

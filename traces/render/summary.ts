@@ -5,6 +5,7 @@
  */
 import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
+import { countedKinds } from '../../sim/outbox/events/table.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, TraceStep } from '../format.ts';
 import type { TraceState } from './states.ts';
@@ -135,15 +136,19 @@ export function isDurable(area: Area): boolean {
   return area === 'records' || area === 'claims' || area === 'files' || area === 'broker';
 }
 
-/** Broker answers that are faults (the engine does not learn what the broker did), with what each means. */
-export const FAULT_ANSWERS: Readonly<Record<string, string>> = {
-  'timeout-unsent': 'timeout, nothing stored',
-  'lost-reply': 'the broker stored it, the reply is lost',
-  'garbled-200': 'the reply cannot be parsed',
-  'crash-in-post': 'the engine dies after the broker received the POST',
-};
+/** The counter tags of the outbox faults a trace flags: the world misbehaved in a way the engine does not see. */
+const FLAGGED = new Set(
+  countedKinds()
+    .filter((k) => k.tag === 'fault' && k.hidden !== undefined)
+    .map((k) => k.counter),
+);
 
-/** True when a step is a fault: one the model tagged `fault:...`, or a broker answer that hides the outcome. */
-export function isFaultStep(step: TraceStep): boolean {
-  return step.tags.some((t) => t.startsWith('fault:') || (t.startsWith('answer:') && t.slice('answer:'.length) in FAULT_ANSWERS));
+/**
+ * True when a step is a fault. For the outbox, a fault of the event table the
+ * engine cannot see (a refusal is an answer, an operator action is not a
+ * fault); for other systems, a step the model tagged `fault:...`.
+ */
+export function isFaultStep(step: TraceStep, model: string): boolean {
+  if (model === 'outbox') return step.tags.some((t) => FLAGGED.has(t));
+  return step.tags.some((t) => t.startsWith('fault:'));
 }

@@ -1,0 +1,54 @@
+/**
+ * The check's report reads its kinds and crash points off the event table:
+ * faults, operator actions and healthy events each under their own heading,
+ * every counted kind named, and each crash counted once in the matrix.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed } from '../model/catalog/index.ts';
+import { buildReport, CRASH_POINTS, faultKinds, renderReport } from './check-report.ts';
+import { BOUNDS_DEFAULT, runShard } from './check.ts';
+import { countedKinds } from './outbox/events/table.ts';
+
+const plan = { rules: failClosed, oldRules: null, seedStart: 0, seeds: 800, broker: null, bounds: BOUNDS_DEFAULT };
+const merged = runShard(plan, 0, 800);
+const report = buildReport(merged, [], { rules: 'fail-closed', oldRules: null, seconds: 1, replayCommand: (p) => p });
+const text = renderReport(report);
+
+/** The lines of the section under `title`, up to the next unindented line. */
+function section(title: string): string[] {
+  const start = text.indexOf(title);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const out: string[] = [];
+  for (const line of text.slice(start + 1)) {
+    if (!line.startsWith('  ')) break;
+    out.push(line.trim().split(/\s+/)[0]);
+  }
+  return out;
+}
+
+describe('check report', () => {
+  it('lists faults, operator actions and healthy events apart, each kind by its name', () => {
+    const faults = section('Faults fired (steps):');
+    const operator = section('Operator actions (steps):');
+    const healthy = section('Healthy events (steps):');
+    expect(faults).not.toContain('accept');
+    expect(faults).not.toContain('requeue');
+    expect(faults).toContain('garbled-unsent');
+    expect(operator).toEqual(['requeue', 'requeue-reset', 'restore']);
+    expect(healthy).toContain('accept');
+    const named = [...faults, ...operator, ...healthy];
+    for (const k of countedKinds().filter((x) => !x.needsOldRules)) expect(named).toContain(k.name);
+    expect(faultKinds(true)).toContain('fault:upgrade');
+    expect(faultKinds(false)).not.toContain('fault:upgrade');
+  });
+
+  it('files each crash once in the crash-point matrix (crash@idle only before the publish)', () => {
+    expect(CRASH_POINTS.filter((c) => c.before === 'crash@idle' || c.during === 'crash@idle')).toHaveLength(1);
+    const filed = report.reached.crashPoints.reduce((n, c) => n + c.before + (c.during ?? 0), 0);
+    expect(filed).toBe((merged.tags['fault:crash'] ?? 0) + (merged.tags['fault:crash-in-post'] ?? 0));
+    expect(filed).toBeGreaterThan(0);
+    const rows = text.slice(text.findIndex((l) => l.startsWith('Crash points')) + 1).filter((l) => l.startsWith('  ')).slice(0, CRASH_POINTS.length);
+    expect(rows.filter((l) => l.includes('POST (broker received)'))).toHaveLength(1);
+    expect(rows.find((l) => l.includes('POST'))).toMatch(/before, \d+ during$/);
+  });
+});
