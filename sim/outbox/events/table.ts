@@ -23,18 +23,50 @@ export interface Group {
   weighted: boolean;
   /** Still enabled once faults stop (the liveness phase). */
   whileHealing: boolean;
-  /** What it stands for (docs). */
-  doc: string;
+  /** Its heading and opening words in docs/faults.md. */
+  title: string;
+  intro: string;
 }
 
 /** The subsystems, in the order of a world's choice groups. */
 export const GROUPS: readonly Group[] = [
-  { name: 'engine', weight: () => 10, weighted: false, whileHealing: true, doc: 'Engine steps: normal operation, driving the lifecycle statechart' },
-  { name: 'broker', weight: () => 5, weighted: true, whileHealing: true, doc: "Broker answers: one per answer the broker may give to an engine's POST" },
-  { name: 'process', weight: () => 2, weighted: false, whileHealing: true, doc: 'Processes' },
-  { name: 'producer', weight: () => 2, weighted: false, whileHealing: false, doc: 'Producer' },
-  { name: 'operator', weight: () => 1, weighted: false, whileHealing: false, doc: 'Operator actions, within the operator budget' },
-  { name: 'fault', weight: (ctx) => ctx.options.faultGroupWeight, weighted: true, whileHealing: false, doc: 'Storage and process faults' },
+  {
+    name: 'engine',
+    weight: () => 10,
+    weighted: false,
+    whileHealing: true,
+    title: 'Engine steps',
+    intro: 'Normal operation; they drive the lifecycle statechart of [protocol.md](protocol.md#delivery-core).',
+  },
+  {
+    name: 'broker',
+    weight: () => 5,
+    weighted: true,
+    whileHealing: true,
+    title: 'Broker answers',
+    intro:
+      'When an engine is in `posting`, one event per answer the broker may give is enabled. Each answer says whether the broker received the POST (and then processed it by its dedupe mode, see [protocol.md](protocol.md#broker)) and which reply the engine sees. Once faults stop, only the steady answer (`healAnswer`) is enabled.',
+  },
+  { name: 'process', weight: () => 2, weighted: false, whileHealing: true, title: 'Processes', intro: 'Engine processes coming and going; a crash is a fault (below).' },
+  { name: 'producer', weight: () => 2, weighted: false, whileHealing: false, title: 'Producer', intro: 'The worker that writes result files into `results/`.' },
+  {
+    name: 'operator',
+    weight: () => 1,
+    weighted: false,
+    whileHealing: false,
+    title: 'Operator',
+    intro:
+      "Within the world's operator budget (`operatorActionsMax`). Operator actions are not failures, but they are moves an engine must survive at any point, so the world takes them like any event; the report lists them apart from the faults.",
+  },
+  {
+    name: 'fault',
+    weight: (ctx) => ctx.options.faultGroupWeight,
+    weighted: true,
+    whileHealing: false,
+    title: 'Storage and process faults',
+    intro:
+      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the other four share the corruption budget (`corruptionsMax`).",
+  },
 ];
 
 /** Every kind, grouped by subsystem, in enumeration order within each group (see `Range`). */
