@@ -11,7 +11,7 @@
  * in the event. Rule sets supply the guards' and actions' decisions through
  * `provide` (see {@link engineMachine}).
  */
-import { assign, setup, type MachineSnapshot } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { RuleSet } from './rules.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 import failClosed from './catalog/fail-closed.ts';
@@ -260,8 +260,6 @@ export function engineMachine(rules: RuleSet) {
   return lifecycleMachine.provide(implementationsFor(rules));
 }
 
-export type EngineMachine = ReturnType<typeof engineMachine>;
-export type EngineSnapshot = MachineSnapshot<EngineContext, EngineEvent, Record<string, never>, string, string, unknown, never, never>;
 
 /** The lifecycle's states, in step order. */
 export const LIFECYCLE_STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;

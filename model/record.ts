@@ -48,11 +48,6 @@ export function freshRecord(body: string, resendEpoch: number): OutboxRecord {
   return { schema: SCHEMA_CURRENT, status: 'READY', payload: body, digest: digestOf(body), attempts: 0, resendEpoch };
 }
 
-/** The record of a read, when there is one. */
-export function recordOf(read: RecordRead): OutboxRecord | null {
-  return read.kind === 'found' ? read.record : null;
-}
-
 const metadataSizes = new WeakMap<OutboxRecord, number>();
 
 /** Size of a record's metadata (everything but the payload), in bytes of JSON; memoised per (immutable) record. */

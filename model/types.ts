@@ -7,7 +7,7 @@
 export type Status = 'READY' | 'DELIVERED' | 'PARKED';
 
 /** Why a record was parked. */
-export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'retry-window-exhausted' | 'outcome-unknown';
+export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'outcome-unknown';
 
 /**
  * A durable outbox record. Records are open objects: fields a rule set does not
