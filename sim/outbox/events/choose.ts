@@ -30,33 +30,40 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
   }),
 );
 
-function groupChoices(g: Group, w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
+/** Adds a kind's instances (and, in a weighted group, their weights). Plain loops: this is every step's hot path. */
+function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldContext, events: WorldEvent[], weights: number[] | null): void {
+  for (let i = 0; i < found.length; i++) {
+    events.push(found[i]);
+    if (weights !== null) weights.push(k.weight !== undefined ? k.weight(w, ctx) : 1);
+  }
+}
+
+function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
   const events: WorldEvent[] = [];
-  const weights: number[] = [];
-  const add = (k: AnyKind, found: WorldEvent[]) => {
-    for (const e of found) {
-      events.push(e);
-      if (g.weighted) weights.push(k.weight?.(w, ctx) ?? 1);
-    }
-  };
-  for (const pass of PASSES.get(g.name) ?? []) {
+  const weights: number[] | null = g.weighted ? [] : null;
+  for (const pass of passes) {
     if (pass.over === 'engines') {
       for (const engine of w.engines) {
-        for (const id of ctx.ids) for (const k of pass.kinds) if (k.range === 'engine-id') add(k, k.enabled(w, ctx, { engine, id }));
-        for (const k of pass.kinds) if (k.range === 'engine') add(k, k.enabled(w, ctx, { engine, id: null }));
+        for (const id of ctx.ids) for (const k of pass.kinds) if (k.range === 'engine-id') addAll(k, k.enabled(w, ctx, { engine, id }), w, ctx, events, weights);
+        for (const k of pass.kinds) if (k.range === 'engine') addAll(k, k.enabled(w, ctx, { engine, id: null }), w, ctx, events, weights);
       }
     } else if (pass.over === 'ids') {
-      for (const id of ctx.ids) for (const k of pass.kinds) add(k, k.enabled(w, ctx, { engine: null, id }));
+      for (const id of ctx.ids) for (const k of pass.kinds) addAll(k, k.enabled(w, ctx, { engine: null, id }), w, ctx, events, weights);
     } else {
-      for (const k of pass.kinds) add(k, k.enabled(w, ctx, { engine: null, id: null }));
+      for (const k of pass.kinds) addAll(k, k.enabled(w, ctx, { engine: null, id: null }), w, ctx, events, weights);
     }
   }
-  return { group: g.name, weight: g.weight(ctx), events, ...(g.weighted ? { eventWeights: weights } : {}) };
+  return weights === null ? { group: g.name, weight: g.weight(ctx), events } : { group: g.name, weight: g.weight(ctx), events, eventWeights: weights };
 }
+
+/** Each group with its passes, in group order. */
+const GROUP_PASSES: readonly { group: Group; passes: readonly Pass[] }[] = GROUPS.map((group) => ({ group, passes: PASSES.get(group.name) ?? [] }));
 
 /** The events enabled in `w`, by subsystem; once faults stop, only the groups that outlive them. */
 export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[] {
-  return GROUPS.filter((g) => g.whileHealing || !w.healing).map((g) => groupChoices(g, w, ctx));
+  const out: ChoiceGroup<WorldEvent>[] = [];
+  for (const { group, passes } of GROUP_PASSES) if (group.whileHealing || !w.healing) out.push(groupChoices(group, passes, w, ctx));
+  return out;
 }
 
 /** Applies an event by its kind. */

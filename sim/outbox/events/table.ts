@@ -91,12 +91,14 @@ export const EVENT_KINDS: readonly AnyKind[] = [
 const byEvent = new Map<string, AnyKind[]>();
 for (const k of EVENT_KINDS) byEvent.set(k.event, [...(byEvent.get(k.event) ?? []), k]);
 
-/** The table entry of a world event. */
+/** The table entry of a world event (a plain loop: every step asks). */
 export function kindOf(e: WorldEvent): AnyKind {
   const candidates = byEvent.get(e.kind);
-  const k = candidates?.length === 1 ? candidates[0] : candidates?.find((c) => c.owns?.(e) === true);
-  if (k === undefined) throw new Error(`no event kind for ${JSON.stringify(e)}`);
-  return k;
+  if (candidates !== undefined) {
+    if (candidates.length === 1) return candidates[0];
+    for (const c of candidates) if (c.owns !== undefined && c.owns(e)) return c;
+  }
+  throw new Error(`no event kind for ${JSON.stringify(e)}`);
 }
 
 /** The world event kinds the table produces (a trace's event is the outbox's when its kind is one of these). */
