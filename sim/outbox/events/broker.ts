@@ -92,7 +92,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     ...(spec.hidden !== undefined ? { hidden: spec.hidden } : {}),
     knob: { stream: `answer:${name}`, weight: (ctx) => ctx.options.answerWeights[index], default: 'on' },
     ...(name === 'accept' ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
-    ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] }, bound: 'the crash budget' } : {}),
+    ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] } } : {}),
     doc: {
       example: `e1 POST -> ${name}`,
       enabled: name === 'crash-in-post' ? 'the engine is posting and crashes are left' : 'the engine is posting',

@@ -44,7 +44,6 @@ export const crash: EventKind<Crash> = {
   }),
   hidden: 'the engine crashes, its memory is lost',
   knob: crashKnob,
-  bound: 'the crash budget',
   doc: {
     example: 'crash e1 (claiming)',
     enabled: 'crashes left; one event per live engine, in whatever state it is',
@@ -81,7 +80,6 @@ function damage(
     draw: (_e, v) => ({ from: 'Outbox', to: 'Outbox', broken: true, text: stepText(v, v.label), note: { over: 'Outbox', text: `fault: ${name}` } }),
     hidden: name,
     knob,
-    bound: 'the corruption budget',
     doc,
   };
 }

@@ -99,8 +99,10 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   /** Its sequence-diagram drawing. */
   draw(e: E, v: StepView): Drawing;
   /**
-   * For a fault: what went wrong in a few words, shown beside it in traces;
-   * for a broker answer, present exactly when the engine cannot learn what the broker did.
+   * What went wrong that the engine cannot see from its own step, in a few
+   * words: traces flag such a step as a fault and say this beside it. Absent
+   * for healthy kinds, operator actions, and answers the engine reads truly
+   * (a refusal says what happened).
    */
   hidden?: string;
   knob: Knob | null;
@@ -115,8 +117,6 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    * their own (a produce that replaces a file being sent), each by its tag.
    */
   variants?: readonly Variant[];
-  /** What explore bounds it by, in words (docs). */
-  bound?: string;
   doc: {
     /** Trace label of an example instance. */
     example: string;

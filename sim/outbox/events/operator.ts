@@ -35,7 +35,6 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
     counter: `fault:${name}`,
     draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}`) }),
     knob: null,
-    bound: 'the operator budget',
     doc: {
       example: `operator requeue a${reset ? ' (reset attempts)' : ''}`,
       enabled: "`a`'s record is an intact PARKED record",
@@ -78,7 +77,6 @@ export const restore: EventKind<Restore> = {
   counter: 'fault:restore',
   draw: (e, v) => ({ from: 'Operator', to: 'Producer', broken: false, text: stepText(v, `restore quarantined #${e.index} into results/`) }),
   knob: null,
-  bound: 'the operator budget',
   doc: {
     example: 'operator restore quarantined #0',
     enabled: 'a file is in `undelivered/` and its id has no live file',
