@@ -8,21 +8,17 @@ import { seededChooser } from '../core/chooser.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { BROKER_MODES } from '../../model/broker.ts';
 
-/** Broker answers to a POST, as chosen by the broker subsystem. */
-export const ANSWERS = [
-  'accept', // processed per dedupe mode; the reply arrives
-  'refuse-400', // definite refusal, nothing stored
-  'refuse-409', // definite refusal (a conflict), nothing stored
-  'unavailable-503', // transient, nothing stored
-  'timeout-unsent', // indeterminate, nothing stored
-  'lost-reply', // stored per dedupe mode, the reply never arrives
-  'garbled-200', // stored per dedupe mode, the reply cannot be parsed
-  'crash-in-post', // stored per dedupe mode, the engine dies before the reply
-  'garbled-unsent', // nothing stored; the failure reply is cut short and cannot be parsed
-] as const;
+/**
+ * Broker answers to a POST; the swarm's weights are indexed by position
+ * here (`swarmOptions` draws a later addition at the end so that it shifts
+ * no earlier draw; the named streams of the event table's knobs are meant to
+ * end that). What each answer means is its entry in the event table
+ * (events/broker.ts, docs/faults.md).
+ */
+export const ANSWERS = ['accept', 'refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'] as const;
 export type Answer = (typeof ANSWERS)[number];
 
-/** Fault events other than broker answers. */
+/** Fault events other than broker answers, in the order the swarm draws their weights (entries in events/faults.ts). */
 export const FAULTS = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'] as const;
 export type FaultKind = (typeof FAULTS)[number];
 
