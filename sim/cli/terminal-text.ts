@@ -17,11 +17,13 @@ import type { Io } from './io.ts';
 /**
  * C0 controls (newline and tab too), DEL, C1 controls, the Unicode line and
  * paragraph separators, and the bidirectional embeddings, overrides and
- * isolates.
+ * isolates. (Matching control characters is this file's job.)
  */
+// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 /** The same without the newline: for whole outputs whose lines the program itself broke. */
+// eslint-disable-next-line no-control-regex
 const UNSAFE_BUT_NEWLINE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
