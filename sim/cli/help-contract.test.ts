@@ -64,6 +64,11 @@ describe('--help of each command', () => {
     expect(r.flat).toContain(`(default: ${COMPARE_STATES_DEFAULT})`);
     expect(r.flat).toMatch(/--workers <n> (?:(?! --).)*\(default: 1\)/);
   });
+  it('the program help lists the exit codes of every command', async () => {
+    const r = await run('--help');
+    expect(r.code).toBe(0);
+    for (const code of ['0', '1', '2', '3', '130/143']) expect(r.out).toMatch(new RegExp(`\\n  ${code} +\\S`));
+  });
   it('every command lists its exit codes, 0 and 2 at least', async () => {
     const { program } = buildProgram(quiet);
     for (const command of program.commands) {

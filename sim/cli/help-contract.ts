@@ -117,6 +117,15 @@ export function exitCodesHelp(codes: readonly (readonly [string, string])[]): st
   return ['', 'Exit codes:', ...codes.flatMap(entry)].join('\n');
 }
 
+/** The exit codes of every command, for the program's own help (each command's help gives its own). */
+const ANY_COMMAND: readonly (readonly [string, string])[] = [
+  ['0', 'nothing violated, no difference (or a trace replays identically)'],
+  ['1', 'a violation or a difference was found'],
+  ['2', BAD_INPUT],
+  ['3', 'explore, diff, compare: a search bound was reached, nothing found: not a proof'],
+  ['130/143', 'check, explore: interrupted by Ctrl-C / SIGTERM; the partial summary is printed'],
+];
+
 /**
  * Adds each command's defaults and exit codes to its help. A command without
  * exit codes, or a default for a flag a command does not take, is a mistake
@@ -134,4 +143,5 @@ export function describeContract(program: Command): void {
     }
     command.addHelpText('after', exitCodesHelp(codes));
   }
+  program.addHelpText('after', exitCodesHelp(ANY_COMMAND));
 }
