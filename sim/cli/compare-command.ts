@@ -90,9 +90,10 @@ export async function compareCommand(
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
   const labels = rowLabels(pairs.map(({ spec, pair }) => ({ spec, name: pair.rules.name, catalog: pair.rulesOrigin.source === 'catalog' })));
-  // One table row per argument, in order: rows[i * COMPARED.length + k] is argument i's property k.
-  const rows: CompareRow[] = [];
+  // The table's rows, one per argument in order, each its properties' cells.
+  const table: CompareRow[][] = [];
   for (const [i, { spec, pair }] of pairs.entries()) {
+    const cells: CompareRow[] = [];
     const merged = await runSeedsParallel({ rules: spec, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = SEARCHED_WORLD;
@@ -101,7 +102,7 @@ export async function compareCommand(
     const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
     for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);
-      rows.push({
+      cells.push({
         rules: pair.rules.name,
         label: labels[i],
         source: spec,
@@ -115,7 +116,9 @@ export async function compareCommand(
         replay: w ? replayCommand(w.path) : null,
       });
     }
+    table.push(cells);
   }
+  const rows = table.flat();
   const anyViolated = rows.some((r) => r.verdict === 'violated');
   if (format === 'json') {
     io.out(JSON.stringify({ rows }));
@@ -126,11 +129,10 @@ export async function compareCommand(
       ? `holds (${r.runs.toLocaleString('en-US')} runs${r.states === null ? '' : `, ${r.states.toLocaleString('en-US')} states${r.complete ? '' : ', partial'}`})`
       : `VIOLATED: trace ${r.trace}, ${r.steps} steps`;
   const properties = COMPARED;
-  const rowsOf = (i: number) => rows.slice(i * properties.length, (i + 1) * properties.length);
   if (format === 'md') {
     io.out(`| rule set | ${properties.join(' | ')} |`);
     io.out(`| --- | ${properties.map(() => '---').join(' | ')} |`);
-    for (const [i, label] of labels.entries()) io.out(`| ${mdLabel(label)} | ${rowsOf(i).map(cell).join(' | ')} |`);
+    for (const [i, label] of labels.entries()) io.out(`| ${mdLabel(label)} | ${table[i].map(cell).join(' | ')} |`);
     io.out('');
     io.out(`Each rule set: ${seeds.toLocaleString('en-US')} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${statesMax.toLocaleString('en-US')} states) for the always-properties; liveness properties are checked by the seeded runs only.`);
     const violated = rows.filter((r) => r.verdict === 'violated');
@@ -144,7 +146,7 @@ export async function compareCommand(
   }
   for (const [i, label] of labels.entries()) {
     io.out(terminalText(label));
-    for (const r of rowsOf(i)) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
+    for (const r of table[i]) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
   }
   return anyViolated ? 1 : 0;
 }
