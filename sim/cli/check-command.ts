@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -103,7 +104,7 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const [from, to] = shardRange(seedStart, seeds, shard);
 
   if (!flags.json) {
-    io.out(`outbox-sim check: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
     } else {
@@ -117,7 +118,7 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   if (shard !== null) {
     const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
-    if (!flags.json) io.out(`  shard result written to ${path} (combine with: npx outbox-sim merge ${join(dirname(path), '*.json')})`);
+    if (!flags.json) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
   return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io);
 }

@@ -17,6 +17,7 @@ import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
+import { terminalText } from './terminal-text.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -67,7 +68,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   if (!flags.json) {
-    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -107,9 +108,9 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
   for (const v of violations) {
-    io.out(`RESULT: ${v.property} violated: ${v.detail}`);
-    io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
-    io.out(`  replay: ${v.replay}`);
+    io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
+    io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
+    io.out(`  replay: ${terminalText(v.replay)}`);
   }
   return ok ? 0 : 1;
 }

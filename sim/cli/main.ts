@@ -15,6 +15,9 @@ import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
+import { describeContract } from './help-contract.ts';
+import { terminalSafeIo, terminalText } from './terminal-text.ts';
+import { TOOL_VERSION } from '../../traces/format.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -29,16 +32,16 @@ function worldSizeOptions(command: Command): Command {
     .option('--broker <mode>', 'id-ok, id-409, key or none');
 }
 
-/** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
-  if (argv.length === 0) {
-    io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
-    return 2;
-  }
+/**
+ * The command tree, built apart from running it so that a test can read
+ * every command's flags; `exitCode()` is the code the action that ran set.
+ */
+export function buildProgram(io: Io): { program: Command; exitCode: () => number } {
   let code = 0;
   const program = new Command()
     .name('outbox-sim')
     .description('Deterministic simulator and model checker for at-least-once delivery through a durable outbox.')
+    .version(TOOL_VERSION, '--version', 'print the version (package.json\'s) and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: () => undefined })
     .showSuggestionAfterError(false);
@@ -157,6 +160,19 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       code = await recheckCommand(dir, opts, io);
     });
 
+  describeContract(program);
+  return { program, exitCode: () => code };
+}
+
+/** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], rawIo: Io = processIo): Promise<number> {
+  // Rule files and traces are user data: no control character of theirs reaches the terminal (terminal-text.ts).
+  const io = terminalSafeIo(rawIo);
+  if (argv.length === 0) {
+    io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
+    return 2;
+  }
+  const { program, exitCode } = buildProgram(io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
@@ -166,10 +182,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return 2;
     }
     if (err instanceof UsageError) {
-      io.err(`outbox-sim: ${err.message}`);
+      io.err(`outbox-sim: ${terminalText(err.message)}`);
       return 2;
     }
     throw err;
   }
-  return code;
+  return exitCode();
 }

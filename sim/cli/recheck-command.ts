@@ -11,6 +11,7 @@ import { readTrace } from '../../traces/read.ts';
 import { rerunTrace } from '../outbox/rerun-trace.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { terminalText } from './terminal-text.ts';
 
 export async function recheckCommand(dir: string, flags: { rules?: string; json?: boolean }, io: Io): Promise<number> {
   if (flags.rules === undefined) throw new UsageError('recheck needs --rules R (the rule set to re-run the traces under)');
@@ -38,11 +39,11 @@ export async function recheckCommand(dir: string, flags: { rules?: string; json?
     io.out(JSON.stringify({ rules: rules.name, rows }));
     return still ? 1 : 0;
   }
-  io.out(`outbox-sim recheck ${dir} under ${rules.name}: ${rows.length} traces`);
+  io.out(`outbox-sim recheck ${terminalText(dir)} under ${terminalText(rules.name)}: ${rows.length} traces`);
   io.out(`${'trace'.padEnd(14)}${'recorded'.padEnd(50)}${'verdict'.padEnd(40)}departs at`);
   for (const r of rows) {
     io.out(
-      `${r.trace.padEnd(14)}${`${r.recordedRules}: ${r.recordedProperty ?? '-'}`.padEnd(50)}${`${r.verdict}${r.property ? ` (${r.property})` : ''}`.padEnd(40)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${r.departedLabel})`}`,
+      `${r.trace.padEnd(14)}${terminalText(`${r.recordedRules}: ${r.recordedProperty ?? '-'}`).padEnd(50)}${`${r.verdict}${r.property ? ` (${r.property})` : ''}`.padEnd(40)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${terminalText(r.departedLabel ?? '?')})`}`,
     );
   }
   return still ? 1 : 0;
