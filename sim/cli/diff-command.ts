@@ -86,7 +86,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     prevNew = ln;
   });
   io.out('');
-  io.out(`old trace ${oldSide.trace.id}: ${oldSide.path}  (${replayCommand(oldSide.path)})`);
-  io.out(`new trace ${newSide.trace.id}: ${newSide.path}  (${replayCommand(newSide.path)})`);
+  io.out(`old trace ${oldSide.trace.id}: ${oldSide.path}  (${replayCommand(oldSide.path, oldPair)})`);
+  io.out(`new trace ${newSide.trace.id}: ${newSide.path}  (${replayCommand(newSide.path, newPair)})`);
   return 1;
 }
