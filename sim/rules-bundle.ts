@@ -92,7 +92,8 @@ export class RuleCompileError extends Error {
 /** One compiler message as `file:line:column: text` (the file as {@link shownPath} shows it; columns from 1, as editors count). */
 export function whereAndWhat(m: Pick<Message, 'text' | 'location'>): string {
   const at = m.location === null ? '' : `${shownPath(resolve(m.location.file))}:${m.location.line}:${m.location.column + 1}: `;
-  return `${at}${m.text}`;
+  // The API module's inner name (namespace:path) read as the package the user imported.
+  return `${at}${m.text.split(`${SHIM}:outbox-sim`).join('outbox-sim')}`;
 }
 
 function compileError(err: unknown): Error {
