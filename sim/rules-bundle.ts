@@ -161,6 +161,12 @@ export async function bundleRuleFile(path: string, source: Uint8Array, shown: st
       target: 'node20',
       write: false,
       logLevel: 'silent',
+      // A stack through the user's code names their file and line (tsx, which runs the CLI, turns source maps on).
+      // Sources are written from the root with a file: root, so they hold wherever the bundle is stored.
+      sourcemap: 'inline',
+      sourcesContent: false,
+      outfile: resolve('/', 'rules.mjs'),
+      sourceRoot: pathToFileURL(resolve('/')).href,
       plugins: [runningOutboxSim()],
       // A bundled `require` (CommonJS syntax, or a CommonJS package) resolves from the user's file, as it would have there.
       banner: { js: `import { createRequire as __outboxSimRequire } from 'node:module'; const require = __outboxSimRequire(${JSON.stringify(fileUrl)});` },

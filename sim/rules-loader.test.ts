@@ -5,9 +5,11 @@
  * one (the same module instances). A compile error says file:line:column. A
  * file checked against a recorded hash is not run when the hash differs.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogRules } from '../model/catalog/index.ts';
 import { fileHash, loadRules } from './rules-loader.ts';
@@ -113,6 +115,16 @@ describe('errors say where', () => {
   it('a subpath of outbox-sim is not exported', async () => {
     const dir = folder('subpath', { 'r.ts': "import { x } from 'outbox-sim/model/rules.ts';\nexport default x;\n" });
     expect(await usageError(loadRules(join(dir, 'r.ts')))).toContain("'outbox-sim/model/rules.ts' is not exported by outbox-sim");
+  });
+  it("a stack through the user's code names their file and line (under tsx, as the CLI runs)", () => {
+    const dir = folder('stack', {
+      'r.ts': "import { extendRules, failClosed } from 'outbox-sim';\n\nfunction boom(): never {\n  throw new Error('blew up');\n}\nexport default extendRules(failClosed, { name: 's', summary: 's', classify: () => boom() });\n",
+      'call.mts': `import { loadRules } from ${JSON.stringify(pathToFileURL(resolve('sim/rules-loader.ts')).href)};\nconst { rules } = await loadRules(process.argv[3]);\ntry {\n  rules.classify({} as never);\n} catch (e) {\n  console.log((e as Error).stack);\n}\n`,
+    });
+    // .mts: a module wherever it sits (it awaits at top level).
+    const r = spawnSync(process.execPath, [resolve('bin/run-ts.mjs'), join(dir, 'call.mts'), join(dir, 'r.ts')], { encoding: 'utf8' });
+    expect(r.stdout).toContain('blew up');
+    expect(r.stdout).toContain(`at boom (${join(dir, 'r.ts')}:4:9)`);
   });
   it('a file that throws while loading gives its message', async () => {
     const dir = folder('throws', { 'r.ts': "throw new Error('not today');\n" });
