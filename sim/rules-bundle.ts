@@ -8,19 +8,19 @@
  * or `require`), and its `outbox-sim` imports are bound to the outbox-sim that
  * is running (see {@link apiShim}) rather than to a second copy found on disk.
  *
- * The bundle is named by the hash of its text and written atomically, so a
- * worker thread, or a second process, that bundles the same file finds the
- * same module. A compile error is reported as file:line:column and the
- * compiler's message.
+ * The bundle is named by the hash of its text and written atomically (a
+ * temporary name per thread, then a rename), so a worker thread, or a second
+ * process, that bundles the same file finds the same module. A compile error
+ * is reported as file:line:column and the compiler's message.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import type { Loader, Message, Plugin } from 'esbuild';
 import * as api from '../model/index.ts';
-import { writeFileAtomic } from '../traces/format.ts';
 
 /** The checkout this module runs from (its cache folder holds the bundles). */
 function checkoutRoot(): string {
@@ -39,7 +39,7 @@ const SHIM = 'outbox-sim-api';
 
 /** Publishes this thread's `outbox-sim` API for the bundles it imports. */
 function publishApi(): void {
-  (globalThis as Record<symbol, unknown>)[Symbol.for(API_KEY)] ??= api;
+  (globalThis as Record<symbol, unknown>)[Symbol.for(API_KEY)] = api;
 }
 
 /**
@@ -129,12 +129,13 @@ function store(text: string): string {
     try {
       if (existsSync(file)) return file;
       mkdirSync(dir, { recursive: true });
-      writeFileAtomic(file, text);
+      // Written whole under a name of this thread's own, then renamed: a reader sees all of it or nothing.
+      const tmp = `${file}.${process.pid}-${threadId}.tmp`;
+      writeFileSync(tmp, text);
+      renameSync(tmp, file);
       prune(dir);
       return file;
     } catch (err) {
-      // Another thread of this process may have written the same bundle under the same temporary name first.
-      if (existsSync(file)) return file;
       last = err;
     }
   }
