@@ -19,10 +19,16 @@ export const TRACE_FORMAT_NAME = 'outbox-sim-trace';
 /** This tool's version, recorded in every trace and printed by `outbox-sim --version`: package.json's, never a copy of it. */
 export const TOOL_VERSION: string = packageJson.version;
 
-/** A rule set as recorded: catalog name, or a user file with its content hash. */
+/**
+ * A rule set as recorded: catalog name, or a user file with its content
+ * hash. Data only: replay takes a catalog rule set by name and loads a user
+ * file only from a path the user passes, after checking this hash.
+ */
 export interface TraceRules {
   name: string;
+  /** `catalog`, or the user file's path relative to the folder the trace was made in. */
   source: string;
+  /** sha256 (first 16 hex) of the user file's content; null for the catalog. */
   hash: string | null;
 }
 

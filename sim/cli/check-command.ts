@@ -16,6 +16,7 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
+import { replayCommand as replayTraceCommand } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -45,9 +46,9 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
 }
 
-/** The command that replays a trace. */
-export function replayCommand(path: string): string {
-  return `npx outbox-sim replay ${path}`;
+/** The command that replays a trace made under `pair` (naming the rule files it needs). */
+export function replayCommand(path: string, pair: RulesPair): string {
+  return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
 }
 
 /** Parses `--shard I/N` (1-based I). */
@@ -84,7 +85,7 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
     rules: pair.rules.name,
     oldRules: pair.oldRules?.name ?? null,
     seconds,
-    replayCommand,
+    replayCommand: (path) => replayCommand(path, pair),
   });
   if (json) io.out(JSON.stringify(report));
   else for (const line of renderReport(report)) io.out(line);

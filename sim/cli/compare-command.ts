@@ -113,7 +113,7 @@ export async function compareCommand(
         runs: merged.runs,
         states: searched(property) ? search.states : null,
         complete: search.complete,
-        replay: w ? replayCommand(w.path) : null,
+        replay: w ? replayCommand(w.path, pair) : null,
       });
     }
     table.push(cells);

@@ -90,7 +90,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     prevNew = ln;
   });
   io.out('');
-  io.out(`old trace ${oldSide.trace.id}: ${terminalText(oldSide.path)}  (${terminalText(replayCommand(oldSide.path))})`);
-  io.out(`new trace ${newSide.trace.id}: ${terminalText(newSide.path)}  (${terminalText(replayCommand(newSide.path))})`);
+  io.out(`old trace ${oldSide.trace.id}: ${terminalText(oldSide.path)}  (${terminalText(replayCommand(oldSide.path, oldPair))})`);
+  io.out(`new trace ${newSide.trace.id}: ${terminalText(newSide.path)}  (${terminalText(replayCommand(newSide.path, newPair))})`);
   return 1;
 }

@@ -94,7 +94,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
     const w = writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
-    return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path) };
+    return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path, pair) };
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;

@@ -7,14 +7,14 @@ import { checkCommand, type CheckFlags } from './check-command.ts';
 import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
-import { replayCommand } from './replay-command.ts';
+import { replayCommand, type ReplayFlags } from './replay-command.ts';
 import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { compareCommand } from './compare-command.ts';
 import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
-import { recheckCommand } from './recheck-command.ts';
+import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
 import { describeContract } from './help-contract.ts';
 import { terminalSafeIo, terminalText } from './terminal-text.ts';
 import { TOOL_VERSION } from '../../traces/format.ts';
@@ -74,11 +74,13 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
 
   program
     .command('replay')
-    .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --rules R re-runs its world under R')
+    .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --under R re-runs its world under R')
     .argument('<trace>', 'a .trace.jsonl file')
-    .option('--rules <name|path>', 're-run the recorded world under these rules: still violates / no longer violates')
+    .option('--rules <path>', 'the rule file the trace was recorded with (a trace never loads one by itself; its content hash must match the recording)')
+    .option('--old-rules <path>', 'the rule file the trace\'s older engines ran, likewise')
+    .option('--under <name|path>', 're-run the recorded world under these rules instead: still violates / no longer violates')
     .option('--json', 'print one JSON object')
-    .action(async (trace: string, opts: { rules?: string; json?: boolean }) => {
+    .action(async (trace: string, opts: ReplayFlags) => {
       code = await replayCommand(trace, opts, io);
     });
 
@@ -154,9 +156,11 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .command('recheck')
     .description('re-run every trace of a folder under a rule set: still violates / no longer violates')
     .argument('<dir>', 'a folder of .trace.jsonl files')
-    .option('--rules <name|path>', 'the rule set to re-run them under')
+    .option('--under <name|path>', 'the rule set to re-run them under')
+    .option('--rules <name|path>', 'former name of --under')
+    .option('--old-rules <path>', 'the rule file older engines ran in traces recorded with one (content hash must match)')
     .option('--json', 'print one JSON object')
-    .action(async (dir: string, opts: { rules?: string; json?: boolean }) => {
+    .action(async (dir: string, opts: RecheckFlags) => {
       code = await recheckCommand(dir, opts, io);
     });
 

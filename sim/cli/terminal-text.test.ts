@@ -78,7 +78,7 @@ describe('a rule set named with control characters', () => {
     expect(recheck.code).toBe(1);
     expectSafe(recheck);
     const trace = join(found, readdirSync(found).filter((f) => f.endsWith('.trace.jsonl'))[0]);
-    const replay = await run('replay', trace, '--rules', evilRules);
+    const replay = await run('replay', trace, '--under', evilRules);
     expect(replay.code).toBe(1);
     expectSafe(replay);
     const show = await run('show', trace);

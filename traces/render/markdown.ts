@@ -83,7 +83,7 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     '',
     '### Replay',
     '',
-    codeBlock('sh', replayCommand(options.path)),
+    codeBlock('sh', replayCommand(options.path, trace.header)),
     '',
   ].join('\n');
 }

@@ -38,7 +38,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
     line(head),
     ...rows.map(line),
     '',
-    `replay: ${printable(replayCommand(options.path))}`,
+    `replay: ${printable(replayCommand(options.path, trace.header))}`,
     '',
   ].join('\n');
 }
