@@ -105,7 +105,9 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .argument('<shards...>', 'shard result files')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
-    .action(async (shards: string[], opts: { json?: boolean; out?: string }) => {
+    .option('--rules <path>', 'the rule file the shards were run with, when they name one (a shard file never loads one by itself; its content hash must match)')
+    .option('--old-rules <path>', 'the older engines\' rule file, likewise')
+    .action(async (shards: string[], opts: { json?: boolean; out?: string; rules?: string; oldRules?: string }) => {
       code = await mergeCommand(shards, opts, io);
     });
 
