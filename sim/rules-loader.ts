@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
 import { UsageError } from './usage-error.ts';
+import { watchedLoad } from './rules-guard.ts';
 
 /** Where a rule set came from, as recorded in a trace header. */
 export interface RulesSource {
@@ -35,8 +36,12 @@ export function fileHash(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
 }
 
-/** Loads a rule set by catalog name or file path. */
+/** Loads a rule set by catalog name or file path; a user's file is imported under the watch and its rule set guarded (`rules-guard.ts`). */
 export async function loadRules(spec: string): Promise<LoadedRules> {
+  return watchedLoad(spec, loadUnguarded);
+}
+
+async function loadUnguarded(spec: string): Promise<LoadedRules> {
   const fromCatalog = catalogRules(spec);
   if (fromCatalog !== undefined) return { rules: fromCatalog, origin: { name: spec, source: 'catalog', hash: null } };
   if (!looksLikePath(spec)) {

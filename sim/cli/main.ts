@@ -15,6 +15,8 @@ import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
+import { RuleFault } from '../../model/rule-contract.ts';
+import { ruleFaultLine } from './rule-fault.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -167,6 +169,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     }
     if (err instanceof UsageError) {
       io.err(`outbox-sim: ${err.message}`);
+      return 2;
+    }
+    // A rule set's decision that threw or broke its contract: bad input, in one line.
+    if (err instanceof RuleFault) {
+      io.err(`outbox-sim: ${ruleFaultLine(err, argv[0])}`);
       return 2;
     }
     throw err;
