@@ -28,6 +28,12 @@ const record = z.looseObject({
   resendEpoch: z.number(),
   reason: parkReason.optional(),
 });
+/**
+ * A record as the store may hold it: `requeue` is given the stored record as
+ * it is, which may be a legacy one (written before attempts, resendEpoch and
+ * digest existed), and may give it back so.
+ */
+const storedRecord = record.extend({ digest: z.string().optional(), attempts: z.number().optional(), resendEpoch: z.number().optional() });
 const resultFile = z.object({ id: z.string(), body: z.string(), generation: z.number() });
 const outcome = z.enum(['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified']);
 
@@ -47,7 +53,7 @@ export const CONTRACT: Record<Decision, { schema: z.ZodType; expected: string }>
   envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
   classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
   complete: { schema: z.array(record).min(1), expected: 'a non-empty array of OutboxRecords' },
-  requeue: { schema: record, expected: 'an OutboxRecord' },
+  requeue: { schema: storedRecord, expected: 'an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)' },
   dispose: {
     schema: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('archive'), file: resultFile }),
