@@ -17,6 +17,7 @@ import { diffCommand } from './diff-command.ts';
 import { recheckCommand } from './recheck-command.ts';
 import { RuleFault } from '../../model/rule-contract.ts';
 import { ruleFaultLine } from './rule-fault.ts';
+import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -158,6 +159,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .action(async (dir: string, opts: { rules?: string; json?: boolean }) => {
       code = await recheckCommand(dir, opts, io);
     });
+
+  // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).
+  for (const c of program.commands) {
+    if (!['check', 'explore', 'compare', 'diff', 'replay', 'recheck'].includes(c.name())) continue;
+    c.option('--decision-timeout <seconds>', `with a rule file: the most one decision call or the file's import may take (default ${DECISION_TIMEOUT_DEFAULT}); longer ends the command, exit 2`);
+    c.hook('preAction', (_, action) => void decisionTimeoutSeconds(action.opts<{ decisionTimeout?: string }>().decisionTimeout));
+  }
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
