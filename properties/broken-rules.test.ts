@@ -95,4 +95,28 @@ describe('broken rule files', () => {
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/replays identically: \d+ steps/);
   });
+
+  it('explore, diff, replay --rules and recheck end the same way', { timeout: 120_000 }, async () => {
+    const out = join(tmp, 'other');
+    const [explore, diff, replay, recheck] = await bounded(
+      [
+        () => cli(['explore', '--rules', `${DIR}/dispose-malformed.ts`, '--out', out]),
+        () => cli(['diff', 'fail-closed', `${DIR}/complete-malformed.ts`, '--out', out]),
+        () => cli(['replay', 'traces/corpus/0a8fd6c9f345.trace.jsonl', '--rules', `${DIR}/dispose-malformed.ts`]),
+        () => cli(['recheck', 'traces/corpus', '--rules', `${DIR}/classify-throws.ts`]),
+      ],
+      2,
+    );
+    const expected = String.raw`expected a Disposal: {kind:'archive', file} \| {kind:'quarantine', file, cause} \| {kind:'leave'}`;
+    expect(explore.code, explore.stderr).toBe(2);
+    const path = new RegExp(`^outbox-sim: rule set "dispose-malformed" \\(${DIR}/dispose-malformed\\.ts\\): dispose returned {"kind":"burn"}, ${expected}; at search depth \\d+, expanding a state; trace of the \\d+ steps that reach it: (\\S+)\n$`).exec(explore.stderr)?.[1];
+    expect(path, explore.stderr).toBeDefined();
+    expect((await cli(['replay', path as string])).code).toBe(0);
+    expect(diff.code, diff.stderr).toBe(2);
+    expect(diff.stderr).toMatch(/^outbox-sim: rule set "complete-malformed" \([^)]+\): complete returned "done", expected a non-empty array of OutboxRecords; at search depth \d+ \(during diff\)\n$/);
+    expect(replay.code, replay.stderr).toBe(2);
+    expect(replay.stderr).toMatch(new RegExp(`^outbox-sim: rule set "dispose-malformed" \\([^)]+\\): dispose returned {"kind":"burn"}, ${expected} \\(during replay\\)\n$`));
+    expect(recheck.code, recheck.stderr).toBe(2);
+    expect(recheck.stderr).toMatch(/^outbox-sim: rule set "classify-throws" \([^)]+\): classify threw Error: cannot classify [a-z0-9-]+ \(during recheck\)\n$/);
+  });
 });
