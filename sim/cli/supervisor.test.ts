@@ -44,6 +44,8 @@ describe('supervisor', () => {
     expect(r.code).toBe(2);
     expect(r.seconds).toBeLessThan(1 + 15);
     expect(r.stderr).toBe('outbox-sim: rule set "classify-loops" (properties/broken-rules/classify-loops.ts): classify did not return within 1 s (--decision-timeout); at seed 1, step 15\n');
+    // What the command wrote before the hang reached the terminal (a worker's own stream would have held it).
+    expect(r.stdout).toMatch(/^outbox-sim check: rules classify-loops; [^\n]+\n {2}swarm: [^\n]+\n$/);
   });
   it('a rule file that never finishes loading: exit 2 naming the file and its import', { timeout: 60_000 }, async () => {
     const r = await node(['bin/outbox-sim.mjs', 'explore', '--rules', 'properties/broken-rules/import-loops.ts', '--decision-timeout', '1']);

@@ -13,8 +13,9 @@
  * receives, through the shared interrupt cell (`interrupt.ts`): the command
  * stops as if it had received the signal itself, prints its partial summary
  * and exits with its own code; if it has not ended after a grace period, or
- * a second signal comes, it is terminated (130 or 143). The worker's stdout
- * and stderr are the process's own (Node pipes a worker's streams to them).
+ * a second signal comes, it is terminated (130 or 143). What the command
+ * writes reaches the process's stdout and stderr as messages (see
+ * {@link CommandThreadMessage}).
  * Polling uses the wall clock: it times user code, it is never part of a run.
  */
 import { Worker } from 'node:worker_threads';
@@ -37,11 +38,12 @@ export interface CommandThreadData {
 }
 
 /**
- * What the command thread posts: each line the command writes (posted at
- * once, so that a line written just before a decision hangs is not lost in
- * a stream's buffer), then its exit code.
+ * What the command thread posts: everything it writes to stdout and stderr,
+ * then its exit code. A worker's own streams reach the process only when its
+ * event loop turns, which a long synchronous run (or a hung decision) never
+ * lets happen: progress bars would freeze and the last lines be lost.
  */
-export type CommandThreadMessage = { out: string } | { err: string } | { code: number };
+export type CommandThreadMessage = { stdout: string } | { stderr: string } | { code: number };
 
 /** Parses `--decision-timeout` (seconds, fractions allowed). */
 export function decisionTimeoutSeconds(value: string | undefined): number {
@@ -166,9 +168,13 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
     process.on('SIGTERM', onSignal);
 
     worker.on('message', (m: CommandThreadMessage) => {
-      if ('out' in m) process.stdout.write(`${m.out}\n`);
-      else if ('err' in m) err(m.err);
-      else if (typeof m.code === 'number') code = m.code;
+      if ('stdout' in m) process.stdout.write(m.stdout);
+      else if ('stderr' in m) process.stderr.write(m.stderr);
+      else if (typeof m.code === 'number') {
+        code = m.code;
+        // The command is done; a thread that something still keeps alive (a timer, a handle) is not waited for long.
+        setTimeout(() => kill(m.code), 2000).unref();
+      }
     });
     worker.on('error', (e) => {
       // An internal error of the command (not of the rule file): as the unsupervised CLI, its stack and exit 1.

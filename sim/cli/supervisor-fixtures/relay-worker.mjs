@@ -6,12 +6,12 @@ import { register } from 'tsx/esm/api';
 register();
 const { attachInterruptCell, interruptExitCode, interruption } = await import('../interrupt.ts');
 attachInterruptCell(workerData.interrupt);
-parentPort.postMessage({ out: 'ready' });
+parentPort.postMessage({ stdout: 'ready\n' });
 const answer = workerData.argv[0] === 'answer';
 const deadline = Date.now() + 20_000;
 while ((!answer || interruption() === null) && Date.now() < deadline) {
   // spinning
 }
 const signal = interruption();
-parentPort.postMessage({ out: `saw ${signal}` });
+parentPort.postMessage({ stdout: `saw ${signal}\n` });
 parentPort.postMessage({ code: signal === null ? 0 : interruptExitCode(signal) - 100 });
