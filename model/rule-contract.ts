@@ -82,6 +82,25 @@ export class RuleFault extends Error {
   }
 }
 
+/** The fault last thrown by a guarded decision (see {@link ruleFaultOf}). */
+let lastFault: RuleFault | null = null;
+
+function fault(f: RuleFault): RuleFault {
+  lastFault = f;
+  return f;
+}
+
+/**
+ * The RuleFault behind `err`: itself, or the one XState's `transition()`
+ * wrapped when a guard threw it (it rethrows a new Error carrying only the
+ * message); null when there is none.
+ */
+export function ruleFaultOf(err: unknown): RuleFault | null {
+  if (err instanceof RuleFault) return err;
+  if (err instanceof Error && lastFault !== null && err.message.endsWith(`\n${lastFault.message}`)) return lastFault;
+  return null;
+}
+
 /** A short, one-line rendering of any value (what a decision returned). */
 export function preview(value: unknown, max = 80): string {
   let text: string;
@@ -147,12 +166,12 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
         value = fn.apply(rules, args);
       } catch (err) {
         if (err instanceof RuleFault) throw err;
-        throw new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`);
+        throw fault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`));
       } finally {
         watch?.leave();
       }
       const problem = contractProblem(decision, value);
-      if (problem !== null) throw new RuleFault(label, decision, 'malformed', problem);
+      if (problem !== null) throw fault(new RuleFault(label, decision, 'malformed', problem));
       return value;
     };
     (guarded as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => call(args);
