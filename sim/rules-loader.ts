@@ -15,6 +15,7 @@ import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
 import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath } from './rules-bundle.ts';
 import { UsageError } from './usage-error.ts';
+import { watchedLoad } from './rules-guard.ts';
 
 /** Where a rule set came from, as recorded in a trace header. */
 export interface RulesSource {
@@ -85,6 +86,11 @@ async function loadRuleFile(path: string, source: Uint8Array, hash: string): Pro
  * content hash; that is checked before the file is compiled or run.
  */
 export async function loadRules(spec: string, recorded?: RulesSource): Promise<LoadedRules> {
+  return watchedLoad(spec, (s) => loadUnguarded(s, recorded));
+}
+
+/** {@link loadRules} without the watch and the guard. */
+async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<LoadedRules> {
   const fromCatalog = catalogRules(spec);
   if (fromCatalog !== undefined) {
     if (recorded !== undefined) throw new UsageError(`${spec} is a catalog rule set, not the rule file ${recorded.source} the trace was recorded with (replay --under re-runs the recorded world under other rules)`);

@@ -23,6 +23,7 @@ import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from './terminal-text.ts';
+import { checkFaultError } from './rule-fault.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -116,6 +117,7 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
   const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
   bar.stop();
+  if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   if (shard !== null) {
     const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });

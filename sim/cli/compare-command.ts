@@ -17,6 +17,7 @@ import type { Io } from './io.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import { mdCode } from '../../traces/render/markdown.ts';
 import { terminalText } from './terminal-text.ts';
+import { checkFaultError, faultTraced } from './rule-fault.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -95,10 +96,11 @@ export async function compareCommand(
   for (const [i, { spec, pair }] of pairs.entries()) {
     const cells: CompareRow[] = [];
     const merged = await runSeedsParallel({ rules: spec, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
+    if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, null), merged.fault, outDir, 'compare');
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
-    const search = exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false });
+    const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false }), { pair, steppers, options, outDir, origin: 'compare' });
     const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
     for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);

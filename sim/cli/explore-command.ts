@@ -15,6 +15,7 @@ import { rulesPair, replayCommand } from './check-command.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
+import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 import { terminalText } from './terminal-text.ts';
@@ -76,7 +77,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const residentBefore = process.memoryUsage.rss();
   let residentMax = residentBefore;
   const guard = memoryGuard(memoryMiB);
-  const r = exploreOutbox(options, worldRules, steppers, {
+  const r = faultTraced(() => exploreOutbox(options, worldRules, steppers, {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
     stopAtFirst: flags.continue !== true,
@@ -86,7 +87,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
       return guard();
     },
     progressEvery: 10_000,
-  });
+  }), { pair, steppers, options, outDir: flags.out ?? 'traces/found', origin: 'explore' });
   residentMax = Math.max(residentMax, process.memoryUsage.rss());
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);

@@ -18,6 +18,9 @@ import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
 import { describeContract } from './help-contract.ts';
 import { terminalSafeIo, terminalText } from './terminal-text.ts';
 import { TOOL_VERSION } from '../../traces/format.ts';
+import { RuleFault } from '../../model/rule-contract.ts';
+import { ruleFaultLine } from './rule-fault.ts';
+import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -166,6 +169,13 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
       code = await recheckCommand(dir, opts, io);
     });
 
+  // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).
+  for (const c of program.commands) {
+    if (!['check', 'explore', 'compare', 'diff', 'replay', 'recheck'].includes(c.name())) continue;
+    c.option('--decision-timeout <seconds>', `with a rule file: the most one decision call or the file's import may take (default ${DECISION_TIMEOUT_DEFAULT}); longer ends the command, exit 2`);
+    c.hook('preAction', (_, action) => void decisionTimeoutSeconds(action.opts<{ decisionTimeout?: string }>().decisionTimeout));
+  }
+
   describeContract(program);
   return { program, exitCode: () => code };
 }
@@ -189,6 +199,11 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     }
     if (err instanceof UsageError) {
       io.err(`outbox-sim: ${terminalText(err.message)}`);
+      return 2;
+    }
+    // A rule set's decision that threw or broke its contract: bad input, in one line.
+    if (err instanceof RuleFault) {
+      io.err(`outbox-sim: ${ruleFaultLine(err, argv[0])}`);
       return 2;
     }
     throw err;

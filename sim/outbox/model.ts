@@ -332,7 +332,10 @@ export function outboxModel(
       case 'requeue': {
         const slot = w.records[e.id];
         if (slot?.kind !== 'record') return { state: w, tags };
-        const record = worldRules.rules.requeue(slot.record, e.reset);
+        // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
+        // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
+        const read = readSlot(slot, Number.MAX_SAFE_INTEGER);
+        const record = worldRules.rules.requeue(read.kind === 'found' ? read.record : slot.record, e.reset);
         tags.push(e.reset ? 'fault:requeue-reset' : 'fault:requeue');
         return {
           state: { ...w, records: { ...w.records, [e.id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 },
