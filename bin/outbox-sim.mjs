@@ -10,7 +10,14 @@ process.stdout.on('error', (err) => {
   throw err;
 });
 register();
-const { main } = await import('../sim/cli/main.ts');
-const { processIo } = await import('../sim/cli/io.ts');
-const now = () => Number(process.hrtime.bigint()) / 1e9;
-process.exitCode = await main(process.argv.slice(2), { ...processIo, now });
+const argv = process.argv.slice(2);
+// A command that loads a user's rule file runs on a worker thread under a watchdog (a decision may never return).
+const { needsSupervisor, supervise } = await import('../sim/cli/supervisor.ts');
+if (needsSupervisor(argv)) {
+  process.exitCode = await supervise(argv);
+} else {
+  const { main } = await import('../sim/cli/main.ts');
+  const { processIo } = await import('../sim/cli/io.ts');
+  const now = () => Number(process.hrtime.bigint()) / 1e9;
+  process.exitCode = await main(argv, { ...processIo, now });
+}

@@ -96,16 +96,8 @@ export function extendRules(
   return { ...base, ...overrides, extends: base.name };
 }
 
-const DECISIONS: readonly (keyof RuleDecisions)[] = [
-  'admit',
-  'mayClaim',
-  'preSend',
-  'envelope',
-  'classify',
-  'complete',
-  'requeue',
-  'dispose',
-];
+/** The decisions of a rule set, in the order of the interface. */
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose'] as const satisfies readonly (keyof RuleDecisions)[];
 
 /** Why `value` is not a rule set, or null when it is one. */
 export function ruleSetProblem(value: unknown): string | null {

@@ -10,6 +10,7 @@ import { crashPoints } from './outbox/events/crash-points.ts';
 import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
+import { terminalText } from './cli/terminal-text.ts';
 
 /** The tags that count the kinds of one table tag a check should see fire (docs/faults.md). */
 export function kindsTagged(tag: EventTag, skew: boolean): string[] {
@@ -151,7 +152,7 @@ function n(x: number): string {
 /** The summary a person reads. */
 export function renderReport(r: CheckReport): string[] {
   const lines: string[] = [];
-  lines.push(`outbox-sim check: rules ${r.rules}${r.oldRules ? `, old rules ${r.oldRules} (version skew)` : ''}`);
+  lines.push(`outbox-sim check: rules ${terminalText(r.rules)}${r.oldRules ? `, old rules ${terminalText(r.oldRules)} (version skew)` : ''}`);
   lines.push(`  ${n(r.runs)} runs, ${n(r.steps)} steps, ${r.seconds.toFixed(1)} s`);
   lines.push('');
   if (r.violations.length === 0) {
@@ -159,9 +160,9 @@ export function renderReport(r: CheckReport): string[] {
   } else {
     lines.push(`RESULT: ${r.violations.length} propert${r.violations.length === 1 ? 'y' : 'ies'} violated`);
     for (const v of r.violations) {
-      lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${v.detail}`);
-      lines.push(`    trace ${v.trace}: ${v.path} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
-      lines.push(`    replay: ${v.replay}`);
+      lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
+      lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
+      lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
   lines.push('');

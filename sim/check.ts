@@ -7,7 +7,8 @@
  */
 import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
-import { runSeed, type RunBounds } from './core/random.ts';
+import { runPositionOf, runSeed, type RunBounds } from './core/random.ts';
+import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
 import { outboxModel, type Steppers } from './outbox/model.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import type { WorldEvent } from './outbox/world.ts';
@@ -39,6 +40,22 @@ export interface RawCounterexample {
   events: (WorldEvent | null)[];
 }
 
+/**
+ * A rule set's decision that threw or broke its contract, as data (it
+ * crosses worker threads and stops the check): which, how, and where (the
+ * seed, the step being taken, and the events before it, to write as a trace).
+ */
+export interface RawFault {
+  ruleSet: string;
+  decision: string;
+  kind: FaultKind;
+  detail: string;
+  seed: number;
+  step: number;
+  options: WorldOptions;
+  events: (WorldEvent | null)[];
+}
+
 /** Plain, mergeable results of a range of seeds. */
 export interface ShardResult {
   runs: number;
@@ -53,6 +70,8 @@ export interface ShardResult {
   violatedRuns: Record<string, number>;
   /** First counterexample per property (lowest seed). */
   first: Record<string, RawCounterexample>;
+  /** A decision that broke its contract, at the lowest seed run (the shard stops there); absent when none did. */
+  fault?: RawFault;
 }
 
 /** An empty shard result. */
@@ -78,6 +97,7 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
       const have = out.first[p];
       if (have === undefined || c.seed < have.seed) out.first[p] = c;
     }
+    if (s.fault !== undefined && (out.fault === undefined || s.fault.seed < out.fault.seed)) out.fault = s.fault;
   }
   return out;
 }
@@ -121,7 +141,16 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
     const model = outboxModel(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
-    const run = runSeed(model, seed, seedBounds(plan.bounds, options));
+    let run;
+    try {
+      run = runSeed(model, seed, seedBounds(plan.bounds, options));
+    } catch (err) {
+      if (!(err instanceof RuleFault)) throw err;
+      // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
+      const at = runPositionOf<WorldEvent>(err);
+      result.fault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
+      return result;
+    }
     result.runs++;
     result.steps += run.steps.length;
     addCounts(result.tags, run.tags);

@@ -1,20 +1,26 @@
 /**
  * Resolves a rule set named on the command line: a catalog name, or a path to
- * a user's `.ts` rule file whose default export is a rule set. A file that
- * fails to load, or exports something else, is a {@link UsageError}.
+ * a user's rule file whose default export is a rule set. A file that fails to
+ * load, or exports something else, is a {@link UsageError}.
+ *
+ * A rule file is code: it is loaded only from a path the user typed, never
+ * from a path a trace names (see sim/outbox/from-trace.ts). When the file
+ * must be the one a trace recorded, its content hash is checked before any
+ * of it runs.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
+import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath } from './rules-bundle.ts';
 import { UsageError } from './usage-error.ts';
+import { watchedLoad } from './rules-guard.ts';
 
 /** Where a rule set came from, as recorded in a trace header. */
 export interface RulesSource {
   name: string;
-  /** `catalog`, or the path of the user's file as given. */
+  /** `catalog`, or the path of the user's file relative to the folder the command ran in. */
   source: string;
   /** sha256 (first 16 hex) of a user file's content; null for the catalog. */
   hash: string | null;
@@ -26,32 +32,91 @@ export interface LoadedRules {
   origin: RulesSource;
 }
 
-function looksLikePath(spec: string): boolean {
-  return spec.includes('/') || spec.endsWith('.ts') || spec.endsWith('.js') || spec.endsWith('.mjs');
+/** Whether a rule spec names a file rather than a catalog entry. */
+export function looksLikePath(spec: string): boolean {
+  return spec.includes('/') || spec.includes(sep) || RULE_FILE_EXTENSIONS.some((ext) => spec.endsWith(ext));
+}
+
+function hashOf(content: Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex').slice(0, 16);
 }
 
 /** Content hash of a rule file, as recorded in traces. */
 export function fileHash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+  return hashOf(readFileSync(path));
 }
 
-/** Loads a rule set by catalog name or file path. */
-export async function loadRules(spec: string): Promise<LoadedRules> {
+/** `module.exports = { default: rules, __esModule: true }`, as compiled TypeScript writes `export default` in CommonJS. */
+function unwrapInterop(exported: unknown): unknown {
+  if (typeof exported === 'object' && exported !== null && (exported as { __esModule?: unknown }).__esModule === true && 'default' in exported) {
+    return (exported as { default: unknown }).default;
+  }
+  return exported;
+}
+
+/** The default export of a rule file whose content is `source`. */
+async function importRuleFile(path: string, source: Uint8Array, shown: string): Promise<unknown> {
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(await bundleRuleFile(path, source, shown))) as { default?: unknown };
+  } catch (err) {
+    if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`);
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new UsageError(`rule file ${shown} failed to load: ${why}`);
+  }
+  return unwrapInterop(mod.default);
+}
+
+/** Loads of a file in this process, by path and content: a worker, compare or recheck loading it again reuses it. */
+const loaded = new Map<string, Promise<LoadedRules>>();
+
+async function loadRuleFile(path: string, source: Uint8Array, hash: string): Promise<LoadedRules> {
+  const shown = shownPath(path);
+  const exported = await importRuleFile(path, source, shown);
+  const problem = ruleSetProblem(exported);
+  if (problem !== null) throw new UsageError(`rule file ${shown} is not a rule set: ${problem} (export default a RuleSet, or module.exports = one)`);
+  const rules = exported as RuleSet;
+  // The one place a user's rule set is handed out.
+  return { rules, origin: { name: rules.name, source: shown, hash } };
+}
+
+/**
+ * Loads a rule set by catalog name or file path. With `recorded` (a rule
+ * file a trace was made with), `spec` must be a file with the recorded
+ * content hash; that is checked before the file is compiled or run.
+ */
+export async function loadRules(spec: string, recorded?: RulesSource): Promise<LoadedRules> {
+  return watchedLoad(spec, (s) => loadUnguarded(s, recorded));
+}
+
+/** {@link loadRules} without the watch and the guard. */
+async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<LoadedRules> {
   const fromCatalog = catalogRules(spec);
-  if (fromCatalog !== undefined) return { rules: fromCatalog, origin: { name: spec, source: 'catalog', hash: null } };
+  if (fromCatalog !== undefined) {
+    if (recorded !== undefined) throw new UsageError(`${spec} is a catalog rule set, not the rule file ${recorded.source} the trace was recorded with (replay --under re-runs the recorded world under other rules)`);
+    return { rules: fromCatalog, origin: { name: spec, source: 'catalog', hash: null } };
+  }
   if (!looksLikePath(spec)) {
     throw new UsageError(`unknown rule set "${spec}"; the catalog has: ${CATALOG.map((r) => r.name).join(', ')} (or give a path to a .ts rule file)`);
   }
   const path = resolve(spec);
-  if (!existsSync(path)) throw new UsageError(`rule file ${spec} does not exist`);
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
-  } catch (err) {
-    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new UsageError(`rule file ${spec} failed to load: ${why}`);
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    const was = recorded === undefined ? '' : `; the trace was recorded with ${recorded.source}, relative to the folder it was made in: give the path of that file from here`;
+    throw new UsageError(`rule file ${spec} does not exist${was}`);
   }
-  const problem = ruleSetProblem(mod.default);
-  if (problem !== null) throw new UsageError(`rule file ${spec} is not a rule set: ${problem} (export default a RuleSet)`);
-  return { rules: mod.default as RuleSet, origin: { name: (mod.default as RuleSet).name, source: spec, hash: fileHash(path) } };
+  const source = readFileSync(path);
+  const hash = hashOf(source);
+  if (recorded !== undefined && hash !== recorded.hash) {
+    throw new UsageError(
+      `rule file ${spec} is not the one the trace was recorded with: its content hash is ${hash}, the trace recorded ${String(recorded.hash)} (for ${recorded.source}); restore that version to replay exactly (replay --under re-runs the recorded world under other rules)`,
+    );
+  }
+  const key = `${path}\0${hash}`;
+  let load = loaded.get(key);
+  if (load === undefined) {
+    load = loadRuleFile(path, source, hash);
+    loaded.set(key, load);
+    load.catch(() => loaded.delete(key));
+  }
+  return load;
 }

@@ -11,16 +11,24 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../sim/core/canonical.ts';
 import type { Violation } from '../sim/core/model.ts';
+import packageJson from '../package.json' with { type: 'json' };
 
 /** The format version this tool writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
 export const TRACE_FORMAT_NAME = 'outbox-sim-trace';
-export const TOOL_VERSION = '0.1.0';
+/** This tool's version, recorded in every trace and printed by `outbox-sim --version`: package.json's, never a copy of it. */
+export const TOOL_VERSION: string = packageJson.version;
 
-/** A rule set as recorded: catalog name, or a user file with its content hash. */
+/**
+ * A rule set as recorded: catalog name, or a user file with its content
+ * hash. Data only: replay takes a catalog rule set by name and loads a user
+ * file only from a path the user passes, after checking this hash.
+ */
 export interface TraceRules {
   name: string;
+  /** `catalog`, or the user file's path relative to the folder the trace was made in. */
   source: string;
+  /** sha256 (first 16 hex) of the user file's content; null for the catalog. */
   hash: string | null;
 }
 

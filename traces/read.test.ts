@@ -95,14 +95,14 @@ describe('outbox-sim replay', () => {
     expect(r.out[0]).toContain('replays identically');
   });
   it('re-runs the world under fail-closed: no longer violates, and names the departure', async () => {
-    const r = await run('replay', good, '--rules', 'fail-closed', '--json');
+    const r = await run('replay', good, '--under', 'fail-closed', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out[0]) as { verdict: string; departedAt: number | null };
     expect(j.verdict).toBe('no longer violates');
     expect(j.departedAt).toBeGreaterThan(0);
   });
   it('re-runs under the recorded rules: still violates (exit 1)', async () => {
-    const r = await run('replay', good, '--rules', 'fresh-cycle');
+    const r = await run('replay', good, '--under', 'fresh-cycle');
     expect(r.code).toBe(1);
     expect(r.out[0]).toContain('still violates');
   });

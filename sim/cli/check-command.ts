@@ -16,11 +16,14 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
+import { replayCommand as replayTraceCommand } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
+import { terminalText } from './terminal-text.ts';
+import { checkFaultError } from './rule-fault.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -44,9 +47,9 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
 }
 
-/** The command that replays a trace. */
-export function replayCommand(path: string): string {
-  return `npx outbox-sim replay ${path}`;
+/** The command that replays a trace made under `pair` (naming the rule files it needs). */
+export function replayCommand(path: string, pair: RulesPair): string {
+  return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
 }
 
 /** Parses `--shard I/N` (1-based I). */
@@ -83,7 +86,7 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
     rules: pair.rules.name,
     oldRules: pair.oldRules?.name ?? null,
     seconds,
-    replayCommand,
+    replayCommand: (path) => replayCommand(path, pair),
   });
   if (json) io.out(JSON.stringify(report));
   else for (const line of renderReport(report)) io.out(line);
@@ -103,7 +106,7 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const [from, to] = shardRange(seedStart, seeds, shard);
 
   if (!flags.json) {
-    io.out(`outbox-sim check: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
     } else {
@@ -114,10 +117,11 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
   const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
   bar.stop();
+  if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   if (shard !== null) {
     const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
-    if (!flags.json) io.out(`  shard result written to ${path} (combine with: npx outbox-sim merge ${join(dirname(path), '*.json')})`);
+    if (!flags.json) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
   return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io);
 }

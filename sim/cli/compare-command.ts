@@ -14,10 +14,19 @@ import { replayCommand, rulesPair, writeFirstCounterexamples } from './check-com
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { catalogRules } from '../../model/catalog/index.ts';
+import { mdCode } from '../../traces/render/markdown.ts';
+import { terminalText } from './terminal-text.ts';
+import { checkFaultError, faultTraced } from './rule-fault.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
+  /** The rule set's name. */
   rules: string;
+  /** The row's label: the name, with the argument when the name alone does not say which one (see {@link rowLabels}). */
+  label: string;
+  /** The argument (catalog name or file path) as given. */
+  source: string;
   property: string;
   verdict: 'holds' | 'violated';
   trace: string | null;
@@ -44,6 +53,30 @@ function searched(property: string): boolean {
   return PROPERTIES.some((p) => p.name === property && p.kind === 'always');
 }
 
+/** Default bound of the exhaustive search per rule set. */
+export const COMPARE_STATES_DEFAULT = 200_000;
+
+/**
+ * The label of each argument's row. Rows belong to arguments, not to names:
+ * two files may export rule sets of one name, and a user's file may reuse a
+ * catalog name. Such a name gets its file beside it, `fail-closed
+ * (./mine.ts)`, or `(catalog)`; the same argument given twice, its position
+ * as well.
+ */
+export function rowLabels(args: readonly { spec: string; name: string; catalog: boolean }[]): string[] {
+  const catalogNames = new Set(args.filter((a) => a.catalog).map((a) => a.name));
+  const named = (name: string) => args.filter((a) => a.name === name).length;
+  const first = args.map((a) =>
+    named(a.name) > 1 || (!a.catalog && (catalogNames.has(a.name) || catalogRules(a.name) !== undefined)) ? `${a.name} (${a.catalog ? 'catalog' : a.spec})` : a.name,
+  );
+  return first.map((label, i) => (first.filter((l) => l === label).length > 1 ? `${label} #${i + 1}` : label));
+}
+
+/** A label as Markdown inline code inside a table cell. */
+function mdLabel(label: string): string {
+  return mdCode(terminalText(label)).replace(/\|/g, '\\|');
+}
+
 export async function compareCommand(
   specs: string[],
   flags: { format?: string; seeds?: string; maxStates?: string; workers?: string; out?: string },
@@ -52,23 +85,29 @@ export async function compareCommand(
   if (specs.length === 0) throw new UsageError('compare needs at least one rule set (a catalog name or a .ts file)');
   const format = choiceFlag('--format', flags.format, FORMATS, 'text');
   const seeds = intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
-  const statesMax = intFlag('--max-states', flags.maxStates, 200_000, 1, 100_000_000);
+  const statesMax = intFlag('--max-states', flags.maxStates, COMPARE_STATES_DEFAULT, 1, 100_000_000);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const outDir = flags.out ?? 'traces/found';
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
-  const rows: CompareRow[] = [];
-  for (const { spec, pair } of pairs) {
+  const labels = rowLabels(pairs.map(({ spec, pair }) => ({ spec, name: pair.rules.name, catalog: pair.rulesOrigin.source === 'catalog' })));
+  // The table's rows, one per argument in order, each its properties' cells.
+  const table: CompareRow[][] = [];
+  for (const [i, { spec, pair }] of pairs.entries()) {
+    const cells: CompareRow[] = [];
     const merged = await runSeedsParallel({ rules: spec, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
+    if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, null), merged.fault, outDir, 'compare');
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
-    const search = exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false });
+    const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false }), { pair, steppers, options, outDir, origin: 'compare' });
     const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
     for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);
-      rows.push({
+      cells.push({
         rules: pair.rules.name,
+        label: labels[i],
+        source: spec,
         property,
         verdict: w ? 'violated' : 'holds',
         trace: w?.trace.id ?? null,
@@ -76,10 +115,12 @@ export async function compareCommand(
         runs: merged.runs,
         states: searched(property) ? search.states : null,
         complete: search.complete,
-        replay: w ? replayCommand(w.path) : null,
+        replay: w ? replayCommand(w.path, pair) : null,
       });
     }
+    table.push(cells);
   }
+  const rows = table.flat();
   const anyViolated = rows.some((r) => r.verdict === 'violated');
   if (format === 'json') {
     io.out(JSON.stringify({ rows }));
@@ -90,11 +131,10 @@ export async function compareCommand(
       ? `holds (${r.runs.toLocaleString('en-US')} runs${r.states === null ? '' : `, ${r.states.toLocaleString('en-US')} states${r.complete ? '' : ', partial'}`})`
       : `VIOLATED: trace ${r.trace}, ${r.steps} steps`;
   const properties = COMPARED;
-  const names = pairs.map((p) => p.pair.rules.name);
   if (format === 'md') {
     io.out(`| rule set | ${properties.join(' | ')} |`);
     io.out(`| --- | ${properties.map(() => '---').join(' | ')} |`);
-    for (const n of names) io.out(`| \`${n}\` | ${properties.map((p) => cell(rows.find((r) => r.rules === n && r.property === p) as CompareRow)).join(' | ')} |`);
+    for (const [i, label] of labels.entries()) io.out(`| ${mdLabel(label)} | ${table[i].map(cell).join(' | ')} |`);
     io.out('');
     io.out(`Each rule set: ${seeds.toLocaleString('en-US')} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${statesMax.toLocaleString('en-US')} states) for the always-properties; liveness properties are checked by the seeded runs only.`);
     const violated = rows.filter((r) => r.verdict === 'violated');
@@ -102,16 +142,13 @@ export async function compareCommand(
       io.out('');
       io.out('Replay a counterexample:');
       io.out('');
-      for (const r of violated) io.out(`- \`${r.rules}\` / ${r.property}: \`${r.replay}\``);
+      for (const r of violated) io.out(`- ${mdLabel(r.label)} / ${r.property}: ${mdCode(terminalText(r.replay ?? ''))}`);
     }
     return anyViolated ? 1 : 0;
   }
-  for (const n of names) {
-    io.out(n);
-    for (const p of properties) {
-      const r = rows.find((x) => x.rules === n && x.property === p) as CompareRow;
-      io.out(`  ${p.padEnd(22)} ${cell(r)}${r.replay ? `  (${r.replay})` : ''}`);
-    }
+  for (const [i, label] of labels.entries()) {
+    io.out(terminalText(label));
+    for (const r of table[i]) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
   }
   return anyViolated ? 1 : 0;
 }

@@ -22,6 +22,7 @@ import { replayCommand, rulesPair } from './check-command.ts';
 import { sizesOf, type ExploreFlags } from './explore-command.ts';
 import { intFlag } from './errors.ts';
 import type { Io } from './io.ts';
+import { terminalText } from './terminal-text.ts';
 
 function outcomeLine(w: World): string {
   const o = outcomesOf(w);
@@ -29,11 +30,14 @@ function outcomeLine(w: World): string {
   return [part('reported', o.reported), part('DELIVERED', o.delivered), part('broker', o.broker), part('parked', o.parked), `quarantined ${o.quarantined.join(',') || '-'}`].join('; ');
 }
 
+/** Default bound on the paired states searched. */
+export const DIFF_STATES_DEFAULT = 500_000;
+
 export async function diffCommand(oldSpec: string, newSpec: string, flags: ExploreFlags, io: Io): Promise<number> {
   const oldPair = await rulesPair(oldSpec, undefined);
   const newPair = await rulesPair(newSpec, undefined);
   const sizes = sizesOf(flags, false);
-  const statesMax = intFlag('--max-states', flags.maxStates, 500_000, 1, 100_000_000);
+  const statesMax = intFlag('--max-states', flags.maxStates, DIFF_STATES_DEFAULT, 1, 100_000_000);
   const options = exploreOptions(sizes);
   const left = outboxModel(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
   const right = outboxModel(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
@@ -41,7 +45,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   const r = explore(product, { statesMax });
   const found = r.violations[0];
   if (found === undefined) {
-    const line = `no observable difference between ${oldPair.rules.name} and ${newPair.rules.name} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: partial)`}`;
+    const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: partial)`}`;
     if (flags.json) io.out(JSON.stringify({ differ: false, states: r.states, complete: r.complete }));
     else io.out(line);
     return 0;
@@ -66,8 +70,8 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     }));
     return 1;
   }
-  io.out(`outbox-sim diff: ${oldPair.rules.name} (old) against ${newPair.rules.name} (new): outcomes differ after ${found.events.length} steps`);
-  io.out(`  ${found.violation.detail}`);
+  io.out(`outbox-sim diff: ${terminalText(oldPair.rules.name)} (old) against ${terminalText(newPair.rules.name)} (new): outcomes differ after ${found.events.length} steps`);
+  io.out(`  ${terminalText(found.violation.detail)}`);
   io.out('');
   let prevOld = '';
   let prevNew = '';
@@ -77,16 +81,16 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     const lo = outcomeLine(o);
     const ln = outcomeLine(n);
     const same = canonicalJson(o.engines.map((x) => x.state)) === canonicalJson(n.engines.map((x) => x.state));
-    io.out(`${String(i + 1).padStart(3)}. ${left.label(e.left)}${same ? '' : `   [old: ${o.engines.map((x) => `e${x.pid} ${x.state}`).join(', ')} | new: ${n.engines.map((x) => `e${x.pid} ${x.state}`).join(', ')}]`}`);
+    io.out(`${String(i + 1).padStart(3)}. ${terminalText(left.label(e.left))}${same ? '' : `   [old: ${o.engines.map((x) => `e${x.pid} ${x.state}`).join(', ')} | new: ${n.engines.map((x) => `e${x.pid} ${x.state}`).join(', ')}]`}`);
     if (lo !== prevOld || ln !== prevNew) {
-      io.out(`       old: ${lo}`);
-      io.out(`       new: ${ln}`);
+      io.out(`       old: ${terminalText(lo)}`);
+      io.out(`       new: ${terminalText(ln)}`);
     }
     prevOld = lo;
     prevNew = ln;
   });
   io.out('');
-  io.out(`old trace ${oldSide.trace.id}: ${oldSide.path}  (${replayCommand(oldSide.path)})`);
-  io.out(`new trace ${newSide.trace.id}: ${newSide.path}  (${replayCommand(newSide.path)})`);
+  io.out(`old trace ${oldSide.trace.id}: ${terminalText(oldSide.path)}  (${terminalText(replayCommand(oldSide.path, oldPair))})`);
+  io.out(`new trace ${newSide.trace.id}: ${terminalText(newSide.path)}  (${terminalText(replayCommand(newSide.path, newPair))})`);
   return 1;
 }

@@ -15,8 +15,10 @@ import { rulesPair, replayCommand } from './check-command.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
+import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
+import { terminalText } from './terminal-text.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -67,7 +69,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   if (!flags.json) {
-    io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -75,7 +77,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const residentBefore = process.memoryUsage.rss();
   let residentMax = residentBefore;
   const guard = memoryGuard(memoryMiB);
-  const r = exploreOutbox(options, worldRules, steppers, {
+  const r = faultTraced(() => exploreOutbox(options, worldRules, steppers, {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
     stopAtFirst: flags.continue !== true,
@@ -85,7 +87,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
       return guard();
     },
     progressEvery: 10_000,
-  });
+  }), { pair, steppers, options, outDir: flags.out ?? 'traces/found', origin: 'explore' });
   residentMax = Math.max(residentMax, process.memoryUsage.rss());
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
@@ -93,7 +95,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
     const w = writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
-    return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path) };
+    return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path, pair) };
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
@@ -107,9 +109,9 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
   for (const v of violations) {
-    io.out(`RESULT: ${v.property} violated: ${v.detail}`);
-    io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
-    io.out(`  replay: ${v.replay}`);
+    io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
+    io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
+    io.out(`  replay: ${terminalText(v.replay)}`);
   }
   return ok ? 0 : 1;
 }

@@ -7,14 +7,20 @@ import { checkCommand, type CheckFlags } from './check-command.ts';
 import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
-import { replayCommand } from './replay-command.ts';
+import { replayCommand, type ReplayFlags } from './replay-command.ts';
 import { exploreCommand, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { compareCommand } from './compare-command.ts';
 import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
-import { recheckCommand } from './recheck-command.ts';
+import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
+import { describeContract } from './help-contract.ts';
+import { terminalSafeIo, terminalText } from './terminal-text.ts';
+import { TOOL_VERSION } from '../../traces/format.ts';
+import { RuleFault } from '../../model/rule-contract.ts';
+import { ruleFaultLine } from './rule-fault.ts';
+import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -29,16 +35,16 @@ function worldSizeOptions(command: Command): Command {
     .option('--broker <mode>', 'id-ok, id-409, key or none');
 }
 
-/** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
-  if (argv.length === 0) {
-    io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
-    return 2;
-  }
+/**
+ * The command tree, built apart from running it so that a test can read
+ * every command's flags; `exitCode()` is the code the action that ran set.
+ */
+export function buildProgram(io: Io): { program: Command; exitCode: () => number } {
   let code = 0;
   const program = new Command()
     .name('outbox-sim')
     .description('Deterministic simulator and model checker for at-least-once delivery through a durable outbox.')
+    .version(TOOL_VERSION, '--version', 'print the version (package.json\'s) and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: () => undefined })
     .showSuggestionAfterError(false);
@@ -71,11 +77,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 
   program
     .command('replay')
-    .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --rules R re-runs its world under R')
+    .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --under R re-runs its world under R')
     .argument('<trace>', 'a .trace.jsonl file')
-    .option('--rules <name|path>', 're-run the recorded world under these rules: still violates / no longer violates')
+    .option('--rules <path>', 'the rule file the trace was recorded with (a trace never loads one by itself; its content hash must match the recording)')
+    .option('--old-rules <path>', 'the rule file the trace\'s older engines ran, likewise')
+    .option('--under <name|path>', 're-run the recorded world under these rules instead: still violates / no longer violates')
     .option('--json', 'print one JSON object')
-    .action(async (trace: string, opts: { rules?: string; json?: boolean }) => {
+    .action(async (trace: string, opts: ReplayFlags) => {
       code = await replayCommand(trace, opts, io);
     });
 
@@ -100,7 +108,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .argument('<shards...>', 'shard result files')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
-    .action(async (shards: string[], opts: { json?: boolean; out?: string }) => {
+    .option('--rules <path>', 'the rule file the shards were run with, when they name one (a shard file never loads one by itself; its content hash must match)')
+    .option('--old-rules <path>', 'the older engines\' rule file, likewise')
+    .action(async (shards: string[], opts: { json?: boolean; out?: string; rules?: string; oldRules?: string }) => {
       code = await mergeCommand(shards, opts, io);
     });
 
@@ -151,12 +161,34 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     .command('recheck')
     .description('re-run every trace of a folder under a rule set: still violates / no longer violates')
     .argument('<dir>', 'a folder of .trace.jsonl files')
-    .option('--rules <name|path>', 'the rule set to re-run them under')
+    .option('--under <name|path>', 'the rule set to re-run them under')
+    .option('--rules <name|path>', 'former name of --under')
+    .option('--old-rules <path>', 'the rule file older engines ran in traces recorded with one (content hash must match)')
     .option('--json', 'print one JSON object')
-    .action(async (dir: string, opts: { rules?: string; json?: boolean }) => {
+    .action(async (dir: string, opts: RecheckFlags) => {
       code = await recheckCommand(dir, opts, io);
     });
 
+  // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).
+  for (const c of program.commands) {
+    if (!['check', 'explore', 'compare', 'diff', 'replay', 'recheck'].includes(c.name())) continue;
+    c.option('--decision-timeout <seconds>', `with a rule file: the most one decision call or the file's import may take (default ${DECISION_TIMEOUT_DEFAULT}); longer ends the command, exit 2`);
+    c.hook('preAction', (_, action) => void decisionTimeoutSeconds(action.opts<{ decisionTimeout?: string }>().decisionTimeout));
+  }
+
+  describeContract(program);
+  return { program, exitCode: () => code };
+}
+
+/** Runs the CLI on `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], rawIo: Io = processIo): Promise<number> {
+  // Rule files and traces are user data: no control character of theirs reaches the terminal (terminal-text.ts).
+  const io = terminalSafeIo(rawIo);
+  if (argv.length === 0) {
+    io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
+    return 2;
+  }
+  const { program, exitCode } = buildProgram(io);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
@@ -166,10 +198,15 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return 2;
     }
     if (err instanceof UsageError) {
-      io.err(`outbox-sim: ${err.message}`);
+      io.err(`outbox-sim: ${terminalText(err.message)}`);
+      return 2;
+    }
+    // A rule set's decision that threw or broke its contract: bad input, in one line.
+    if (err instanceof RuleFault) {
+      io.err(`outbox-sim: ${ruleFaultLine(err, argv[0])}`);
       return 2;
     }
     throw err;
   }
-  return code;
+  return exitCode();
 }

@@ -1,31 +1,51 @@
 /**
- * `outbox-sim replay TRACE [--rules R] [--json]`: exit 0 when the trace
- * replays identically, 1 when it diverges, 2 on bad input. With `--rules`,
- * the recorded world is re-run under R: exit 1 when it still violates, 0 when
- * it no longer does.
+ * `outbox-sim replay TRACE [--rules FILE] [--old-rules FILE] [--under R] [--json]`:
+ * exit 0 when the trace replays identically, 1 when it diverges, 2 on bad
+ * input. A trace recorded with the user's own rule file names it but never
+ * loads it: `--rules FILE` (and `--old-rules FILE` for its older engines)
+ * supplies it, checked against the recorded content hash before it runs.
+ * With `--under R`, the recorded world is re-run under R instead: exit 1 when
+ * it still violates, 0 when it no longer does.
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
 import { replayExactly, rerunTrace } from '../outbox/rerun-trace.ts';
+import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { terminalText } from './terminal-text.ts';
 
-export async function replayCommand(path: string, flags: { rules?: string; json?: boolean }, io: Io): Promise<number> {
+/** Flags of `replay` as commander gives them. */
+export interface ReplayFlags {
+  /** The rule file the trace was recorded with (its content must hash as recorded). */
+  rules?: string;
+  /** The rule file the trace's older engines ran (version skew). */
+  oldRules?: string;
+  /** Re-run the recorded world under this rule set instead of replaying exactly. */
+  under?: string;
+  json?: boolean;
+}
+
+export async function replayCommand(path: string, flags: ReplayFlags, io: Io): Promise<number> {
   const trace = readTrace(path);
-  if (flags.rules === undefined) {
-    const r = await replayExactly(trace);
+  const supplied = { rules: flags.rules, oldRules: flags.oldRules };
+  if (flags.under === undefined) {
+    const r = await replayExactly(trace, supplied);
     if (flags.json) io.out(JSON.stringify({ trace: trace.id, ...r }));
-    else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${trace.header.violation ? `, ending in ${trace.header.violation.property}` : ''}`);
-    else io.out(`trace ${trace.id} diverges at step ${r.step}: ${r.why}`);
+    else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${trace.header.violation ? `, ending in ${terminalText(trace.header.violation.property)}` : ''}`);
+    else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
     return r.identical ? 0 : 1;
   }
-  const { rules } = await loadRules(flags.rules);
-  const r = await rerunTrace(trace, rules);
+  if (flags.rules !== undefined) {
+    throw new UsageError(`--rules supplies the rule file the trace was recorded with, for an exact replay; --under ${flags.under} re-runs the recorded world under other rules: give one of them`);
+  }
+  const { rules } = await loadRules(flags.under);
+  const r = await rerunTrace(trace, rules, supplied);
   const verdict = r.violation !== null ? 'still violates' : 'no longer violates';
   if (flags.json) {
     io.out(JSON.stringify({ trace: trace.id, rules: rules.name, verdict, property: r.violation?.property ?? null, departedAt: r.departedAt, skipped: r.skipped, steps: r.steps }));
   } else {
-    io.out(`trace ${trace.id} under ${rules.name}: ${verdict}${r.violation ? ` ${r.violation.property} (step ${r.violation.step}): ${r.violation.detail}` : ''}`);
-    io.out(r.departedAt === null ? '  follows the recording to its end' : `  departs from the recording at step ${r.departedAt} (${trace.steps[r.departedAt - 1]?.label ?? '?'}); ${r.skipped} recorded events were not enabled`);
+    io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${verdict}${r.violation ? ` ${r.violation.property} (step ${r.violation.step}): ${terminalText(r.violation.detail)}` : ''}`);
+    io.out(r.departedAt === null ? '  follows the recording to its end' : `  departs from the recording at step ${r.departedAt} (${terminalText(trace.steps[r.departedAt - 1]?.label ?? '?')}); ${r.skipped} recorded events were not enabled`);
   }
   return r.violation !== null ? 1 : 0;
 }

@@ -6,11 +6,12 @@
  * a {@link FingerprintSet} of 64-bit hashes of the vectors, the parent links
  * a {@link GrowableIndex}.
  */
-import { GrowableIndex, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
+import { GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
 import type { Violation } from './model.ts';
 import { StateQueue } from './state-queue.ts';
+import { POSITION_SEARCH, watchAt } from '../watch.ts';
 
 /** Where {@link PackedSystem.expand} writes successors. */
 export interface SuccessorSink {
@@ -127,6 +128,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     return false;
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
+  watchAt(POSITION_SEARCH, 0);
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
   let expanded = 0;
   let levelEnd = 1;
@@ -216,17 +218,23 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     transitions += probed;
     return result(true);
   };
-  while (queue.length > 0) {
-    if (expanded === levelEnd) {
-      level++;
-      levelEnd = seen.size;
+  try {
+    while (queue.length > 0) {
+      if (expanded === levelEnd) {
+        level++;
+        levelEnd = seen.size;
+        watchAt(POSITION_SEARCH, level);
+      }
+      if (level === depthMax) return cutAtDepth();
+      queue.shift(current);
+      parent = expanded++;
+      system.expand(current, sink);
+      if (stop === null) flush();
+      if (stop !== null) return result(false, stop);
     }
-    if (level === depthMax) return cutAtDepth();
-    queue.shift(current);
-    parent = expanded++;
-    system.expand(current, sink);
-    if (stop === null) flush();
-    if (stop !== null) return result(false, stop);
+  } catch (err) {
+    markSearchError(err, level, () => pathTo(parent));
+    throw err;
   }
   return result(true);
 }

@@ -13,6 +13,7 @@
  */
 import { FingerprintSet, fingerprint } from './fingerprint.ts';
 import type { SimModel, Violation } from './model.ts';
+import { POSITION_SEARCH, watchAt } from '../watch.ts';
 
 /** Bounds of one search. */
 export interface ExploreBounds {
@@ -123,6 +124,35 @@ export function searchResult<E>(
   };
 }
 
+/** Where a search was when the model threw: the depth of the state being expanded and the events that reach it. */
+export interface SearchPosition<E> {
+  depth: number;
+  events: E[];
+}
+
+const positions = new WeakMap<object, SearchPosition<unknown>>();
+
+/** Where the search was when `err` was thrown out of it, if it was. */
+export function searchPositionOf<E>(err: unknown): SearchPosition<E> | undefined {
+  return typeof err === 'object' && err !== null ? (positions.get(err) as SearchPosition<E> | undefined) : undefined;
+}
+
+/**
+ * Attaches the search position to an error thrown while expanding a state
+ * (a rule set's decision that broke its contract, say). The path is rebuilt
+ * by re-running the steps that reached the state, which succeeded before.
+ */
+export function markSearchError(err: unknown, depth: number, pathTo: () => unknown[]): void {
+  if (typeof err !== 'object' || err === null || positions.has(err)) return;
+  let events: unknown[] = [];
+  try {
+    events = pathTo();
+  } catch {
+    // The path could not be rebuilt: the depth is still worth reporting.
+  }
+  positions.set(err, { depth, events });
+}
+
 /** The events enabled in a state, flattened in the model's order. */
 function enabledEvents<S, E>(model: SimModel<S, E>, s: S): E[] {
   const out: E[] = [];
@@ -189,30 +219,38 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     return result(true);
   };
   let level = 0;
-  while (frontier.length > 0) {
-    if (level === bounds.depthMax) return cutAtDepth(frontier);
-    const next: { s: S; i: number }[] = [];
-    for (const { s, i } of frontier) {
-      const events = enabledEvents(model, s);
-      for (let ei = 0; ei < events.length; ei++) {
-        transitions++;
-        const t = model.step(s, events[ei]).state;
-        const [hi, lo] = fingerprint(model.key(t));
-        if (!seen.add(hi, lo)) continue;
-        const id = index.push(i, ei);
-        depth = level + 1;
-        if (check(t, id)) return result(false, 'violation');
-        next.push({ s: t, i: id });
-        if (seen.size % progressEvery === 0) {
-          bounds.onProgress?.(seen.size, depth);
-          const reason = bounds.stopReason?.() ?? null;
-          if (reason !== null) return result(false, reason);
+  let expanding = 0;
+  try {
+    while (frontier.length > 0) {
+      watchAt(POSITION_SEARCH, level);
+      if (level === bounds.depthMax) return cutAtDepth(frontier);
+      const next: { s: S; i: number }[] = [];
+      for (const { s, i } of frontier) {
+        expanding = i;
+        const events = enabledEvents(model, s);
+        for (let ei = 0; ei < events.length; ei++) {
+          transitions++;
+          const t = model.step(s, events[ei]).state;
+          const [hi, lo] = fingerprint(model.key(t));
+          if (!seen.add(hi, lo)) continue;
+          const id = index.push(i, ei);
+          depth = level + 1;
+          if (check(t, id)) return result(false, 'violation');
+          next.push({ s: t, i: id });
+          if (seen.size % progressEvery === 0) {
+            bounds.onProgress?.(seen.size, depth);
+            const reason = bounds.stopReason?.() ?? null;
+            if (reason !== null) return result(false, reason);
+          }
+          if (seen.size >= bounds.statesMax) return result(false, 'max-states');
         }
-        if (seen.size >= bounds.statesMax) return result(false, 'max-states');
       }
+      level++;
+      frontier = next;
     }
-    level++;
-    frontier = next;
+  } catch (err) {
+    markSearchError(err, level, () => pathTo(expanding));
+    throw err;
   }
   return result(true);
 }

@@ -8,6 +8,7 @@
 import { seededChooser } from './chooser.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
 import type { SimModel, Violation } from './model.ts';
+import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** Bounds of one run. */
 export interface RunBounds {
@@ -59,7 +60,25 @@ export interface RunResult<S, E> {
   end: 'violation' | 'quiet' | 'heal-bound' | 'fault-bound-no-heal' | 'no-events';
 }
 
-/** Runs one seeded world. */
+/** Where in a seeded run the model threw: the step being taken (1-based) and the events taken before it (null: the switch to the liveness phase). */
+export interface RunPosition<E> {
+  seed: number;
+  step: number;
+  events: (E | null)[];
+}
+
+const positions = new WeakMap<object, RunPosition<unknown>>();
+
+/** Where the run was when `err` was thrown out of {@link runSeed}, if it was. */
+export function runPositionOf<E>(err: unknown): RunPosition<E> | undefined {
+  return typeof err === 'object' && err !== null ? (positions.get(err) as RunPosition<E> | undefined) : undefined;
+}
+
+/**
+ * Runs one seeded world. An error the model throws (a rule set's decision
+ * that breaks its contract, say) leaves unchanged, with its position
+ * attached (see {@link runPositionOf}).
+ */
 export function runSeed<S, E>(
   model: SimModel<S, E>,
   seed: number,
@@ -90,43 +109,50 @@ export function runSeed<S, E>(
     end,
   });
 
-  observe(state);
-  let phase: 'fault' | 'heal' = 'fault';
-  let budget = bounds.faultStepsMax;
-  for (;;) {
-    const choices = model.choices(state);
-    if (phase === 'heal' && isQuiet(model, state, choices)) {
-      const v = eventuallyViolated(model, state);
-      return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
-    }
-    const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);
-    if (groups.length === 0 || budget === 0) {
-      if (phase === 'fault' && model.heal !== undefined) {
-        phase = 'heal';
-        budget = bounds.healStepsMax;
-        state = model.heal(state);
-        steps.push({ label: HEAL_LABEL, group: 'heal', index: 0, event: null, tags: ['heal'], phase });
-        if (states !== null) states.push(state);
-        continue;
-      }
-      if (phase === 'heal') {
-        return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
-      }
-      return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
-    }
-    const g = groups[chooser.weighted('schedule', groups.map((x) => x.weight))];
-    const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
-    const event = g.events[index];
-    const out = model.step(state, event);
-    state = out.state;
-    budget--;
-    for (const t of out.tags) tags[t] = (tags[t] ?? 0) + 1;
-    steps.push({ label: model.label(event), group: g.group, index, event, tags: out.tags, phase });
-    if (states !== null) states.push(state);
-    for (const p of always) {
-      const v = p.check(state);
-      if (v !== null) return result('violation', { ...v, step: steps.length });
-    }
+  watchAt(POSITION_RUN, seed, 1);
+  try {
     observe(state);
+    let phase: 'fault' | 'heal' = 'fault';
+    let budget = bounds.faultStepsMax;
+    for (;;) {
+      watchStep(steps.length + 1);
+      const choices = model.choices(state);
+      if (phase === 'heal' && isQuiet(model, state, choices)) {
+        const v = eventuallyViolated(model, state);
+        return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
+      }
+      const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);
+      if (groups.length === 0 || budget === 0) {
+        if (phase === 'fault' && model.heal !== undefined) {
+          phase = 'heal';
+          budget = bounds.healStepsMax;
+          state = model.heal(state);
+          steps.push({ label: HEAL_LABEL, group: 'heal', index: 0, event: null, tags: ['heal'], phase });
+          if (states !== null) states.push(state);
+          continue;
+        }
+        if (phase === 'heal') {
+          return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
+        }
+        return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+      }
+      const g = groups[chooser.weighted('schedule', groups.map((x) => x.weight))];
+      const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
+      const event = g.events[index];
+      const out = model.step(state, event);
+      state = out.state;
+      budget--;
+      for (const t of out.tags) tags[t] = (tags[t] ?? 0) + 1;
+      steps.push({ label: model.label(event), group: g.group, index, event, tags: out.tags, phase });
+      if (states !== null) states.push(state);
+      for (const p of always) {
+        const v = p.check(state);
+        if (v !== null) return result('violation', { ...v, step: steps.length });
+      }
+      observe(state);
+    }
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && !positions.has(err)) positions.set(err, { seed, step: steps.length + 1, events: steps.map((s) => s.event) });
+    throw err;
   }
 }

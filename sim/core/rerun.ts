@@ -2,7 +2,7 @@
  * Re-running a recorded world under other rules: the recorded outside events
  * (faults, broker answers, producer and operator actions, and "engine N takes
  * its next step") are taken again, while the model, under its own rules,
- * decides what each engine step does. Used by `replay --rules`, `recheck` and
+ * decides what each engine step does. Used by `replay --under`, `recheck` and
  * `diff`. Reports where the run first departs from the recording, and
  * whether a property is still violated.
  */

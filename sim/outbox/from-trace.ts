@@ -1,8 +1,11 @@
 /**
  * Rebuilding the outbox world a trace was recorded in: its options and rule
- * sets. A user rule file must still have the content hash the trace
- * recorded; otherwise the trace cannot be replayed exactly, and we say so.
+ * sets. A trace is data: nothing it names is imported. A catalog rule set is
+ * taken by name; a rule file is loaded only from a path the user gives
+ * (`--rules`, `--old-rules`), and only when its content hash is the one the
+ * trace recorded, checked before any of it runs.
  */
+import { catalogRules } from '../../model/catalog/index.ts';
 import { loadRules } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
 import type { TraceHeader, TraceRules } from '../../traces/format.ts';
@@ -12,24 +15,60 @@ import type { WorldOptions } from './options.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { WorldEvent } from './world.ts';
 
-async function rulesOf(recorded: TraceRules): Promise<RuleSet> {
-  const spec = recorded.source === 'catalog' ? recorded.name : recorded.source;
-  const loaded = await loadRules(spec);
-  if (recorded.hash !== null && loaded.origin.hash !== recorded.hash) {
-    throw new UsageError(`rule file ${recorded.source} has changed since the trace was recorded (hash ${recorded.hash}, now ${String(loaded.origin.hash)}); restore that version to replay exactly, or use --rules to re-run under the new one`);
+/** The rule files a user supplies for a trace recorded with rule files of their own (paths as typed). */
+export interface SuppliedRules {
+  rules?: string;
+  oldRules?: string;
+}
+
+/** Which flag supplies which recorded rule set. */
+const FLAG = { rules: '--rules', oldRules: '--old-rules' } as const;
+
+/**
+ * The rule set a trace recorded under `role`: from the catalog by name, or
+ * the user's file `supplied` once its hash matches the recording.
+ */
+export async function recordedRules(recorded: TraceRules, supplied: string | undefined, role: keyof typeof FLAG): Promise<RuleSet> {
+  const flag = FLAG[role];
+  if (recorded.source === 'catalog') {
+    const rules = catalogRules(recorded.name);
+    if (rules === undefined) throw new UsageError(`the trace was recorded under the catalog rule set "${recorded.name}", which this version of outbox-sim does not have`);
+    if (supplied !== undefined && supplied !== recorded.name) {
+      const instead = role === 'rules' ? ` (to re-run the recorded world under ${supplied}, use --under ${supplied})` : '';
+      throw new UsageError(`the trace was recorded under the catalog rule set ${recorded.name}, not a rule file: ${flag} supplies a rule file a trace was recorded with${instead}`);
+    }
+    return rules;
   }
-  return loaded.rules;
+  if (typeof recorded.hash !== 'string') throw new UsageError(`the trace names the rule file ${recorded.source} without its content hash, so no file can be checked against it`);
+  if (supplied === undefined) {
+    throw new UsageError(
+      `the trace was recorded with the rule file ${recorded.source} (rule set ${recorded.name}, content hash ${recorded.hash}; the path is relative to the folder the trace was made in), and a trace never loads code by itself: pass that file with ${flag} ${recorded.source} (or its path from here)`,
+    );
+  }
+  return (await loadRules(supplied, recorded)).rules;
+}
+
+/** The world's options as recorded; only outbox traces are replayed. */
+export function recordedOptions(header: TraceHeader): WorldOptions {
+  if (header.model !== 'outbox') throw new UsageError(`trace is of the ${header.model} model; replay handles outbox traces`);
+  return header.options as WorldOptions;
+}
+
+/** The older engines' rule set a trace recorded (version skew), or null. */
+export async function recordedOldRules(header: TraceHeader, supplied: SuppliedRules): Promise<RuleSet | null> {
+  if (header.oldRules === null) {
+    if (supplied.oldRules !== undefined) throw new UsageError('the trace was recorded without old rules; --old-rules supplies the rule file of older engines a trace ran beside');
+    return null;
+  }
+  return recordedRules(header.oldRules, supplied.oldRules, 'oldRules');
 }
 
 /** The rule sets and options recorded in an outbox trace header. */
-export async function recordedWorld(header: TraceHeader): Promise<{ pair: RulesPair; options: WorldOptions }> {
-  if (header.model !== 'outbox') throw new UsageError(`trace is of the ${header.model} model; replay handles outbox traces`);
-  const rules = await rulesOf(header.rules);
-  const oldRules = header.oldRules !== null ? await rulesOf(header.oldRules) : null;
-  return {
-    pair: { rules, rulesOrigin: header.rules, oldRules, oldRulesOrigin: header.oldRules },
-    options: header.options as WorldOptions,
-  };
+export async function recordedWorld(header: TraceHeader, supplied: SuppliedRules = {}): Promise<{ pair: RulesPair; options: WorldOptions }> {
+  const options = recordedOptions(header);
+  const rules = await recordedRules(header.rules, supplied.rules, 'rules');
+  const oldRules = await recordedOldRules(header, supplied);
+  return { pair: { rules, rulesOrigin: header.rules, oldRules, oldRulesOrigin: header.oldRules }, options };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Replaying an outbox trace: exactly (every step's choice, label and change
- * of state compared), or re-run under other rules (`--rules`), reporting
- * whether it still violates and where it departs from the recording.
+ * of state compared), or re-run under other rules (`--under`), reporting
+ * whether it still violates and where it departs from the recording. Rule
+ * files the trace was recorded with come only from the user (`supplied`).
  */
 import type { RuleSet } from '../../model/rules.ts';
 import { applyChange, stateChange, type Trace } from '../../traces/format.ts';
@@ -9,7 +10,7 @@ import { canonicalJson } from '../core/canonical.ts';
 import { rerun, type RerunResult } from '../core/rerun.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
-import { outboxMatchKey, recordedWorld } from './from-trace.ts';
+import { outboxMatchKey, recordedOldRules, recordedOptions, recordedWorld, type SuppliedRules } from './from-trace.ts';
 import { outboxModel } from './model.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -17,8 +18,8 @@ import type { World, WorldEvent } from './world.ts';
 export type ExactReplay = { identical: true; steps: number } | { identical: false; step: number; why: string };
 
 /** Replays a trace exactly under the rules it recorded. */
-export async function replayExactly(trace: Trace): Promise<ExactReplay> {
-  const { pair, options } = await recordedWorld(trace.header);
+export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}): Promise<ExactReplay> {
+  const { pair, options } = await recordedWorld(trace.header, supplied);
   const model = outboxModel(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
   const sim = simulateEvents(model, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
@@ -55,10 +56,15 @@ export function recordedStates(initial: World, trace: Trace): World[] {
   });
 }
 
-/** Re-runs a trace's recorded world under `rules` (and the recorded old rules, if any). */
-export async function rerunTrace(trace: Trace, rules: RuleSet): Promise<RerunResult> {
-  const { pair, options } = await recordedWorld(trace.header);
-  const model = outboxModel(options, { rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(rules, pair.oldRules));
+/**
+ * Re-runs a trace's recorded world under `rules` (and the recorded old
+ * rules, if any: a rule file among them must be `supplied`). The rules the
+ * trace recorded are not needed, so not loaded.
+ */
+export async function rerunTrace(trace: Trace, rules: RuleSet, supplied: SuppliedRules = {}): Promise<RerunResult> {
+  const options = recordedOptions(trace.header);
+  const oldRules = await recordedOldRules(trace.header, supplied);
+  const model = outboxModel(options, { rules, ...(oldRules ? { oldRules } : {}) }, steppersFor(rules, oldRules));
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
   return rerun(model, events, recordedStates(model.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
 }

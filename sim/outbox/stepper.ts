@@ -7,6 +7,7 @@
 import { transition } from 'xstate';
 import { engineMachine, type EngineContext, type EngineEvent, type LifecycleState } from '../../model/lifecycle.ts';
 import type { RuleSet } from '../../model/rules.ts';
+import { ruleFaultOf } from '../../model/rule-contract.ts';
 import type { Effect } from '../../model/types.ts';
 
 /** An engine's statechart position and memory, as plain data. */
@@ -36,7 +37,14 @@ export function xstateStepper(rules: RuleSet): Stepper {
   const machine = engineMachine(rules);
   return (memory, event) => {
     const snapshot = machine.resolveState({ value: memory.state, context: memory.ctx });
-    const [next, actions] = transition(machine, snapshot, event);
+    let step;
+    try {
+      step = transition(machine, snapshot, event);
+    } catch (err) {
+      // A guarded decision's fault, which XState rewraps when a guard throws it, leaves as itself.
+      throw ruleFaultOf(err) ?? err;
+    }
+    const [next, actions] = step;
     const effects: Effect[] = [];
     for (const a of actions) if (a.type === 'persist' && a.params) effects.push(a.params as Effect);
     return { state: next.value as LifecycleState, ctx: { ...next.context, effect: null }, effects };

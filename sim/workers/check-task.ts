@@ -7,6 +7,7 @@ import { runShard, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { loadRules } from '../rules-loader.ts';
 import type { BrokerMode } from '../../model/types.ts';
+import { attachWatch } from '../watch.ts';
 
 /** A plan as worker threads and shard files carry it. */
 export interface PlanSpec {
@@ -21,10 +22,13 @@ export interface CheckTask {
   plan: PlanSpec;
   from: number;
   to: number;
+  /** The supervisor's watch cell (see `watch.ts`), when the command runs under one; a thread takes a slot of it. */
+  watch?: SharedArrayBuffer | null;
 }
 
 /** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
 export async function runTask(task: CheckTask): Promise<ShardResult> {
+  if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
   return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, bounds: task.plan.bounds }, task.from, task.to);

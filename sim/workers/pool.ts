@@ -13,6 +13,7 @@ import { Piscina } from 'piscina';
 import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
+import { watchBuffer } from '../watch.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
 export const THREAD_CHUNK_SEEDS = 250;
@@ -37,16 +38,24 @@ class Cursor {
   constructor(
     private readonly plan: PlanSpec,
     private next: number,
-    private readonly to: number,
+    private to: number,
   ) {}
   get remaining(): number {
     return this.to - this.next;
   }
   take(size: number): CheckTask | null {
     if (this.next >= this.to) return null;
-    const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size) };
+    const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size), watch: watchBuffer() };
     this.next = task.to;
     return task;
+  }
+  /**
+   * Hands out no seed from `seed` on (a rule set's decision broke at it).
+   * Seeds below it still run, so the fault reported is the lowest seed's,
+   * as with one worker.
+   */
+  stopAt(seed: number): void {
+    this.to = Math.min(this.to, seed);
   }
 }
 
@@ -62,6 +71,7 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
   let done = 0;
   const finish = (r: ShardResult): void => {
     results.push(r);
+    if (r.fault !== undefined) cursor.stopAt(r.fault.seed);
     done += r.runs;
     onSeeds?.(done);
   };

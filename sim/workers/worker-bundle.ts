@@ -59,7 +59,7 @@ export function tsxWorker(): string {
 }
 
 /** Changes with the build options below, so that a bundle built otherwise is not reused. */
-const BUNDLE_FORMAT = 'esm-node20-1';
+const BUNDLE_FORMAT = 'esm-node20-2';
 /** The bundle's entry, given to esbuild as text; its metafile lists it under this name beside the task module. */
 const ENTRY_NAME = 'check-worker-entry.ts';
 
@@ -123,6 +123,8 @@ async function buildBundle(): Promise<string> {
     write: false,
     metafile: true,
     logLevel: 'silent',
+    // The rule-file loader compiles with esbuild, which finds its native binary beside its own package: imported, not bundled.
+    external: ['esbuild'],
     // Bundled CommonJS packages call `require` for Node's own modules; an ES module has none.
     banner: { js: "import { createRequire as __outboxSimRequire } from 'node:module'; const require = __outboxSimRequire(import.meta.url);" },
   });

@@ -1,5 +1,5 @@
 /** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
-import type { Trace } from '../format.ts';
+import type { Trace, TraceRules } from '../format.ts';
 
 /** Options shared by the renderers. */
 export interface RenderOptions {
@@ -12,9 +12,14 @@ export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The one command that replays a trace. */
-export function replayCommand(path: string): string {
-  return `npx outbox-sim replay ${shellQuote(path)}`;
+/**
+ * The one command that replays a trace. A trace never loads a rule file by
+ * itself, so the files it was recorded with (paths relative to where it was
+ * made) are passed with `--rules` and `--old-rules`.
+ */
+export function replayCommand(path: string, recorded?: { rules: TraceRules; oldRules: TraceRules | null }): string {
+  const file = (flag: string, r: TraceRules | null | undefined) => (r != null && r.source !== 'catalog' ? ` ${flag} ${shellQuote(r.source)}` : '');
+  return `npx outbox-sim replay ${shellQuote(path)}${file('--rules', recorded?.rules)}${file('--old-rules', recorded?.oldRules)}`;
 }
 
 /** The rule sets a trace ran, as `fresh-cycle` or `new (beside old)`. */

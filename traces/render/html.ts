@@ -126,7 +126,7 @@ ${violationBanner(trace)}
 <button type="button" id="last" title="last step (End)">&gt;|</button>
 <span id="step-label" data-testid="step-label"></span>
 </nav>
-<div class="muted">Keys: <kbd>&rarr;</kbd>/<kbd>j</kbd> next, <kbd>&larr;</kbd>/<kbd>k</kbd> back, <kbd>Home</kbd>/<kbd>End</kbd> first/last, <kbd>v</kbd> the violation. Replay: <code id="replay">${escapeHtml(replayCommand(options.path))}</code></div>
+<div class="muted">Keys: <kbd>&rarr;</kbd>/<kbd>j</kbd> next, <kbd>&larr;</kbd>/<kbd>k</kbd> back, <kbd>Home</kbd>/<kbd>End</kbd> first/last, <kbd>v</kbd> the violation. Replay: <code id="replay">${escapeHtml(replayCommand(options.path, trace.header))}</code></div>
 </header>
 <main>
 <aside><h2>Steps</h2>

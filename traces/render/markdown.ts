@@ -19,7 +19,7 @@ export function mdText(s: string): string {
 }
 
 /** Inline code that holds any text: the fence is longer than any backtick run inside. */
-function mdCode(s: string): string {
+export function mdCode(s: string): string {
   const runs = s.match(/`+/g) ?? [];
   const fence = '`'.repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
   const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
@@ -83,7 +83,7 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     '',
     '### Replay',
     '',
-    codeBlock('sh', replayCommand(options.path)),
+    codeBlock('sh', replayCommand(options.path, trace.header)),
     '',
   ].join('\n');
 }

@@ -51,7 +51,9 @@ describe('renderText', () => {
   it('prints no control characters, whatever a label holds', () => {
     const trace = { ...sample.trace, steps: sample.trace.steps.map((s, i) => (i === 0 ? { ...s, label: 'evil\u001b[2Jlabel\nnext' } : s)) };
     const out = renderText(trace, { path: 'x.trace.jsonl' });
-    expect(out).toContain('evil?[2Jlabel?next');
+    expect(out).toContain('evil\\u001b[2Jlabel\\nnext');
     expect(out.split('\n').filter((l) => l.includes('evil'))).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 });

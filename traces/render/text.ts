@@ -7,11 +7,9 @@ import type { Trace } from '../format.ts';
 import { replayCommand, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
 import { changeNotes } from './summary.ts';
+// Control characters would move a terminal's cursor: every cell is printed escaped.
+import { terminalText as printable } from '../../sim/cli/terminal-text.ts';
 
-/** Control characters would move a terminal's cursor; a trace only ever needs printable text. */
-function printable(s: string): string {
-  return [...s].map((ch) => (ch.charCodeAt(0) < 0x20 || (ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) < 0xa0) ? '?' : ch)).join('');
-}
 
 function pad(s: string, width: number, right = false): string {
   return right ? s.padStart(width) : s.padEnd(width);
@@ -40,7 +38,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
     line(head),
     ...rows.map(line),
     '',
-    `replay: ${printable(replayCommand(options.path))}`,
+    `replay: ${printable(replayCommand(options.path, trace.header))}`,
     '',
   ].join('\n');
 }

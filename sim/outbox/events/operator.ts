@@ -4,6 +4,7 @@
  * the world takes them like any event; the report lists them apart from the
  * faults.
  */
+import { readSlot } from '../../../model/record.ts';
 import type { WorldEvent } from '../world.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -27,7 +28,10 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
     apply: (w, e, ctx, tags) => {
       const slot = w.records[e.id];
       if (slot?.kind !== 'record') return w;
-      const record = ctx.worldRules.rules.requeue(slot.record, e.reset);
+      // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
+      // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
+      const read = readSlot(slot, Number.MAX_SAFE_INTEGER);
+      const record = ctx.worldRules.rules.requeue(read.kind === 'found' ? read.record : slot.record, e.reset);
       tags.push(`fault:${name}`);
       return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 };
     },

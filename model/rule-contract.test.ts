@@ -1,0 +1,107 @@
+/**
+ * Each decision's contract accepts what the types allow and refuses the
+ * rest; a guarded rule set turns a throw or a malformed return into a
+ * RuleFault naming the rule set, the decision, the value and what was
+ * expected, and passes good values through unchanged.
+ */
+import { describe, expect, it } from 'vitest';
+import failClosed from './catalog/fail-closed.ts';
+import { freshRecord } from './record.ts';
+import { contractProblem, guardRules, preview, RuleFault, type Decision } from './rule-contract.ts';
+import { extendRules } from './rules.ts';
+
+const record = freshRecord('A', 0);
+const { attempts: _a, resendEpoch: _r, digest: _d, ...legacy } = record;
+const file = { id: 'a', body: 'A', generation: 1 };
+
+const GOOD: Record<Decision, unknown[]> = {
+  admit: [{ kind: 'write', record }, { kind: 'write', record: { ...record, extra: [1] } }, { kind: 'keep' }, { kind: 'quarantine', cause: 'x' }, { kind: 'leave' }],
+  mayClaim: [true, false],
+  preSend: [null, record, { ...record, inFlight: true }],
+  envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
+  classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
+  complete: [[record], [record, { ...record, status: 'PARKED', reason: 'max-attempts' }]],
+  requeue: [record, legacy],
+  dispose: [{ kind: 'archive', file }, { kind: 'quarantine', file, cause: 'x' }, { kind: 'leave' }],
+};
+
+const BAD: Record<Decision, unknown[]> = {
+  admit: [undefined, null, { kind: 'bogus' }, { kind: 'write' }, { kind: 'write', record: legacy }, { kind: 'quarantine' }, 'keep'],
+  mayClaim: [undefined, 'yes', 1, null],
+  preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
+  envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
+  classify: ['strange', undefined, 'ok', null],
+  complete: ['done', [], [null], [legacy], undefined, record],
+  requeue: [null, undefined, { ...record, resendEpoch: Number.NaN }, { ...record, status: 'GONE' }],
+  dispose: [{ kind: 'burn' }, { kind: 'archive' }, { kind: 'quarantine', file }, undefined],
+};
+
+describe('decision contracts', () => {
+  for (const decision of Object.keys(GOOD) as Decision[]) {
+    it(`${decision} accepts what its type allows`, () => {
+      for (const v of GOOD[decision]) expect(contractProblem(decision, v)).toBeNull();
+    });
+    it(`${decision} refuses anything else, naming the value and what was expected`, () => {
+      for (const v of BAD[decision]) expect(contractProblem(decision, v)).toMatch(new RegExp(`^returned .+, expected `));
+    });
+  }
+  it('names the field that breaks a nested contract', () => {
+    expect(contractProblem('preSend', { ...record, digest: 7 })).toContain('(digest: ');
+  });
+});
+
+describe('guardRules', () => {
+  const broken = extendRules(failClosed, {
+    name: 'broken',
+    summary: 'test',
+    classify: () => 'strange' as never,
+    dispose: () => {
+      throw new TypeError('no dispose here');
+    },
+  });
+  const guarded = guardRules(broken, '"broken" (./broken.ts)');
+
+  it('passes a good value through as it was returned', () => {
+    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' } });
+    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' } }));
+    expect(guarded.mayClaim({ kind: 'free' })).toBe(true);
+  });
+  it('turns a malformed return into a RuleFault', () => {
+    let fault: unknown;
+    try {
+      guarded.classify('ok');
+    } catch (err) {
+      fault = err;
+    }
+    expect(fault).toBeInstanceOf(RuleFault);
+    expect(fault).toMatchObject({ ruleSet: '"broken" (./broken.ts)', decision: 'classify', kind: 'malformed' });
+    expect((fault as RuleFault).detail).toMatch(/^returned "strange", expected an Outcome: one of 'confirmed', /);
+  });
+  it('turns a throw into a RuleFault with the error message', () => {
+    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null })).toThrow(
+      expect.objectContaining({ decision: 'dispose', kind: 'threw', detail: 'threw TypeError: no dispose here' }),
+    );
+  });
+  it('calls decisions with the rule set as `this`', () => {
+    const withThis = { ...failClosed, name: 'this', mayClaim(this: { allow: boolean }) { return this.allow; }, allow: true };
+    expect(guardRules(withThis).mayClaim({ kind: 'free' })).toBe(true);
+  });
+  it('reports each call to the watch', () => {
+    const calls: string[] = [];
+    const watched = guardRules(failClosed, 'fc', { enter: (d) => calls.push(`enter ${d}`), leave: () => calls.push('leave') });
+    watched.classify('ok');
+    expect(calls).toEqual(['enter 4', 'leave']);
+  });
+});
+
+describe('preview', () => {
+  it('is one short line whatever the value', () => {
+    expect(preview(undefined)).toBe('undefined');
+    expect(preview('a\u001b[2Jb')).toBe('"a\\u001b[2Jb"');
+    expect(preview('x'.repeat(500)).length).toBe(80);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(preview(cyclic)).toBe('[object Object]');
+    expect(preview(Promise.resolve(1))).toMatch(/Promise/);
+  });
+});

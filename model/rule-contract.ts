@@ -1,0 +1,180 @@
+/**
+ * The contract of each decision of a rule set: what it must return, as one
+ * runtime schema per decision (zod), and {@link guardRules}, which holds a
+ * rule set to it where each decision is called. A decision that throws, or
+ * returns something outside its contract, becomes a {@link RuleFault} naming
+ * the rule set, the decision and what went wrong, instead of a value the
+ * model would misread (a `classify` returning 'strange' counted as nothing, an
+ * `admit` returning undefined read as "leave") or a crash deep in the model.
+ *
+ * Catalog rule sets are trusted and run unguarded (the guard costs a schema
+ * check per call); a test holds them and the mutants to the contract.
+ */
+import { z } from 'zod';
+import { DECISIONS, type RuleSet } from './rules.ts';
+
+/** The decisions, by name. */
+export type Decision = (typeof DECISIONS)[number];
+
+const status = z.enum(['READY', 'DELIVERED', 'PARKED']);
+const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']);
+/** Records are open objects: fields the model does not know are kept. */
+const record = z.looseObject({
+  schema: z.number(),
+  status,
+  payload: z.string(),
+  digest: z.string(),
+  attempts: z.number(),
+  resendEpoch: z.number(),
+  reason: parkReason.optional(),
+});
+/**
+ * A record as the store may hold it: `requeue` is given the stored record as
+ * it is, which may be a legacy one (written before attempts, resendEpoch and
+ * digest existed), and may give it back so.
+ */
+const storedRecord = record.extend({ digest: z.string().optional(), attempts: z.number().optional(), resendEpoch: z.number().optional() });
+const resultFile = z.object({ id: z.string(), body: z.string(), generation: z.number() });
+const outcome = z.enum(['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified']);
+
+/** Each decision's return value, as `model/rules.ts` and `model/types.ts` type it, and the same in words. */
+export const CONTRACT: Record<Decision, { schema: z.ZodType; expected: string }> = {
+  admit: {
+    schema: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('write'), record }),
+      z.object({ kind: z.literal('keep') }),
+      z.object({ kind: z.literal('quarantine'), cause: z.string() }),
+      z.object({ kind: z.literal('leave') }),
+    ]),
+    expected: "an Admission: {kind:'write', record} | {kind:'keep'} | {kind:'quarantine', cause} | {kind:'leave'}",
+  },
+  mayClaim: { schema: z.boolean(), expected: 'a boolean' },
+  preSend: { schema: record.nullable(), expected: 'an OutboxRecord or null' },
+  envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
+  classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
+  complete: { schema: z.array(record).min(1), expected: 'a non-empty array of OutboxRecords' },
+  requeue: { schema: storedRecord, expected: 'an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)' },
+  dispose: {
+    schema: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('archive'), file: resultFile }),
+      z.object({ kind: z.literal('quarantine'), file: resultFile, cause: z.string() }),
+      z.object({ kind: z.literal('leave') }),
+    ]),
+    expected: "a Disposal: {kind:'archive', file} | {kind:'quarantine', file, cause} | {kind:'leave'}",
+  },
+};
+
+/** How a decision broke its contract. */
+export type FaultKind = 'threw' | 'malformed' | 'hung';
+
+/** A decision of a rule set that threw or returned a value outside its contract. */
+export class RuleFault extends Error {
+  constructor(
+    /** The rule set, as the user knows it: its name, and its file when it came from one. */
+    readonly ruleSet: string,
+    readonly decision: Decision | 'import',
+    readonly kind: FaultKind,
+    /** The error's message, or what was returned and what was expected. */
+    readonly detail: string,
+  ) {
+    super(`rule set ${ruleSet}: ${decision} ${detail}`);
+    this.name = 'RuleFault';
+  }
+}
+
+/** The fault last thrown by a guarded decision (see {@link ruleFaultOf}). */
+let lastFault: RuleFault | null = null;
+
+function fault(f: RuleFault): RuleFault {
+  lastFault = f;
+  return f;
+}
+
+/**
+ * The RuleFault behind `err`: itself, or the one XState's `transition()`
+ * wrapped when a guard threw it (it rethrows a new Error carrying only the
+ * message); null when there is none.
+ */
+export function ruleFaultOf(err: unknown): RuleFault | null {
+  if (err instanceof RuleFault) return err;
+  if (err instanceof Error && lastFault !== null && err.message.endsWith(`\n${lastFault.message}`)) return lastFault;
+  return null;
+}
+
+/** A short, one-line rendering of any value (what a decision returned). */
+export function preview(value: unknown, max = 80): string {
+  let text: string;
+  if (value === undefined) text = 'undefined';
+  else if (typeof value === 'function') text = '[function]';
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (typeof value === 'symbol') text = value.toString();
+  else if (value instanceof Promise) text = 'a Promise (decisions are synchronous)';
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  // One line whatever the value holds: control characters are escaped.
+  text = Array.from(text, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 || (code >= 0x7f && code <= 0x9f) ? `\\u${code.toString(16).padStart(4, '0')}` : c;
+  }).join('');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Why `value` breaks `decision`'s contract, or null when it keeps it. */
+export function contractProblem(decision: Decision, value: unknown): string | null {
+  const { schema, expected } = CONTRACT[decision];
+  const r = schema.safeParse(value);
+  if (r.success) return null;
+  const issue = r.error.issues[0];
+  // Name the field when the problem is inside the value (a record without its digest, say).
+  // (A wrong `kind` is said by the value and the expectation already.)
+  const inside = issue !== undefined && issue.path.length > 0 && !(issue.path.length === 1 && issue.path[0] === 'kind');
+  const where = inside ? ` (${issue.path.join('.')}: ${issue.message})` : '';
+  return `returned ${preview(value)}, expected ${expected}${where}`;
+}
+
+/** What a guarded call reports as it starts and ends (a watchdog's view of user code); cheap. */
+export interface DecisionWatch {
+  enter(decision: number): void;
+  leave(): void;
+}
+
+/** The message of anything thrown, on one line. */
+function thrownMessage(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : preview(err);
+  return text.split('\n')[0] ?? '';
+}
+
+/**
+ * The rule set with every decision held to its contract: a throw or a
+ * malformed return becomes a {@link RuleFault}. `label` names the rule set
+ * in messages (default: its name, quoted). Decisions run with the original
+ * rule set as `this`, and return exactly what they returned.
+ */
+export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), watch?: DecisionWatch): RuleSet {
+  const guarded: RuleSet = { ...rules };
+  DECISIONS.forEach((decision, code) => {
+    const fn = rules[decision] as (...args: unknown[]) => unknown;
+    const call = (args: unknown[]): unknown => {
+      watch?.enter(code);
+      let value: unknown;
+      try {
+        value = fn.apply(rules, args);
+      } catch (err) {
+        if (err instanceof RuleFault) throw err;
+        throw fault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`));
+      } finally {
+        watch?.leave();
+      }
+      const problem = contractProblem(decision, value);
+      if (problem !== null) throw fault(new RuleFault(label, decision, 'malformed', problem));
+      return value;
+    };
+    (guarded as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => call(args);
+  });
+  return guarded;
+}

@@ -1,0 +1,45 @@
+/**
+ * A shard file is data: `merge` never loads a rule file a shard names; the
+ * user passes it with --rules, and its content hash must be the recorded one.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'outbox-sim-merge-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  return { code, out, err };
+}
+
+describe('merge of shards run with a rule file', () => {
+  const rules = join(tmp, 'mine.ts');
+  const marker = join(tmp, 'ran-by-merge');
+  writeFileSync(rules, `import { failClosed, extendRules } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'mine', summary: 'a copy' });\n`);
+  const shard = (i: number) => join(tmp, `s${i}.json`);
+
+  it('needs the file passed, refuses another content, and merges with it', async () => {
+    for (const i of [1, 2]) expect((await run('check', '--rules', rules, '--seeds', '40', '--shard', `${i}/2`, '--shard-out', shard(i), '--json', '--out', join(tmp, 'found'))).code).toBe(0);
+    // A file that would leave a marker if anything ran it, at the path the shards recorded.
+    const recorded = readFileSync(rules, 'utf8');
+    writeFileSync(rules, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\n${recorded}`);
+    const without = await run('merge', shard(1), shard(2), '--json');
+    expect(without.code).toBe(2);
+    expect(without.err).toHaveLength(1);
+    expect(without.err[0]).toMatch(/never loads code by itself: pass that file with --rules/);
+    const changed = await run('merge', shard(1), shard(2), '--rules', rules, '--json');
+    expect(changed.code).toBe(2);
+    expect(changed.err[0]).toMatch(/hash/);
+    expect(existsSync(marker)).toBe(false);
+    writeFileSync(rules, recorded);
+    const merged = await run('merge', shard(1), shard(2), '--rules', rules, '--json', '--out', join(tmp, 'merged'));
+    expect(merged.code).toBe(0);
+    expect(JSON.parse(merged.out.join('\n')).runs).toBe(40);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * A rule set's decision that threw, returned a value outside its contract
+ * (see `model/rule-contract.ts`) or never returned is bad input: one line on
+ * stderr naming the rule set, the decision, what happened and where (seed
+ * and step, or search depth), with a trace of the steps before it, and exit
+ * code 2.
+ */
+import { RuleFault } from '../../model/rule-contract.ts';
+import type { RawFault } from '../check.ts';
+import { runPositionOf } from '../core/random.ts';
+import { searchPositionOf } from '../core/explore.ts';
+import type { Steppers } from '../outbox/model.ts';
+import type { WorldOptions } from '../outbox/options.ts';
+import type { RulesPair } from '../outbox/record-trace.ts';
+import { writeStepsBefore } from '../outbox/fault-trace.ts';
+import type { WorldEvent } from '../outbox/world.ts';
+import { UsageError } from '../usage-error.ts';
+
+/** The line's end: what the written trace holds. */
+function traceNote(trace: { path: string; steps: number } | null, what: string): string {
+  if (trace === null) return '';
+  return `; trace of the ${trace.steps} step${trace.steps === 1 ? '' : 's'} ${what}: ${trace.path}`;
+}
+
+/** The one line for a fault of a seeded run (check, compare). */
+export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail' | 'seed' | 'step'>, trace: { path: string; steps: number } | null): string {
+  return `rule set ${f.ruleSet}: ${f.decision} ${f.detail}; at seed ${f.seed}, step ${f.step}${traceNote(trace, 'before it')}`;
+}
+
+/** Writes the trace of a check's fault and gives the error that ends the command with its line. */
+export function checkFaultError(pair: RulesPair, steppers: Steppers, fault: RawFault, outDir: string, origin: string): UsageError {
+  try {
+    return new UsageError(runFaultLine(fault, writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin)));
+  } catch (err) {
+    // The fault is the news; a trace that cannot be written is said on the same line.
+    return new UsageError(`${runFaultLine(fault, null)} (no trace written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+  }
+}
+
+/** What a search needs to write the trace of the path to a state whose expansion broke a decision. */
+export interface SearchContext {
+  pair: RulesPair;
+  steppers: Steppers;
+  options: WorldOptions;
+  outDir: string;
+  origin: string;
+}
+
+/** Runs a search; a broken decision ends it as a one-line error with a trace of the path to the state being expanded. */
+export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
+  try {
+    return search();
+  } catch (err) {
+    if (!(err instanceof RuleFault)) throw err;
+    const at = searchPositionOf<WorldEvent>(err);
+    if (at === undefined) throw err;
+    let trace: { path: string; steps: number } | null;
+    try {
+      trace = writeStepsBefore(ctx.outDir, ctx.pair, ctx.steppers, 0, ctx.options, at.events, ctx.origin);
+    } catch {
+      // The fault is the news: without its trace if that cannot be written.
+      trace = null;
+    }
+    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${traceNote(trace, 'that reach it')}`);
+  }
+}
+
+/** The line for a fault that reached the command line's entry point (replay, recheck, diff, ...), with where it happened when known. */
+export function ruleFaultLine(err: RuleFault, command: string | undefined): string {
+  const run = runPositionOf(err);
+  const search = searchPositionOf(err);
+  const where = run !== undefined ? `; at seed ${run.seed}, step ${run.step}` : search !== undefined ? `; at search depth ${search.depth}` : '';
+  return `rule set ${err.ruleSet}: ${err.decision} ${err.detail}${where}${command ? ` (during ${command})` : ''}`;
+}

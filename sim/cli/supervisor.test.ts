@@ -1,0 +1,98 @@
+/**
+ * The supervisor: a rule file whose decision (or import) never returns ends
+ * the command within its budget and a few seconds, with exit 2 and one line
+ * naming it; a signal reaches the command thread through the shared cell,
+ * even while that thread never yields, and the command's own exit code is
+ * kept; a thread that does not stop is terminated after the grace period.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decisionTimeoutSeconds, hungLine, needsSupervisor } from './supervisor.ts';
+import { POSITION_RUN, WATCH_IMPORT } from '../watch.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'supervisor-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+function node(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+describe('supervisor', () => {
+  it('a decision that never returns: exit 2 within the budget and a few seconds, one line naming it, the seed and the step', { timeout: 60_000 }, async () => {
+    const r = await node(['bin/outbox-sim.mjs', 'check', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--decision-timeout', '1', '--out', tmp]);
+    expect(r.code).toBe(2);
+    expect(r.seconds).toBeLessThan(1 + 15);
+    expect(r.stderr).toBe('outbox-sim: rule set "classify-loops" (properties/broken-rules/classify-loops.ts): classify did not return within 1 s (--decision-timeout); at seed 1, step 15\n');
+    // What the command wrote before the hang reached the terminal (a worker's own stream would have held it).
+    expect(r.stdout).toMatch(/^outbox-sim check: rules classify-loops; [^\n]+\n {2}swarm: [^\n]+\n$/);
+  });
+  it('a rule file that never finishes loading: exit 2 naming the file and its import', { timeout: 60_000 }, async () => {
+    const r = await node(['bin/outbox-sim.mjs', 'explore', '--rules', 'properties/broken-rules/import-loops.ts', '--decision-timeout', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^outbox-sim: rule file properties\/broken-rules\/import-loops\.ts: its import did not finish within 1 s \(--decision-timeout\)[^\n]*\n$/);
+  });
+  it('relays SIGTERM to a command thread that never yields; the command exits with its own code', { timeout: 60_000 }, async () => {
+    let sent = false;
+    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'answer'], (out, child) => {
+      if (!sent && out.includes('ready')) {
+        sent = true;
+        child.kill('SIGTERM');
+      }
+    });
+    expect(r.stdout).toBe('ready\nsaw SIGTERM\n');
+    // The command's own code (143 - 100 here), not one the supervisor made up.
+    expect(r.code).toBe(43);
+  });
+  it('terminates a command thread that does not stop within the grace period: 130 for SIGINT', { timeout: 60_000 }, async () => {
+    let sent = false;
+    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'ignore'], (out, child) => {
+      if (!sent && out.includes('ready')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(r.stdout).toBe('ready\n');
+    expect(r.code).toBe(130);
+    expect(r.seconds).toBeLessThan(15);
+  });
+});
+
+describe('supervisor parts', () => {
+  it('supervises a command when argv names a rule file', () => {
+    expect(needsSupervisor(['check', '--rules', './my-rules.ts'])).toBe(true);
+    expect(needsSupervisor(['compare', 'fail-closed', 'x/rules.mts'])).toBe(true);
+    expect(needsSupervisor(['check', '--rules', 'fresh-cycle'])).toBe(false);
+    expect(needsSupervisor(['replay', 'traces/found/abc.trace.jsonl'])).toBe(false);
+  });
+  it('parses --decision-timeout', () => {
+    expect(decisionTimeoutSeconds(undefined)).toBe(5);
+    expect(decisionTimeoutSeconds('0.5')).toBe(0.5);
+    expect(() => decisionTimeoutSeconds('0')).toThrow(/--decision-timeout/);
+    expect(() => decisionTimeoutSeconds('1s')).toThrow(/--decision-timeout/);
+  });
+  it('names a hung decision or import', () => {
+    expect(hungLine({ slot: 0, seq: 3, what: 5, label: '"r" (./r.ts)', mode: POSITION_RUN, a: 7, b: 12 }, 5)).toBe('rule set "r" (./r.ts): classify did not return within 5 s (--decision-timeout); at seed 7, step 12');
+    expect(hungLine({ slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: 0, a: 0, b: 0 }, 2)).toMatch(/^rule file \.\/r\.ts: its import did not finish within 2 s/);
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * Running a command that loads a user's rule file under a watchdog. A
+ * decision stuck in an infinite loop (or a loop at the top level of the
+ * file) never gives its thread back, so nothing in that thread can stop it:
+ * the command runs on a worker thread, and this, the process's main thread,
+ * watches the cell the guarded decisions and the import write into
+ * (`sim/watch.ts`). One call or import that outlasts the budget
+ * (`--decision-timeout`) ends the command: the worker is terminated (and the
+ * `check --workers N` threads it started with it), one line names the rule
+ * set or file, the decision (or the import) and the seed and step, exit 2.
+ *
+ * The supervisor also relays Ctrl-C and SIGTERM, which only the main thread
+ * receives, through the shared interrupt cell (`interrupt.ts`): the command
+ * stops as if it had received the signal itself, prints its partial summary
+ * and exits with its own code; if it has not ended after a grace period, or
+ * a second signal comes, it is terminated (130 or 143). What the command
+ * writes reaches the process's stdout and stderr as messages (see
+ * {@link CommandThreadMessage}).
+ * Polling uses the wall clock: it times user code, it is never part of a run.
+ */
+import { Worker } from 'node:worker_threads';
+import { DECISIONS } from '../../model/rules.ts';
+import { UsageError } from '../usage-error.ts';
+import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from './interrupt.ts';
+import { newWatchBuffer, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from '../watch.ts';
+
+/** Default budget of one decision call or one rule file's import, in seconds. */
+export const DECISION_TIMEOUT_DEFAULT = 5;
+
+/** What the command thread is given (structured clone; the buffers are shared). */
+export interface CommandThreadData {
+  argv: string[];
+  watch: SharedArrayBuffer;
+  interrupt: Int32Array;
+  /** Whether stderr is a terminal, and its width: a worker's streams are pipes, so progress bars need to be told. */
+  tty: boolean;
+  columns: number;
+}
+
+/**
+ * What the command thread posts: everything it writes to stdout and stderr,
+ * then its exit code. A worker's own streams reach the process only when its
+ * event loop turns, which a long synchronous run (or a hung decision) never
+ * lets happen: progress bars would freeze and the last lines be lost.
+ */
+export type CommandThreadMessage = { stdout: string } | { stderr: string } | { code: number };
+
+/** Parses `--decision-timeout` (seconds, fractions allowed). */
+export function decisionTimeoutSeconds(value: string | undefined): number {
+  if (value === undefined) return DECISION_TIMEOUT_DEFAULT;
+  const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0 && n <= 86_400)) throw new UsageError(`--decision-timeout must be a number of seconds between 0 and 86400 (for example 5 or 0.5), got "${value}"`);
+  return n;
+}
+
+/** The value of a `--flag v` or `--flag=v` in argv. */
+function flagValue(argv: readonly string[], flag: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === flag) return argv[i + 1];
+    if (argv[i].startsWith(`${flag}=`)) return argv[i].slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+/** Whether argv names a rule file (user code, which may never return): then the command runs supervised. */
+export function needsSupervisor(argv: readonly string[]): boolean {
+  return argv.some((a) => /\.[cm]?[jt]s$/.test(a));
+}
+
+/** The one line for a call or import that did not return within the budget. */
+export function hungLine(slot: WatchSlot, seconds: number): string {
+  const budget = `within ${seconds} s (--decision-timeout)`;
+  if (slot.what === WATCH_IMPORT) {
+    return `rule file ${slot.label ?? '?'}: its import did not finish ${budget}: is there a loop at the top level of the file?`;
+  }
+  const decision = DECISIONS[slot.what - 1] ?? `decision #${slot.what}`;
+  const where = slot.mode === POSITION_RUN ? `; at seed ${slot.a}, step ${slot.b}` : slot.mode === POSITION_SEARCH ? `; at search depth ${slot.a}` : '';
+  return `rule set ${slot.label ?? '?'}: ${decision} did not return ${budget}${where}`;
+}
+
+/** How a supervised command is run. */
+export interface SuperviseOptions {
+  /** Budget of one decision call or import, in seconds. */
+  budgetSeconds?: number;
+  /** How long a relayed signal may take to end the command before it is terminated. */
+  graceSeconds?: number;
+  pollMs?: number;
+  /** The worker's entry (tests give their own). */
+  entry?: URL;
+  err?: (line: string) => void;
+}
+
+const COMMAND_WORKER = new URL('./command-worker.mjs', import.meta.url);
+
+/** Runs the CLI on `argv` in a watched worker thread; resolves to the exit code. */
+export function supervise(argv: readonly string[], options: SuperviseOptions = {}): Promise<number> {
+  const err = options.err ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let budget: number;
+  try {
+    budget = options.budgetSeconds ?? decisionTimeoutSeconds(flagValue(argv, '--decision-timeout'));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`outbox-sim: ${e.message}`);
+    return Promise.resolve(2);
+  }
+  const graceMs = (options.graceSeconds ?? 10) * 1000;
+  const watch = newWatchBuffer();
+  const interrupt = newInterruptCell();
+  attachInterruptCell(interrupt);
+  const data: CommandThreadData = { argv: [...argv], watch, interrupt, tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 };
+  const worker = new Worker(options.entry ?? COMMAND_WORKER, { workerData: data });
+
+  return new Promise<number>((resolve) => {
+    let code: number | null = null;
+    let ended = false;
+    let signal: InterruptSignal | null = null;
+    let grace: NodeJS.Timeout | null = null;
+    /** Per slot: the call counter last seen in a call, and since when. */
+    const seen = new Map<number, { seq: number; what: number; since: number }>();
+
+    const finish = (exitCode: number): void => {
+      if (ended) return;
+      ended = true;
+      clearInterval(poll);
+      if (grace !== null) clearTimeout(grace);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(exitCode);
+    };
+    /** The exit code once the supervisor has decided it (a hang, a signal): the worker's own no longer counts. */
+    let forced: number | null = null;
+    const kill = (exitCode: number): void => {
+      forced ??= exitCode;
+      void worker.terminate().then(() => finish(forced ?? exitCode));
+    };
+
+    const poll = setInterval(() => {
+      const now = performance.now();
+      const hung: WatchSlot[] = [];
+      for (const slot of readWatch(watch)) {
+        if (slot.what === WATCH_IDLE) {
+          seen.delete(slot.slot);
+          continue;
+        }
+        const was = seen.get(slot.slot);
+        if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, since: now });
+        else if (now - was.since >= budget * 1000) hung.push(slot);
+      }
+      if (hung.length === 0 || ended || code !== null) return;
+      // Several threads stuck at once (check --workers N): name the lowest seed, as a run on one thread would meet it first.
+      hung.sort((a, b) => (a.mode === POSITION_RUN && b.mode === POSITION_RUN ? a.a - b.a : 0));
+      err(`outbox-sim: ${hungLine(hung[0], budget)}`);
+      kill(2);
+    }, options.pollMs ?? 100);
+
+    function onSignal(received: NodeJS.Signals): void {
+      const s: InterruptSignal = received === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
+      if (signal !== null) {
+        // A second signal: stop now.
+        kill(interruptExitCode(signal));
+        return;
+      }
+      signal = s;
+      requestInterrupt(s);
+      grace = setTimeout(() => kill(interruptExitCode(s)), graceMs);
+    }
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+
+    worker.on('message', (m: CommandThreadMessage) => {
+      if ('stdout' in m) process.stdout.write(m.stdout);
+      else if ('stderr' in m) process.stderr.write(m.stderr);
+      else if (typeof m.code === 'number') {
+        code = m.code;
+        // The command is done; a thread that something still keeps alive (a timer, a handle) is not waited for long.
+        setTimeout(() => kill(m.code), 2000).unref();
+      }
+    });
+    worker.on('error', (e) => {
+      // An internal error of the command (not of the rule file): as the unsupervised CLI, its stack and exit 1.
+      err(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      code ??= 1;
+    });
+    // The exit comes after the worker's output has reached the process's streams.
+    worker.on('exit', (exitCode) => finish(forced ?? code ?? (exitCode === 0 ? 0 : 1)));
+  });
+}
