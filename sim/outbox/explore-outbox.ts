@@ -7,6 +7,8 @@
  */
 import { explorePacked } from '../core/explore-packed.ts';
 import { explore, type ExploreBounds, type ExploreResult } from '../core/explore.ts';
+import { BOUNDS_DEFAULT } from '../check.ts';
+import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxModel, type Steppers, type WorldRules } from './model.ts';
 import type { WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
@@ -20,6 +22,16 @@ export type OutboxSearch = ExploreResult<WorldEvent> & {
   fallback: string | null;
 };
 
+/** Bounds of a search of the outbox. */
+export type OutboxBounds = ExploreBounds & {
+  /**
+   * Check the `eventually` properties too: at every state where the system
+   * would be quiet once faults stop, and lassos (retrying forever) for
+   * quiet-after-healing, against `check`'s liveness bound.
+   */
+  liveness?: boolean;
+};
+
 /**
  * Searches on packed states; a world the packed layout cannot hold (see
  * {@link Unrepresentable}) is searched again from the start on the object
@@ -30,14 +42,17 @@ export function exploreOutbox(
   options: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers,
-  bounds: ExploreBounds,
+  bounds: OutboxBounds,
   packed: PackedOptions = {},
 ): OutboxSearch {
   const model = outboxModel(options, worldRules, steppers);
+  const liveness = bounds.liveness === true ? outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax) : undefined;
   try {
-    return { ...explorePacked(packedOutbox(options, worldRules, model, packed), bounds), explorer: 'packed', fallback: null };
+    const system = packedOutbox(options, worldRules, model, packed);
+    const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
+    return { ...explorePacked(system, bounds, packedLiveness), explorer: 'packed', fallback: null };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
-    return { ...explore(model, bounds), explorer: 'objects', fallback: err.message };
+    return { ...explore(model, bounds, liveness), explorer: 'objects', fallback: err.message };
   }
 }
