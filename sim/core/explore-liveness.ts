@@ -70,25 +70,12 @@ export const LASSO_REGION_MAX = 200_000;
 
 const KNOWN = 1;
 const QUIET = 2;
-const doneBit = (m: number): number => 4 << m;
+/** The state's region was searched for cycles under every mode. */
+const DONE = 4;
 
 /** A fingerprint as a string key. */
 export function printKey(p: Uint32Array): string {
   return `${p[0]}:${p[1]}`;
-}
-
-interface TarjanNode<S, E> {
-  state: S;
-  key: string;
-  hi: number;
-  lo: number;
-  index: number;
-  low: number;
-  onStack: boolean;
-  /** An edge of this node leaves its component (to a quiet state or one already finished). */
-  exit: boolean;
-  succ: { event: E; state: S }[] | null;
-  next: number;
 }
 
 /** The liveness checks of one search: call {@link visit} on every stored state, in breadth-first order. */
@@ -105,7 +92,7 @@ export class LivenessSearch<S, E> {
     private readonly graph: LivenessGraph<S, E>,
     private readonly regionMax = LASSO_REGION_MAX,
   ) {
-    if (spec.modes.length > 14) throw new Error('liveness search: at most 14 steady modes');
+    if (spec.modes.length > 30) throw new Error('liveness search: at most 30 steady modes');
   }
 
   /** Property names this search checks. */
@@ -135,14 +122,10 @@ export class LivenessSearch<S, E> {
       }
     }
     if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.spec.steadyState(s) && !this.quiet(s)) {
-      for (let m = 0; m < this.spec.modes.length && this.cut === null; m++) {
-        this.graph.print(s, this.fp);
-        if ((this.flags.get(this.fp[0], this.fp[1]) & doneBit(m)) !== 0) continue;
-        const component = this.tarjan(s, m);
-        if (component !== null) {
-          this.lasso(component, m);
-          break;
-        }
+      this.graph.print(s, this.fp);
+      if ((this.flags.get(this.fp[0], this.fp[1]) & DONE) === 0) {
+        const lasso = this.region(s);
+        if (lasso !== null) this.lasso(lasso.component, lasso.mode);
       }
     }
     return this.found.length > before;
@@ -160,70 +143,64 @@ export class LivenessSearch<S, E> {
   }
 
   /**
-   * Tarjan's algorithm from `root` over the steps of mode `m`, iterative.
-   * Returns the keys of the first bottom component of non-quiet states with
-   * a cycle, or null; every state of a finished component is marked done
-   * for `m`.
+   * The region of `root`: every state its steps reach under any mode, but
+   * for quiet states and states an earlier region finished with (edges to
+   * those leave the region). Each state of it is expanded once, its edges
+   * kept with the modes they belong to; then each mode's components are
+   * found on those edges by Tarjan's algorithm. Returns the first bottom
+   * component of a mode that has a cycle, or null; the region's states are
+   * then done for every mode. A state of an earlier region is no part of
+   * a new component under any mode: all it reaches under a mode was in its
+   * region, whose components were whole.
    */
-  private tarjan(root: S, m: number): Set<string> | null {
-    const nodes = new Map<string, TarjanNode<S, E>>();
-    const stack: TarjanNode<S, E>[] = [];
-    const call: TarjanNode<S, E>[] = [];
+  private region(root: S): { component: Set<string>; mode: number } | null {
+    const modes = this.spec.modes.length;
+    const allModes = (1 << modes) - 1;
+    const keys: string[] = [];
+    const prints: number[] = [];
+    const open: (S | null)[] = [];
+    const local = new Map<string, number>();
+    // Per state: its edges as (target, modes) pairs; target -1 leaves the region.
+    const edges: number[][] = [];
     const p = new Uint32Array(2);
-    let counter = 0;
-    const enter = (state: S, key: string, hi: number, lo: number): void => {
-      const node: TarjanNode<S, E> = { state, key, hi, lo, index: counter, low: counter, onStack: true, exit: false, succ: null, next: 0 };
-      counter++;
-      nodes.set(key, node);
-      stack.push(node);
-      call.push(node);
+    const add = (state: S, key: string): number => {
+      const i = keys.length;
+      keys.push(key);
+      prints.push(p[0], p[1]);
+      open.push(state);
+      edges.push([]);
+      local.set(key, i);
+      return i;
+    };
+    const modesOf = (e: E): number => {
+      let mask = 0;
+      for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+      return mask;
     };
     this.graph.print(root, p);
-    enter(root, printKey(p), p[0], p[1]);
-    const keep = (e: E): boolean => this.spec.steady(e, m);
-    while (call.length > 0) {
-      const v = call[call.length - 1];
-      v.succ ??= this.graph.successors(v.state, keep);
-      if (v.next < v.succ.length) {
-        const t = v.succ[v.next++].state;
+    add(root, printKey(p));
+    for (let i = 0; i < keys.length; i++) {
+      const state = open[i] as S;
+      open[i] = null;
+      for (const { event, state: t } of this.graph.successors(state, (e) => modesOf(e) !== 0)) {
         this.graph.print(t, p);
         const key = printKey(p);
-        const w = nodes.get(key);
-        if (w !== undefined) {
-          if (w.onStack) v.low = Math.min(v.low, w.index);
-          else v.exit = true;
-          continue;
+        let j = local.get(key);
+        if (j === undefined) {
+          if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quiet(t)) j = -1;
+          else if (keys.length >= this.regionMax) {
+            this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
+            return null;
+          } else j = add(t, key);
         }
-        if ((this.flags.get(p[0], p[1]) & doneBit(m)) !== 0 || this.quiet(t)) {
-          v.exit = true;
-          continue;
-        }
-        if (nodes.size >= this.regionMax) {
-          this.cut = `a cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state (steady mode ${this.spec.modes[m]})`;
-          return null;
-        }
-        enter(t, key, p[0], p[1]);
-        continue;
+        edges[i].push(j, modesOf(event) & allModes);
       }
-      call.pop();
-      const parent = call.length > 0 ? call[call.length - 1] : null;
-      if (v.low !== v.index) {
-        if (parent !== null) parent.low = Math.min(parent.low, v.low);
-        continue;
-      }
-      // v roots a component: the nodes above it on the stack.
-      const members: TarjanNode<S, E>[] = [];
-      let x: TarjanNode<S, E> | undefined;
-      do {
-        x = stack.pop() as TarjanNode<S, E>;
-        x.onStack = false;
-        members.push(x);
-        this.flags.set(x.hi, x.lo, doneBit(m));
-      } while (x !== v);
-      if (parent !== null) parent.exit = true;
-      const cyclic = members.length > 1 || (v.succ ?? []).some((s) => (this.graph.print(s.state, p), printKey(p) === v.key));
-      if (cyclic && !members.some((n) => n.exit)) return new Set(members.map((n) => n.key));
     }
+    for (let m = 0; m < modes; m++) {
+      const component = bottomCycle(edges, 1 << m);
+      if (component !== null) return { component: new Set(component.map((i) => keys[i])), mode: m };
+    }
+    for (let i = 0; i < keys.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
     return null;
   }
 
@@ -290,4 +267,66 @@ export function livenessTraceEvents<E>(v: FoundViolation<E>, healStepsMax: numbe
   if (cycle.length === 0) return events;
   for (let n = 0; n < healStepsMax; n += cycle.length) events.push(...cycle);
   return events;
+}
+
+/**
+ * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
+ * the states of the first component with a cycle and no edge leaving it,
+ * or null. `edges[i]` holds (target, modes) pairs; target -1 is outside.
+ */
+export function bottomCycle(edges: readonly number[][], mode: number): number[] | null {
+  const n = edges.length;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const next = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const exit = new Uint8Array(n);
+  const stack: number[] = [];
+  const call: number[] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    call.push(root);
+    while (call.length > 0) {
+      const v = call[call.length - 1];
+      const out = edges[v];
+      if (next[v] < out.length) {
+        const w = out[next[v]];
+        const modes = out[next[v] + 1];
+        next[v] += 2;
+        if ((modes & mode) === 0) continue;
+        if (w < 0) exit[v] = 1;
+        else if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          call.push(w);
+        } else if (onStack[w] === 1) low[v] = Math.min(low[v], index[w]);
+        else exit[v] = 1;
+        continue;
+      }
+      call.pop();
+      const parent = call.length > 0 ? call[call.length - 1] : -1;
+      if (low[v] !== index[v]) {
+        if (parent >= 0) low[parent] = Math.min(low[parent], low[v]);
+        continue;
+      }
+      // v roots a component: the states above it on the stack.
+      const members: number[] = [];
+      let x: number;
+      do {
+        x = stack.pop() as number;
+        onStack[x] = 0;
+        members.push(x);
+      } while (x !== v);
+      if (parent >= 0) exit[parent] = 1;
+      let selfLoop = false;
+      for (let k = 0; k < out.length; k += 2) if (out[k] === v && (out[k + 1] & mode) !== 0) selfLoop = true;
+      if ((members.length > 1 || selfLoop) && !members.some((i) => exit[i] === 1)) return members;
+    }
+  }
+  return null;
 }

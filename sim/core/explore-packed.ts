@@ -94,15 +94,19 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     print: (s, out) => fingerprintInts(s, width, out),
     successors(s, keep) {
       const events = system.events(s);
+      const kept = events.map(keep);
+      // The expansion stops after the last event kept (the steps a system takes by itself come first).
+      const last = kept.lastIndexOf(true);
       const found: { event: E; state: Int32Array }[] = [];
+      if (last < 0) return found;
       const sink: SuccessorSink = {
         out: new Int32Array(width),
         take(ei) {
-          if (keep(events[ei])) {
+          if (kept[ei]) {
             found.push({ event: events[ei], state: sink.out });
             sink.out = new Int32Array(width);
           }
-          return false;
+          return ei >= last;
         },
       };
       system.expand(s, sink);
