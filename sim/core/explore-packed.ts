@@ -289,10 +289,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
         return fresh;
       },
     };
-    while (queue.length > 0 && !fresh) {
+    // Every state of the last level is within the bound: each is checked for liveness, even once a successor beyond is known.
+    while (queue.length > 0 && (!fresh || lively !== null)) {
       queue.shift(current);
       if (live(expanded++)) return result(false, stop);
-      system.expand(current, probe);
+      if (!fresh) system.expand(current, probe);
     }
     if (fresh) return result(false, 'max-depth');
     transitions += probed;

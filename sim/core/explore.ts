@@ -253,13 +253,20 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
    */
   const cutAtDepth = (last: { s: S; i: number }[]): ExploreResult<E> => {
     let probed = 0;
+    let fresh = false;
+    // Every state of the last level is within the bound: each is checked for liveness, even once a successor beyond is known.
     for (const { s, i } of last) {
       if (live(s, i)) return result(false, 'violation');
-      for (const e of enabledEvents(model, s)) {
+      for (const e of fresh ? [] : enabledEvents(model, s)) {
         probed++;
-        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) return result(false, 'max-depth');
+        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) {
+          fresh = true;
+          break;
+        }
       }
+      if (fresh && lively === null) break;
     }
+    if (fresh) return result(false, 'max-depth');
     transitions += probed;
     return result(true);
   };
