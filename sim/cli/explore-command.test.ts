@@ -4,6 +4,7 @@
  * of an `eventually` one at a quiet state, and of a lasso), and the bounds
  * (states, depth, memory) giving a partial result marked incomplete, exit 3.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -84,6 +85,25 @@ describe('outbox-sim explore', () => {
     const j = JSON.parse(r.out) as ExploreJson;
     expect(j.complete).toBe(false);
     expect(j.stoppedBy).toMatch(/^memory \(resident \d+ MiB, bound --max-memory 1\)$/);
+  });
+
+  it('--max-memory is honoured by the resident set: the peak stays under the bound plus a small slack', () => {
+    // A whole process, as a user runs it: its own resident set, measured by the kernel's high-water mark (VmHWM).
+    const explore = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['bin/outbox-sim.mjs', 'explore', '--json', ...args], { encoding: 'utf8' });
+      return { code: r.status, json: JSON.parse(r.stdout) as ExploreJson & { residentBytesPeak: number } };
+    };
+    const start = explore('--max-states', '1').json.residentBytesPeak;
+    // The slack: what the process may take between two looks at the bound (1,000 states, or 1,000 states of a cycle search).
+    const SLACK_MIB = 16;
+    for (const headroom of [24, 64]) {
+      const bound = Math.ceil(start / 2 ** 20) + headroom;
+      const r = explore('--engines', '3', '--crashes', '2', '--max-states', '100000000', '--max-memory', String(bound));
+      expect(r.code).toBe(3);
+      expect(r.json).toMatchObject({ ok: true, complete: false, proof: false });
+      expect(r.json.stoppedBy).toMatch(/^memory \(resident \d+ MiB.*bound --max-memory \d+\)$/);
+      expect(r.json.residentBytesPeak / 2 ** 20).toBeLessThan(bound + SLACK_MIB);
+    }
   });
 
   it('the summary a person reads names the bound that stopped a partial search', async () => {

@@ -68,6 +68,9 @@ export interface LivenessGraph<S, E> {
 /** Most states one cycle search holds (on the heap) before it gives up, saying so. */
 export const LASSO_REGION_MAX = 200_000;
 
+/** States of a region between two looks at the caller's stop reason: a region may be large, and is held on the heap. */
+const POLL_EVERY = 1000;
+
 const KNOWN = 1;
 const QUIET = 2;
 /** The state's region was searched for cycles under every mode. */
@@ -83,6 +86,8 @@ export class LivenessSearch<S, E> {
   readonly found: FoundViolation<E>[] = [];
   /** Why the cycle search gave up (a region beyond {@link LASSO_REGION_MAX}), or null. */
   cut: string | null = null;
+  /** The caller's reason to stop the whole search, given while a region was searched (see `poll`), or null. */
+  stopped: string | null = null;
   private readonly flags = new FingerprintFlags();
   private readonly violated = new Set<string>();
   private readonly fp = new Uint32Array(2);
@@ -91,6 +96,8 @@ export class LivenessSearch<S, E> {
     private readonly spec: SteadyLiveness<S, E>,
     private readonly graph: LivenessGraph<S, E>,
     private readonly regionMax = LASSO_REGION_MAX,
+    /** Asked every {@link POLL_EVERY} states of a region: a reason to stop the whole search (a memory bound), or null. */
+    private readonly poll: () => string | null = () => null,
   ) {
     if (spec.modes.length > 30) throw new Error('liveness search: at most 30 steady modes');
   }
@@ -110,7 +117,7 @@ export class LivenessSearch<S, E> {
     return this.flags.growthBytes;
   }
 
-  /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found. */
+  /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
   visit(s: S, path: () => E[]): boolean {
     const before = this.found.length;
     const eventuallyLeft = this.spec.properties.some((p) => !this.violated.has(p));
@@ -121,13 +128,14 @@ export class LivenessSearch<S, E> {
         this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
       }
     }
-    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.spec.steadyState(s) && !this.quiet(s)) {
+    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && this.spec.steadyState(s) && !this.quiet(s)) {
       this.graph.print(s, this.fp);
       if ((this.flags.get(this.fp[0], this.fp[1]) & DONE) === 0) {
         const lasso = this.region(s);
         if (lasso !== null) this.lasso(lasso.component, lasso.mode);
       }
     }
+    if (this.stopped !== null) return true;
     return this.found.length > before;
   }
 
@@ -180,6 +188,10 @@ export class LivenessSearch<S, E> {
     this.graph.print(root, p);
     add(root, printKey(p));
     for (let i = 0; i < keys.length; i++) {
+      if (i % POLL_EVERY === POLL_EVERY - 1) {
+        this.stopped = this.poll();
+        if (this.stopped !== null) return null;
+      }
       const state = open[i] as S;
       open[i] = null;
       for (const { event, state: t } of this.graph.successors(state, (e) => modesOf(e) !== 0)) {

@@ -133,7 +133,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax));
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
   const checked = [...system.always, ...(lively?.checked ?? [])];
   const depthMax = bounds.depthMax ?? -1;
   const width = system.width;
@@ -201,7 +201,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     if (lively === null) return false;
     stop = growthRefused();
     if (stop !== null) return true;
-    if (lively.visit(current, () => pathTo(id)) && stopAtFirst) stop = 'violation';
+    if (lively.visit(current, () => pathTo(id))) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
     return stop !== null;
   };
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
@@ -245,7 +245,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     for (let b = 0; b < n; b++) seen.prefetch(batchPrints[2 * b], batchPrints[2 * b + 1]);
     for (let b = 0; b < n; b++) {
       transitions++;
-      if (seen.growthBytes > 0 && !seen.has(batchPrints[2 * b], batchPrints[2 * b + 1])) {
+      // The set doubles on the add that finds it full, whether or not the fingerprint is new.
+      if (seen.growthBytes > 0) {
         stop = growthRefused();
         if (stop !== null) return true;
       }

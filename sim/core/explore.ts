@@ -200,7 +200,7 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
   const always = model.properties.filter((p) => p.kind === 'always');
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(model, bounds.statesMax));
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(model, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
   const checked = [...always.map((p) => p.name), ...(lively?.checked ?? [])];
   const seen = new FingerprintSet(16);
   const index = new GrowableIndex();
@@ -237,8 +237,11 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
     }
     return false;
   };
-  /** The liveness checks of a state, as it is expanded (breadth-first order, so shortest first); true to stop. */
-  const live = (s: S, i: number): boolean => lively !== null && lively.visit(s, () => pathTo(i)) && stopAtFirst;
+  /** The liveness checks of a state, as it is expanded (breadth-first order, so shortest first): why to stop, or null. */
+  const live = (s: S, i: number): string | null => {
+    if (lively === null || !lively.visit(s, () => pathTo(i))) return null;
+    return lively.stopped ?? (stopAtFirst ? 'violation' : null);
+  };
   /** A growth of the visited set the caller refuses, or null. */
   const growthRefused = (): string | null => {
     const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
@@ -256,7 +259,8 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
     let fresh = false;
     // Every state of the last level is within the bound: each is checked for liveness, even once a successor beyond is known.
     for (const { s, i } of last) {
-      if (live(s, i)) return result(false, 'violation');
+      const stop = live(s, i);
+      if (stop !== null) return result(false, stop);
       for (const e of fresh ? [] : enabledEvents(model, s)) {
         probed++;
         if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) {
@@ -275,7 +279,8 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
     if (level === bounds.depthMax) return cutAtDepth(frontier);
     const next: { s: S; i: number }[] = [];
     for (const { s, i } of frontier) {
-      if (live(s, i)) return result(false, 'violation');
+      const stop = live(s, i);
+      if (stop !== null) return result(false, stop);
       const events = enabledEvents(model, s);
       for (let ei = 0; ei < events.length; ei++) {
         transitions++;

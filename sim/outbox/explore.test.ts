@@ -160,6 +160,17 @@ describe('explore: bounds', () => {
     const enough = search(freshCycle, {}, 1_000_000, 18);
     expect(enough.violations[0]?.events.length).toBe(18);
   });
+  it('asks before the visited set doubles, and stops there when refused', () => {
+    const asked: number[] = [];
+    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
+      statesMax: 1_000_000,
+      beforeGrowth: (bytes) => (asked.push(bytes), bytes > 2 ** 20 ? 'memory (test: table growth)' : null),
+    });
+    // The set starts at 2^16 slots of 8 bytes and doubles at a load of 3/4: the second doubling (to 2 MiB) is refused.
+    expect(asked).toEqual([2 ** 20, 2 ** 21]);
+    expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test: table growth)', states: 2 ** 17 * 0.75 });
+  });
+
   it('stops when the caller says so (the heap guard), with the reason', () => {
     let asked = 0;
     const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
