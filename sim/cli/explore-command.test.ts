@@ -145,6 +145,14 @@ describe('outbox-sim explore', () => {
     expect(r.out).toContain('RESULT: no-phantom-delivery violated');
   });
 
+  it('--help names the properties a search checks and the exit codes, 3 for a bound reached', async () => {
+    const r = await run('explore', '--help');
+    expect(r.out).toContain('always: no-phantom-delivery, parked-stays-parked, exclusive-attempt, bounded-record');
+    expect(r.out).toContain('eventually, where the system would be quiet once faults stop: no-silent-loss, settled-after-healing');
+    expect(r.out).toContain('quiet-after-healing: no reachable cycle of steps the system takes by itself');
+    expect(r.out).toContain('3 bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof');
+  });
+
   it('a bad bound is one line and exit 2', async () => {
     const r = await run('explore', '--max-memory', 'lots');
     expect(r.code).toBe(2);

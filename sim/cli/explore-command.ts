@@ -11,7 +11,8 @@
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
-import { livenessTraceEvents } from '../core/explore-liveness.ts';
+import { outboxProperties } from '../../properties/outbox.ts';
+import { livenessTraceEvents, QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
 import { ANSWERS, type WorldOptions } from '../outbox/options.ts';
 import { exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
@@ -48,6 +49,25 @@ export const MAX_STATES_DEFAULT = 2_000_000;
 
 /** Exit code of a search a bound stopped with nothing found: not a proof. */
 export const EXIT_PARTIAL = 3;
+
+/** What `explore --help` says after the flags: the properties a search checks, and the exit codes. */
+export function exploreHelp(): string {
+  const properties = outboxProperties();
+  const named = (kind: 'always' | 'eventually') => properties.filter((p) => p.kind === kind).map((p) => p.name).join(', ');
+  return [
+    '',
+    'Checks, at every state searched:',
+    `  always: ${named('always')}`,
+    `  eventually, where the system would be quiet once faults stop: ${named('eventually')}`,
+    `  ${QUIET_AFTER_HEALING}: no reachable cycle of steps the system takes by itself, with the broker giving one`,
+    '    steady answer (healthy, or a failure that persists), that never becomes quiet (retrying forever)',
+    '  (the JSON names them: "checked": [...])',
+    '',
+    'Exit codes: 0 no violation in the whole bounded space (a proof for this world); 1 a property violated',
+    `(shortest trace written); ${EXIT_PARTIAL} bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof;`,
+    '2 bad input.',
+  ].join('\n');
+}
 
 /** New states between two looks at the memory bound (and the caller's other stop reasons). */
 const STOP_EVERY = 1000;
