@@ -12,10 +12,9 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
 import { outboxProperties } from '../../properties/outbox.ts';
-import { livenessTraceEvents, QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
+import { QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { ANSWERS, type WorldOptions } from '../outbox/options.ts';
-import { exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
+import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { rulesPair, replayCommand } from './check-command.ts';
@@ -128,11 +127,8 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   bar.stop();
   const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
-    // A lasso is written with the broker's steady answer it was found under.
-    const mode = ANSWERS.find((a) => a === v.healed?.mode);
-    const world: WorldOptions = mode === undefined ? options : { ...options, healAnswer: mode };
-    const events = livenessTraceEvents(v, BOUNDS_DEFAULT.healStepsMax);
-    const w = writeCounterexample(outDir, pair, steppers, 0, world, events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+    const c = counterexampleOf(options, v);
+    const w = writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path) };
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));

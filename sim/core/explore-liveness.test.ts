@@ -5,9 +5,10 @@
  * both explorers giving the same liveness verdicts and traces.
  */
 import { describe, expect, it } from 'vitest';
-import { explore } from './explore.ts';
+import { explore, GrowableIndex, searchResult } from './explore.ts';
+import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
-import { bottomCycle, livenessTraceEvents, type SteadyLiveness } from './explore-liveness.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { SimModel } from './model.ts';
 
@@ -167,5 +168,25 @@ describe('explore with liveness, on a toy model, in both explorers', () => {
     const model = toyModel(true, true);
     const v = explore(model, { statesMax: 1000 }, toyLiveness(model)).violations[0];
     expect([v.events, v.healed, livenessTraceEvents(v, 10)]).toEqual([['add', 'lose'], { mode: null, cycle: [] }, ['add', 'lose', null]]);
+  });
+});
+
+describe('a cycle search held to its bound', () => {
+  it('gives up past the bound, says so, and makes a whole search partial', () => {
+    const model = toyModel(false, false);
+    const graph: LivenessGraph<Toy, ToyEvent> = {
+      print(s, out) {
+        out[0] = ['none', 'queued', 'trying', 'done', 'parked', 'lost'].indexOf(s.job) + 1;
+        out[1] = s.tries;
+      },
+      successors: (s, keep) => model.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: model.step(s, event).state })),
+      shortestPathTo: () => null,
+      stateAfter: () => model.initial(),
+    };
+    const search = new LivenessSearch(toyLiveness(model), graph, 1);
+    expect(search.visit({ job: 'queued', tries: 0, faults: 0 }, () => [])).toBe(false);
+    expect(search.cut).toBe('the cycle search reached 1 states from one state: quiet-after-healing not searched beyond');
+    const r = searchResult(new FingerprintSet(4), new GrowableIndex(), { transitions: 0, depth: 0 }, [], true, null, search.checked, search);
+    expect([r.complete, r.stoppedBy]).toEqual([false, search.cut]);
   });
 });

@@ -9,7 +9,6 @@ import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/cat
 import type { RuleSet } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
-import { livenessTraceEvents } from '../core/explore-liveness.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import neverQuarantine from '../../properties/mutants/never-quarantine.ts';
 import abandonAtCap from '../../properties/mutants/abandon-at-cap.ts';
@@ -17,7 +16,7 @@ import retryPastCap from '../../properties/mutants/retry-past-cap.ts';
 import unclassifiedNotCounted from '../../properties/mutants/unclassified-not-counted.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { outboxLiveness } from './explore-liveness.ts';
-import { exploreOutbox } from './explore-outbox.ts';
+import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
 import { outboxModel } from './model.ts';
 import { ANSWERS } from './options.ts';
 import { labelOf } from './world.ts';
@@ -83,10 +82,10 @@ describe('explore: shortest counterexamples', () => {
 describe('explore: eventually properties, each with its shortest trace, which replays', () => {
   /** The trace explore writes for a violation, re-run as `replay` re-runs it. */
   function rerun(rules: RuleSet, v: ReturnType<typeof searchLive>['violations'][number]) {
-    const mode = ANSWERS.find((a) => a === v.healed?.mode);
-    const options = { ...exploreOptions(EXPLORE_DEFAULTS), ...(mode === undefined ? {} : { healAnswer: mode }) };
-    const model = outboxModel(options, { rules }, steppersFor(rules, null));
-    return simulateEvents(model, livenessTraceEvents(v, BOUNDS_DEFAULT.healStepsMax), { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+    const c = counterexampleOf(exploreOptions(EXPLORE_DEFAULTS), v);
+    expect(c.options.healAnswer).toBe(v.healed?.mode ?? 'accept');
+    const model = outboxModel(c.options, { rules }, steppersFor(rules, null));
+    return simulateEvents(model, c.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
   }
 
   it.each([
