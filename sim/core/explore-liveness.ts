@@ -29,7 +29,7 @@
  *   switch to the liveness phase, and the shortest cycle through that state
  *   repeated past the liveness phase's bound, so `replay` reproduces it.
  */
-import { FingerprintFlags } from './fingerprint-flags.ts';
+import { FingerprintFlags, FingerprintIndex } from './fingerprint-flags.ts';
 import type { FoundViolation } from './explore.ts';
 import type { Violation } from './model.ts';
 import { busyAfterHealing } from './random.ts';
@@ -143,6 +143,11 @@ export class LivenessSearch<S, E> {
   private quiet(s: S): boolean {
     const p = new Uint32Array(2);
     this.graph.print(s, p);
+    return this.quietAt(s, p);
+  }
+
+  /** {@link quiet} of `s`, whose fingerprint is `p`. */
+  private quietAt(s: S, p: Uint32Array): boolean {
     const f = this.flags.get(p[0], p[1]);
     if ((f & KNOWN) !== 0) return (f & QUIET) !== 0;
     const quiet = this.spec.atRest(s) !== 'busy';
@@ -163,56 +168,60 @@ export class LivenessSearch<S, E> {
    */
   private region(root: S): { component: Set<string>; mode: number } | null {
     const modes = this.spec.modes.length;
-    const allModes = (1 << modes) - 1;
-    const keys: string[] = [];
+    const local = new FingerprintIndex();
     const prints: number[] = [];
     const open: (S | null)[] = [];
-    const local = new Map<string, number>();
-    // Per state: its edges as (target, modes) pairs; target -1 leaves the region.
-    const edges: number[][] = [];
+    // The edges of state i are (targets[k], masks[k]) for k from first[i] to first[i + 1]; target -1 leaves the region.
+    const first: number[] = [];
+    const targets: number[] = [];
+    const masks: number[] = [];
     const p = new Uint32Array(2);
-    const add = (state: S, key: string): number => {
-      const i = keys.length;
-      keys.push(key);
+    const add = (state: S): number => {
       prints.push(p[0], p[1]);
       open.push(state);
-      edges.push([]);
-      local.set(key, i);
-      return i;
+      return local.add(p[0], p[1]);
     };
-    const modesOf = (e: E): number => {
-      let mask = 0;
-      for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+    // The modes an event is a step of, as bits, per event (events are shared values).
+    const modesOf = new Map<E, number>();
+    const maskOf = (e: E): number => {
+      let mask = modesOf.get(e);
+      if (mask === undefined) {
+        mask = 0;
+        for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+        modesOf.set(e, mask);
+      }
       return mask;
     };
     this.graph.print(root, p);
-    add(root, printKey(p));
-    for (let i = 0; i < keys.length; i++) {
+    add(root);
+    for (let i = 0; i < open.length; i++) {
       if (i % POLL_EVERY === POLL_EVERY - 1) {
         this.stopped = this.poll();
         if (this.stopped !== null) return null;
       }
       const state = open[i] as S;
       open[i] = null;
-      for (const { event, state: t } of this.graph.successors(state, (e) => modesOf(e) !== 0)) {
+      first.push(targets.length);
+      for (const { event, state: t } of this.graph.successors(state, (e) => maskOf(e) !== 0)) {
         this.graph.print(t, p);
-        const key = printKey(p);
-        let j = local.get(key);
-        if (j === undefined) {
-          if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quiet(t)) j = -1;
-          else if (keys.length >= this.regionMax) {
+        let j = local.get(p[0], p[1]);
+        if (j < 0) {
+          if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quietAt(t, p)) j = -1;
+          else if (open.length >= this.regionMax) {
             this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
             return null;
-          } else j = add(t, key);
+          } else j = add(t);
         }
-        edges[i].push(j, modesOf(event) & allModes);
+        targets.push(j);
+        masks.push(maskOf(event));
       }
     }
+    first.push(targets.length);
     for (let m = 0; m < modes; m++) {
-      const component = bottomCycle(edges, 1 << m);
-      if (component !== null) return { component: new Set(component.map((i) => keys[i])), mode: m };
+      const component = bottomCycle(first, targets, masks, 1 << m);
+      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
     }
-    for (let i = 0; i < keys.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
+    for (let i = 0; i < open.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
     return null;
   }
 
@@ -284,13 +293,14 @@ export function livenessTraceEvents<E>(v: FoundViolation<E>, healStepsMax: numbe
 /**
  * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
  * the states of the first component with a cycle and no edge leaving it,
- * or null. `edges[i]` holds (target, modes) pairs; target -1 is outside.
+ * or null. The edges of state i are (targets[k], masks[k]) for k from
+ * first[i] to first[i + 1]; target -1 is outside the region.
  */
-export function bottomCycle(edges: readonly number[][], mode: number): number[] | null {
-  const n = edges.length;
+export function bottomCycle(first: readonly number[], targets: readonly number[], masks: readonly number[], mode: number): number[] | null {
+  const n = first.length - 1;
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
-  const next = new Int32Array(n);
+  const next = Int32Array.from(first.slice(0, n));
   const onStack = new Uint8Array(n);
   const exit = new Uint8Array(n);
   const stack: number[] = [];
@@ -304,12 +314,10 @@ export function bottomCycle(edges: readonly number[][], mode: number): number[] 
     call.push(root);
     while (call.length > 0) {
       const v = call[call.length - 1];
-      const out = edges[v];
-      if (next[v] < out.length) {
-        const w = out[next[v]];
-        const modes = out[next[v] + 1];
-        next[v] += 2;
-        if ((modes & mode) === 0) continue;
+      if (next[v] < first[v + 1]) {
+        const k = next[v]++;
+        if ((masks[k] & mode) === 0) continue;
+        const w = targets[k];
         if (w < 0) exit[v] = 1;
         else if (index[w] < 0) {
           index[w] = low[w] = counter++;
@@ -336,7 +344,7 @@ export function bottomCycle(edges: readonly number[][], mode: number): number[] 
       } while (x !== v);
       if (parent >= 0) exit[parent] = 1;
       let selfLoop = false;
-      for (let k = 0; k < out.length; k += 2) if (out[k] === v && (out[k + 1] & mode) !== 0) selfLoop = true;
+      for (let k = first[v]; k < first[v + 1]; k++) if (targets[k] === v && (masks[k] & mode) !== 0) selfLoop = true;
       if ((members.length > 1 || selfLoop) && !members.some((i) => exit[i] === 1)) return members;
     }
   }

@@ -75,3 +75,51 @@ export class FingerprintFlags {
     }
   }
 }
+
+/**
+ * Dense indices (0, 1, 2, ... in insertion order) of 64-bit fingerprints:
+ * the states of one cycle search, without a string or a map entry each.
+ */
+export class FingerprintIndex {
+  private prints = new Uint32Array(2 << 10);
+  private values = new Int32Array(1 << 10);
+  private mask = (1 << 10) - 1;
+  size = 0;
+
+  /** The index of a fingerprint, or -1. */
+  get(hi: number, lo: number): number {
+    const i = this.find(hi, lo);
+    return this.values[i] - 1;
+  }
+
+  /** Stores a fingerprint (which must be absent) under the next index, which it returns. */
+  add(hi: number, lo: number): number {
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
+    const i = this.find(hi, lo);
+    this.prints[2 * i] = hi;
+    this.prints[2 * i + 1] = lo;
+    this.values[i] = ++this.size;
+    return this.size - 1;
+  }
+
+  private find(hi: number, lo: number): number {
+    for (let i = (hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask; ; i = (i + 1) & this.mask) {
+      if (this.values[i] === 0 || (this.prints[2 * i] === hi && this.prints[2 * i + 1] === lo)) return i;
+    }
+  }
+
+  private grow(): void {
+    const prints = this.prints;
+    const values = this.values;
+    this.prints = new Uint32Array(prints.length * 2);
+    this.values = new Int32Array(values.length * 2);
+    this.mask = this.mask * 2 + 1;
+    for (let i = 0; i < values.length; i++) {
+      if (values[i] === 0) continue;
+      const j = this.find(prints[2 * i], prints[2 * i + 1]);
+      this.prints[2 * j] = prints[2 * i];
+      this.prints[2 * j + 1] = prints[2 * i + 1];
+      this.values[j] = values[i];
+    }
+  }
+}
