@@ -95,7 +95,7 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     successors(s, keep) {
       const events = system.events(s);
       const kept = events.map(keep);
-      // The expansion stops after the last event kept (the steps a system takes by itself come first).
+      // The expansion stops after the last event kept (in the outbox, engine steps and answers come first).
       const last = kept.lastIndexOf(true);
       const found: { event: E; state: Int32Array }[] = [];
       if (last < 0) return found;
