@@ -68,7 +68,8 @@ describe('outbox-sim explore', () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.out) as ExploreJson;
     expect(j).toMatchObject({ ok: false, proof: false, violations: [{ property, steps }] });
-    const replay = await run('replay', j.violations[0].path);
+    // Made with a rule file: replay runs it only when given it.
+    const replay = await run('replay', j.violations[0].path, '--rules', `./properties/mutants/${mutant}.ts`);
     expect(replay.code).toBe(0);
     expect(replay.out).toContain(`replays identically: ${steps} steps, ending in ${property}`);
   });
