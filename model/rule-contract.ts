@@ -149,6 +149,9 @@ function thrownMessage(err: unknown): string {
   return text.split('\n')[0] ?? '';
 }
 
+/** Guarded rule sets and what each wraps. */
+const originals = new WeakMap<RuleSet, RuleSet>();
+
 /**
  * The rule set with every decision held to its contract: a throw or a
  * malformed return becomes a {@link RuleFault}. `label` names the rule set
@@ -157,6 +160,7 @@ function thrownMessage(err: unknown): string {
  */
 export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), watch?: DecisionWatch): RuleSet {
   const guarded: RuleSet = { ...rules };
+  originals.set(guarded, rules);
   DECISIONS.forEach((decision, code) => {
     const fn = rules[decision] as (...args: unknown[]) => unknown;
     const call = (args: unknown[]): unknown => {
@@ -177,4 +181,9 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
     (guarded as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => call(args);
   });
   return guarded;
+}
+
+/** The rule set a guarded one wraps (what the user's file exported); any other rule set as it is. */
+export function unguarded(rules: RuleSet): RuleSet {
+  return originals.get(rules) ?? rules;
 }

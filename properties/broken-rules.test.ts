@@ -17,20 +17,22 @@ const tmp = mkdtempSync(join('.tmp-test', 'broken-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const DIR = 'properties/broken-rules';
+/** How messages show the folder: as a path relative to where the command ran. */
+const SHOWN = '\\./properties/broken-rules';
 const TRACE = String.raw`; trace of the \d+ steps? before it: (\S+\.trace\.jsonl)$`;
 
 /** Each broken file, and the line it must end with (after `outbox-sim: `). */
 const CASES: [file: string, line: RegExp][] = [
   ...(['admit', 'mayclaim', 'presend', 'envelope', 'classify', 'complete', 'requeue', 'dispose'] as const).map((d): [string, RegExp] => {
     const decision = { mayclaim: 'mayClaim', presend: 'preSend' }[d as string] ?? d;
-    return [`${d}-malformed.ts`, new RegExp(`^rule set "${d}-malformed" \\(${DIR}/${d}-malformed\\.ts\\): ${decision} returned .+, expected .+; at seed \\d+, step \\d+${TRACE}`)];
+    return [`${d}-malformed.ts`, new RegExp(`^rule set "${d}-malformed" \\(${SHOWN}/${d}-malformed\\.ts\\): ${decision} returned .+, expected .+; at seed \\d+, step \\d+${TRACE}`)];
   }),
-  ['admit-undefined.ts', new RegExp(`^rule set "admit-undefined" \\(${DIR}/admit-undefined\\.ts\\): admit returned undefined, expected an Admission: .+; at seed 1, step \\d+${TRACE}`)],
-  ['classify-throws.ts', new RegExp(`^rule set "classify-throws" \\(${DIR}/classify-throws\\.ts\\): classify threw Error: cannot classify [a-z0-9-]+; at seed 1, step \\d+${TRACE}`)],
-  ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${DIR}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); at seed \\d+, step \\d+$`)],
+  ['admit-undefined.ts', new RegExp(`^rule set "admit-undefined" \\(${SHOWN}/admit-undefined\\.ts\\): admit returned undefined, expected an Admission: .+; at seed 1, step \\d+${TRACE}`)],
+  ['classify-throws.ts', new RegExp(`^rule set "classify-throws" \\(${SHOWN}/classify-throws\\.ts\\): classify threw Error: cannot classify [a-z0-9-]+; at seed 1, step \\d+${TRACE}`)],
+  ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${SHOWN}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); at seed \\d+, step \\d+$`)],
   ['import-loops.ts', new RegExp(`^rule file ${DIR}/import-loops\\.ts: its import did not finish within 1 s \\(--decision-timeout\\)`)],
-  ['syntax-error.ts', new RegExp(`^rule file ${DIR}/syntax-error\\.ts .+`)],
-  ['wrong-export.ts', new RegExp(`^rule file ${DIR}/wrong-export\\.ts is not a rule set: the default export is not an object`)],
+  ['syntax-error.ts', new RegExp(`^rule file does not compile: ${SHOWN}/syntax-error\\.ts:\\d+:\\d+: Expected .+`)],
+  ['wrong-export.ts', new RegExp(`^rule file ${SHOWN}/wrong-export\\.ts is not a rule set: the default export is not an object`)],
 ];
 
 interface Run {
@@ -91,27 +93,28 @@ describe('broken rule files', () => {
     // The trace of the steps before a fault replays to the state the decision was called in.
     const classify = lines.get('classify-malformed.ts') as string;
     const path = /: (\S+\.trace\.jsonl)$/.exec(classify)?.[1].replace('OUT', join(tmp, 'w1')) as string;
-    const replay = await cli(['replay', path]);
+    const replay = await cli(['replay', path, '--rules', `${DIR}/classify-malformed.ts`]);
     expect(replay.code, replay.stderr).toBe(0);
     expect(replay.stdout).toMatch(/replays identically: \d+ steps/);
   });
 
-  it('explore, diff, replay --rules and recheck end the same way', { timeout: 120_000 }, async () => {
+  it('explore, diff, replay --under and recheck end the same way', { timeout: 120_000 }, async () => {
     const out = join(tmp, 'other');
     const [explore, diff, replay, recheck] = await bounded(
       [
         () => cli(['explore', '--rules', `${DIR}/dispose-malformed.ts`, '--out', out]),
         () => cli(['diff', 'fail-closed', `${DIR}/complete-malformed.ts`, '--out', out]),
-        () => cli(['replay', 'traces/corpus/0a8fd6c9f345.trace.jsonl', '--rules', `${DIR}/dispose-malformed.ts`]),
-        () => cli(['recheck', 'traces/corpus', '--rules', `${DIR}/classify-throws.ts`]),
+        () => cli(['replay', 'traces/corpus/0a8fd6c9f345.trace.jsonl', '--under', `${DIR}/dispose-malformed.ts`]),
+        () => cli(['recheck', 'traces/corpus', '--under', `${DIR}/classify-throws.ts`]),
       ],
       2,
     );
     const expected = String.raw`expected a Disposal: {kind:'archive', file} \| {kind:'quarantine', file, cause} \| {kind:'leave'}`;
     expect(explore.code, explore.stderr).toBe(2);
-    const path = new RegExp(`^outbox-sim: rule set "dispose-malformed" \\(${DIR}/dispose-malformed\\.ts\\): dispose returned {"kind":"burn"}, ${expected}; at search depth \\d+, expanding a state; trace of the \\d+ steps that reach it: (\\S+)\n$`).exec(explore.stderr)?.[1];
+    const path = new RegExp(`^outbox-sim: rule set "dispose-malformed" \\(${SHOWN}/dispose-malformed\\.ts\\): dispose returned {"kind":"burn"}, ${expected}; at search depth \\d+, expanding a state; trace of the \\d+ steps? to it: (\\S+)\n$`).exec(explore.stderr)?.[1];
     expect(path, explore.stderr).toBeDefined();
-    expect((await cli(['replay', path as string])).code).toBe(0);
+    // The trace was made with a rule file: replay runs it only when given it (content hash checked).
+    expect((await cli(['replay', path as string, '--rules', `${DIR}/dispose-malformed.ts`])).code).toBe(0);
     expect(diff.code, diff.stderr).toBe(2);
     expect(diff.stderr).toMatch(/^outbox-sim: rule set "complete-malformed" \([^)]+\): complete returned "done", expected a non-empty array of OutboxRecords; at search depth \d+ \(during diff\)\n$/);
     expect(replay.code, replay.stderr).toBe(2);

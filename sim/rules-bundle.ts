@@ -145,16 +145,18 @@ function store(text: string): string {
 /**
  * Bundles a rule file whose content is `source` (the bytes whose hash the
  * trace records, so the code that runs is the code that was hashed) and
- * returns the file URL of the bundle to import. `shown` is the path as the
- * user should read it in messages.
+ * returns the file URL of the bundle to import. The compiler is given the
+ * file's absolute path (its messages are shown relative, by
+ * {@link whereAndWhat}; a relative name here put a wrong folder into the
+ * source map when the working folder was two levels deep).
  */
-export async function bundleRuleFile(path: string, source: Uint8Array, shown: string): Promise<string> {
+export async function bundleRuleFile(path: string, source: Uint8Array): Promise<string> {
   const { build } = await import('esbuild');
   const fileUrl = pathToFileURL(path).href;
   let text: string;
   try {
     const out = await build({
-      stdin: { contents: source, resolveDir: dirname(path), sourcefile: shown, loader: LOADERS[extname(path)] ?? 'ts' },
+      stdin: { contents: source, resolveDir: dirname(path), sourcefile: path, loader: LOADERS[extname(path)] ?? 'ts' },
       absWorkingDir: process.cwd(),
       bundle: true,
       format: 'esm',

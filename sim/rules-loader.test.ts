@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogRules } from '../model/catalog/index.ts';
+import { unguarded } from '../model/rule-contract.ts';
 import { fileHash, loadRules } from './rules-loader.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -71,14 +72,14 @@ describe('a rule file outside the checkout', () => {
       const loaded = await loadRules(join(dir, file));
       expect(loaded.rules.name).toBe(name);
       // extendRules kept fail-closed's decisions: the very functions of this process's catalog.
-      expect(loaded.rules.classify).toBe(catalogRules('fail-closed')?.classify);
+      expect(unguarded(loaded.rules).classify).toBe(catalogRules('fail-closed')?.classify);
       expect(loaded.origin).toMatchObject({ name, hash: fileHash(join(dir, file)) });
     });
   });
 
   it("gets this process's module instances: its failClosed is the catalog's", async () => {
     const dir = folder('identity', { 'same.ts': "import { failClosed } from 'outbox-sim';\nexport default failClosed;\n" });
-    expect((await loadRules(join(dir, 'same.ts'))).rules).toBe(catalogRules('fail-closed'));
+    expect(unguarded((await loadRules(join(dir, 'same.ts'))).rules)).toBe(catalogRules('fail-closed'));
   });
 
   it('imports files of its own beside it', async () => {
@@ -119,7 +120,8 @@ describe('errors say where', () => {
   it("a stack through the user's code names their file and line (under tsx, as the CLI runs)", () => {
     const dir = folder('stack', {
       'r.ts': "import { extendRules, failClosed } from 'outbox-sim';\n\nfunction boom(): never {\n  throw new Error('blew up');\n}\nexport default extendRules(failClosed, { name: 's', summary: 's', classify: () => boom() });\n",
-      'call.mts': `import { loadRules } from ${JSON.stringify(pathToFileURL(resolve('sim/rules-loader.ts')).href)};\nconst { rules } = await loadRules(process.argv[3]);\ntry {\n  rules.classify({} as never);\n} catch (e) {\n  console.log((e as Error).stack);\n}\n`,
+      // unguarded: the user's own function, whose stack the guard's one-line fault would not show.
+      'call.mts': `import { loadRules } from ${JSON.stringify(pathToFileURL(resolve('sim/rules-loader.ts')).href)};\nimport { unguarded } from ${JSON.stringify(pathToFileURL(resolve('model/rule-contract.ts')).href)};\nconst { rules } = await loadRules(process.argv[3]);\ntry {\n  unguarded(rules).classify({} as never);\n} catch (e) {\n  console.log((e as Error).stack);\n}\n`,
     });
     // .mts: a module wherever it sits (it awaits at top level).
     const r = spawnSync(process.execPath, [resolve('bin/run-ts.mjs'), join(dir, 'call.mts'), join(dir, 'r.ts')], { encoding: 'utf8' });

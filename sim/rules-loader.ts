@@ -58,7 +58,7 @@ function unwrapInterop(exported: unknown): unknown {
 async function importRuleFile(path: string, source: Uint8Array, shown: string): Promise<unknown> {
   let mod: { default?: unknown };
   try {
-    mod = (await import(await bundleRuleFile(path, source, shown))) as { default?: unknown };
+    mod = (await import(await bundleRuleFile(path, source))) as { default?: unknown };
   } catch (err) {
     if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`);
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);

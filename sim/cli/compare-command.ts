@@ -6,7 +6,7 @@
  */
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
-import { exploreOutbox } from '../outbox/explore-outbox.ts';
+import { counterexampleOf, exploreOutbox } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { outboxProperties } from '../../properties/outbox.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
@@ -32,7 +32,7 @@ export interface CompareRow {
   trace: string | null;
   steps: number | null;
   runs: number;
-  /** States the exhaustive search checked this property on; null for liveness properties, which only seeded runs check. */
+  /** States the exhaustive search checked this property on; null for a property it did not check. */
   states: number | null;
   complete: boolean;
   replay: string | null;
@@ -48,10 +48,6 @@ const COMPARED = [...PROPERTIES.filter((p) => p.kind !== 'sometimes').map((p) =>
 /** The world every rule set is searched in. */
 const SEARCHED_WORLD = exploreOptions(EXPLORE_DEFAULTS);
 
-/** Whether the exhaustive search checks a property (it checks the `always` ones). */
-function searched(property: string): boolean {
-  return PROPERTIES.some((p) => p.name === property && p.kind === 'always');
-}
 
 /** Default bound of the exhaustive search per rule set. */
 export const COMPARE_STATES_DEFAULT = 200_000;
@@ -100,8 +96,11 @@ export async function compareCommand(
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
-    const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false }), { pair, steppers, options, outDir, origin: 'compare' });
-    const exploreTraces = search.violations.map((v) => writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false));
+    const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false, liveness: true }), { pair, steppers, options, outDir, origin: 'compare' });
+    const exploreTraces = search.violations.map((v) => {
+      const c = counterexampleOf(options, v);
+      return writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+    });
     for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);
       cells.push({
@@ -113,7 +112,7 @@ export async function compareCommand(
         trace: w?.trace.id ?? null,
         steps: w?.stepsAfter ?? null,
         runs: merged.runs,
-        states: searched(property) ? search.states : null,
+        states: search.checked.includes(property) ? search.states : null,
         complete: search.complete,
         replay: w ? replayCommand(w.path, pair) : null,
       });
@@ -136,7 +135,7 @@ export async function compareCommand(
     io.out(`| --- | ${properties.map(() => '---').join(' | ')} |`);
     for (const [i, label] of labels.entries()) io.out(`| ${mdLabel(label)} | ${table[i].map(cell).join(' | ')} |`);
     io.out('');
-    io.out(`Each rule set: ${seeds.toLocaleString('en-US')} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${statesMax.toLocaleString('en-US')} states) for the always-properties; liveness properties are checked by the seeded runs only.`);
+    io.out(`Each rule set: ${seeds.toLocaleString('en-US')} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${statesMax.toLocaleString('en-US')} states) for every property in the table (the always-properties at every state, the eventually-properties at every state where the system would be quiet once faults stop, and quiet-after-healing as a cycle of steps the steady broker and the engines could take forever).`);
     const violated = rows.filter((r) => r.verdict === 'violated');
     if (violated.length > 0) {
       io.out('');

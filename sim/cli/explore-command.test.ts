@@ -1,8 +1,10 @@
 /**
  * `outbox-sim explore` in-process: the JSON shape, the shortest
- * counterexample written as a replayable trace, and the bounds (states,
- * memory) giving a partial result marked incomplete.
+ * counterexample written as a replayable trace (of an `always` property,
+ * of an `eventually` one at a quiet state, and of a lasso), and the bounds
+ * (states, depth, memory) giving a partial result marked incomplete, exit 3.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,6 +24,8 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 interface ExploreJson {
   ok: boolean;
   complete: boolean;
+  proof: boolean;
+  checked: string[];
   stoppedBy: string | null;
   states: number;
   transitions: number;
@@ -35,47 +39,89 @@ describe('outbox-sim explore', () => {
     const r = await run('explore', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as ExploreJson;
-    expect(j).toMatchObject({ ok: true, complete: true, stoppedBy: null, states: 19063, transitions: 52530, violations: [] });
+    expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 19063, transitions: 52530, violations: [] });
+    expect(j.checked).toEqual(['no-phantom-delivery', 'parked-stays-parked', 'exclusive-attempt', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
     expect(j.statesPerSecond).toBeGreaterThan(0);
+    const text = await run('explore');
+    expect(text.out).toContain('checked: no-phantom-delivery, parked-stays-parked, exclusive-attempt, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
+    expect(text.out).toContain('RESULT: no property violated in the whole bounded space (a proof for this world)');
   });
 
   it('a flawed rule set: exit 1, the shortest trace written, and it replays', async () => {
     const r = await run('explore', '--rules', 'fresh-cycle', '--json', '--out', tmp);
     expect(r.code).toBe(1);
     const j = JSON.parse(r.out) as ExploreJson;
-    expect(j.violations[0]).toMatchObject({ property: 'no-phantom-delivery' });
+    // fresh-cycle loses a body silently (16 steps, the last the switch to the liveness phase) before its phantom (18).
+    expect(j.violations).toMatchObject([{ property: 'no-silent-loss', steps: 16 }]);
     const replay = await run('replay', j.violations[0].path);
     expect(replay.code).toBe(0);
-    expect(replay.out).toContain(`trace ${j.violations[0].trace} replays identically: ${j.violations[0].steps} steps, ending in no-phantom-delivery`);
+    expect(replay.out).toContain(`trace ${j.violations[0].trace} replays identically: ${j.violations[0].steps} steps, ending in no-silent-loss`);
   });
 
-  it('--max-states gives a partial result marked complete: false', async () => {
+  it.each([
+    ['never-quarantine', 'settled-after-healing', 8],
+    ['abandon-at-cap', 'settled-after-healing', 15],
+    // 6 steps, the switch, and a cycle of 3 repeated past the liveness phase's 400 steps.
+    ['retry-past-cap', 'quiet-after-healing', 409],
+  ])('a rule set that leaves a body unsettled (%s): %s with its shortest trace, which replays', async (mutant, property, steps) => {
+    const r = await run('explore', '--rules', `./properties/mutants/${mutant}.ts`, '--json', '--out', tmp);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out) as ExploreJson;
+    expect(j).toMatchObject({ ok: false, proof: false, violations: [{ property, steps }] });
+    // Made with a rule file: replay runs it only when given it.
+    const replay = await run('replay', j.violations[0].path, '--rules', `./properties/mutants/${mutant}.ts`);
+    expect(replay.code).toBe(0);
+    expect(replay.out).toContain(`replays identically: ${steps} steps, ending in ${property}`);
+  });
+
+  it('--max-states gives a partial result marked complete: false, exit 3', async () => {
     const r = await run('explore', '--engines', '3', '--max-states', '20000', '--json');
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ ok: true, complete: false, stoppedBy: 'max-states', states: 20000 });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.out)).toMatchObject({ ok: true, complete: false, proof: false, stoppedBy: 'max-states', states: 20000 });
   });
 
-  it('--max-memory stops the search before memory runs out, and says so', async () => {
+  it('--max-memory stops the search before memory runs out, and says so, exit 3', async () => {
     const r = await run('explore', '--engines', '3', '--max-memory', '1', '--json');
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     const j = JSON.parse(r.out) as ExploreJson;
     expect(j.complete).toBe(false);
     expect(j.stoppedBy).toMatch(/^memory \(resident \d+ MiB, bound --max-memory 1\)$/);
   });
 
-  it('the summary a person reads names the bound that stopped a partial search', async () => {
-    const r = await run('explore', '--engines', '3', '--max-states', '20000');
-    expect(r.code).toBe(0);
-    expect(r.out).toContain('WARNING: stopped by --max-states 20000: a partial search, not a proof (complete: false)');
+  it('--max-memory is honoured by the resident set: the peak stays under the bound plus a small slack', () => {
+    // A whole process, as a user runs it: its own resident set, measured by the kernel's high-water mark (VmHWM).
+    const explore = (...args: string[]) => {
+      const r = spawnSync(process.execPath, ['bin/outbox-sim.mjs', 'explore', '--json', ...args], { encoding: 'utf8' });
+      return { code: r.status, json: JSON.parse(r.stdout) as ExploreJson & { residentBytesPeak: number } };
+    };
+    const start = explore('--max-states', '1').json.residentBytesPeak;
+    // The slack: what the process may take between two looks at the bound (1,000 states, or 1,000 states of a cycle search).
+    const SLACK_MIB = 16;
+    for (const headroom of [24, 64]) {
+      const bound = Math.ceil(start / 2 ** 20) + headroom;
+      const r = explore('--engines', '3', '--crashes', '2', '--max-states', '100000000', '--max-memory', String(bound));
+      expect(r.code).toBe(3);
+      expect(r.json).toMatchObject({ ok: true, complete: false, proof: false });
+      expect(r.json.stoppedBy).toMatch(/^memory \(resident \d+ MiB.*bound --max-memory \d+\)$/);
+      expect(r.json.residentBytesPeak / 2 ** 20).toBeLessThan(bound + SLACK_MIB);
+    }
   });
 
-  it('--max-depth: every trace up to the bound, said so; a violation beyond it is not claimed', async () => {
-    const r = await run('explore', '--rules', 'fresh-cycle', '--max-depth', '17', '--out', tmp);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain('WARNING: stopped by --max-depth 17: every trace of up to 17 steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)');
-    expect(r.out).toContain('RESULT: no always-property violated by any trace of up to 17 steps');
-    const j = JSON.parse((await run('explore', '--rules', 'fresh-cycle', '--max-depth', '18', '--json', '--out', tmp)).out) as ExploreJson;
-    expect(j).toMatchObject({ ok: false, violations: [{ property: 'no-phantom-delivery', steps: 18 }] });
+  it('the summary a person reads names the bound that stopped a partial search', async () => {
+    const r = await run('explore', '--engines', '3', '--max-states', '20000');
+    expect(r.code).toBe(3);
+    expect(r.out).toContain('WARNING: stopped by --max-states 20000: bound reached, nothing found, not a proof (complete: false, exit 3)');
+    expect(r.out).toContain('RESULT: no property violated in the states searched');
+  });
+
+  it('--max-depth: every trace up to the bound, said so, exit 3; a violation beyond it is not claimed', async () => {
+    const r = await run('explore', '--rules', 'fresh-cycle', '--max-depth', '14', '--out', tmp);
+    expect(r.code).toBe(3);
+    expect(r.out).toContain('WARNING: stopped by --max-depth 14: every trace of up to 14 steps was searched, none longer: bound reached, nothing found, not a proof (complete: false, exit 3)');
+    expect(r.out).toContain('RESULT: no property violated by any trace of up to 14 steps');
+    // The silent loss is at a state 15 steps deep: a bound of 15 reaches it.
+    const j = JSON.parse((await run('explore', '--rules', 'fresh-cycle', '--max-depth', '15', '--json', '--out', tmp)).out) as ExploreJson;
+    expect(j).toMatchObject({ ok: false, violations: [{ property: 'no-silent-loss', steps: 16 }] });
   });
 
   it('--continue: the search goes on past the first violation to the whole space, and says so', async () => {
@@ -86,10 +132,11 @@ describe('outbox-sim explore', () => {
     const all = JSON.parse(r.out) as ExploreJson;
     expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 91444 });
     expect(all.states).toBeGreaterThan(first.states);
+    expect(all.violations.map((v) => [v.property, v.steps])).toEqual([['no-phantom-delivery', 18], ['no-silent-loss', 16]]);
     // The first violation found is the same shortest trace with or without --continue.
-    expect(all.violations[0]).toMatchObject({ property: first.violations[0].property, trace: first.violations[0].trace, steps: 18 });
+    expect(all.violations[1]).toMatchObject({ property: first.violations[0].property, trace: first.violations[0].trace, steps: 16 });
     const text = await run('explore', '--rules', 'fresh-cycle', '--continue', '--out', tmp);
-    expect(text.out).toContain('--continue: the whole bounded space was searched; every always-property violated in it is listed below');
+    expect(text.out).toContain('--continue: the whole bounded space was searched; every property violated in it is listed below');
   });
 
   it('a rule set the fast path cannot hold is searched on the object model, and the summary says so', async () => {
@@ -97,6 +144,14 @@ describe('outbox-sim explore', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: engine e1 holds an envelope for "a#0" while working on "a"');
     expect(r.out).toContain('RESULT: no-phantom-delivery violated');
+  });
+
+  it('--help names the properties a search checks and the exit codes, 3 for a bound reached', async () => {
+    const r = await run('explore', '--help');
+    expect(r.out).toContain('always: no-phantom-delivery, parked-stays-parked, exclusive-attempt, bounded-record');
+    expect(r.out).toContain('eventually, where the system would be quiet once faults stop: no-silent-loss, settled-after-healing');
+    expect(r.out).toContain('quiet-after-healing: no reachable cycle of steps the system takes by itself');
+    expect(r.out).toContain('3 bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof');
   });
 
   it('a bad bound is one line and exit 2', async () => {

@@ -1,14 +1,20 @@
 /**
  * `outbox-sim explore`: breadth-first search of one bounded world with the
- * whole fault vocabulary. Exit 0 when no `always` property is violated in
- * what was searched (a search stopped by --max-states, --max-depth or
- * --max-memory says so and is marked `complete: false`), 1 when one is (the shortest counterexample is written
- * as a trace), 2 on bad input.
+ * whole fault vocabulary, checking the `always` properties at every state
+ * and the `eventually` ones (no-silent-loss and settled-after-healing where
+ * the system would be quiet once faults stop, quiet-after-healing as
+ * lassos: retrying forever). Exit 0 when the whole bounded space holds no
+ * violation (a proof for that world), 1 when a property is violated (the
+ * shortest counterexample is written as a trace), 3 when a bound
+ * (--max-states, --max-depth, --max-memory) stopped the search with nothing
+ * found: not a proof, and marked `complete: false`; 2 on bad input.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
+import { outboxProperties } from '../../properties/outbox.ts';
+import { QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
+import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { rulesPair, replayCommand } from './check-command.ts';
@@ -16,7 +22,7 @@ import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { faultTraced } from './rule-fault.ts';
-import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
+import { memoryGuard, memoryMiBDefault, residentPeakBytes } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 import { terminalText } from './terminal-text.ts';
 
@@ -41,6 +47,31 @@ export interface ExploreFlags {
 
 /** Default bound on stored states. */
 export const MAX_STATES_DEFAULT = 2_000_000;
+
+/** Exit code of a search a bound stopped with nothing found: not a proof. */
+export const EXIT_PARTIAL = 3;
+
+/** What `explore --help` says after the flags: the properties a search checks, and the exit codes. */
+export function exploreHelp(): string {
+  const properties = outboxProperties();
+  const named = (kind: 'always' | 'eventually') => properties.filter((p) => p.kind === kind).map((p) => p.name).join(', ');
+  return [
+    '',
+    'Checks, at every state searched:',
+    `  always: ${named('always')}`,
+    `  eventually, where the system would be quiet once faults stop: ${named('eventually')}`,
+    `  ${QUIET_AFTER_HEALING}: no reachable cycle of steps the system takes by itself, with the broker giving one`,
+    '    steady answer (healthy, or a failure that persists), that never becomes quiet (retrying forever)',
+    '  (the JSON names them: "checked": [...])',
+    '',
+    'Exit codes: 0 no violation in the whole bounded space (a proof for this world); 1 a property violated',
+    `(shortest trace written); ${EXIT_PARTIAL} bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof;`,
+    '2 bad input.',
+  ].join('\n');
+}
+
+/** New states between two looks at the memory bound (and the caller's other stop reasons). */
+const STOP_EVERY = 1000;
 
 /** The sizes named by flags. */
 export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
@@ -86,24 +117,31 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
       residentMax = Math.max(residentMax, process.memoryUsage.rss());
       return guard();
     },
+    beforeGrowth: (bytes) => guard(bytes),
     progressEvery: 10_000,
+    stopEvery: STOP_EVERY,
+    liveness: true,
   }), { pair, steppers, options, outDir: flags.out ?? 'traces/found', origin: 'explore' });
   residentMax = Math.max(residentMax, process.memoryUsage.rss());
+  const residentPeak = residentPeakBytes() ?? residentMax;
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
   bar.stop();
   const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
-    const w = writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+    const c = counterexampleOf(options, v);
+    const w = writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path, pair) };
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
+  const code = !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
   const perState = (bytes: number): number => bytes / Math.max(1, r.states);
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
-    return ok ? 0 : 1;
+    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations }));
+    return code;
   }
+  io.out(`  checked: ${r.checked.join(', ')}`);
   if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
@@ -113,7 +151,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
     io.out(`  replay: ${terminalText(v.replay)}`);
   }
-  return ok ? 0 : 1;
+  return code;
 }
 
 /** What a person reads of how the search ended, before the violations (if any) are listed. */
@@ -122,15 +160,15 @@ function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMa
   const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
   if (!ok) {
     if (!continued) return [];
-    if (r.complete) return ['  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'];
+    if (r.complete) return ['  --continue: the whole bounded space was searched; every property violated in it is listed below, each with its shortest trace'];
     return [`WARNING: --continue: stopped by ${stopper}: a property not listed below may still be violated beyond the states searched`];
   }
-  if (r.complete) return ['RESULT: no always-property violated in the whole bounded space'];
+  if (r.complete) return ['RESULT: no property violated in the whole bounded space (a proof for this world)'];
   if (r.stoppedBy === 'max-depth') {
     return [
-      `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: a bounded search, not a proof for the whole space (complete: false)`,
-      `RESULT: no always-property violated by any trace of up to ${depthMax} steps`,
+      `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`,
+      `RESULT: no property violated by any trace of up to ${depthMax} steps`,
     ];
   }
-  return [`WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`, 'RESULT: no always-property violated in the states searched'];
+  return [`WARNING: stopped by ${stopper}: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`, 'RESULT: no property violated in the states searched'];
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
 import { rulesCommand } from './rules-command.ts';
 import { replayCommand, type ReplayFlags } from './replay-command.ts';
-import { exploreCommand, type ExploreFlags } from './explore-command.ts';
+import { exploreCommand, exploreHelp, type ExploreFlags } from './explore-command.ts';
 import { mergeCommand } from './merge-command.ts';
 import { compareCommand } from './compare-command.ts';
 import { showCommand } from './show-command.ts';
@@ -95,7 +95,8 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')
     .option('--max-memory <MiB>', 'stop (partial result) before the process uses this much memory; default 70% of the machine')
-    .option('--continue', 'go on after a violation: every always-property violated, each with its shortest trace')
+    .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
+    .addHelpText('after', exploreHelp())
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')
     .action(async (opts: ExploreFlags) => {

@@ -4,6 +4,7 @@
  * outside V8's heap (typed arrays), so both the heap and the whole process
  * (resident set) are watched.
  */
+import { readFileSync } from 'node:fs';
 import { constrainedMemory } from 'node:process';
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
@@ -20,14 +21,38 @@ export function memoryMiBDefault(): number {
   return Math.floor((MEMORY_FRACTION_DEFAULT * total) / 2 ** 20);
 }
 
-/** A stop reason once the heap or the resident set passes its bound, else null. */
-export function memoryGuard(maxMiB: number): () => string | null {
-  return () => {
+/**
+ * A stop reason once the heap or the resident set passes its bound, else
+ * null. `extraBytes`: memory about to be taken at once (a table that
+ * doubles), refused when it would carry the resident set past the bound;
+ * polled often enough, and asked before every such growth, the bound holds
+ * to within what a few thousand states take.
+ */
+export function memoryGuard(maxMiB: number): (extraBytes?: number) => string | null {
+  const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+  return (extraBytes = 0) => {
     const { used_heap_size, heap_size_limit } = getHeapStatistics();
     if (used_heap_size > HEAP_FRACTION_MAX * heap_size_limit) {
-      return `memory (heap ${Math.round(used_heap_size / 2 ** 20)} MiB of ${Math.round(heap_size_limit / 2 ** 20)} MiB)`;
+      return `memory (heap ${mib(used_heap_size)} MiB of ${mib(heap_size_limit)} MiB)`;
     }
     const rss = process.memoryUsage.rss();
-    return rss > maxMiB * 2 ** 20 ? `memory (resident ${Math.round(rss / 2 ** 20)} MiB, bound --max-memory ${maxMiB})` : null;
+    if (rss + extraBytes <= maxMiB * 2 ** 20) return null;
+    return extraBytes === 0
+      ? `memory (resident ${mib(rss)} MiB, bound --max-memory ${maxMiB})`
+      : `memory (resident ${mib(rss)} MiB and ${mib(extraBytes)} MiB more for a table to grow, bound --max-memory ${maxMiB})`;
   };
+}
+
+/**
+ * The most the process has held resident since it started (Linux: VmHWM of
+ * /proc/self/status, the kernel's own high-water mark, so no peak between
+ * samples is missed), or null where the system does not say.
+ */
+export function residentPeakBytes(): number | null {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m === null ? null : Number(m[1]) * 1024;
+  } catch {
+    return null;
+  }
 }

@@ -61,7 +61,7 @@ export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
       // The fault is the news: without its trace if that cannot be written.
       trace = null;
     }
-    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${traceNote(trace, 'that reach it')}`);
+    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${traceNote(trace, 'to it')}`);
   }
 }
 

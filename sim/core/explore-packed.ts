@@ -4,8 +4,10 @@
  * on states that are fixed-width integer vectors. Nothing per state lives on
  * the JavaScript heap: the frontier is a {@link StateQueue}, the visited set
  * a {@link FingerprintSet} of 64-bit hashes of the vectors, the parent links
- * a {@link GrowableIndex}.
+ * a {@link GrowableIndex}. With a {@link SteadyLiveness}, the `eventually`
+ * properties are checked as each state is expanded (`explore-liveness.ts`).
  */
+import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
@@ -76,10 +78,64 @@ const BATCH_MAX = 64;
 // A module-local copy: a module loader may turn each access to an imported binding into a getter call.
 const fingerprintInts = tuples.fingerprintInts;
 
-/** Breadth-first search from the system's initial state. */
-export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds): ExploreResult<E> {
+/** The packed system's graph for the liveness search (shortest paths by a search without liveness). */
+function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGraph<Int32Array, E> {
+  const width = system.width;
+  const stateAfter = (events: readonly E[]): Int32Array => {
+    let s = new Int32Array(width);
+    system.initial(s);
+    for (const e of events) {
+      const t = new Int32Array(width);
+      system.apply(s, e, t);
+      s = t;
+    }
+    return s;
+  };
+  return {
+    print: (s, out) => fingerprintInts(s, width, out),
+    successors(s, keep) {
+      const events = system.events(s);
+      const kept = events.map(keep);
+      // The expansion stops after the last event kept (in the outbox, engine steps and answers come first).
+      const last = kept.lastIndexOf(true);
+      const found: { event: E; state: Int32Array }[] = [];
+      if (last < 0) return found;
+      const sink: SuccessorSink = {
+        out: new Int32Array(width),
+        take(ei) {
+          if (kept[ei]) {
+            found.push({ event: events[ei], state: sink.out });
+            sink.out = new Int32Array(width);
+          }
+          return ei >= last;
+        },
+      };
+      system.expand(s, sink);
+      return found;
+    },
+    shortestPathTo(targets) {
+      const p = new Uint32Array(2);
+      const target: PackedSystem<E> = {
+        ...system,
+        always: ['target'],
+        check(s) {
+          fingerprintInts(s, width, p);
+          return targets.has(printKey(p)) ? { property: 'target', subject: '', body: '', layer: '', detail: '' } : null;
+        },
+      };
+      return explorePacked(target, { statesMax }).violations[0]?.events ?? null;
+    },
+    stateAfter,
+  };
+}
+
+/** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */
+export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds, liveness?: SteadyLiveness<Int32Array, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
+  const stopEvery = bounds.stopEvery ?? progressEvery;
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
+  const checked = [...system.always, ...(lively?.checked ?? [])];
   const depthMax = bounds.depthMax ?? -1;
   const width = system.width;
   const seen = new FingerprintSet(16);
@@ -112,7 +168,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     return events;
   };
   const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
-    searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy);
+    searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy, checked, lively);
   const propertyCount = system.always.length;
   const check = (s: Int32Array, i: number, changed: number): boolean => {
     for (let p = 0; p < propertyCount; p++) {
@@ -129,6 +185,27 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
   watchAt(POSITION_SEARCH, 0);
+  /**
+   * The memory a table is about to take at once (the visited set doubles;
+   * the liveness flags grow as they are set): asked of the caller before it
+   * is taken. `askedAt` keeps one growth from being asked about twice.
+   */
+  let askedAt = -1;
+  const growthRefused = (): string | null => {
+    if (bounds.beforeGrowth === undefined || askedAt === seen.size) return null;
+    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
+    if (bytes === 0) return null;
+    askedAt = seen.size;
+    return bounds.beforeGrowth(bytes);
+  };
+  /** The liveness checks of the state in `current`, number `id`; true to stop. */
+  const live = (id: number): boolean => {
+    if (lively === null) return false;
+    stop = growthRefused();
+    if (stop !== null) return true;
+    if (lively.visit(current, () => pathTo(id))) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
+    return stop !== null;
+  };
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
   let expanded = 0;
   let levelEnd = 1;
@@ -170,6 +247,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
     for (let b = 0; b < n; b++) seen.prefetch(batchPrints[2 * b], batchPrints[2 * b + 1]);
     for (let b = 0; b < n; b++) {
       transitions++;
+      // The set doubles on the add that finds it full, whether or not the fingerprint is new.
+      if (seen.growthBytes > 0) {
+        stop = growthRefused();
+        if (stop !== null) return true;
+      }
       if (!seen.add(batchPrints[2 * b], batchPrints[2 * b + 1])) continue;
       const state = slots[b];
       const id = index.push(parent, batchEvents[b]);
@@ -180,8 +262,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
       }
       queue.push(state);
       if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
-      if (seen.size % progressEvery === 0) {
-        bounds.onProgress?.(seen.size, depth);
+      if (seen.size % progressEvery === 0) bounds.onProgress?.(seen.size, depth);
+      if (seen.size % stopEvery === 0) {
         stop = bounds.stopReason?.() ?? null;
         if (stop !== null) return true;
       }
@@ -210,9 +292,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
         return fresh;
       },
     };
-    while (queue.length > 0 && !fresh) {
+    // Every state of the last level is within the bound: each is checked for liveness, even once a successor beyond is known.
+    while (queue.length > 0 && (!fresh || lively !== null)) {
       queue.shift(current);
-      system.expand(current, probe);
+      if (live(expanded++)) return result(false, stop);
+      if (!fresh) system.expand(current, probe);
     }
     if (fresh) return result(false, 'max-depth');
     transitions += probed;
@@ -228,6 +312,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds)
       if (level === depthMax) return cutAtDepth();
       queue.shift(current);
       parent = expanded++;
+      if (live(parent)) return result(false, stop);
       system.expand(current, sink);
       if (stop === null) flush();
       if (stop !== null) return result(false, stop);

@@ -10,7 +10,11 @@
  * the table), the index of its parent and of the event that led to it
  * (6 bytes); states themselves live only while they are in the frontier. A
  * counterexample is rebuilt by re-running the chain of event indices.
+ *
+ * Given a {@link SteadyLiveness}, the `eventually` properties are checked
+ * too, on every state as it is expanded (see `explore-liveness.ts`).
  */
+import { LivenessSearch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintSet, fingerprint } from './fingerprint.ts';
 import type { SimModel, Violation } from './model.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
@@ -32,17 +36,34 @@ export interface ExploreBounds {
   onProgress?: (states: number, depth: number) => void;
   progressEvery?: number;
   /**
-   * Asked every `progressEvery` new states: a reason to stop now (for
-   * instance the heap nearing its limit), or null. Stopping gives a partial
-   * result that names the reason, never an out-of-memory crash.
+   * Asked every `stopEvery` new states (default `progressEvery`): a reason
+   * to stop now (for instance the heap nearing its limit), or null.
+   * Stopping gives a partial result that names the reason, never an
+   * out-of-memory crash.
    */
   stopReason?: () => string | null;
+  stopEvery?: number;
+  /**
+   * Asked before a table of the search grows by `bytes` at once (the
+   * visited set doubles): a reason to stop instead, or null. With
+   * `stopReason`, what keeps a memory bound from being overshot by one
+   * doubling.
+   */
+  beforeGrowth?: (bytes: number) => string | null;
 }
 
 /** A violation with the shortest path of events that reaches it. */
 export interface FoundViolation<E> {
   violation: Violation;
+  /** The shortest path to the violating state (a liveness violation: to the state where faults stop). */
   events: E[];
+  /**
+   * A liveness violation: faults stop after `events`, the broker's steady
+   * answer (`mode`, null: the world's own), and for a lasso the cycle that
+   * repeats forever (empty for a violation at a quiet state). See
+   * `livenessTraceEvents` for the events of a trace that replays it.
+   */
+  healed?: { mode: string | null; cycle: E[] };
 }
 
 /** What a search found. */
@@ -62,6 +83,8 @@ export interface ExploreResult<E> {
   collisionBound: number;
   /** Why an incomplete search stopped (`max-states`, `max-depth`, a violation, or the caller's reason); null when complete. */
   stoppedBy: string | null;
+  /** The properties the search checked, by name (`always` ones; with liveness, the `eventually` ones and quiet-after-healing). */
+  checked: string[];
 }
 
 /**
@@ -110,15 +133,20 @@ export function searchResult<E>(
   violations: FoundViolation<E>[],
   complete: boolean,
   stoppedBy: string | null,
+  checked: string[],
+  liveness: { cut: string | null; found: FoundViolation<E>[]; bytes: number } | null = null,
 ): ExploreResult<E> {
+  // A cycle search cut by its bound leaves quiet-after-healing unproven: the search is partial.
+  const cut = complete && liveness?.cut ? liveness.cut : null;
   return {
-    complete,
-    stoppedBy,
+    complete: complete && cut === null,
+    stoppedBy: cut ?? stoppedBy,
     states: seen.size,
     transitions: counts.transitions,
     depth: counts.depth,
-    violations,
-    indexBytes: seen.bytes + index.bytes,
+    violations: [...violations, ...(liveness?.found ?? [])],
+    checked,
+    indexBytes: seen.bytes + index.bytes + (liveness?.bytes ?? 0),
     ...(counts.frontierBytesMax !== undefined ? { frontierBytesMax: counts.frontierBytesMax } : {}),
     collisionBound: (seen.size * seen.size) / 2 ** 65,
   };
@@ -160,11 +188,50 @@ function enabledEvents<S, E>(model: SimModel<S, E>, s: S): E[] {
   return out;
 }
 
-/** Breadth-first search from the model's initial state. */
-export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): ExploreResult<E> {
+/** The object model's graph for the liveness search (shortest paths by a search without liveness). */
+function objectGraph<S, E>(model: SimModel<S, E>, statesMax: number): LivenessGraph<S, E> {
+  return {
+    print(s, out) {
+      const [hi, lo] = fingerprint(model.key(s));
+      out[0] = hi;
+      out[1] = lo;
+    },
+    successors(s, keep) {
+      return enabledEvents(model, s)
+        .filter(keep)
+        .map((event) => ({ event, state: model.step(s, event).state }));
+    },
+    shortestPathTo(targets) {
+      const p = new Uint32Array(2);
+      const target = {
+        name: 'target',
+        kind: 'always' as const,
+        description: 'not a state of the cycle',
+        check(s: S): Violation | null {
+          const [hi, lo] = fingerprint(model.key(s));
+          p[0] = hi;
+          p[1] = lo;
+          return targets.has(`${p[0]}:${p[1]}`) ? { property: 'target', subject: '', body: '', layer: '', detail: '' } : null;
+        },
+      };
+      return explore({ ...model, properties: [target] }, { statesMax }).violations[0]?.events ?? null;
+    },
+    stateAfter(events) {
+      let s = model.initial();
+      for (const e of events) s = model.step(s, e).state;
+      return s;
+    },
+  };
+}
+
+/** Breadth-first search from the model's initial state; with `liveness`, the `eventually` properties too. */
+export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
+  const stopEvery = bounds.stopEvery ?? progressEvery;
   const always = model.properties.filter((p) => p.kind === 'always');
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(model, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
+  const checked = [...always.map((p) => p.name), ...(lively?.checked ?? [])];
   const seen = new FingerprintSet(16);
   const index = new GrowableIndex();
   const start = model.initial();
@@ -187,7 +254,7 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     return events;
   };
   const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
-    searchResult(seen, index, { transitions, depth }, violations, complete, stoppedBy);
+    searchResult(seen, index, { transitions, depth }, violations, complete, stoppedBy, checked, lively);
   const check = (s: S, i: number): boolean => {
     for (const p of always) {
       if (violated.has(p.name)) continue;
@@ -200,6 +267,16 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
     }
     return false;
   };
+  /** The liveness checks of a state, as it is expanded (breadth-first order, so shortest first): why to stop, or null. */
+  const live = (s: S, i: number): string | null => {
+    if (lively === null || !lively.visit(s, () => pathTo(i))) return null;
+    return lively.stopped ?? (stopAtFirst ? 'violation' : null);
+  };
+  /** A growth of the visited set the caller refuses, or null. */
+  const growthRefused = (): string | null => {
+    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
+    return bytes > 0 ? (bounds.beforeGrowth?.(bytes) ?? null) : null;
+  };
   if (check(start, 0)) return result(false, 'violation');
   /**
    * The frontier is the level of `depthMax`, whose successors are not
@@ -207,14 +284,23 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
    * already stored (their transitions then count, as an unbounded search
    * counts them).
    */
-  const cutAtDepth = (last: { s: S }[]): ExploreResult<E> => {
+  const cutAtDepth = (last: { s: S; i: number }[]): ExploreResult<E> => {
     let probed = 0;
-    for (const { s } of last) {
-      for (const e of enabledEvents(model, s)) {
+    let fresh = false;
+    // Every state of the last level is within the bound: each is checked for liveness, even once a successor beyond is known.
+    for (const { s, i } of last) {
+      const stop = live(s, i);
+      if (stop !== null) return result(false, stop);
+      for (const e of fresh ? [] : enabledEvents(model, s)) {
         probed++;
-        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) return result(false, 'max-depth');
+        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) {
+          fresh = true;
+          break;
+        }
       }
+      if (fresh && lively === null) break;
     }
+    if (fresh) return result(false, 'max-depth');
     transitions += probed;
     return result(true);
   };
@@ -227,18 +313,23 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds): Exp
       const next: { s: S; i: number }[] = [];
       for (const { s, i } of frontier) {
         expanding = i;
+        const stop = live(s, i);
+        if (stop !== null) return result(false, stop);
         const events = enabledEvents(model, s);
         for (let ei = 0; ei < events.length; ei++) {
           transitions++;
           const t = model.step(s, events[ei]).state;
           const [hi, lo] = fingerprint(model.key(t));
-          if (!seen.add(hi, lo)) continue;
+          if (seen.has(hi, lo)) continue;
+          const refused = growthRefused();
+          if (refused !== null) return result(false, refused);
+          seen.add(hi, lo);
           const id = index.push(i, ei);
           depth = level + 1;
           if (check(t, id)) return result(false, 'violation');
           next.push({ s: t, i: id });
-          if (seen.size % progressEvery === 0) {
-            bounds.onProgress?.(seen.size, depth);
+          if (seen.size % progressEvery === 0) bounds.onProgress?.(seen.size, depth);
+          if (seen.size % stopEvery === 0) {
             const reason = bounds.stopReason?.() ?? null;
             if (reason !== null) return result(false, reason);
           }

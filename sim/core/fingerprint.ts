@@ -45,6 +45,11 @@ export class FingerprintSet {
     return this.table.byteLength;
   }
 
+  /** Bytes the table would allocate if the next fingerprint added is new (it doubles then), else 0. */
+  get growthBytes(): number {
+    return (this.size + 1) * 4 > (this.mask + 1) * 3 ? 2 * this.table.byteLength : 0;
+  }
+
   /** Reads the slot where a fingerprint's probe starts, so that a later {@link add} finds it in the cache. */
   prefetch(hi: number, lo: number): void {
     this.touched ^= this.table[2 * this.home(hi, lo)];

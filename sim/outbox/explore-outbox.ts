@@ -6,9 +6,12 @@
  * the object model, faster and in a fraction of the memory.
  */
 import { explorePacked } from '../core/explore-packed.ts';
-import { explore, type ExploreBounds, type ExploreResult } from '../core/explore.ts';
+import { explore, type ExploreBounds, type ExploreResult, type FoundViolation } from '../core/explore.ts';
+import { livenessTraceEvents } from '../core/explore-liveness.ts';
+import { BOUNDS_DEFAULT } from '../check.ts';
+import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxModel, type Steppers, type WorldRules } from './model.ts';
-import type { WorldOptions } from './options.ts';
+import { ANSWERS, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
 import type { WorldEvent } from './world.ts';
@@ -18,6 +21,16 @@ export type OutboxSearch = ExploreResult<WorldEvent> & {
   explorer: 'packed' | 'objects';
   /** Why the packed explorer could not search this world (then the object model did), or null. */
   fallback: string | null;
+};
+
+/** Bounds of a search of the outbox. */
+export type OutboxBounds = ExploreBounds & {
+  /**
+   * Check the `eventually` properties too: at every state where the system
+   * would be quiet once faults stop, and lassos (retrying forever) for
+   * quiet-after-healing, against `check`'s liveness bound.
+   */
+  liveness?: boolean;
 };
 
 /**
@@ -30,14 +43,28 @@ export function exploreOutbox(
   options: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers,
-  bounds: ExploreBounds,
+  bounds: OutboxBounds,
   packed: PackedOptions = {},
 ): OutboxSearch {
   const model = outboxModel(options, worldRules, steppers);
+  const liveness = bounds.liveness === true ? outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax) : undefined;
   try {
-    return { ...explorePacked(packedOutbox(options, worldRules, model, packed), bounds), explorer: 'packed', fallback: null };
+    const system = packedOutbox(options, worldRules, model, packed);
+    const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
+    return { ...explorePacked(system, bounds, packedLiveness), explorer: 'packed', fallback: null };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
-    return { ...explore(model, bounds), explorer: 'objects', fallback: err.message };
+    return { ...explore(model, bounds, liveness), explorer: 'objects', fallback: err.message };
   }
+}
+
+/**
+ * The world and events of the trace that reproduces a violation a search
+ * found: a liveness violation switches to the liveness phase after its path
+ * and, for a lasso, repeats its cycle past `check`'s bound, in a world whose
+ * broker gives the steady answer the lasso was found under.
+ */
+export function counterexampleOf(options: WorldOptions, v: FoundViolation<WorldEvent>): { options: WorldOptions; events: (WorldEvent | null)[] } {
+  const mode = ANSWERS.find((a) => a === v.healed?.mode);
+  return { options: mode === undefined ? options : { ...options, healAnswer: mode }, events: livenessTraceEvents(v, BOUNDS_DEFAULT.healStepsMax) };
 }

@@ -1,16 +1,25 @@
 /**
  * Exhaustive search of small outbox worlds: pinned distinct-state counts
  * (a change to the model or the explorer that changes them must be
- * deliberate), shortest counterexamples, and the partial result at the bound.
+ * deliberate), shortest counterexamples of `always` and `eventually`
+ * properties, and the partial result at the bound.
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
-import { steppersFor } from '../check.ts';
+import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
+import { simulateEvents } from '../core/simulate.ts';
+import neverQuarantine from '../../properties/mutants/never-quarantine.ts';
+import abandonAtCap from '../../properties/mutants/abandon-at-cap.ts';
+import retryPastCap from '../../properties/mutants/retry-past-cap.ts';
+import unclassifiedNotCounted from '../../properties/mutants/unclassified-not-counted.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
-import { exploreOutbox } from './explore-outbox.ts';
+import { outboxLiveness } from './explore-liveness.ts';
+import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
 import { outboxModel } from './model.ts';
+import { ANSWERS } from './options.ts';
+import { labelOf } from './world.ts';
 
 /** The search `outbox-sim explore` runs (packed states). */
 function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000, depthMax?: number) {
@@ -25,7 +34,22 @@ function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax =
   });
 }
 
+/** The search `outbox-sim explore` runs, with the `eventually` properties. */
+function searchLive(rules: RuleSet, sizes: Partial<ExploreSizes>, stopAtFirst = true) {
+  return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true, stopAtFirst });
+}
+
 describe('explore: pinned state counts of fail-closed', () => {
+  it.each([
+    [{ engines: 1, crashesMax: 0 }, 340, 492],
+    [{ engines: 1, crashesMax: 1 }, 1177, 1982],
+    [{ engines: 2, crashesMax: 1 }, 19063, 52530],
+    [{ engines: 3, crashesMax: 1 }, 208437, 779836],
+  ] as const)('%o with the eventually properties: %i states, %i transitions, complete, no violation', (sizes, states, transitions) => {
+    const r = searchLive(failClosed, sizes);
+    expect(r.checked).toEqual(['no-phantom-delivery', 'parked-stays-parked', 'exclusive-attempt', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
+    expect([r.complete, r.stoppedBy, r.violations, r.states, r.transitions]).toEqual([true, null, [], states, transitions]);
+  });
   it.each([
     [{ engines: 1, crashesMax: 0 }, 340, 492],
     [{ engines: 1, crashesMax: 1 }, 1177, 1982],
@@ -52,6 +76,53 @@ describe('explore: shortest counterexamples', () => {
     const r = search(rules, {});
     expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
     expect(r.violations[0]?.events.length).toBe(steps);
+  });
+});
+
+describe('explore: eventually properties, each with its shortest trace, which replays', () => {
+  /** The trace explore writes for a violation, re-run as `replay` re-runs it. */
+  function rerun(rules: RuleSet, v: ReturnType<typeof searchLive>['violations'][number]) {
+    const c = counterexampleOf(exploreOptions(EXPLORE_DEFAULTS), v);
+    expect(c.options.healAnswer).toBe(v.healed?.mode ?? 'accept');
+    const model = outboxModel(c.options, { rules }, steppersFor(rules, null));
+    return simulateEvents(model, c.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+  }
+
+  it.each([
+    // A body left live where fail-closed quarantines it: unsettled once quiet.
+    ['never-quarantine', 'settled-after-healing', 7, null, 0, neverQuarantine],
+    // Parked at the attempts limit, its file abandoned live.
+    ['abandon-at-cap', 'settled-after-healing', 14, null, 0, abandonAtCap],
+    // At the limit the record goes back to READY: a broker that stays unavailable is retried forever.
+    ['retry-past-cap', 'quiet-after-healing', 6, 'unavailable-503', 3, retryPastCap],
+    ['unclassified-not-counted', 'quiet-after-healing', 5, 'garbled-200', 3, unclassifiedNotCounted],
+  ] as const)('%s breaks %s: %i steps, then faults stop (steady answer %s, a cycle of %i)', (_name, property, steps, mode, cycle, rules) => {
+    const r = searchLive(rules, {});
+    const v = r.violations[0];
+    expect([r.violations.length, v.violation.property, v.events.length, v.healed?.mode, v.healed?.cycle.length]).toEqual([1, property, steps, mode, cycle]);
+    const sim = rerun(rules, v);
+    expect(sim.invalidAt).toBeNull();
+    expect(sim.violation?.property).toBe(property);
+  });
+
+  it('the object-model explorer finds the same liveness violations with the same traces', () => {
+    for (const rules of [neverQuarantine, retryPastCap]) {
+      const options = exploreOptions(EXPLORE_DEFAULTS);
+      const model = outboxModel(options, { rules }, steppersFor(rules, null));
+      const objects = explore(model, { statesMax: 1_000_000 }, outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax));
+      const packed = searchLive(rules, {});
+      const summary = (r: typeof objects) => r.violations.map((v) => [v.violation, v.events.map(labelOf), v.healed?.mode, v.healed?.cycle.map(labelOf)]);
+      expect(summary(objects)).toEqual(summary(packed));
+    }
+  });
+
+  it('a retry cap that is kept (fail-closed) is no lasso under any steady answer, and a lasso names its answer', () => {
+    const options = exploreOptions(EXPLORE_DEFAULTS);
+    const model = outboxModel(options, { rules: failClosed }, steppersFor(failClosed, null));
+    // Every broker answer but a crash during the POST can persist once faults stop.
+    expect(outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWERS.filter((a) => a !== 'crash-in-post'));
+    expect(searchLive(failClosed, { attemptsMax: 3 }).violations).toEqual([]);
+    expect(searchLive(retryPastCap, { attemptsMax: 3 }).violations[0]?.violation.detail).toMatch(/with the broker answering unavailable-503, a cycle of \d+ steps repeats forever/);
   });
 });
 
@@ -88,6 +159,17 @@ describe('explore: bounds', () => {
     const enough = search(freshCycle, {}, 1_000_000, 18);
     expect(enough.violations[0]?.events.length).toBe(18);
   });
+  it('asks before the visited set doubles, and stops there when refused', () => {
+    const asked: number[] = [];
+    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
+      statesMax: 1_000_000,
+      beforeGrowth: (bytes) => (asked.push(bytes), bytes > 2 ** 20 ? 'memory (test: table growth)' : null),
+    });
+    // The set starts at 2^16 slots of 8 bytes and doubles at a load of 3/4: the second doubling (to 2 MiB) is refused.
+    expect(asked).toEqual([2 ** 20, 2 ** 21]);
+    expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test: table growth)', states: 2 ** 17 * 0.75 });
+  });
+
   it('stops when the caller says so (the heap guard), with the reason', () => {
     let asked = 0;
     const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {

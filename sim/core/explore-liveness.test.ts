@@ -1,0 +1,208 @@
+/**
+ * The liveness search's parts on small hand-made graphs and a toy model:
+ * bottom components (retrying forever) against cycles a schedule can leave,
+ * per steady mode; quiet states checked for `eventually` properties; and
+ * both explorers giving the same liveness verdicts and traces.
+ */
+import { describe, expect, it } from 'vitest';
+import { explore, GrowableIndex, searchResult } from './explore.ts';
+import { FingerprintSet } from './fingerprint.ts';
+import { explorePacked, type PackedSystem } from './explore-packed.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { FingerprintFlags } from './fingerprint-flags.ts';
+import type { SimModel } from './model.ts';
+
+/** bottomCycle on per-state lists of (target, modes) pairs. */
+function bottom(edges: number[][], mode: number): number[] | null {
+  const first: number[] = [];
+  const targets: number[] = [];
+  const masks: number[] = [];
+  for (const out of edges) {
+    first.push(targets.length);
+    for (let k = 0; k < out.length; k += 2) {
+      targets.push(out[k]);
+      masks.push(out[k + 1]);
+    }
+  }
+  first.push(targets.length);
+  return bottomCycle(first, targets, masks, mode);
+}
+
+describe('bottomCycle: a component with a cycle that no edge of the mode leaves', () => {
+  const ALL = 3;
+  it('finds a closed cycle, and not a cycle with a way out', () => {
+    // 0 -> 1 -> 2 -> 1: {1, 2} is closed.
+    expect(bottom([[1, ALL], [2, ALL], [1, ALL]], 1)?.sort()).toEqual([1, 2]);
+    // The same with an edge from 2 to a quiet state (-1): it can be left.
+    expect(bottom([[1, ALL], [2, ALL], [1, ALL, -1, ALL]], 1)).toBeNull();
+    // ...or to a component already finished (3, a sink without a cycle): left too.
+    expect(bottom([[1, ALL], [2, ALL], [1, ALL, 3, ALL], []], 1)).toBeNull();
+  });
+  it('a self-loop is a cycle; a state with no edge is none', () => {
+    expect(bottom([[0, ALL]], 1)).toEqual([0]);
+    expect(bottom([[]], 1)).toBeNull();
+  });
+  it('only the edges of the mode count', () => {
+    // 1 <-> 2 under both modes; 2 leaves to a quiet state only under mode 2.
+    const edges = [[1, ALL], [2, ALL], [1, ALL, -1, 2]];
+    expect(bottom(edges, 1)?.sort()).toEqual([1, 2]);
+    expect(bottom(edges, 2)).toBeNull();
+  });
+});
+
+describe('FingerprintFlags', () => {
+  it('keeps bits per fingerprint through growth, and says what a growth would take', () => {
+    const f = new FingerprintFlags(2);
+    for (let i = 0; i < 100; i++) f.set(i, i * 7, i % 2 === 0 ? 1 : 2);
+    f.set(4, 28, 4);
+    expect([f.get(4, 28), f.get(5, 35), f.get(1000, 1), f.size]).toEqual([5, 2, 0, 100]);
+    expect(f.growthBytes === 0 || f.growthBytes === 2 * f.bytes).toBe(true);
+  });
+});
+
+/**
+ * A toy: a worker retries a job; `fail` is the broker's steady answer mode
+ * 1 (mode 0 is success). With `capped`, the retries stop at 2 (parks); a
+ * fault `lose` drops the job silently. Eventually property: a job is done or
+ * parked once quiet.
+ */
+interface Toy {
+  job: 'none' | 'queued' | 'trying' | 'done' | 'parked' | 'lost';
+  tries: number;
+  faults: number;
+}
+type ToyEvent = 'add' | 'start' | 'ok' | 'fail' | 'lose';
+
+function toyModel(capped: boolean, loses: boolean): SimModel<Toy, ToyEvent> {
+  return {
+    initial: () => ({ job: 'none', tries: 0, faults: 0 }),
+    choices(s) {
+      const worker: ToyEvent[] = s.job === 'queued' ? ['start'] : [];
+      const broker: ToyEvent[] = s.job === 'trying' ? ['ok', 'fail'] : [];
+      const other: ToyEvent[] = s.job === 'none' ? ['add'] : loses && s.faults === 0 && s.job === 'queued' ? ['lose'] : [];
+      return [
+        { group: 'engine', weight: 1, events: worker },
+        { group: 'broker', weight: 1, events: broker },
+        { group: 'fault', weight: 1, events: other },
+      ];
+    },
+    step(s, e) {
+      const t = { ...s };
+      if (e === 'add') t.job = 'queued';
+      if (e === 'start') t.job = 'trying';
+      if (e === 'ok') t.job = 'done';
+      if (e === 'fail') {
+        t.tries = capped ? Math.min(t.tries + 1, 2) : 0;
+        t.job = capped && t.tries >= 2 ? 'parked' : 'queued';
+      }
+      if (e === 'lose') Object.assign(t, { job: 'lost', faults: 1 });
+      return { state: t, tags: [] };
+    },
+    label: (e) => e,
+    key: (s) => JSON.stringify(s),
+    properties: [
+      {
+        name: 'job-settled',
+        kind: 'eventually',
+        description: 'a job is done or parked once quiet',
+        check: (s) => (s.job === 'lost' ? { property: 'job-settled', subject: 'job', body: '', layer: 'toy', detail: 'lost' } : null),
+      },
+    ],
+    heal: (s) => s,
+  };
+}
+
+function toyLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEvent> {
+  return {
+    properties: ['job-settled'],
+    modes: ['ok', 'fail'],
+    healStepsMax: 10,
+    atRest(s) {
+      if (s.job === 'queued' || s.job === 'trying') return 'busy';
+      return model.properties[0].check(s);
+    },
+    steadyState: () => true,
+    steady: (e, m) => e === 'start' || e === ['ok', 'fail'][m],
+  };
+}
+
+/** The toy on packed states: [job, tries, faults]. */
+function toyPacked(model: SimModel<Toy, ToyEvent>): PackedSystem<ToyEvent> {
+  const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
+  const unpack = (s: Int32Array): Toy => ({ job: JOBS[s[0]], tries: s[1], faults: s[2] });
+  const pack = (t: Toy, out: Int32Array) => out.set([JOBS.indexOf(t.job), t.tries, t.faults]);
+  return {
+    width: 3,
+    initial: (out) => pack(model.initial(), out),
+    events: (s) => model.choices(unpack(s)).flatMap((g) => g.events),
+    apply: (s, e, out) => pack(model.step(unpack(s), e).state, out),
+    expand(s, sink) {
+      const events = model.choices(unpack(s)).flatMap((g) => g.events);
+      for (let i = 0; i < events.length; i++) {
+        pack(model.step(unpack(s), events[i]).state, sink.out);
+        if (sink.take(i)) return;
+      }
+    },
+    always: [],
+    check: () => null,
+  };
+}
+
+function packedLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
+  const l = toyLiveness(model);
+  const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
+  return { ...l, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
+}
+
+describe('explore with liveness, on a toy model, in both explorers', () => {
+  it.each([
+    ['capped retries, no fault', true, false, null],
+    ['uncapped retries', false, false, 'quiet-after-healing'],
+    ['a fault that loses the job', true, true, 'job-settled'],
+  ] as const)('%s: %s', (_name, capped, loses, property) => {
+    const model = toyModel(capped, loses);
+    const objects = explore(model, { statesMax: 1000, stopAtFirst: false }, toyLiveness(model));
+    const packed = explorePacked(toyPacked(model), { statesMax: 1000, stopAtFirst: false }, packedLiveness(model));
+    expect(objects.checked).toEqual(['job-settled', 'quiet-after-healing']);
+    expect(packed.checked).toEqual(objects.checked);
+    expect(objects.complete).toBe(true);
+    expect(objects.violations.map((v) => v.violation.property)).toEqual(property === null ? [] : [property]);
+    expect(packed.violations.map((v) => [v.violation.property, v.events, v.healed])).toEqual(objects.violations.map((v) => [v.violation.property, v.events, v.healed]));
+  });
+
+  it('a lasso: the shortest stem, the faults stop, then the cycle under the mode that keeps it going, repeated past the bound', () => {
+    const model = toyModel(false, false);
+    const r = explore(model, { statesMax: 1000 }, toyLiveness(model));
+    const v = r.violations[0];
+    expect(v.events).toEqual(['add']);
+    expect(v.healed).toEqual({ mode: 'fail', cycle: ['start', 'fail'] });
+    expect(v.violation.detail).toContain('with the broker answering fail, a cycle of 2 steps repeats forever');
+    expect(livenessTraceEvents(v, 10)).toEqual(['add', null, 'start', 'fail', 'start', 'fail', 'start', 'fail', 'start', 'fail', 'start', 'fail']);
+  });
+
+  it('a violation at a quiet state: the shortest path to it, then the faults stop', () => {
+    const model = toyModel(true, true);
+    const v = explore(model, { statesMax: 1000 }, toyLiveness(model)).violations[0];
+    expect([v.events, v.healed, livenessTraceEvents(v, 10)]).toEqual([['add', 'lose'], { mode: null, cycle: [] }, ['add', 'lose', null]]);
+  });
+});
+
+describe('a cycle search held to its bound', () => {
+  it('gives up past the bound, says so, and makes a whole search partial', () => {
+    const model = toyModel(false, false);
+    const graph: LivenessGraph<Toy, ToyEvent> = {
+      print(s, out) {
+        out[0] = ['none', 'queued', 'trying', 'done', 'parked', 'lost'].indexOf(s.job) + 1;
+        out[1] = s.tries;
+      },
+      successors: (s, keep) => model.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: model.step(s, event).state })),
+      shortestPathTo: () => null,
+      stateAfter: () => model.initial(),
+    };
+    const search = new LivenessSearch(toyLiveness(model), graph, 1);
+    expect(search.visit({ job: 'queued', tries: 0, faults: 0 }, () => [])).toBe(false);
+    expect(search.cut).toBe('the cycle search reached 1 states from one state: quiet-after-healing not searched beyond');
+    const r = searchResult(new FingerprintSet(4), new GrowableIndex(), { transitions: 0, depth: 0 }, [], true, null, search.checked, search);
+    expect([r.complete, r.stoppedBy]).toEqual([false, search.cut]);
+  });
+});

@@ -1,0 +1,352 @@
+/**
+ * The `eventually` properties on an exhaustive search. `check`'s liveness
+ * phase stops the faults at some point of a run (`heal`) and lets the system
+ * run until it is quiet: then `eventually` properties are checked, and a
+ * system still busy at the phase's bound violates `quiet-after-healing`. The
+ * explorer asks the same questions of every state it stores:
+ *
+ * - Quiet: would the system stay put if faults stopped here? The state is
+ *   healed (crashed processes restart) and asked the model's own quiet test
+ *   (`isQuiet`: no event enabled, or the model says no step would change
+ *   anything durable), exactly as the liveness phase asks it. Fault events
+ *   the remaining budget still allows do not count: once faults stop they
+ *   are never taken. At every quiet state the `eventually` properties are
+ *   checked; a violation's trace is the shortest path to the state, then the
+ *   switch to the liveness phase.
+ * - Retrying forever: once faults stop, the environment is steady: crashes,
+ *   corruptions, producer and operator actions stop, and the broker gives
+ *   one answer to every POST (healthy, or a failure that persists): each
+ *   such answer is a steady mode. A lasso under a mode is a reachable cycle
+ *   of steps the system takes by itself (the model says which events are
+ *   such steps under the mode) through states none of which is quiet, from
+ *   which no schedule of those steps reaches a quiet state: a bottom
+ *   strongly connected component of that step graph, quiet states being
+ *   sinks. A random liveness phase that enters one never becomes quiet; a
+ *   cycle some other process could leave (one engine skipping a file while
+ *   another holds its claim) is not one. Components are found by Tarjan's
+ *   algorithm from each stored state (each state is finished with once per
+ *   mode); the trace is the shortest path to a state of the component, the
+ *   switch to the liveness phase, and the shortest cycle through that state
+ *   repeated past the liveness phase's bound, so `replay` reproduces it.
+ */
+import { FingerprintFlags, FingerprintIndex } from './fingerprint-flags.ts';
+import type { FoundViolation } from './explore.ts';
+import type { Violation } from './model.ts';
+import { busyAfterHealing } from './random.ts';
+
+/** The name of the property a lasso violates. */
+export const QUIET_AFTER_HEALING = 'quiet-after-healing';
+
+/** What a model tells the explorer about its liveness phase. */
+export interface SteadyLiveness<S, E> {
+  /** The `eventually` properties checked at quiet states. */
+  readonly properties: readonly string[];
+  /** The steady environments once faults stop (the outbox: each broker answer that can persist). */
+  readonly modes: readonly string[];
+  /** Once faults stop in `s`: 'busy' when the system would not be quiet, else the first `eventually` violation, or null. */
+  atRest(s: S): Violation | null | 'busy';
+  /** True when `s` is a state the liveness phase itself passes through (the outbox: every engine alive), where lassos are looked for. */
+  steadyState(s: S): boolean;
+  /** True when `e` is a step the system takes by itself under steady mode `m` (not a fault, not a producer or operator action). */
+  steady(e: E, m: number): boolean;
+  /** Steps the liveness phase allows before a busy system violates quiet-after-healing. */
+  readonly healStepsMax: number;
+}
+
+/** The state graph as the liveness search walks it (each explorer gives its own). */
+export interface LivenessGraph<S, E> {
+  /** Writes a state's 64-bit fingerprint (as the explorer's visited set has it) into `out`. */
+  print(s: S, out: Uint32Array): void;
+  /** The successors of `s` by the events `keep` accepts, in event order. */
+  successors(s: S, keep: (e: E) => boolean): { event: E; state: S }[];
+  /** The shortest path of events from the initial state to a state whose fingerprint (see {@link printKey}) is in `targets`, or null. */
+  shortestPathTo(targets: ReadonlySet<string>): E[] | null;
+  /** The state the events lead to from the initial state. */
+  stateAfter(events: readonly E[]): S;
+}
+
+/** Most states one cycle search holds (on the heap) before it gives up, saying so. */
+export const LASSO_REGION_MAX = 200_000;
+
+/** States of a region between two looks at the caller's stop reason: a region may be large, and is held on the heap. */
+const POLL_EVERY = 1000;
+
+const KNOWN = 1;
+const QUIET = 2;
+/** The state's region was searched for cycles under every mode. */
+const DONE = 4;
+
+/** A fingerprint as a string key. */
+export function printKey(p: Uint32Array): string {
+  return `${p[0]}:${p[1]}`;
+}
+
+/** The liveness checks of one search: call {@link visit} on every stored state, in breadth-first order. */
+export class LivenessSearch<S, E> {
+  readonly found: FoundViolation<E>[] = [];
+  /** Why the cycle search gave up (a region beyond {@link LASSO_REGION_MAX}), or null. */
+  cut: string | null = null;
+  /** The caller's reason to stop the whole search, given while a region was searched (see `poll`), or null. */
+  stopped: string | null = null;
+  private readonly flags = new FingerprintFlags();
+  private readonly violated = new Set<string>();
+  private readonly fp = new Uint32Array(2);
+
+  constructor(
+    private readonly spec: SteadyLiveness<S, E>,
+    private readonly graph: LivenessGraph<S, E>,
+    private readonly regionMax = LASSO_REGION_MAX,
+    /** Asked every {@link POLL_EVERY} states of a region: a reason to stop the whole search (a memory bound), or null. */
+    private readonly poll: () => string | null = () => null,
+  ) {
+    if (spec.modes.length > 30) throw new Error('liveness search: at most 30 steady modes');
+  }
+
+  /** Property names this search checks. */
+  get checked(): string[] {
+    return [...this.spec.properties, QUIET_AFTER_HEALING];
+  }
+
+  /** Bytes of the flags kept per state. */
+  get bytes(): number {
+    return this.flags.bytes;
+  }
+
+  /** Bytes the flags table would allocate when it next grows (see the explorer's `beforeGrowth`). */
+  get growthBytes(): number {
+    return this.flags.growthBytes;
+  }
+
+  /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
+  visit(s: S, path: () => E[]): boolean {
+    const before = this.found.length;
+    const eventuallyLeft = this.spec.properties.some((p) => !this.violated.has(p));
+    if (eventuallyLeft && this.quiet(s)) {
+      const v = this.spec.atRest(s);
+      if (v !== 'busy' && v !== null && !this.violated.has(v.property)) {
+        this.violated.add(v.property);
+        this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
+      }
+    }
+    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && this.spec.steadyState(s) && !this.quiet(s)) {
+      this.graph.print(s, this.fp);
+      if ((this.flags.get(this.fp[0], this.fp[1]) & DONE) === 0) {
+        const lasso = this.region(s);
+        if (lasso !== null) this.lasso(lasso.component, lasso.mode);
+      }
+    }
+    if (this.stopped !== null) return true;
+    return this.found.length > before;
+  }
+
+  /** Whether the system would be quiet once faults stop in `s` (remembered per state). */
+  private quiet(s: S): boolean {
+    const p = new Uint32Array(2);
+    this.graph.print(s, p);
+    return this.quietAt(s, p);
+  }
+
+  /** {@link quiet} of `s`, whose fingerprint is `p`. */
+  private quietAt(s: S, p: Uint32Array): boolean {
+    const f = this.flags.get(p[0], p[1]);
+    if ((f & KNOWN) !== 0) return (f & QUIET) !== 0;
+    const quiet = this.spec.atRest(s) !== 'busy';
+    this.flags.set(p[0], p[1], KNOWN | (quiet ? QUIET : 0));
+    return quiet;
+  }
+
+  /**
+   * The region of `root`: every state its steps reach under any mode, but
+   * for quiet states and states an earlier region finished with (edges to
+   * those leave the region). Each state of it is expanded once, its edges
+   * kept with the modes they belong to; then each mode's components are
+   * found on those edges by Tarjan's algorithm. Returns the first bottom
+   * component of a mode that has a cycle, or null; the region's states are
+   * then done for every mode. A state of an earlier region is no part of
+   * a new component under any mode: all it reaches under a mode was in its
+   * region, whose components were whole.
+   */
+  private region(root: S): { component: Set<string>; mode: number } | null {
+    const modes = this.spec.modes.length;
+    const local = new FingerprintIndex();
+    const prints: number[] = [];
+    const open: (S | null)[] = [];
+    // The edges of state i are (targets[k], masks[k]) for k from first[i] to first[i + 1]; target -1 leaves the region.
+    const first: number[] = [];
+    const targets: number[] = [];
+    const masks: number[] = [];
+    const p = new Uint32Array(2);
+    const add = (state: S): number => {
+      prints.push(p[0], p[1]);
+      open.push(state);
+      return local.add(p[0], p[1]);
+    };
+    // The modes an event is a step of, as bits, per event (events are shared values).
+    const modesOf = new Map<E, number>();
+    const maskOf = (e: E): number => {
+      let mask = modesOf.get(e);
+      if (mask === undefined) {
+        mask = 0;
+        for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+        modesOf.set(e, mask);
+      }
+      return mask;
+    };
+    this.graph.print(root, p);
+    add(root);
+    for (let i = 0; i < open.length; i++) {
+      if (i % POLL_EVERY === POLL_EVERY - 1) {
+        this.stopped = this.poll();
+        if (this.stopped !== null) return null;
+      }
+      const state = open[i] as S;
+      open[i] = null;
+      first.push(targets.length);
+      for (const { event, state: t } of this.graph.successors(state, (e) => maskOf(e) !== 0)) {
+        this.graph.print(t, p);
+        let j = local.get(p[0], p[1]);
+        if (j < 0) {
+          if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quietAt(t, p)) j = -1;
+          else if (open.length >= this.regionMax) {
+            this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
+            return null;
+          } else j = add(t);
+        }
+        targets.push(j);
+        masks.push(maskOf(event));
+      }
+    }
+    first.push(targets.length);
+    for (let m = 0; m < modes; m++) {
+      const component = bottomCycle(first, targets, masks, 1 << m);
+      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
+    }
+    for (let i = 0; i < open.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
+    return null;
+  }
+
+  /** Records the lasso of a component: shortest path to it, then the shortest cycle through the state it reaches. */
+  private lasso(component: Set<string>, m: number): void {
+    const stem = this.graph.shortestPathTo(component);
+    if (stem === null) throw new Error('liveness search: a component found from a stored state is unreachable');
+    const entry = this.graph.stateAfter(stem);
+    const cycle = this.cycleThrough(entry, component, m);
+    this.violated.add(QUIET_AFTER_HEALING);
+    const busy = busyAfterHealing(this.spec.healStepsMax);
+    const violation: Violation = {
+      ...busy,
+      detail: `${busy.detail}: with the broker answering ${this.spec.modes[m]}, a cycle of ${cycle.length} step${cycle.length === 1 ? '' : 's'} repeats forever and no schedule leaves it`,
+    };
+    this.found.push({ violation, events: stem, healed: { mode: this.spec.modes[m], cycle } });
+  }
+
+  /** The shortest cycle of mode-`m` steps from `entry` back to it, within the component. */
+  private cycleThrough(entry: S, component: ReadonlySet<string>, m: number): E[] {
+    const p = new Uint32Array(2);
+    this.graph.print(entry, p);
+    const home = printKey(p);
+    const keep = (e: E): boolean => this.spec.steady(e, m);
+    const back = new Map<string, { from: string; event: E }>();
+    let level: { key: string; state: S }[] = [{ key: home, state: entry }];
+    while (level.length > 0) {
+      const next: { key: string; state: S }[] = [];
+      for (const { key, state } of level) {
+        for (const { event, state: t } of this.graph.successors(state, keep)) {
+          this.graph.print(t, p);
+          const k = printKey(p);
+          if (!component.has(k) || back.has(k)) continue;
+          back.set(k, { from: key, event });
+          if (k === home) {
+            const events: E[] = [];
+            for (let at = home; ; ) {
+              const b = back.get(at) as { from: string; event: E };
+              events.push(b.event);
+              at = b.from;
+              if (at === home) break;
+            }
+            return events.reverse();
+          }
+          next.push({ key: k, state: t });
+        }
+      }
+      level = next;
+    }
+    throw new Error('liveness search: no cycle through a state of a cyclic component');
+  }
+}
+
+/**
+ * The events of a trace that reproduces a liveness violation as `check`'s
+ * liveness phase sees it: the path, the switch to the liveness phase (null),
+ * and a lasso's cycle repeated until the phase's bound of `healStepsMax`
+ * steps is passed (the switch counts as one).
+ */
+export function livenessTraceEvents<E>(v: FoundViolation<E>, healStepsMax: number): (E | null)[] {
+  if (v.healed === undefined) return v.events;
+  const events: (E | null)[] = [...v.events, null];
+  const cycle = v.healed.cycle;
+  if (cycle.length === 0) return events;
+  for (let n = 0; n < healStepsMax; n += cycle.length) events.push(...cycle);
+  return events;
+}
+
+/**
+ * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
+ * the states of the first component with a cycle and no edge leaving it,
+ * or null. The edges of state i are (targets[k], masks[k]) for k from
+ * first[i] to first[i + 1]; target -1 is outside the region.
+ */
+export function bottomCycle(first: readonly number[], targets: readonly number[], masks: readonly number[], mode: number): number[] | null {
+  const n = first.length - 1;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const next = Int32Array.from(first.slice(0, n));
+  const onStack = new Uint8Array(n);
+  const exit = new Uint8Array(n);
+  const stack: number[] = [];
+  const call: number[] = [];
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] >= 0) continue;
+    index[root] = low[root] = counter++;
+    stack.push(root);
+    onStack[root] = 1;
+    call.push(root);
+    while (call.length > 0) {
+      const v = call[call.length - 1];
+      if (next[v] < first[v + 1]) {
+        const k = next[v]++;
+        if ((masks[k] & mode) === 0) continue;
+        const w = targets[k];
+        if (w < 0) exit[v] = 1;
+        else if (index[w] < 0) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          call.push(w);
+        } else if (onStack[w] === 1) low[v] = Math.min(low[v], index[w]);
+        else exit[v] = 1;
+        continue;
+      }
+      call.pop();
+      const parent = call.length > 0 ? call[call.length - 1] : -1;
+      if (low[v] !== index[v]) {
+        if (parent >= 0) low[parent] = Math.min(low[parent], low[v]);
+        continue;
+      }
+      // v roots a component: the states above it on the stack.
+      const members: number[] = [];
+      let x: number;
+      do {
+        x = stack.pop() as number;
+        onStack[x] = 0;
+        members.push(x);
+      } while (x !== v);
+      if (parent >= 0) exit[parent] = 1;
+      let selfLoop = false;
+      for (let k = first[v]; k < first[v + 1]; k++) if (targets[k] === v && (masks[k] & mode) !== 0) selfLoop = true;
+      if ((members.length > 1 || selfLoop) && !members.some((i) => exit[i] === 1)) return members;
+    }
+  }
+  return null;
+}
