@@ -21,6 +21,7 @@ import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
+import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -101,6 +102,10 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const outDir = flags.out ?? 'traces/found';
   const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
+  const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
+  // Where the results go is checked before the seeds run, not after.
+  checkOutputFolder('--out', outDir);
+  if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
 
   if (!flags.json) {
     io.out(`outbox-sim check: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
@@ -114,8 +119,8 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
   const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
   bar.stop();
-  if (shard !== null) {
-    const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
+  if (shard !== null && shardPath !== null) {
+    const path = shardPath;
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json) io.out(`  shard result written to ${path} (combine with: npx outbox-sim merge ${join(dirname(path), '*.json')})`);
   }

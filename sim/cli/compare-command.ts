@@ -14,6 +14,7 @@ import { replayCommand, rulesPair, writeFirstCounterexamples } from './check-com
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -55,6 +56,7 @@ export async function compareCommand(
   const statesMax = intFlag('--max-states', flags.maxStates, 200_000, 1, 100_000_000);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
   const rows: CompareRow[] = [];

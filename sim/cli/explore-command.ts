@@ -17,6 +17,7 @@ import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -66,6 +67,8 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
+  const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   if (!flags.json) {
     io.out(`outbox-sim explore: rules ${pair.rules.name}${pair.oldRules ? `, old rules ${pair.oldRules.name}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
@@ -90,7 +93,6 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
   bar.stop();
-  const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
     const w = writeCounterexample(outDir, pair, steppers, 0, options, v.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path) };
