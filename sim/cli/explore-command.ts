@@ -3,7 +3,10 @@
  * whole fault vocabulary. Exit 0 when no `always` property is violated in
  * what was searched (a search stopped by --max-states, --max-depth or
  * --max-memory says so and is marked `complete: false`), 1 when one is (the shortest counterexample is written
- * as a trace), 2 on bad input.
+ * as a trace), 2 on bad input. Ctrl-C or SIGTERM stops the search at its
+ * next progress point (`stoppedBy: 'interrupted'`, complete: false): the
+ * partial summary is printed, violations found so far written, exit 130 or
+ * 143.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
@@ -18,6 +21,8 @@ import type { Io } from './io.ts';
 import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 import { checkOutputFolder } from './output-place.ts';
+import { interruptExitCode, interruption } from './interrupt.ts';
+import { withInterruptSignals } from './signals.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -57,7 +62,14 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
   };
 }
 
+/** The stop reason of a search that an interrupt ended. */
+export const INTERRUPTED = 'interrupted';
+
 export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
+  return withInterruptSignals(() => runExplore(flags, io));
+}
+
+async function runExplore(flags: ExploreFlags, io: Io): Promise<number> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
@@ -85,7 +97,8 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
     stopReason: () => {
       residentMax = Math.max(residentMax, process.memoryUsage.rss());
-      return guard();
+      // The search is one synchronous loop: a signal reaches it as a request polled here.
+      return interruption() !== null ? INTERRUPTED : guard();
     },
     progressEvery: 10_000,
   });
@@ -100,9 +113,10 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
   const perState = (bytes: number): number => bytes / Math.max(1, r.states);
+  const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   if (flags.json) {
     io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, collisionBound: r.collisionBound, violations }));
-    return ok ? 0 : 1;
+    return signal !== null ? interruptExitCode(signal) : ok ? 0 : 1;
   }
   if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
   io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
@@ -113,13 +127,13 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(`  shortest trace ${v.trace}: ${v.path} (${v.steps} steps)`);
     io.out(`  replay: ${v.replay}`);
   }
-  return ok ? 0 : 1;
+  return signal !== null ? interruptExitCode(signal) : ok ? 0 : 1;
 }
 
 /** What a person reads of how the search ended, before the violations (if any) are listed. */
 function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMax: number, depthMax: number | undefined): string[] {
   // The flag (with its value) that stopped a partial search, or the reason given.
-  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
+  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy === INTERRUPTED ? `an interrupt (${interruption() ?? 'signal'})` : String(r.stoppedBy);
   if (!ok) {
     if (!continued) return [];
     if (r.complete) return ['  --continue: the whole bounded space was searched; every always-property violated in it is listed below, each with its shortest trace'];

@@ -7,12 +7,17 @@
  * order-independently (counts add up, the first counterexample per property
  * is the lowest seed), so the report and its traces are the same with any
  * number of workers.
+ *
+ * An interrupt (Ctrl-C, SIGTERM: ../cli/interrupt.ts) stops the handing out
+ * of seeds; tasks already running finish and merge, so the result covers
+ * whole tasks only (its `runs` says how many seeds).
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
+import { interruption } from '../cli/interrupt.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
 export const THREAD_CHUNK_SEEDS = 250;
@@ -43,7 +48,7 @@ class Cursor {
     return this.to - this.next;
   }
   take(size: number): CheckTask | null {
-    if (this.next >= this.to) return null;
+    if (this.next >= this.to || interruption() !== null) return null;
     const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size) };
     this.next = task.to;
     return task;
@@ -81,7 +86,9 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
     }
     for (let t = cursor.take(MAIN_CHUNK_SEEDS); t !== null; t = cursor.take(MAIN_CHUNK_SEEDS)) {
       finish(await runTask(t));
-      if (pool !== null) await yieldToLoop();
+      // A turn of the event loop between chunks: it feeds the threads, and it
+      // lets a signal handler record an interrupt even with --workers 1.
+      await yieldToLoop();
     }
     await Promise.all(feeders);
     return mergeShards(results);

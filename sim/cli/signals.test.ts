@@ -1,0 +1,97 @@
+/**
+ * Ctrl-C and SIGTERM in-process: `check` (with --workers 1 its seed loop
+ * yields between chunks, so a signal handler runs) and `explore` (one
+ * synchronous search, which polls the request at every progress point) stop,
+ * print the partial summary and exit 130 or 143; their handlers are gone
+ * once the command ends.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
+import type { CheckReport } from '../check-report.ts';
+import { clearInterrupt } from './interrupt.ts';
+import { main } from './main.ts';
+import type { InterruptedRun } from './check-command.ts';
+
+const dir = tempDir('signals-');
+afterAll(() => removeDir(dir));
+afterEach(() => {
+  vi.restoreAllMocks();
+  clearInterrupt();
+});
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  return { code, out, err };
+}
+
+describe('check, interrupted in-process', () => {
+  it('SIGTERM mid-run with --workers 1: the seeds run so far, their counterexamples written, exit 143', async () => {
+    const out = join(dir, 'check');
+    const listeners = process.listenerCount('SIGTERM');
+    // fresh-cycle's two counterexamples come by seed 238; ~2,000 seeds run a second here.
+    const timer = setTimeout(() => process.emit('SIGTERM'), 1500);
+    const r = await run('check', '--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--out', out);
+    clearTimeout(timer);
+    expect(r.code).toBe(143);
+    const report = JSON.parse(r.out.join('\n')) as CheckReport & { interrupted: InterruptedRun };
+    expect(report.interrupted.signal).toBe('SIGTERM');
+    expect(report.interrupted.seeds).toBe(200_000);
+    expect(report.interrupted.runs).toBe(report.runs);
+    expect(report.runs).toBeGreaterThanOrEqual(238);
+    expect(report.runs).toBeLessThan(200_000);
+    expect(report.violations.map((v) => v.property).sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
+    for (const v of report.violations) expect(existsSync(v.path)).toBe(true);
+    expect(readdirSync(out).filter((f) => !f.endsWith('.trace.jsonl'))).toEqual([]);
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
+  }, 60_000);
+
+  it('a text summary says it was interrupted and how many seeds ran', async () => {
+    const timer = setTimeout(() => process.emit('SIGINT'), 500);
+    const r = await run('check', '--seeds', '200000', '--out', join(dir, 'check-text'));
+    clearTimeout(timer);
+    expect(r.code).toBe(130);
+    const line = r.out.find((l) => l.startsWith('INTERRUPTED'));
+    expect(line).toMatch(/^INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran; this summary covers those seeds only/);
+    expect(r.out).toContain('RESULT: no property violated');
+  }, 60_000);
+});
+
+describe('explore, interrupted in-process', () => {
+  it('a signal during the search stops it at the next progress point: partial, stoppedBy interrupted, exit 130', async () => {
+    const listeners = process.listenerCount('SIGINT');
+    // The search samples the resident set at every progress point (after its one reading before the search):
+    // the signal arrives, from the handler the command installed, at the first of them.
+    const rss = process.memoryUsage.rss.bind(process.memoryUsage);
+    let calls = 0;
+    vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
+      calls++;
+      if (calls === 2) process.emit('SIGINT');
+      return rss();
+    });
+    const r = await run('explore', '--json', '--out', join(dir, 'explore'));
+    expect(r.code).toBe(130);
+    const j = JSON.parse(r.out.join('\n')) as { ok: boolean; complete: boolean; stoppedBy: string; states: number };
+    expect(j.complete).toBe(false);
+    expect(j.stoppedBy).toBe('interrupted');
+    expect(j.states).toBe(10_000);
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
+  }, 60_000);
+
+  it('the text summary names the interrupt and says the search is partial', async () => {
+    const rss = process.memoryUsage.rss.bind(process.memoryUsage);
+    let calls = 0;
+    vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
+      calls++;
+      if (calls === 2) process.emit('SIGTERM');
+      return rss();
+    });
+    const r = await run('explore', '--out', join(dir, 'explore-text'));
+    expect(r.code).toBe(143);
+    expect(r.out).toContain('WARNING: stopped by an interrupt (SIGTERM): a partial search, not a proof (complete: false)');
+    expect(r.out.some((l) => l.startsWith('  10,000 distinct states'))).toBe(true);
+  }, 60_000);
+});
