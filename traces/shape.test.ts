@@ -43,6 +43,7 @@ const CASES: { name: string; header: unknown; steps: readonly unknown[]; line: n
   { name: 'violation-step', header: withHeader({ violation: { ...base.header.violation, step: 'last' } }), steps: base.steps, line: 1, where: 'violation.step' },
   { name: 'tags-number', header: base.header, steps: withStep(2, { tags: 5 }), line: 4, where: 'tags' },
   { name: 'event-number', header: base.header, steps: withStep(0, { event: 7 }), line: 2, where: 'event' },
+  { name: 'steps-million', header: withHeader({ stepCount: 1_000_000 }), steps: base.steps, line: 1, where: 'stepCount' },
   { name: 'change-list', header: base.header, steps: withStep(1, { change: [1, 2] }), line: 3, where: 'change' },
 ];
 

@@ -145,7 +145,7 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   }
   const clock = startClock(io);
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
   bar.stop();
   const signal = interruption();
   const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: to - from };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
 import type { CheckReport } from '../check-report.ts';
-import { clearInterrupt } from './interrupt.ts';
+import { clearInterrupt, requestInterrupt } from './interrupt.ts';
 import { main } from './main.ts';
 import type { InterruptedRun } from './check-command.ts';
 
@@ -58,6 +58,24 @@ describe('check, interrupted in-process', () => {
     expect(line).toMatch(/^INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran; this summary covers those seeds only/);
     expect(r.out).toContain('RESULT: no property violated');
   }, 60_000);
+});
+
+describe('what an interrupted check does not do', () => {
+  it('a shard interrupted before its end writes no shard file (it would merge as a whole one)', async () => {
+    requestInterrupt('SIGINT');
+    const shardOut = join(dir, 'shards', 'one.json');
+    const r = await run('check', '--seeds', '1000', '--shard', '1/2', '--shard-out', shardOut, '--out', join(dir, 'shard-found'));
+    expect(r.code).toBe(130);
+    expect(existsSync(shardOut)).toBe(false);
+    expect(r.out).toContain(`  shard result not written to ${shardOut}: the run was interrupted (re-run this shard)`);
+    expect(r.out.find((l) => l.startsWith('INTERRUPTED'))).toBe('INTERRUPTED (SIGINT): 0 of 500 seeds ran; this summary covers those seeds only, not a verdict on the rest');
+  });
+  it('compare, which reads its runs as a verdict, runs every seed whatever the request', async () => {
+    requestInterrupt('SIGINT');
+    const r = await run('compare', 'fail-closed', '--seeds', '60', '--max-states', '100', '--format', 'json', '--out', join(dir, 'compare'));
+    const rows = (JSON.parse(r.out.join('\n')) as { rows: { runs: number }[] }).rows;
+    expect(rows.every((row) => row.runs === 60)).toBe(true);
+  });
 });
 
 describe('explore, interrupted in-process', () => {

@@ -8,9 +8,11 @@
  * is the lowest seed), so the report and its traces are the same with any
  * number of workers.
  *
- * An interrupt (Ctrl-C, SIGTERM: ../cli/interrupt.ts) stops the handing out
- * of seeds; tasks already running finish and merge, so the result covers
- * whole tasks only (its `runs` says how many seeds).
+ * When the caller says it can report a partial run (`interruptible`), an
+ * interrupt (Ctrl-C, SIGTERM: ../cli/interrupt.ts) stops the handing out of
+ * seeds; tasks already running finish and merge, so the result covers whole
+ * tasks only (its `runs` says how many seeds). A caller that cannot (compare
+ * reads its runs as a verdict) always gets every seed.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
@@ -43,12 +45,13 @@ class Cursor {
     private readonly plan: PlanSpec,
     private next: number,
     private readonly to: number,
+    private readonly interruptible: boolean,
   ) {}
   get remaining(): number {
     return this.to - this.next;
   }
   take(size: number): CheckTask | null {
-    if (this.next >= this.to || interruption() !== null) return null;
+    if (this.next >= this.to || (this.interruptible && interruption() !== null)) return null;
     const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size) };
     this.next = task.to;
     return task;
@@ -60,9 +63,16 @@ export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<
   return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
-/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done. */
-export async function runSeedsParallel(plan: PlanSpec, from: number, to: number, workers: number, onSeeds?: (done: number) => void): Promise<ShardResult> {
-  const cursor = new Cursor(plan, from, to);
+/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done; `interruptible`: stop early on an interrupt. */
+export async function runSeedsParallel(
+  plan: PlanSpec,
+  from: number,
+  to: number,
+  workers: number,
+  onSeeds?: (done: number) => void,
+  { interruptible = false }: { interruptible?: boolean } = {},
+): Promise<ShardResult> {
+  const cursor = new Cursor(plan, from, to, interruptible);
   const results: ShardResult[] = [];
   let done = 0;
   const finish = (r: ShardResult): void => {
