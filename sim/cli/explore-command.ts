@@ -3,10 +3,17 @@
  * whole fault vocabulary. Exit 0 when no `always` property is violated in
  * what was searched (a search stopped by --max-states, --max-depth or
  * --max-memory says so and is marked `complete: false`), 1 when one is (the shortest counterexample is written
- * as a trace), 2 on bad input. Ctrl-C or SIGTERM stops the search at its
- * next progress point (`stoppedBy: 'interrupted'`, complete: false): the
- * partial summary is printed, violations found so far written, exit 130 or
- * 143.
+ * as a trace), 2 on bad input. An interrupt request (../cli/interrupt.ts)
+ * stops the search at its next progress point (`stoppedBy: 'interrupted'`,
+ * complete: false): the partial summary is printed, violations found so far
+ * written, exit 130 or 143.
+ *
+ * explore installs no signal handlers of its own, unlike check: its search
+ * is one synchronous loop that never gives the event loop a turn, so a
+ * handler would run only after the search had ended, and Ctrl-C would be
+ * swallowed instead of ending the process. A signal reaches the search as a
+ * request in the shared interrupt cell, written by a supervising thread
+ * (supervisor.ts) while the command runs on a worker thread.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
@@ -22,7 +29,6 @@ import { memoryGuard, memoryMiBDefault } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 import { checkOutputFolder } from './output-place.ts';
 import { interruptExitCode, interruption } from './interrupt.ts';
-import { withInterruptSignals } from './signals.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -66,10 +72,6 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
 export const INTERRUPTED = 'interrupted';
 
 export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
-  return withInterruptSignals(() => runExplore(flags, io));
-}
-
-async function runExplore(flags: ExploreFlags, io: Io): Promise<number> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);

@@ -1,9 +1,9 @@
 /**
  * Ctrl-C and SIGTERM in-process: `check` (with --workers 1 its seed loop
- * yields between chunks, so a signal handler runs) and `explore` (one
- * synchronous search, which polls the request at every progress point) stop,
- * print the partial summary and exit 130 or 143; their handlers are gone
- * once the command ends.
+ * yields between chunks, so its signal handler runs) stops, prints the
+ * partial summary and exits 130 or 143, and its handlers are gone once it
+ * ends; `explore` (one synchronous search) stops on a request polled at
+ * every progress point, as a supervisor relaying a signal makes it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,37 +79,48 @@ describe('what an interrupted check does not do', () => {
 });
 
 describe('explore, interrupted in-process', () => {
-  it('a signal during the search stops it at the next progress point: partial, stoppedBy interrupted, exit 130', async () => {
-    const listeners = process.listenerCount('SIGINT');
-    // The search samples the resident set at every progress point (after its one reading before the search):
-    // the signal arrives, from the handler the command installed, at the first of them.
+  /**
+   * The search samples the resident set at every progress point (after one
+   * reading before the search): a stopReason wrapper from outside. The
+   * request is made at the first of them, as a supervisor relaying a signal
+   * would make it.
+   */
+  function requestAtFirstProgress(signal: 'SIGINT' | 'SIGTERM'): { sigintListeners: number[] } {
     const rss = process.memoryUsage.rss.bind(process.memoryUsage);
+    const seen = { sigintListeners: [] as number[] };
     let calls = 0;
     vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
       calls++;
-      if (calls === 2) process.emit('SIGINT');
+      seen.sigintListeners.push(process.listenerCount('SIGINT'));
+      if (calls === 2) requestInterrupt(signal);
       return rss();
     });
+    return seen;
+  }
+
+  it('a request during the search stops it at the next progress point: partial, stoppedBy interrupted, exit 130', async () => {
+    requestAtFirstProgress('SIGINT');
     const r = await run('explore', '--json', '--out', join(dir, 'explore'));
     expect(r.code).toBe(130);
     const j = JSON.parse(r.out.join('\n')) as { ok: boolean; complete: boolean; stoppedBy: string; states: number };
     expect(j.complete).toBe(false);
     expect(j.stoppedBy).toBe('interrupted');
     expect(j.states).toBe(10_000);
-    expect(process.listenerCount('SIGINT')).toBe(listeners);
   }, 60_000);
 
-  it('the text summary names the interrupt and says the search is partial', async () => {
-    const rss = process.memoryUsage.rss.bind(process.memoryUsage);
-    let calls = 0;
-    vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
-      calls++;
-      if (calls === 2) process.emit('SIGTERM');
-      return rss();
-    });
+  it('the text summary names the interrupt and says the search is partial (exit 143 for SIGTERM)', async () => {
+    requestAtFirstProgress('SIGTERM');
     const r = await run('explore', '--out', join(dir, 'explore-text'));
     expect(r.code).toBe(143);
     expect(r.out).toContain('WARNING: stopped by an interrupt (SIGTERM): a partial search, not a proof (complete: false)');
     expect(r.out.some((l) => l.startsWith('  10,000 distinct states'))).toBe(true);
+  }, 60_000);
+
+  it('explore keeps Ctrl-C ending the process: it installs no handler a synchronous search could never run', async () => {
+    const before = process.listenerCount('SIGINT');
+    const seen = requestAtFirstProgress('SIGINT');
+    await run('explore', '--json', '--out', join(dir, 'explore-handlers'));
+    expect(seen.sigintListeners.length).toBeGreaterThan(1);
+    expect(seen.sigintListeners.every((n) => n === before)).toBe(true);
   }, 60_000);
 });
