@@ -52,10 +52,20 @@ function parseSealed(path: string, text: string, lineNo: number): Record<string,
     throw new TraceReadError('corrupt-line', `${basename(path)}: line ${lineNo} is not a JSON object; the trace is corrupt`);
   }
   const { sum, ...content } = value as Record<string, unknown>;
-  if (typeof sum !== 'string' || sum !== lineSum(content)) {
+  if (typeof sum !== 'string' || sum !== sumOf(path, content, lineNo)) {
     throw new TraceReadError('corrupt-line', `${basename(path)}: line ${lineNo} fails its checksum; the trace is corrupt (re-run the command that wrote it)`);
   }
   return content;
+}
+
+/** The line's checksum; a value nested deeper than the stack allows (JSON.parse takes any depth) is refused, not a crash. */
+function sumOf(path: string, content: unknown, lineNo: number): string {
+  try {
+    return lineSum(content);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new TraceReadError('too-large', `${basename(path)}: line ${lineNo} nests values deeper than a trace does; it is not a trace outbox-sim wrote`);
+  }
 }
 
 function tooLong(path: string, text: string, lineNo: number): void {

@@ -63,6 +63,15 @@ describe('show bounds what it reads and renders', () => {
     expect(r.err[0]).toMatch(/line 3 is 1,048,7\d\d characters long/);
   });
 
+  it('a line nested 200,000 levels deep (JSON.parse takes it, a recursive checksum would not) is one line', async () => {
+    const path = join(dir, 'deep.trace.jsonl');
+    const header = traceLines({ ...base.header, stepCount: 1, violation: null }, [])[0];
+    writeFileSync(path, `${header}\n{"n":1,"deep":${'['.repeat(200_000)}${']'.repeat(200_000)},"sum":"00000000"}\n`);
+    const r = await run('show', path);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual([expect.stringMatching(/line 2 nests values deeper than a trace does/) as string]);
+  });
+
   it('a 500,000-character label and file body are clipped cells in every format, each a few kilobytes', async () => {
     const long = `z${'w'.repeat(500_000)}`;
     const path = sealed('long-label', [step(1, { live: { set: { a: { id: 'a', body: long, generation: 1 } } } }, long), step(2, {})]);
