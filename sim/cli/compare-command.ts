@@ -18,6 +18,7 @@ import { catalogRules } from '../../model/catalog/index.ts';
 import { mdCode } from '../../traces/render/markdown.ts';
 import { terminalText } from './terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -84,6 +85,7 @@ export async function compareCommand(
   const statesMax = intFlag('--max-states', flags.maxStates, COMPARE_STATES_DEFAULT, 1, 100_000_000);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
   const labels = rowLabels(pairs.map(({ spec, pair }) => ({ spec, name: pair.rules.name, catalog: pair.rulesOrigin.source === 'catalog' })));

@@ -23,6 +23,7 @@ import { sizesOf, type ExploreFlags } from './explore-command.ts';
 import { intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { terminalText } from './terminal-text.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 function outcomeLine(w: World): string {
   const o = outcomesOf(w);
@@ -39,6 +40,8 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   const sizes = sizesOf(flags, false);
   const statesMax = intFlag('--max-states', flags.maxStates, DIFF_STATES_DEFAULT, 1, 100_000_000);
   const options = exploreOptions(sizes);
+  const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const left = outboxModel(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
   const right = outboxModel(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
   const product = productModel(left, right, outboxMatchKey, outcomeDifference);
@@ -50,7 +53,6 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     else io.out(line);
     return 0;
   }
-  const outDir = flags.out ?? 'traces/found';
   const write = (pair: typeof oldPair, events: (typeof found.events)[number]['left'][]) => {
     const model = pair === oldPair ? left : right;
     const sim = simulateEvents(model, events);
