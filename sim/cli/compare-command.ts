@@ -19,6 +19,7 @@ import { mdCode } from '../../traces/render/markdown.ts';
 import { terminalText } from './terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFolder } from './output-place.ts';
+import { EXIT_PARTIAL } from './explore-command.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -123,9 +124,11 @@ export async function compareCommand(
   }
   const rows = table.flat();
   const anyViolated = rows.some((r) => r.verdict === 'violated');
+  // Nothing violated, yet some rule set's search stopped at --max-states: not a proof (exit 3, as explore).
+  const exitCode = anyViolated ? 1 : rows.every((r) => r.complete) ? 0 : EXIT_PARTIAL;
   if (format === 'json') {
     io.out(JSON.stringify({ rows }));
-    return anyViolated ? 1 : 0;
+    return exitCode;
   }
   const cell = (r: CompareRow) =>
     r.verdict === 'holds'
@@ -145,11 +148,11 @@ export async function compareCommand(
       io.out('');
       for (const r of violated) io.out(`- ${mdLabel(r.label)} / ${r.property}: ${mdCode(terminalText(r.replay ?? ''))}`);
     }
-    return anyViolated ? 1 : 0;
+    return exitCode;
   }
   for (const [i, label] of labels.entries()) {
     io.out(terminalText(label));
     for (const r of table[i]) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
   }
-  return anyViolated ? 1 : 0;
+  return exitCode;
 }
