@@ -188,5 +188,6 @@ function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMa
       `RESULT: no property violated by any trace of up to ${depthMax} steps`,
     ];
   }
+  if (r.stoppedBy === INTERRUPTED) return [`WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`, 'RESULT: no property violated in the states searched'];
   return [`WARNING: stopped by ${stopper}: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`, 'RESULT: no property violated in the states searched'];
 }

@@ -105,7 +105,9 @@ describe('explore, interrupted in-process', () => {
     const j = JSON.parse(r.out.join('\n')) as { ok: boolean; complete: boolean; stoppedBy: string; states: number };
     expect(j.complete).toBe(false);
     expect(j.stoppedBy).toBe('interrupted');
-    expect(j.states).toBe(10_000);
+    // Stopped at the first poll after the request, long before the whole space (19,063 states).
+    expect(j.states).toBeGreaterThan(0);
+    expect(j.states).toBeLessThan(19_063);
   }, 60_000);
 
   it('the text summary names the interrupt and says the search is partial (exit 143 for SIGTERM)', async () => {
@@ -113,7 +115,7 @@ describe('explore, interrupted in-process', () => {
     const r = await run('explore', '--out', join(dir, 'explore-text'));
     expect(r.code).toBe(143);
     expect(r.out).toContain('WARNING: stopped by an interrupt (SIGTERM): a partial search, not a proof (complete: false)');
-    expect(r.out.some((l) => l.startsWith('  10,000 distinct states'))).toBe(true);
+    expect(r.out.some((l) => /^ {2}[\d,]+ distinct states/.test(l))).toBe(true);
   }, 60_000);
 
   it('explore keeps Ctrl-C ending the process: it installs no handler a synchronous search could never run', async () => {
