@@ -1,15 +1,33 @@
 /**
- * Reading a trace honestly: a missing file, a corrupt line, a truncated file
- * and an unknown format version are four different errors, each one line
- * naming what is wrong and what to do. No line is ever skipped.
+ * Reading a trace honestly: a missing file, a corrupt line, a truncated file,
+ * an unknown format version, a file or line too large to be a trace and a
+ * line of the wrong shape are different errors, each one line naming what is
+ * wrong and what to do. No line is ever skipped.
+ *
+ * A trace is data from anywhere (a pull request, a CI artifact), so reading
+ * is bounded: the file's size is checked before it is read, each line's
+ * length before it is parsed, and every sealed line is held to the shape
+ * this tool writes (traces/shape.ts) before anything uses it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../sim/usage-error.ts';
 import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from './format.ts';
+import { headerProblem, stepProblem } from './shape.ts';
+import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
 
-/** The four ways a trace cannot be read. */
-export type TraceErrorKind = 'missing' | 'corrupt-line' | 'truncated' | 'unknown-version';
+/** The ways a trace cannot be read. */
+export type TraceErrorKind = 'missing' | 'corrupt-line' | 'truncated' | 'unknown-version' | 'too-large' | 'bad-shape';
+
+/**
+ * The largest trace file read. Traces this tool writes are a few kilobytes
+ * to a few hundred (a step line is under 1 KB, a run under a thousand steps).
+ */
+export const TRACE_BYTES_MAX = 64 * 1024 * 1024;
+/** The longest line read (in characters), about a thousand times the longest a run writes. */
+export const TRACE_LINE_CHARS_MAX = 1024 * 1024;
+
+const MiB = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 
 /** A trace that cannot be read; a {@link UsageError}, so commands exit 2. */
 export class TraceReadError extends UsageError {
@@ -23,6 +41,7 @@ export class TraceReadError extends UsageError {
 }
 
 function parseSealed(path: string, text: string, lineNo: number): Record<string, unknown> {
+  tooLong(path, text, lineNo);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -33,10 +52,31 @@ function parseSealed(path: string, text: string, lineNo: number): Record<string,
     throw new TraceReadError('corrupt-line', `${basename(path)}: line ${lineNo} is not a JSON object; the trace is corrupt`);
   }
   const { sum, ...content } = value as Record<string, unknown>;
-  if (typeof sum !== 'string' || sum !== lineSum(content)) {
+  if (typeof sum !== 'string' || sum !== sumOf(path, content, lineNo)) {
     throw new TraceReadError('corrupt-line', `${basename(path)}: line ${lineNo} fails its checksum; the trace is corrupt (re-run the command that wrote it)`);
   }
   return content;
+}
+
+/** The line's checksum; a value nested deeper than the stack allows (JSON.parse takes any depth) is refused, not a crash. */
+function sumOf(path: string, content: unknown, lineNo: number): string {
+  try {
+    return lineSum(content);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new TraceReadError('too-large', `${basename(path)}: line ${lineNo} nests values deeper than a trace does; it is not a trace outbox-sim wrote`);
+  }
+}
+
+function tooLong(path: string, text: string, lineNo: number): void {
+  if (text.length > TRACE_LINE_CHARS_MAX) {
+    throw new TraceReadError('too-large', `${basename(path)}: line ${lineNo} is ${text.length.toLocaleString('en-US')} characters long, more than the ${TRACE_LINE_CHARS_MAX.toLocaleString('en-US')} a trace line may have; it is not a trace outbox-sim wrote`);
+  }
+}
+
+function badShape(path: string, lineNo: number, problem: string): TraceReadError {
+  const what = lineNo === 1 ? 'line 1 (the header)' : `line ${lineNo}`;
+  return new TraceReadError('bad-shape', `${basename(path)}: ${what} is not shaped as outbox-sim writes it (${problem}); the trace was edited or made by something else`);
 }
 
 /** Reads and verifies a trace file. */
@@ -44,8 +84,14 @@ export function readTrace(path: string): Trace {
   if (!existsSync(path)) throw new TraceReadError('missing', `trace ${path} does not exist; give the path of a .trace.jsonl file`);
   let text: string;
   try {
+    const stat = statSync(path);
+    if (!stat.isFile()) throw new TraceReadError('missing', `trace ${path} is not a file; give the path of a .trace.jsonl file`);
+    if (stat.size > TRACE_BYTES_MAX) {
+      throw new TraceReadError('too-large', `trace ${path} is ${MiB(stat.size)}, more than the ${MiB(TRACE_BYTES_MAX)} a trace may have; it is not a trace outbox-sim wrote`);
+    }
     text = readFileSync(path, 'utf8');
   } catch (err) {
+    if (err instanceof TraceReadError) throw err;
     throw new TraceReadError('missing', `trace ${path} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (text.length === 0) throw new TraceReadError('truncated', `${basename(path)} is empty; the trace is truncated`);
@@ -54,33 +100,45 @@ export function readTrace(path: string): Trace {
   if (endsClean) lines.pop();
   // The header first: its version decides whether we can read the rest at all.
   let rawHeader: unknown;
+  tooLong(path, lines[0], 1);
   try {
     rawHeader = JSON.parse(lines[0]);
   } catch {
     if (!endsClean && lines.length === 1) throw new TraceReadError('truncated', `${basename(path)} ends inside its header; the trace is truncated`);
     throw new TraceReadError('corrupt-line', `${basename(path)}: line 1 (the header) is not valid JSON; the trace is corrupt`);
   }
-  const h = rawHeader as Partial<TraceHeader>;
+  // `null` or a number parses too: look into objects only.
+  const h = (typeof rawHeader === 'object' && rawHeader !== null ? rawHeader : {}) as Partial<TraceHeader>;
   if (h.format !== TRACE_FORMAT_NAME) {
     throw new TraceReadError('corrupt-line', `${basename(path)}: line 1 is not an outbox-sim trace header`);
   }
   if (h.version !== TRACE_FORMAT_VERSION) {
     throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (use the outbox-sim version that wrote it, ${String(h.tool)})`);
   }
-  const header = parseSealed(path, lines[0], 1) as unknown as TraceHeader;
+  const sealedHeader = parseSealed(path, lines[0], 1);
+  const headerShapeProblem = headerProblem(sealedHeader);
+  if (headerShapeProblem !== null) throw badShape(path, 1, headerShapeProblem);
+  const header = sealedHeader as unknown as TraceHeader;
   const steps: TraceStep[] = [];
   for (let i = 1; i < lines.length; i++) {
     const last = i === lines.length - 1;
     if (last && !endsClean) {
       throw new TraceReadError('truncated', `${basename(path)} ends in the middle of line ${i + 1}; the trace is truncated`);
     }
-    const step = parseSealed(path, lines[i], i + 1) as unknown as TraceStep;
+    const sealedStep = parseSealed(path, lines[i], i + 1);
+    const stepShapeProblem = stepProblem(sealedStep);
+    if (stepShapeProblem !== null) throw badShape(path, i + 1, stepShapeProblem);
+    const step = sealedStep as unknown as TraceStep;
     if (step.n !== i) throw new TraceReadError('corrupt-line', `${basename(path)}: line ${i + 1} is step ${String(step.n)}, expected ${i}; the trace is corrupt`);
     steps.push(step);
   }
   if (!endsClean) throw new TraceReadError('truncated', `${basename(path)} ends without a final newline; the trace is truncated`);
   if (steps.length !== header.stepCount) {
     throw new TraceReadError('truncated', `${basename(path)} has ${steps.length} steps but its header declares ${header.stepCount}; the trace is truncated`);
+  }
+  const costly = rebuildTooCostly(steps);
+  if (costly !== null) {
+    throw new TraceReadError('too-large', `${basename(path)}: rebuilding its states would copy more than ${REBUILD_COPIES_MAX.toLocaleString('en-US')} entries (by step ${costly}); it is not a trace outbox-sim wrote`);
   }
   return { id: traceId(header, steps), header, steps };
 }

@@ -37,6 +37,8 @@ import garbledAsConfirmed from './garbled-as-confirmed.ts';
 import timeoutAsDefinite from './timeout-as-definite.ts';
 import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
 import statusWrittenLast from './status-written-last.ts';
+import abandonAtCap from './abandon-at-cap.ts';
+import retryPastCap from './retry-past-cap.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -73,6 +75,10 @@ export const MUTANTS: readonly Mutant[] = [
   // A garbled reply left uncounted retries forever against a broker that keeps garbling
   // after faults stop: the system never becomes quiet.
   { rules: unclassifiedNotCounted, breaks: 'quiet-after-healing' },
+  // A file whose body parked at the attempts limit left live: nothing retries it, nothing tells the operator.
+  { rules: abandonAtCap, breaks: 'settled-after-healing' },
+  // Retrying past the cap against a broker that keeps failing after faults stop: never quiet.
+  { rules: retryPastCap, breaks: 'quiet-after-healing' },
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
   // dispose

@@ -2,7 +2,10 @@
  * `outbox-sim check`: the main job. Seeds run with a progress bar, then a
  * summary; exit 0 when no property is violated, 1 when one is (each
  * counterexample shrunk and written as a trace, with the command that
- * replays it), 2 on bad input.
+ * replays it), 2 on bad input. Ctrl-C or SIGTERM stops the handing out of
+ * seeds: the seeds already run are reported (marked interrupted, with the
+ * counterexamples found so far shrunk and written) and the exit code is 130
+ * or 143.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import type { BrokerMode } from '../../model/types.ts';
@@ -24,6 +27,9 @@ import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from './terminal-text.ts';
 import { checkFaultError } from './rule-fault.ts';
+import { checkOutputFile, checkOutputFolder } from './output-place.ts';
+import { interruptExitCode, interruption, type InterruptSignal } from './interrupt.ts';
+import { withInterruptSignals } from './signals.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -79,21 +85,44 @@ export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, 
     .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
 }
 
-/** Writes the counterexamples, then reports. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io): number {
+/** A check stopped by a signal: which, and how many of its seeds ran. */
+export interface InterruptedRun {
+  signal: InterruptSignal;
+  runs: number;
+  seeds: number;
+}
+
+/** The line that heads the summary of an interrupted check. */
+function interruptedLine(i: InterruptedRun): string {
+  return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+}
+
+/** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null): number {
   const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
-  const report: CheckReport = buildReport(merged, written, {
-    rules: pair.rules.name,
-    oldRules: pair.oldRules?.name ?? null,
-    seconds,
-    replayCommand: (path) => replayCommand(path, pair),
-  });
+  const report: CheckReport & { interrupted: InterruptedRun | null } = {
+    ...buildReport(merged, written, {
+      rules: pair.rules.name,
+      oldRules: pair.oldRules?.name ?? null,
+      seconds,
+      replayCommand: (path) => replayCommand(path, pair),
+    }),
+    interrupted,
+  };
   if (json) io.out(JSON.stringify(report));
-  else for (const line of renderReport(report)) io.out(line);
+  else {
+    if (interrupted !== null) io.out(interruptedLine(interrupted));
+    for (const line of renderReport(report)) io.out(line);
+  }
+  if (interrupted !== null) return interruptExitCode(interrupted.signal);
   return report.ok ? 0 : 1;
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
+  return withInterruptSignals(() => runCheck(flags, io));
+}
+
+async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
@@ -104,6 +133,10 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   const outDir = flags.out ?? 'traces/found';
   const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
+  const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
+  // Where the results go is checked before the seeds run, not after.
+  checkOutputFolder('--out', outDir);
+  if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
 
   if (!flags.json) {
     io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
@@ -115,13 +148,18 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
   }
   const clock = startClock(io);
   const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done));
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
-  if (shard !== null) {
-    const path = flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`);
+  const signal = interruption();
+  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: to - from };
+  if (interrupted !== null && shardPath !== null) {
+    // A partial shard would merge as if it were whole.
+    if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
+  } else if (shard !== null && shardPath !== null) {
+    const path = shardPath;
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io);
+  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted);
 }

@@ -18,6 +18,8 @@ import { catalogRules } from '../../model/catalog/index.ts';
 import { mdCode } from '../../traces/render/markdown.ts';
 import { terminalText } from './terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
+import { checkOutputFolder } from './output-place.ts';
+import { EXIT_PARTIAL } from './explore-command.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -84,6 +86,7 @@ export async function compareCommand(
   const statesMax = intFlag('--max-states', flags.maxStates, COMPARE_STATES_DEFAULT, 1, 100_000_000);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
   const labels = rowLabels(pairs.map(({ spec, pair }) => ({ spec, name: pair.rules.name, catalog: pair.rulesOrigin.source === 'catalog' })));
@@ -121,9 +124,11 @@ export async function compareCommand(
   }
   const rows = table.flat();
   const anyViolated = rows.some((r) => r.verdict === 'violated');
+  // Nothing violated, yet some rule set's search stopped at --max-states: not a proof (exit 3, as explore).
+  const exitCode = anyViolated ? 1 : rows.every((r) => r.complete) ? 0 : EXIT_PARTIAL;
   if (format === 'json') {
     io.out(JSON.stringify({ rows }));
-    return anyViolated ? 1 : 0;
+    return exitCode;
   }
   const cell = (r: CompareRow) =>
     r.verdict === 'holds'
@@ -143,11 +148,11 @@ export async function compareCommand(
       io.out('');
       for (const r of violated) io.out(`- ${mdLabel(r.label)} / ${r.property}: ${mdCode(terminalText(r.replay ?? ''))}`);
     }
-    return anyViolated ? 1 : 0;
+    return exitCode;
   }
   for (const [i, label] of labels.entries()) {
     io.out(terminalText(label));
     for (const r of table[i]) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
   }
-  return anyViolated ? 1 : 0;
+  return exitCode;
 }

@@ -19,10 +19,11 @@ import type { World } from '../outbox/world.ts';
 import { writeTrace } from '../../traces/format.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { replayCommand, rulesPair } from './check-command.ts';
-import { sizesOf, type ExploreFlags } from './explore-command.ts';
+import { EXIT_PARTIAL, sizesOf, type ExploreFlags } from './explore-command.ts';
 import { intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { terminalText } from './terminal-text.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 function outcomeLine(w: World): string {
   const o = outcomesOf(w);
@@ -39,18 +40,20 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   const sizes = sizesOf(flags, false);
   const statesMax = intFlag('--max-states', flags.maxStates, DIFF_STATES_DEFAULT, 1, 100_000_000);
   const options = exploreOptions(sizes);
+  const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const left = outboxModel(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
   const right = outboxModel(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
   const product = productModel(left, right, outboxMatchKey, outcomeDifference);
   const r = explore(product, { statesMax });
   const found = r.violations[0];
   if (found === undefined) {
-    const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: partial)`}`;
+    const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: bound reached, nothing found, not a proof; exit ${EXIT_PARTIAL})`}`;
     if (flags.json) io.out(JSON.stringify({ differ: false, states: r.states, complete: r.complete }));
     else io.out(line);
-    return 0;
+    // A search cut by its bound proves nothing about the states beyond it: not the exit of a proof.
+    return r.complete ? 0 : EXIT_PARTIAL;
   }
-  const outDir = flags.out ?? 'traces/found';
   const write = (pair: typeof oldPair, events: (typeof found.events)[number]['left'][]) => {
     const model = pair === oldPair ? left : right;
     const sim = simulateEvents(model, events);

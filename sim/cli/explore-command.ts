@@ -8,6 +8,15 @@
  * shortest counterexample is written as a trace), 3 when a bound
  * (--max-states, --max-depth, --max-memory) stopped the search with nothing
  * found: not a proof, and marked `complete: false`; 2 on bad input.
+ *
+ * An interrupt request (interrupt.ts) stops the search at its next progress
+ * point (`stoppedBy: 'interrupted'`, complete: false): the partial summary is
+ * printed, violations found so far written, exit 130 or 143. explore installs
+ * no signal handlers of its own, unlike check: its search is one synchronous
+ * loop that never gives the event loop a turn, so a handler would run only
+ * after the search had ended. A signal reaches the search as a request in
+ * the shared interrupt cell, written by the supervising thread
+ * (supervisor.ts) while the command runs on a worker thread.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
@@ -25,6 +34,8 @@ import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault, residentPeakBytes } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
 import { terminalText } from './terminal-text.ts';
+import { checkOutputFolder } from './output-place.ts';
+import { interruptExitCode, interruption } from './interrupt.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -89,6 +100,9 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
   };
 }
 
+/** The stop reason of a search that an interrupt ended. */
+export const INTERRUPTED = 'interrupted';
+
 export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
@@ -99,6 +113,8 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
+  const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   if (!flags.json) {
     io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
@@ -115,7 +131,8 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
     stopReason: () => {
       residentMax = Math.max(residentMax, process.memoryUsage.rss());
-      return guard();
+      // The search is one synchronous loop: a signal reaches it as a request polled here.
+      return interruption() !== null ? INTERRUPTED : guard();
     },
     beforeGrowth: (bytes) => guard(bytes),
     progressEvery: 10_000,
@@ -127,7 +144,6 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
   bar.stop();
-  const outDir = flags.out ?? 'traces/found';
   const violations = r.violations.map((v) => {
     const c = counterexampleOf(options, v);
     const w = writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
@@ -135,8 +151,10 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   });
   const statesPerSecond = Math.round(r.states / Math.max(seconds, 1e-9));
   const ok = violations.length === 0;
-  const code = !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
   const perState = (bytes: number): number => bytes / Math.max(1, r.states);
+  const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
+  // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
+  const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
   if (flags.json) {
     io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations }));
     return code;
@@ -157,7 +175,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
 /** What a person reads of how the search ended, before the violations (if any) are listed. */
 function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMax: number, depthMax: number | undefined): string[] {
   // The flag (with its value) that stopped a partial search, or the reason given.
-  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : String(r.stoppedBy);
+  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy === INTERRUPTED ? `an interrupt (${interruption() ?? 'signal'})` : String(r.stoppedBy);
   if (!ok) {
     if (!continued) return [];
     if (r.complete) return ['  --continue: the whole bounded space was searched; every property violated in it is listed below, each with its shortest trace'];
@@ -170,5 +188,6 @@ function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMa
       `RESULT: no property violated by any trace of up to ${depthMax} steps`,
     ];
   }
+  if (r.stoppedBy === INTERRUPTED) return [`WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`, 'RESULT: no property violated in the states searched'];
   return [`WARNING: stopped by ${stopper}: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`, 'RESULT: no property violated in the states searched'];
 }

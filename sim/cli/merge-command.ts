@@ -11,9 +11,12 @@ import { finishCheck } from './check-command.ts';
 import { recordedRules } from '../outbox/from-trace.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { checkOutputFolder } from './output-place.ts';
 
 export async function mergeCommand(paths: string[], flags: { json?: boolean; out?: string; rules?: string; oldRules?: string }, io: Io): Promise<number> {
   if (paths.length === 0) throw new UsageError('merge needs the shard files to combine');
+  const outDir = flags.out ?? 'traces/found';
+  checkOutputFolder('--out', outDir);
   const files = paths.map(readShardFile);
   const problem = shardsProblem(files);
   if (problem !== null) throw new UsageError(problem);
@@ -25,5 +28,5 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; out
   if (!flags.json) io.out(`outbox-sim merge: ${files.length} shards of seeds ${files[0].seedStart}..${files[0].seedStart + files[0].seeds - 1}`);
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
-  return finishCheck(pair, merged, flags.out ?? 'traces/found', spec.bounds, seconds, flags.json === true, io);
+  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io);
 }

@@ -72,7 +72,10 @@ describe('outbox-sim show', () => {
     writeFileSync(blocker, 'x');
     const e = await show({ out: join(blocker, 'x.md') }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UsageError);
-    expect((e as Error).message).toMatch(/^--out .* cannot be written: /);
+    expect((e as Error).message).toBe(`--out ${join(blocker, 'x.md')} lies under ${blocker}, which is a file; give a folder (or move that file away)`);
     expect(existsSync(join(blocker, 'x.md'))).toBe(false);
+    // Checked before the trace is read: a missing trace does not hide it.
+    const first = await show({ out: join(blocker, 'x.md') }, join(dir, 'nope.trace.jsonl')).catch((x: unknown) => x);
+    expect((first as Error).message).toContain('which is a file');
   });
 });

@@ -6,7 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
-import { writeFileAtomic } from '../../traces/format.ts';
+import { writeFileAtomic, type Trace } from '../../traces/format.ts';
+import { clipTrace } from '../../traces/render/bound.ts';
 import { readTrace } from '../../traces/read.ts';
 import { renderHtml } from '../../traces/render/html.ts';
 import { renderMarkdown } from '../../traces/render/markdown.ts';
@@ -14,6 +15,7 @@ import { renderText } from '../../traces/render/text.ts';
 import { choiceFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
+import { checkOutputFile } from './output-place.ts';
 
 /** The formats `show` writes. */
 export const SHOW_FORMATS = ['text', 'md', 'html'] as const;
@@ -26,15 +28,33 @@ function formatFor(out: string | undefined): ShowFormat {
 }
 
 /**
+ * Renders a trace read and shape-checked by the reader. A state built from
+ * well-shaped lines may still hold values no run makes (a record that is a
+ * number); a renderer that trips on one says so in one line rather than
+ * with a stack.
+ */
+function render(trace: Trace, format: ShowFormat, path: string): string {
+  const options = { path };
+  try {
+    return format === 'html' ? renderHtml(trace, options) : format === 'md' ? renderMarkdown(trace, options) : renderText(trace, options);
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) {
+      throw new UsageError(`trace ${trace.id} records states outbox-sim cannot draw (${err.message.slice(0, 200)}); the trace was edited or made by something else`);
+    }
+    throw err;
+  }
+}
+
+/**
  * Renders the trace at `tracePath`. Exit 0; bad flags throw {@link UsageError}
  * and an unreadable trace throws the reader's `TraceReadError` (exit 2).
  */
 export async function showCommand(tracePath: string, flags: { format?: string; out?: string }, io: Io): Promise<number> {
   const format = choiceFlag('--format', flags.format, SHOW_FORMATS, formatFor(flags.out));
-  if (flags.out !== undefined && flags.out.trim() === '') throw new UsageError('--out needs a file name');
-  const trace = readTrace(tracePath);
-  const options = { path: tracePath };
-  const rendered = format === 'html' ? renderHtml(trace, options) : format === 'md' ? renderMarkdown(trace, options) : renderText(trace, options);
+  if (flags.out !== undefined) checkOutputFile('--out', flags.out);
+  // Clipped for display: the reader bounds what it reads, this bounds each cell.
+  const trace = clipTrace(readTrace(tracePath));
+  const rendered = render(trace, format, tracePath);
   if (flags.out === undefined) {
     io.out(rendered.replace(/\n$/, ''));
     return 0;

@@ -62,9 +62,14 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
   return undefined;
 }
 
-/** Whether argv names a rule file (user code, which may never return): then the command runs supervised. */
+/**
+ * Whether a command runs supervised: when argv names a rule file (user code,
+ * which may never return), and always for explore, whose search is one
+ * synchronous loop that hears Ctrl-C or SIGTERM only through the shared
+ * interrupt cell the supervisor writes (interrupt.ts).
+ */
 export function needsSupervisor(argv: readonly string[]): boolean {
-  return argv.some((a) => /\.[cm]?[jt]s$/.test(a));
+  return argv[0] === 'explore' || argv.some((a) => /\.[cm]?[jt]s$/.test(a));
 }
 
 /** The one line for a call or import that did not return within the budget. */

@@ -7,6 +7,12 @@
  * order-independently (counts add up, the first counterexample per property
  * is the lowest seed), so the report and its traces are the same with any
  * number of workers.
+ *
+ * When the caller says it can report a partial run (`interruptible`), an
+ * interrupt (Ctrl-C, SIGTERM: ../cli/interrupt.ts) stops the handing out of
+ * seeds; tasks already running finish and merge, so the result covers whole
+ * tasks only (its `runs` says how many seeds). A caller that cannot (compare
+ * reads its runs as a verdict) always gets every seed.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Piscina } from 'piscina';
@@ -14,6 +20,7 @@ import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
 import { watchBuffer } from '../watch.ts';
+import { interruption } from '../cli/interrupt.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
 export const THREAD_CHUNK_SEEDS = 250;
@@ -39,12 +46,13 @@ class Cursor {
     private readonly plan: PlanSpec,
     private next: number,
     private to: number,
+    private readonly interruptible: boolean,
   ) {}
   get remaining(): number {
     return this.to - this.next;
   }
   take(size: number): CheckTask | null {
-    if (this.next >= this.to) return null;
+    if (this.next >= this.to || (this.interruptible && interruption() !== null)) return null;
     const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size), watch: watchBuffer() };
     this.next = task.to;
     return task;
@@ -64,9 +72,16 @@ export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<
   return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
-/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done. */
-export async function runSeedsParallel(plan: PlanSpec, from: number, to: number, workers: number, onSeeds?: (done: number) => void): Promise<ShardResult> {
-  const cursor = new Cursor(plan, from, to);
+/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done; `interruptible`: stop early on an interrupt. */
+export async function runSeedsParallel(
+  plan: PlanSpec,
+  from: number,
+  to: number,
+  workers: number,
+  onSeeds?: (done: number) => void,
+  { interruptible = false }: { interruptible?: boolean } = {},
+): Promise<ShardResult> {
+  const cursor = new Cursor(plan, from, to, interruptible);
   const results: ShardResult[] = [];
   let done = 0;
   const finish = (r: ShardResult): void => {
@@ -91,7 +106,9 @@ export async function runSeedsParallel(plan: PlanSpec, from: number, to: number,
     }
     for (let t = cursor.take(MAIN_CHUNK_SEEDS); t !== null; t = cursor.take(MAIN_CHUNK_SEEDS)) {
       finish(await runTask(t));
-      if (pool !== null) await yieldToLoop();
+      // A turn of the event loop between chunks: it feeds the threads, and it
+      // lets a signal handler record an interrupt even with --workers 1.
+      await yieldToLoop();
     }
     await Promise.all(feeders);
     return mergeShards(results);

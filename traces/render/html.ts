@@ -10,6 +10,7 @@ import type { Trace } from '../format.ts';
 import { replayCommand, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { statesOf } from './states.ts';
+import { checkPageBudget } from './bound.ts';
 import { changeNotes, isFaultStep } from './summary.ts';
 import { PANELS, viewsOf } from './world-view.ts';
 
@@ -94,6 +95,8 @@ function stepList(trace: Trace): string {
 /** Renders a trace as one self-contained HTML page. */
 export function renderHtml(trace: Trace, options: RenderOptions): string {
   const states = statesOf(trace);
+  // Every state is embedded (and drawn as panels): refuse before building them.
+  checkPageBudget(trace, states);
   const views = viewsOf(states);
   const steps = [
     { n: 0, label: 'initial world', group: '', phase: '', notes: [] as string[] },

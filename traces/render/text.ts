@@ -11,6 +11,9 @@ import { changeNotes } from './summary.ts';
 import { terminalText as printable } from '../../sim/cli/terminal-text.ts';
 
 
+/** Columns are padded to the widest cell up to this width; a wider cell overflows its row alone. */
+const COLUMN_WIDTH_MAX = 40;
+
 function pad(s: string, width: number, right = false): string {
   return right ? s.padStart(width) : s.padEnd(width);
 }
@@ -25,7 +28,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
     return [String(s.n), s.phase, s.group, s.label, `${notes.join('; ') || '-'}${mark}`].map(printable);
   });
   const head = ['n', 'phase', 'group', 'label', 'change'];
-  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const widths = head.map((h, c) => Math.min(COLUMN_WIDTH_MAX, rows.reduce((w, r) => Math.max(w, r[c].length), h.length)));
   const line = (cells: string[]) =>
     cells
       .map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, widths[c], c === 0)))

@@ -1,0 +1,128 @@
+/**
+ * Ctrl-C and SIGTERM in-process: `check` (with --workers 1 its seed loop
+ * yields between chunks, so its signal handler runs) stops, prints the
+ * partial summary and exits 130 or 143, and its handlers are gone once it
+ * ends; `explore` (one synchronous search) stops on a request polled at
+ * every progress point, as a supervisor relaying a signal makes it.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
+import type { CheckReport } from '../check-report.ts';
+import { clearInterrupt, requestInterrupt } from './interrupt.ts';
+import { main } from './main.ts';
+import type { InterruptedRun } from './check-command.ts';
+
+const dir = tempDir('signals-');
+afterAll(() => removeDir(dir));
+afterEach(() => {
+  vi.restoreAllMocks();
+  clearInterrupt();
+});
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  return { code, out, err };
+}
+
+describe('check, interrupted in-process', () => {
+  it('SIGTERM mid-run with --workers 1: the seeds run so far, their counterexamples written, exit 143', async () => {
+    const out = join(dir, 'check');
+    const listeners = process.listenerCount('SIGTERM');
+    // fresh-cycle's two counterexamples come by seed 238; ~2,000 seeds run a second here.
+    const timer = setTimeout(() => process.emit('SIGTERM'), 1500);
+    const r = await run('check', '--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--out', out);
+    clearTimeout(timer);
+    expect(r.code).toBe(143);
+    const report = JSON.parse(r.out.join('\n')) as CheckReport & { interrupted: InterruptedRun };
+    expect(report.interrupted.signal).toBe('SIGTERM');
+    expect(report.interrupted.seeds).toBe(200_000);
+    expect(report.interrupted.runs).toBe(report.runs);
+    expect(report.runs).toBeGreaterThanOrEqual(238);
+    expect(report.runs).toBeLessThan(200_000);
+    expect(report.violations.map((v) => v.property).sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
+    for (const v of report.violations) expect(existsSync(v.path)).toBe(true);
+    expect(readdirSync(out).filter((f) => !f.endsWith('.trace.jsonl'))).toEqual([]);
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
+  }, 60_000);
+
+  it('a text summary says it was interrupted and how many seeds ran', async () => {
+    const timer = setTimeout(() => process.emit('SIGINT'), 500);
+    const r = await run('check', '--seeds', '200000', '--out', join(dir, 'check-text'));
+    clearTimeout(timer);
+    expect(r.code).toBe(130);
+    const line = r.out.find((l) => l.startsWith('INTERRUPTED'));
+    expect(line).toMatch(/^INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran; this summary covers those seeds only/);
+    expect(r.out).toContain('RESULT: no property violated');
+  }, 60_000);
+});
+
+describe('what an interrupted check does not do', () => {
+  it('a shard interrupted before its end writes no shard file (it would merge as a whole one)', async () => {
+    requestInterrupt('SIGINT');
+    const shardOut = join(dir, 'shards', 'one.json');
+    const r = await run('check', '--seeds', '1000', '--shard', '1/2', '--shard-out', shardOut, '--out', join(dir, 'shard-found'));
+    expect(r.code).toBe(130);
+    expect(existsSync(shardOut)).toBe(false);
+    expect(r.out).toContain(`  shard result not written to ${shardOut}: the run was interrupted (re-run this shard)`);
+    expect(r.out.find((l) => l.startsWith('INTERRUPTED'))).toBe('INTERRUPTED (SIGINT): 0 of 500 seeds ran; this summary covers those seeds only, not a verdict on the rest');
+  });
+  it('compare, which reads its runs as a verdict, runs every seed whatever the request', async () => {
+    requestInterrupt('SIGINT');
+    const r = await run('compare', 'fail-closed', '--seeds', '60', '--max-states', '100', '--format', 'json', '--out', join(dir, 'compare'));
+    const rows = (JSON.parse(r.out.join('\n')) as { rows: { runs: number }[] }).rows;
+    expect(rows.every((row) => row.runs === 60)).toBe(true);
+  });
+});
+
+describe('explore, interrupted in-process', () => {
+  /**
+   * The search samples the resident set at every progress point (after one
+   * reading before the search): a stopReason wrapper from outside. The
+   * request is made at the first of them, as a supervisor relaying a signal
+   * would make it.
+   */
+  function requestAtFirstProgress(signal: 'SIGINT' | 'SIGTERM'): { sigintListeners: number[] } {
+    const rss = process.memoryUsage.rss.bind(process.memoryUsage);
+    const seen = { sigintListeners: [] as number[] };
+    let calls = 0;
+    vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
+      calls++;
+      seen.sigintListeners.push(process.listenerCount('SIGINT'));
+      if (calls === 2) requestInterrupt(signal);
+      return rss();
+    });
+    return seen;
+  }
+
+  it('a request during the search stops it at the next progress point: partial, stoppedBy interrupted, exit 130', async () => {
+    requestAtFirstProgress('SIGINT');
+    const r = await run('explore', '--json', '--out', join(dir, 'explore'));
+    expect(r.code).toBe(130);
+    const j = JSON.parse(r.out.join('\n')) as { ok: boolean; complete: boolean; stoppedBy: string; states: number };
+    expect(j.complete).toBe(false);
+    expect(j.stoppedBy).toBe('interrupted');
+    // Stopped at the first poll after the request, long before the whole space (19,063 states).
+    expect(j.states).toBeGreaterThan(0);
+    expect(j.states).toBeLessThan(19_063);
+  }, 60_000);
+
+  it('the text summary names the interrupt and says the search is partial (exit 143 for SIGTERM)', async () => {
+    requestAtFirstProgress('SIGTERM');
+    const r = await run('explore', '--out', join(dir, 'explore-text'));
+    expect(r.code).toBe(143);
+    expect(r.out).toContain('WARNING: stopped by an interrupt (SIGTERM): a partial search, not a proof (complete: false)');
+    expect(r.out.some((l) => /^ {2}[\d,]+ distinct states/.test(l))).toBe(true);
+  }, 60_000);
+
+  it('explore keeps Ctrl-C ending the process: it installs no handler a synchronous search could never run', async () => {
+    const before = process.listenerCount('SIGINT');
+    const seen = requestAtFirstProgress('SIGINT');
+    await run('explore', '--json', '--out', join(dir, 'explore-handlers'));
+    expect(seen.sigintListeners.length).toBeGreaterThan(1);
+    expect(seen.sigintListeners.every((n) => n === before)).toBe(true);
+  }, 60_000);
+});

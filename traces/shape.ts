@@ -1,0 +1,97 @@
+/**
+ * The shape of a trace's lines, as runtime schemas (zod). A line's checksum
+ * proves only that the line was not changed after it was sealed; anyone can
+ * seal a line. So the reader also holds every sealed header and step to the
+ * shape this tool writes, and a line that has another shape is one clear
+ * error, never a TypeError deep inside a renderer or a replay. Objects are
+ * loose (a field this version does not know is kept, not refused), values
+ * are bounded where the model would otherwise build something huge from
+ * them (a world of a billion engines).
+ */
+import { z } from 'zod';
+import { BROKER_MODES } from '../model/broker.ts';
+import { ANSWERS, FAULTS } from '../sim/outbox/options.ts';
+
+const count = (max: number) => z.int().min(0).max(max);
+
+/** The most steps a trace may have: a run this tool records has a few hundred (check's bounds are 120 + 400). */
+export const TRACE_STEPS_MAX = 100_000;
+
+const rulesShape = z.looseObject({ name: z.string(), source: z.string(), hash: z.string().nullable() });
+
+const violationShape = z.looseObject({
+  property: z.string(),
+  subject: z.string(),
+  body: z.string(),
+  layer: z.string(),
+  detail: z.string(),
+  step: count(Number.MAX_SAFE_INTEGER),
+});
+
+/** The options of an outbox world, within what any command can make (explore's flags allow the most). */
+const outboxOptionsShape = z.looseObject({
+  engines: z.int().min(1).max(16),
+  ids: z.int().min(1).max(26),
+  bodiesPerId: z.int().min(1).max(26),
+  attemptsMax: z.int().min(1).max(1000),
+  broker: z.enum(BROKER_MODES as [string, ...string[]]),
+  skew: z.boolean(),
+  crashesMax: count(1000),
+  corruptionsMax: count(1000),
+  operatorActionsMax: count(1000),
+  answerWeights: z.array(count(1_000_000)).max(ANSWERS.length),
+  faultWeights: z.array(count(1_000_000)).max(FAULTS.length),
+  faultGroupWeight: count(1_000_000),
+  healAnswer: z.enum(ANSWERS),
+  faultStepsMax: count(1_000_000),
+});
+
+const headerShape = z.looseObject({
+  format: z.string(),
+  version: z.int(),
+  tool: z.string(),
+  model: z.string(),
+  rules: rulesShape,
+  oldRules: rulesShape.nullable(),
+  seed: z.int(),
+  options: z.unknown(),
+  violation: violationShape.nullable(),
+  stepsBeforeShrink: count(Number.MAX_SAFE_INTEGER).nullable(),
+  origin: z.string(),
+  stepCount: count(TRACE_STEPS_MAX),
+});
+
+const stepShape = z.looseObject({
+  n: z.int().min(1),
+  label: z.string(),
+  group: z.string(),
+  choice: count(Number.MAX_SAFE_INTEGER),
+  phase: z.enum(['fault', 'heal']),
+  // null is the switch to the liveness phase; every other event names its kind.
+  event: z.looseObject({ kind: z.string() }).nullable(),
+  tags: z.array(z.string()),
+  // A change names fields of the world (a few dozen at most).
+  change: z.record(z.string(), z.unknown()).refine((c) => Object.keys(c).length <= 256, 'more than 256 fields changed'),
+});
+
+/** The first problem zod found, in one line: where and what. */
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const where = issue.path.length === 0 ? 'the line' : issue.path.map(String).join('.');
+  return `${where}: ${issue.message.replace(/\s+/g, ' ')}`;
+}
+
+/** The header's problem of shape in one line, or null when it has the shape this tool writes. */
+export function headerProblem(value: unknown): string | null {
+  const header = headerShape.safeParse(value);
+  if (!header.success) return firstIssue(header.error);
+  if (header.data.model !== 'outbox') return null;
+  const options = outboxOptionsShape.safeParse(header.data.options);
+  return options.success ? null : `options.${firstIssue(options.error)}`;
+}
+
+/** A step line's problem of shape in one line, or null. */
+export function stepProblem(value: unknown): string | null {
+  const step = stepShape.safeParse(value);
+  return step.success ? null : firstIssue(step.error);
+}
