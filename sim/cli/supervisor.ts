@@ -120,8 +120,11 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
     let ended = false;
     let signal: InterruptSignal | null = null;
     let grace: NodeJS.Timeout | null = null;
-    /** Per slot: the call counter last seen in a call, and since when. */
-    const seen = new Map<number, { seq: number; what: number; since: number }>();
+    /** Per slot: the call counter last seen in a call, and for how many polls. */
+    // Time is counted in polls, not read from a clock: a call seen unchanged at `pollsMax` polls in a row is hung.
+    const pollMs = options.pollMs ?? 100;
+    const pollsMax = Math.max(1, Math.ceil((budget * 1000) / pollMs));
+    const seen = new Map<number, { seq: number; what: number; polls: number }>();
 
     const finish = (exitCode: number): void => {
       if (ended) return;
@@ -140,7 +143,6 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
     };
 
     const poll = setInterval(() => {
-      const now = performance.now();
       const hung: WatchSlot[] = [];
       for (const slot of readWatch(watch)) {
         if (slot.what === WATCH_IDLE) {
@@ -148,15 +150,15 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
           continue;
         }
         const was = seen.get(slot.slot);
-        if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, since: now });
-        else if (now - was.since >= budget * 1000) hung.push(slot);
+        if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, polls: 0 });
+        else if (++was.polls >= pollsMax) hung.push(slot);
       }
       if (hung.length === 0 || ended || code !== null) return;
       // Several threads stuck at once (check --workers N): name the lowest seed, as a run on one thread would meet it first.
       hung.sort((a, b) => (a.mode === POSITION_RUN && b.mode === POSITION_RUN ? a.a - b.a : 0));
       err(`outbox-sim: ${hungLine(hung[0], budget)}`);
       kill(2);
-    }, options.pollMs ?? 100);
+    }, pollMs);
 
     function onSignal(received: NodeJS.Signals): void {
       const s: InterruptSignal = received === 'SIGTERM' ? 'SIGTERM' : 'SIGINT';
