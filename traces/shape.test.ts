@@ -7,10 +7,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../sim/cli/main.ts';
 import { traceLines, type TraceHeader, type TraceStep } from './format.ts';
 import { readTrace, TraceReadError } from './read.ts';
 import { removeDir, tempDir } from './render/test-traces.ts';
+import { runCli as run } from '../sim/cli/test-cli.ts';
 
 const dir = tempDir('shape-');
 afterAll(() => removeDir(dir));
@@ -26,12 +26,6 @@ function sealed(name: string, header: unknown, steps: readonly unknown[]): strin
   return path;
 }
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 const withHeader = (patch: Record<string, unknown>) => ({ ...base.header, ...patch });
 const withStep = (i: number, patch: Record<string, unknown>) => base.steps.map((s, j) => (j === i ? { ...s, ...patch } : s));

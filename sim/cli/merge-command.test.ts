@@ -6,17 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import { runCli as run } from './test-cli.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'outbox-sim-merge-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 describe('merge of shards run with a rule file', () => {
   const rules = join(tmp, 'mine.ts');

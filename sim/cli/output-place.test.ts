@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
 import { UsageError } from '../usage-error.ts';
-import { main } from './main.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
+import { runCli as run } from './test-cli.ts';
 
 const dir = tempDir('out-place-');
 const aFile = join(dir, 'a-file');
@@ -33,12 +33,6 @@ const readOnly = ((): { path: string; made: boolean } => {
   return { path: join(path, 'out'), made: true };
 })();
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 /** Every command that writes, with the flag naming where; shard and trace inputs that do not exist show the check comes first. */
 const COMMANDS: { name: string; argv: (place: string) => string[]; flag: string }[] = [

@@ -14,6 +14,7 @@ import { writeTrace, type TraceHeader, type TraceRules } from '../../traces/form
 import { readTrace } from '../../traces/read.ts';
 import { fileHash } from '../rules-loader.ts';
 import { main } from './main.ts';
+import { runCli as run } from './test-cli.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'trust-'));
@@ -31,12 +32,6 @@ beforeAll(async () => {
   recorded = readTrace(join(tmp, 'found', readdirSync(join(tmp, 'found'))[0]));
 });
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 let files = 0;
 /** A rule file (fresh-cycle, the recording's rules) that leaves a marker file when it runs. */

@@ -5,19 +5,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
 import { CORPUS_DIR } from '../../traces/make-corpus.ts';
+import { runCli as run } from './test-cli.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 const CORPUS = CORPUS_DIR;
 

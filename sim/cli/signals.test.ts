@@ -11,8 +11,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
 import type { CheckReport } from '../check-report.ts';
 import { clearInterrupt, requestInterrupt } from './interrupt.ts';
-import { main } from './main.ts';
 import type { InterruptedRun } from './check-command.ts';
+import { runCli as run } from './test-cli.ts';
 
 const dir = tempDir('signals-');
 afterAll(() => removeDir(dir));
@@ -21,12 +21,6 @@ afterEach(() => {
   clearInterrupt();
 });
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 describe('check, interrupted in-process', () => {
   it('SIGTERM mid-run with --workers 1: the seeds run so far, their counterexamples written, exit 143', async () => {

@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
 import { terminalLines, terminalSafeIo, terminalText } from './terminal-text.ts';
+import { runCli as run } from './test-cli.ts';
 
 // A raw control character (the newline aside, which separates the lines a command itself prints).
 // eslint-disable-next-line no-control-regex
@@ -50,12 +50,6 @@ writeFileSync(
 const notRules = join(tmp, 'half.ts');
 writeFileSync(notRules, `export default { name: ${JSON.stringify(EVIL)}, summary: 'no decisions', schemaKnown: 1 };\n`);
 
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
-  return { code, out, err };
-}
 
 /** No raw control character on either stream, no forged line, one line per error, and the name shown escaped. */
 function expectSafe(r: { out: string[]; err: string[] }, showsName = true) {
