@@ -15,6 +15,7 @@ import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
+import { statechartCommand } from './statechart-command.ts';
 import { describeContract } from './help-contract.ts';
 import { terminalSafeIo, terminalText } from './terminal-text.ts';
 import { TOOL_VERSION } from '../../traces/format.ts';
@@ -168,6 +169,15 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--json', 'print one JSON object')
     .action(async (dir: string, opts: RecheckFlags) => {
       code = await recheckCommand(dir, opts, io);
+    });
+
+  program
+    .command('statechart')
+    .description("export the lifecycle statechart: JSON machine config (Stately's editor imports it) or a Mermaid stateDiagram-v2")
+    .option('--format <format>', 'json or mermaid (default: json)')
+    .option('--out <file>', 'write to FILE (atomically) instead of stdout')
+    .action((opts: { format?: string; out?: string }) => {
+      code = statechartCommand(opts, io);
     });
 
   // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).
