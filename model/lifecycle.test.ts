@@ -1,137 +1,133 @@
 /**
- * Every transition of the lifecycle statechart, under each catalog rule set,
- * stepped with XState's own `transition()`. A final test asserts that the
- * table below covers every transition the machine has, so a transition added
- * without a test fails the suite.
+ * Every state and transition of the lifecycle statechart, reached by paths
+ * that XState's graph tools derive from the machine itself
+ * (`lifecycle-paths.ts`: `getShortestPaths` over a finite set of
+ * observations): nothing here lists a transition by hand. Each path is
+ * replayed through the simulator's two steppers (XState's `transition()` and
+ * the compiled fast path), which must end where the graph says, agree with
+ * each other, and emit exactly the durable writes of the transitions taken.
+ *
+ * Coverage is checked against the machine's own definition, so adding a
+ * transition that no path takes fails this file: the last tests show it on
+ * machines built with an unreachable transition and an unreachable state.
  */
 import { describe, expect, it } from 'vitest';
+import { StateMachine, type AnyStateMachine } from 'xstate';
 import { CATALOG } from './catalog/index.ts';
-import { lifecycleMachine, type EngineContext, type EngineEvent, type LifecycleState } from './lifecycle.ts';
-import { freshRecord } from './record.ts';
-import type { ClaimView, OutboxRecord, RecordRead, ResultFile } from './types.ts';
-import { initialMemory, xstateStepper } from '../sim/outbox/stepper.ts';
+import { failClosed } from './catalog/index.ts';
+import { engineMachine, lifecycleMachine, type LifecycleState } from './lifecycle.ts';
+import { lifecyclePaths, machineShape, PATHS_INPUT, uncovered, type LifecyclePaths, type TransitionId } from './lifecycle-paths.ts';
+import type { RuleSet } from './rules.ts';
+import type { Effect } from './types.ts';
+import { compiledStepper } from '../sim/outbox/compiled-stepper.ts';
+import { initialMemory, xstateStepper, type EngineMemory } from '../sim/outbox/stepper.ts';
 
-const fileA: ResultFile = { id: 'a', body: 'A', generation: 1 };
-const recA = freshRecord('A', 0);
-const found = (record: OutboxRecord): RecordRead => ({ kind: 'found', record, legacy: false });
-const mine: ClaimView = { kind: 'held', mine: true, ownerAlive: true };
-const other: ClaimView = { kind: 'held', mine: false, ownerAlive: true };
-const dead: ClaimView = { kind: 'held', mine: false, ownerAlive: false };
-const envelopeA = { id: 'a', body: 'A', key: 'a#0' };
-
-function ctx(over: Partial<EngineContext> = {}): EngineContext {
-  return { ...initialMemory(7, 3).ctx, ...over };
-}
-const working = (over: Partial<EngineContext> = {}) => ctx({ id: 'a', file: fileA, ...over });
-const step = (read: RecordRead, claim: ClaimView, live: ResultFile | null = fileA): EngineEvent => ({ type: 'STEP', read, claim, live });
-
-type RuleName = (typeof CATALOG)[number]['name'];
-interface Case {
-  name: string;
-  from: LifecycleState;
-  /** Index of the transition among the state's candidates for this event type (`always` for eventless). */
-  transition: [string, number];
-  ctx: EngineContext;
-  event: EngineEvent;
-  to: LifecycleState;
-  /** Effect kinds emitted, per rule set when they differ. */
-  effects: string[] | Partial<Record<RuleName, string[]>> & { default: string[] };
-  /** Expected target per rule set when it differs. */
-  toBy?: Partial<Record<RuleName, LifecycleState>>;
-  /** Transition index per rule set when it differs. */
-  transitionBy?: Partial<Record<RuleName, [string, number]>>;
-}
-
-const parkedA: OutboxRecord = { ...recA, status: 'PARKED', reason: 'permanent-refusal' };
-const deliveredA: OutboxRecord = { ...recA, status: 'DELIVERED' };
-
-const CASES: Case[] = [
-  { name: 'publish an absent id: write a new record', from: 'idle', transition: ['SCAN', 0], ctx: ctx(), event: { type: 'SCAN', file: fileA, read: { kind: 'absent' } }, to: 'claiming', effects: ['write-record'] },
-  { name: 'publish the body already READY: keep it', from: 'idle', transition: ['SCAN', 1], ctx: ctx(), event: { type: 'SCAN', file: fileA, read: found(recA) }, to: 'claiming', effects: [] },
-  { name: 'publish over a corrupt record: quarantine', from: 'idle', transition: ['SCAN', 2], ctx: ctx(), event: { type: 'SCAN', file: fileA, read: { kind: 'corrupt' } }, to: 'idle', effects: ['quarantine'] },
-  {
-    name: 'publish a new body for a parked id: quarantine, or a fresh cycle',
-    from: 'idle',
-    transition: ['SCAN', 2],
-    transitionBy: { 'fresh-cycle': ['SCAN', 0], 'fresh-cycle-after-definite': ['SCAN', 0] },
-    ctx: ctx(),
-    event: { type: 'SCAN', file: { id: 'a', body: 'B', generation: 2 }, read: found(parkedA) },
-    to: 'idle',
-    toBy: { 'fresh-cycle': 'claiming', 'fresh-cycle-after-definite': 'claiming' },
-    effects: { default: ['quarantine'], 'fresh-cycle': ['write-record'], 'fresh-cycle-after-definite': ['write-record'] },
-  },
-  { name: 'drain a READY record with no file', from: 'idle', transition: ['DRAIN', 0], ctx: ctx(), event: { type: 'DRAIN', id: 'a', read: found(recA) }, to: 'claiming', effects: [] },
-  { name: 'claim: record no longer READY', from: 'claiming', transition: ['STEP', 0], ctx: working(), event: step(found(deliveredA), { kind: 'free' }), to: 'disposing', effects: [] },
-  { name: 'claim a free claim', from: 'claiming', transition: ['STEP', 1], ctx: working(), event: step(found(recA), { kind: 'free' }), to: 'preSend', effects: ['take-claim'] },
-  { name: 'reclaim a dead owner\'s claim', from: 'claiming', transition: ['STEP', 1], ctx: working(), event: step(found(recA), dead), to: 'preSend', effects: ['take-claim'] },
-  { name: 'a torn claim is never stolen', from: 'claiming', transition: ['STEP', 2], ctx: working(), event: step(found(recA), { kind: 'torn' }), to: 'disposing', effects: [] },
-  { name: 'a live owner keeps its claim', from: 'claiming', transition: ['STEP', 2], ctx: working(), event: step(found(recA), other), to: 'disposing', effects: [] },
-  { name: 'pre-send: claim lost', from: 'preSend', transition: ['STEP', 0], ctx: working(), event: step(found(recA), { kind: 'torn' }), to: 'disposing', effects: [] },
-  { name: 'pre-send: record no longer READY', from: 'preSend', transition: ['STEP', 1], ctx: working(), event: step(found(parkedA), mine), to: 'releasing', effects: [] },
-  { name: 'pre-send write, then the envelope', from: 'preSend', transition: ['STEP', 2], ctx: working(), event: step(found(recA), mine), to: 'posting', effects: ['write-record'] },
-  { name: 'POST without the claim: nothing is sent', from: 'posting', transition: ['POST', 0], ctx: working({ envelope: envelopeA }), event: { type: 'POST', reply: 'ok', claim: other }, to: 'disposing', effects: [] },
-  { name: 'POST with the claim', from: 'posting', transition: ['POST', 1], ctx: working({ envelope: envelopeA }), event: { type: 'POST', reply: 'timeout', claim: mine }, to: 'completing', effects: ['post'] },
-  { name: 'complete: claim lost', from: 'completing', transition: ['STEP', 0], ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step(found(recA), dead), to: 'disposing', effects: [] },
-  { name: 'complete: record unreadable, write nothing', from: 'completing', transition: ['STEP', 1], ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step({ kind: 'corrupt' }, mine), to: 'releasing', effects: [] },
-  { name: 'complete: write the outcome', from: 'completing', transition: ['STEP', 2], ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step(found(recA), mine), to: 'releasing', effects: ['write-record'] },
-  { name: 'release: claim lost', from: 'releasing', transition: ['STEP', 0], ctx: working(), event: step(found(deliveredA), { kind: 'torn' }), to: 'disposing', effects: [] },
-  { name: 'release the claim', from: 'releasing', transition: ['STEP', 1], ctx: working(), event: step(found(deliveredA), mine), to: 'disposing', effects: ['release-claim'] },
-  { name: 'dispose: archive the confirmed body of the generation read', from: 'disposing', transition: ['STEP', 0], ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step(found(deliveredA), { kind: 'free' }), to: 'idle', effects: ['archive'] },
-  { name: 'dispose: quarantine a parked body', from: 'disposing', transition: ['STEP', 1], ctx: working({ envelope: envelopeA, outcome: 'definite' }), event: step(found(parkedA), { kind: 'free' }), to: 'idle', effects: ['quarantine'] },
-  { name: 'dispose: leave a replaced file live', from: 'disposing', transition: ['STEP', 2], ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step(found(deliveredA), { kind: 'free' }, { id: 'a', body: 'B', generation: 2 }), to: 'idle', effects: [] },
+/**
+ * The rule sets whose machines the paths are searched in: the catalog, and
+ * two decisions the rule-set API allows that no catalog rule set makes
+ * (leave a file live for a later pass; no pre-send write).
+ */
+const RULE_SETS: readonly RuleSet[] = [
+  ...CATALOG,
+  { ...failClosed, name: 'leaves-files-live', admit: () => ({ kind: 'leave' }) },
+  { ...failClosed, name: 'no-pre-send-write', preSend: () => null },
 ];
 
-/** Eventless transitions, checked through the step that triggers them. */
-const EVENTLESS: { name: string; transition: [string, number]; from: LifecycleState; ctx: EngineContext; event: EngineEvent; to: LifecycleState }[] = [
-  // completing -> releasing once the last completion write is done (always[0]); covered by 'complete: write the outcome'.
-  { name: 'completion done moves on to release', transition: ['always:completing', 0], from: 'completing', ctx: working({ envelope: envelopeA, outcome: 'confirmed' }), event: step(found(recA), mine), to: 'releasing' },
-];
+const FOUND = new Map<string, LifecyclePaths>(RULE_SETS.map((r) => [r.name, lifecyclePaths(engineMachine(r))]));
 
-function expectedEffects(c: Case, rule: RuleName): string[] {
-  return Array.isArray(c.effects) ? c.effects : (c.effects[rule] ?? c.effects.default);
+/** The durable write each writing action of the statechart computes (the `persist` action after it emits it). */
+const EFFECT_OF: Readonly<Record<string, Effect['kind']>> = {
+  writeAdmitted: 'write-record',
+  quarantineRefused: 'quarantine',
+  takeClaim: 'take-claim',
+  writePreSend: 'write-record',
+  recordReply: 'post',
+  writeCompletion: 'write-record',
+  releaseClaim: 'release-claim',
+  archiveFile: 'archive',
+  quarantineFile: 'quarantine',
+};
+
+/** The transition definition of an id (`state:EVENT:i` or `state:always:i`). */
+function definition(id: TransitionId) {
+  const [state, event, i] = id.split(':');
+  const node = lifecycleMachine.root.states[state];
+  const defs = event === 'always' ? node.always : node.transitions.get(event);
+  const def = defs?.[Number(i)];
+  if (def === undefined) throw new Error(`no transition ${id}`);
+  return def;
 }
 
-describe.each(CATALOG.map((r) => [r.name, r] as const))('lifecycle under %s', (name, rules) => {
-  const stepper = xstateStepper(rules);
-  it.each(CASES.map((c) => [c.name, c] as const))('%s', (_, c) => {
-    const out = stepper({ state: c.from, ctx: c.ctx }, c.event);
-    expect(out.state).toBe(c.toBy?.[name as RuleName] ?? c.to);
-    expect(out.effects.map((e) => e.kind)).toEqual(expectedEffects(c, name as RuleName));
-    expect(out.ctx.effect).toBeNull();
+/** The writes the transitions taken emit, in order: one per `persist` action, of the kind the action before it computes. */
+function writesOf(taken: readonly TransitionId[]): string[] {
+  const kinds: string[] = [];
+  for (const id of taken) {
+    const names = definition(id).actions.map((a) => (typeof a === 'string' ? a : ((a as { type?: string }).type ?? '')));
+    names.forEach((name, i) => {
+      if (name !== 'persist') return;
+      const kind = EFFECT_OF[names[i - 1]];
+      if (kind === undefined) throw new Error(`${id}: the action before persist, ${names[i - 1]}, has no known durable write`);
+      kinds.push(kind);
+    });
+  }
+  return kinds;
+}
+
+describe('the graph paths cover the statechart', () => {
+  it('every state and every transition of the machine is reached by a path under some rule set', () => {
+    expect(uncovered(lifecycleMachine, [...FOUND.values()])).toEqual({ states: [], transitions: [] });
   });
-  it.each(EVENTLESS.map((c) => [c.name, c] as const))('%s', (_, c) => {
-    expect(stepper({ state: c.from, ctx: c.ctx }, c.event).state).toBe(c.to);
-  });
-  it('a rule that leaves the file live takes a step with no write', () => {
-    const leaves = { ...rules, admit: () => ({ kind: 'leave' as const }) };
-    const out = xstateStepper(leaves)({ state: 'idle', ctx: ctx() }, { type: 'SCAN', file: fileA, read: found(recA) });
-    expect(out.state).toBe('idle');
-    expect(out.effects).toEqual([]);
-    expect(out.ctx.id).toBeNull();
-  });
-  it('a rule without a pre-send write skips the pre-send step (eventless)', () => {
-    const noPreSend = { ...rules, preSend: () => null };
-    const out = xstateStepper(noPreSend)({ state: 'claiming', ctx: working() }, step(found(recA), { kind: 'free' }));
-    expect(out.state).toBe('posting');
-    expect(out.ctx.envelope).toEqual(envelopeA);
+  it('the machine has the states the lifecycle names, and the paths reach each of them under every catalog rule set', () => {
+    const shape = machineShape(lifecycleMachine);
+    expect(shape.transitions.length).toBeGreaterThan(20);
+    for (const r of CATALOG) expect([...(FOUND.get(r.name)?.states.keys() ?? [])].sort()).toEqual([...shape.states].sort());
   });
 });
 
-describe('the table covers the statechart', () => {
-  it('every transition of the machine has a case', () => {
-    const all = new Set<string>();
-    for (const [key, node] of Object.entries(lifecycleMachine.root.states)) {
-      for (const [eventType, defs] of node.transitions) defs.forEach((_, i) => all.add(`${key}:${eventType}:${i}`));
-      (node.always ?? []).forEach((_, i) => all.add(`${key}:always:${i}`));
+describe.each(RULE_SETS.map((r) => [r.name, r] as const))('paths under %s', (name, rules) => {
+  const found = FOUND.get(name);
+  const cases = [...(found?.transitions ?? [])].map(([t, path]) => [`${t} (${path.length} step${path.length === 1 ? '' : 's'})`, path] as const);
+  const steppers = { xstate: xstateStepper(rules), compiled: compiledStepper(rules) };
+  it.each(cases)('%s: both steppers follow the path, with its writes', (_, path) => {
+    let xs: EngineMemory = initialMemory(PATHS_INPUT.pid, PATHS_INPUT.attemptsMax);
+    let fast: EngineMemory = xs;
+    for (const step of path) {
+      const a = steppers.xstate(xs, step.event);
+      const b = steppers.compiled(fast, step.event);
+      expect(a.state).toBe(step.state as LifecycleState);
+      expect(b).toEqual(a);
+      expect(a.effects.map((e) => e.kind)).toEqual(writesOf(step.taken));
+      xs = a;
+      fast = b;
     }
-    const covered = new Set<string>();
-    for (const c of CASES) {
-      covered.add(`${c.from}:${c.transition[0]}:${c.transition[1]}`);
-      for (const t of Object.values(c.transitionBy ?? {})) if (t) covered.add(`${c.from}:${t[0]}:${t[1]}`);
-    }
-    for (const c of EVENTLESS) covered.add(`${c.from}:always:${c.transition[1]}`);
-    covered.add('preSend:always:0'); // the pre-send skip test above
-    covered.add('idle:SCAN:3'); // the leave-live test above
-    expect([...all].filter((t) => !covered.has(t))).toEqual([]);
+  });
+});
+
+/** The lifecycle's own definition with `change` applied to its states, and its implementations. */
+function alteredMachine(change: (states: Record<string, unknown>) => Record<string, unknown>): AnyStateMachine {
+  const config = lifecycleMachine.config as unknown as { states: Record<string, unknown> };
+  return new StateMachine({ ...config, states: change(config.states) } as never, lifecycleMachine.implementations as never) as unknown as AnyStateMachine;
+}
+
+describe('the coverage check fails on a transition or state no path reaches', () => {
+  it('a transition shadowed by the unguarded one before it is reported uncovered', () => {
+    const machine = alteredMachine((states) => {
+      const disposing = states.disposing as { on: { STEP: unknown[] } };
+      return { ...states, disposing: { ...disposing, on: { STEP: [...disposing.on.STEP, { target: 'claiming' }] } } };
+    });
+    expect(machineShape(machine).transitions).toContain('disposing:STEP:3');
+    expect(uncovered(machine, [lifecyclePaths(machine)]).transitions).toContain('disposing:STEP:3');
+  });
+  it('a state that no transition enters, and its transitions, are reported uncovered', () => {
+    const machine = alteredMachine((states) => ({ ...states, limbo: { on: { STEP: { target: 'idle' } } } }));
+    expect(uncovered(machine, [lifecyclePaths(machine)])).toMatchObject({ states: ['limbo'], transitions: expect.arrayContaining(['limbo:STEP:0']) as unknown });
+  });
+  it('a guard that never holds for the observations leaves its transition uncovered', () => {
+    const machine = alteredMachine((states) => {
+      const posting = states.posting as { on: { POST: unknown[] } };
+      return { ...states, posting: { ...posting, on: { POST: [{ guard: 'completionDone', target: 'idle' }, ...posting.on.POST] } } };
+    });
+    expect(uncovered(machine, [lifecyclePaths(machine)]).transitions).toContain('posting:POST:0');
+    expect(uncovered(lifecycleMachine, [lifecyclePaths(lifecycleMachine)]).transitions).not.toContain('posting:POST:0');
   });
 });

@@ -145,6 +145,18 @@ export function buildReport(
   };
 }
 
+/** Under the layer counts: why one can exceed another, in words a first-time reader follows (docs/properties.md, 'Layers the report counts'). */
+export const LAYERS_EXPLAINED: readonly string[] = [
+  '  How to read these: each layer counts events, not distinct bodies, so a later layer can exceed an earlier one.',
+  '    POSTs sent counts every attempt, retries included. Bodies stored counts the POSTs whose body the broker kept:',
+  '    a POST lost on the way stores nothing, and a copy of a body it already holds is not stored again (the broker',
+  '    answers "ok", or 409 in mode id-409).',
+  '    Deliveries reported counts every report that a body was delivered: the record written DELIVERED and its file',
+  '    archived are two reports of one delivery, and a body sent again (after a crash or a lost reply) that the broker',
+  '    answers "ok" as a duplicate is reported again with no new body stored. So deliveries reported above bodies',
+  '    stored is expected; whether a body was lost or delivered twice is what the properties (RESULT above) decide.',
+];
+
 function n(x: number): string {
   return x.toLocaleString('en-US');
 }
@@ -186,6 +198,7 @@ export function renderReport(r: CheckReport): string[] {
   lines.push('Layers:');
   lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; deliveries reported ${n(l.deliveriesReported)}`);
+  lines.push(...LAYERS_EXPLAINED);
   lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
   return lines;
 }

@@ -41,6 +41,7 @@ export interface CheckFlags {
   json?: boolean;
   out?: string;
   verbose?: boolean;
+  quiet?: boolean;
   workers?: string;
   shard?: string;
   shardOut?: string;
@@ -138,7 +139,9 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
 
-  if (!flags.json) {
+  // --quiet: no header and no progress, only the summary (and what went wrong).
+  const quiet = flags.quiet === true;
+  if (!flags.json && !quiet) {
     io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
@@ -147,7 +150,7 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     }
   }
   const clock = startClock(io);
-  const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'seeds', to - from);
+  const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'seeds', to - from);
   const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
@@ -159,7 +162,7 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   } else if (shard !== null && shardPath !== null) {
     const path = shardPath;
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
-    if (!flags.json) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
+    if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
   return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted);
 }

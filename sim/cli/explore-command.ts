@@ -54,6 +54,7 @@ export interface ExploreFlags {
   continue?: boolean;
   out?: string;
   json?: boolean;
+  quiet?: boolean;
 }
 
 /** Default bound on stored states. */
@@ -115,10 +116,12 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
-  if (!flags.json) {
+  // --quiet: no header, no progress and no search figures, only how it ended and what it found.
+  const quiet = flags.quiet === true;
+  if (!flags.json && !quiet) {
     io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
-  const bar = progressBar(flags.json ? { ...io, tty: false } : io, 'states', statesMax);
+  const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
   // The process's growth during the search, sampled with the progress: what a stored state costs in all.
   const residentBefore = process.memoryUsage.rss();
@@ -159,10 +162,12 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations }));
     return code;
   }
-  io.out(`  checked: ${r.checked.join(', ')}`);
-  if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
-  io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
-  io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
+  if (!quiet) {
+    io.out(`  checked: ${r.checked.join(', ')}`);
+    if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
+    io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
+  }
+  if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);

@@ -88,6 +88,10 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
     ['2', BAD_INPUT],
     ['3', 'no difference found, but the search stopped at --max-states: not a proof'],
   ],
+  statechart: [
+    ['0', 'the statechart was printed or written'],
+    ['2', 'bad input: an unknown --format, an --out that cannot be written'],
+  ],
   recheck: [
     ['0', 'no trace still violates'],
     ['1', 'a trace still violates'],

@@ -15,6 +15,7 @@ import { showCommand } from './show-command.ts';
 import { receiptsCommand } from './receipts-command.ts';
 import { diffCommand } from './diff-command.ts';
 import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
+import { statechartCommand } from './statechart-command.ts';
 import { describeContract } from './help-contract.ts';
 import { terminalSafeIo, terminalText } from './terminal-text.ts';
 import { TOOL_VERSION } from '../../traces/format.ts';
@@ -68,6 +69,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')
+    .option('--quiet', 'no header and no progress bar: only the summary')
     .option('--workers <n>', 'worker threads (default 1); the report is the same for any number')
     .option('--shard <i/n>', 'run only shard I of N of the seeds (for a CI matrix); combine with merge')
     .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
@@ -96,6 +98,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')
     .option('--max-memory <MiB>', 'stop (partial result) before the process uses this much memory; default 70% of the machine')
     .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
+    .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
     .addHelpText('after', exploreHelp())
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')
@@ -111,7 +114,8 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--json', 'print one JSON object')
     .option('--rules <path>', 'the rule file the shards were run with, when they name one (a shard file never loads one by itself; its content hash must match)')
     .option('--old-rules <path>', 'the older engines\' rule file, likewise')
-    .action(async (shards: string[], opts: { json?: boolean; out?: string; rules?: string; oldRules?: string }) => {
+    .option('--quiet', 'no header line: only the summary')
+    .action(async (shards: string[], opts: { json?: boolean; quiet?: boolean; out?: string; rules?: string; oldRules?: string }) => {
       code = await mergeCommand(shards, opts, io);
     });
 
@@ -168,6 +172,15 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--json', 'print one JSON object')
     .action(async (dir: string, opts: RecheckFlags) => {
       code = await recheckCommand(dir, opts, io);
+    });
+
+  program
+    .command('statechart')
+    .description("export the lifecycle statechart: JSON machine config (Stately's editor imports it) or a Mermaid stateDiagram-v2")
+    .option('--format <format>', 'json or mermaid (default: json)')
+    .option('--out <file>', 'write to FILE (atomically) instead of stdout')
+    .action((opts: { format?: string; out?: string }) => {
+      code = statechartCommand(opts, io);
     });
 
   // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).

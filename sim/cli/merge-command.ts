@@ -13,7 +13,7 @@ import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { checkOutputFolder } from './output-place.ts';
 
-export async function mergeCommand(paths: string[], flags: { json?: boolean; out?: string; rules?: string; oldRules?: string }, io: Io): Promise<number> {
+export async function mergeCommand(paths: string[], flags: { json?: boolean; quiet?: boolean; out?: string; rules?: string; oldRules?: string }, io: Io): Promise<number> {
   if (paths.length === 0) throw new UsageError('merge needs the shard files to combine');
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
@@ -25,7 +25,7 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; out
   const oldRules = oldRulesOrigin === null ? null : await recordedRules(oldRulesOrigin, flags.oldRules, 'oldRules');
   const pair = { rules, rulesOrigin, oldRules, oldRulesOrigin };
   const merged = mergeShards(files.map((f) => f.result));
-  if (!flags.json) io.out(`outbox-sim merge: ${files.length} shards of seeds ${files[0].seedStart}..${files[0].seedStart + files[0].seeds - 1}`);
+  if (!flags.json && flags.quiet !== true) io.out(`outbox-sim merge: ${files.length} shards of seeds ${files[0].seedStart}..${files[0].seedStart + files[0].seeds - 1}`);
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
   return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io);
