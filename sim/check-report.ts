@@ -6,7 +6,7 @@
 import { ANSWERS } from './outbox/options.ts';
 import type { ShardResult } from './check.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
-import { terminalText } from './cli/terminal-text.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** Fault kinds a check must see fire (docs/faults.md), by the tag that marks them. */
 export function faultKinds(skew: boolean): string[] {

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { attachWatch } from '../watch.ts';
-import { attachInterruptCell } from './interrupt.ts';
+import { attachInterruptCell } from '../interrupt.ts';
 import type { CommandThreadData, CommandThreadMessage } from './supervisor.ts';
 
 const data = workerData as CommandThreadData;

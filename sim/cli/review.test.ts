@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
-import { CORPUS_DIR } from '../../traces/make-corpus.ts';
+import { CORPUS_DIR } from './make-corpus.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'review-'));

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
-import { terminalLines, terminalSafeIo, terminalText } from './terminal-text.ts';
+import { terminalLines, terminalSafeIo, terminalText } from '../terminal-text.ts';
 
 // A raw control character (the newline aside, which separates the lines a command itself prints).
 // eslint-disable-next-line no-control-regex

@@ -5,11 +5,11 @@
  * without a test fails the suite.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOG } from './catalog/index.ts';
-import { lifecycleMachine, type EngineContext, type EngineEvent, type LifecycleState } from './lifecycle.ts';
-import { freshRecord } from './record.ts';
-import type { ClaimView, OutboxRecord, RecordRead, ResultFile } from './types.ts';
-import { initialMemory, xstateStepper } from '../sim/outbox/stepper.ts';
+import { CATALOG } from '../../model/catalog/index.ts';
+import { lifecycleMachine, type EngineContext, type EngineEvent, type LifecycleState } from '../../model/lifecycle.ts';
+import { freshRecord } from '../../model/record.ts';
+import type { ClaimView, OutboxRecord, RecordRead, ResultFile } from '../../model/types.ts';
+import { initialMemory, xstateStepper } from './stepper.ts';
 
 const fileA: ResultFile = { id: 'a', body: 'A', generation: 1 };
 const recA = freshRecord('A', 0);

@@ -5,7 +5,7 @@
  * the world misbehaved, not only where the engines did.
  */
 import type { EngineProc, WorldEvent } from '../../sim/outbox/world.ts';
-import type { Trace, TraceStep } from '../format.ts';
+import type { Trace, TraceStep } from '../../sim/trace-format.ts';
 import { statesOf, type TraceState } from './states.ts';
 import { changeNotes, FAULT_ANSWERS, isDurable } from './summary.ts';
 
