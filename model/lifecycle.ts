@@ -14,7 +14,6 @@
 import { assign, setup } from 'xstate';
 import type { RuleSet } from './rules.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
-import failClosed from './catalog/fail-closed.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
 export interface EngineContext {
@@ -156,11 +155,36 @@ export function implementationsFor(rules: RuleSet) {
   };
 }
 
-const base = implementationsFor(failClosed);
+/** A decision asked of no rule set: a programming error, so a plain Error. */
+function unprovided(decision: string): never {
+  throw new Error(`the lifecycle statechart asked "${decision}" of no rule set: step engineMachine(rules), not lifecycleMachine`);
+}
 
 /**
- * The statechart. Its default implementations are those of `fail-closed`;
- * {@link engineMachine} provides another rule set's.
+ * The decisions before any rule set is provided: each one throws. No shipped
+ * rule set is the lifecycle's default, so a machine stepped without
+ * {@link engineMachine} fails loudly instead of quietly deciding as one of
+ * them; the guards and actions that consult no decision work as ever.
+ */
+export const UNPROVIDED: RuleSet = {
+  name: 'unprovided',
+  summary: 'No rule set: every decision throws until engineMachine(rules) provides one.',
+  schemaKnown: 0,
+  admit: () => unprovided('admit'),
+  mayClaim: () => unprovided('mayClaim'),
+  preSend: () => unprovided('preSend'),
+  envelope: () => unprovided('envelope'),
+  classify: () => unprovided('classify'),
+  complete: () => unprovided('complete'),
+  requeue: () => unprovided('requeue'),
+  dispose: () => unprovided('dispose'),
+};
+
+const base = implementationsFor(UNPROVIDED);
+
+/**
+ * The statechart, with no rule set's decisions ({@link UNPROVIDED});
+ * {@link engineMachine} provides the rule set a run checks.
  */
 export const lifecycleMachine = setup({
   types: {} as { context: EngineContext; events: EngineEvent; input: EngineInput },

@@ -23,7 +23,7 @@ import { runSeed } from '../sim/core/random.ts';
 import { outboxModel } from '../sim/outbox/model.ts';
 import { ANSWERS, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
 import type { World } from '../sim/outbox/world.ts';
-import { outboxProperties } from './outbox.ts';
+import { outboxProperties } from '../sim/outbox/properties.ts';
 
 /** Scenarios per property. */
 const SCENARIOS = 1000;

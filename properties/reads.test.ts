@@ -10,7 +10,7 @@ import { steppersFor } from '../sim/check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../sim/outbox/explore-options.ts';
 import { outboxModel } from '../sim/outbox/model.ts';
 import type { World } from '../sim/outbox/world.ts';
-import { outboxProperties } from './outbox.ts';
+import { outboxProperties } from '../sim/outbox/properties.ts';
 
 function statesOf(rules: typeof failClosed, sizes: Partial<typeof EXPLORE_DEFAULTS>, limit: number): World[] {
   const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));

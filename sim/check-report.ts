@@ -10,7 +10,7 @@ import { crashPoints } from './outbox/events/crash-points.ts';
 import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
-import { terminalText } from './cli/terminal-text.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** The tags that count the kinds of one table tag a check should see fire (docs/faults.md). */
 export function kindsTagged(tag: EventTag, skew: boolean): string[] {

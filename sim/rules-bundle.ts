@@ -14,13 +14,13 @@
  * is reported as file:line:column and the compiler's message.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { threadId } from 'node:worker_threads';
 import type { Loader, Message, Plugin } from 'esbuild';
 import * as api from '../model/index.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 
 /** The checkout this module runs from (its cache folder holds the bundles). */
 function checkoutRoot(): string {
@@ -129,10 +129,8 @@ function store(text: string): string {
     try {
       if (existsSync(file)) return file;
       mkdirSync(dir, { recursive: true });
-      // Written whole under a name of this thread's own, then renamed: a reader sees all of it or nothing.
-      const tmp = `${file}.${process.pid}-${threadId}.tmp`;
-      writeFileSync(tmp, text);
-      renameSync(tmp, file);
+      // Written whole under a temporary name, then renamed: a reader sees all of it or nothing.
+      writeFileAtomic(file, text);
       prune(dir);
       return file;
     } catch (err) {

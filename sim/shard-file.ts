@@ -9,8 +9,8 @@ import type { ShardResult } from './check.ts';
 import type { RulesPair } from './outbox/record-trace.ts';
 import type { PlanSpec } from './workers/check-task.ts';
 import { UsageError } from './usage-error.ts';
-import { writeFileAtomic } from '../traces/format.ts';
-import type { TraceRules } from '../traces/format.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import type { TraceRules } from './trace-format.ts';
 
 export const SHARD_FORMAT = 'outbox-sim-shard';
 export const SHARD_VERSION = 1;

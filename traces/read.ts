@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../sim/usage-error.ts';
-import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from './format.ts';
+import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { headerProblem, stepProblem } from './shape.ts';
 import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
 

@@ -8,7 +8,7 @@
  * times. The reader refuses a trace whose rebuild would copy more than
  * {@link REBUILD_COPIES_MAX} entries, instead of running out of memory.
  */
-import type { TraceStep } from './format.ts';
+import type { TraceStep } from '../sim/trace-format.ts';
 
 /** Entries copied while rebuilding, at most: about a thousand times what the longest run this tool writes needs. */
 export const REBUILD_COPIES_MAX = 5_000_000;

@@ -2,12 +2,12 @@
  * A trace whose lines carry valid checksums but not the shape this tool
  * writes is one line and exit 2 for every command that reads traces (show,
  * replay, recheck), never a TypeError. The files are sealed here the way
- * traces/format.ts seals them, so only the shape is wrong.
+ * sim/trace-format.ts seals them, so only the shape is wrong.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { traceLines, type TraceHeader, type TraceStep } from './format.ts';
+import { traceLines, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { readTrace, TraceReadError } from './read.ts';
 import { removeDir, tempDir } from './render/test-traces.ts';
 import { runCli as run } from '../sim/cli/test-cli.ts';

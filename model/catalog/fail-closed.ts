@@ -10,8 +10,6 @@ import { freshRecord, SCHEMA_CURRENT } from '../record.ts';
 import type { Admission, DisposeView, Disposal, RuleSet } from '../rules.ts';
 import type { OutboxRecord, Outcome, Reply } from '../types.ts';
 
-const RECOVERY = 'outbox-sim operator: inspect the record, then requeue or restore';
-
 function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
   switch (read.kind) {
     case 'absent':
@@ -98,5 +96,4 @@ const failClosed: RuleSet = {
   dispose,
 };
 
-export { RECOVERY };
 export default failClosed;

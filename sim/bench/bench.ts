@@ -15,7 +15,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { failClosed } from '../../model/catalog/index.ts';
 import type { EngineEvent } from '../../model/lifecycle.ts';
-import { writeFileAtomic } from '../../traces/format.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';

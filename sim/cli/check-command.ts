@@ -25,10 +25,10 @@ import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
-import { terminalText } from './terminal-text.ts';
+import { terminalText } from '../terminal-text.ts';
 import { checkFaultError } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
-import { interruptExitCode, interruption, type InterruptSignal } from './interrupt.ts';
+import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 
 /** Flags of `check` as commander gives them. */

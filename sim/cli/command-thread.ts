@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { attachWatch } from '../watch.ts';
-import { attachInterruptCell } from './interrupt.ts';
+import { attachInterruptCell } from '../interrupt.ts';
 import type { CommandThreadData, CommandThreadMessage } from './supervisor.ts';
 
 /** Runs the supervised command of this worker thread; `now` is the wall clock, for reporting only. */

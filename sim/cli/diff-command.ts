@@ -16,13 +16,13 @@ import { outboxModel } from '../outbox/model.ts';
 import { outcomeDifference, outcomesOf } from '../outbox/observe.ts';
 import { outboxHeader, traceSteps } from '../outbox/record-trace.ts';
 import type { World } from '../outbox/world.ts';
-import { writeTrace } from '../../traces/format.ts';
+import { writeTrace } from '../trace-format.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { replayCommand, rulesPair } from './check-command.ts';
 import { EXIT_PARTIAL, sizesOf, type ExploreFlags } from './explore-command.ts';
 import { intFlag } from './errors.ts';
 import type { Io } from './io.ts';
-import { terminalText } from './terminal-text.ts';
+import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
 
 function outcomeLine(w: World): string {

@@ -9,7 +9,7 @@
  * (--max-states, --max-depth, --max-memory) stopped the search with nothing
  * found: not a proof, and marked `complete: false`; 2 on bad input.
  *
- * An interrupt request (interrupt.ts) stops the search at its next progress
+ * An interrupt request (sim/interrupt.ts) stops the search at its next progress
  * point (`stoppedBy: 'interrupted'`, complete: false): the partial summary is
  * printed, violations found so far written, exit 130 or 143. explore installs
  * no signal handlers of its own, unlike check: its search is one synchronous
@@ -20,7 +20,7 @@
  */
 import { BROKER_MODES } from '../../model/broker.ts';
 import { steppersFor } from '../check.ts';
-import { outboxProperties } from '../../properties/outbox.ts';
+import { outboxProperties } from '../outbox/properties.ts';
 import { QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
@@ -33,9 +33,9 @@ import type { Io } from './io.ts';
 import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault, residentPeakBytes } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
-import { terminalText } from './terminal-text.ts';
+import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
-import { interruptExitCode, interruption } from './interrupt.ts';
+import { interruptExitCode, interruption } from '../interrupt.ts';
 
 export interface ExploreFlags {
   rules?: string;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SEEDS_DEFAULT } from '../check.ts';
 import { EXPLORE_DEFAULTS } from '../outbox/explore-options.ts';
-import { TOOL_VERSION } from '../../traces/format.ts';
+import { TOOL_VERSION } from '../trace-format.ts';
 import { COMPARE_STATES_DEFAULT } from './compare-command.ts';
 import { DIFF_STATES_DEFAULT } from './diff-command.ts';
 import { MAX_STATES_DEFAULT } from './explore-command.ts';

@@ -15,7 +15,7 @@ import { readTrace } from '../../traces/read.ts';
 import { rerunTrace } from '../outbox/rerun-trace.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
-import { terminalText } from './terminal-text.ts';
+import { terminalText } from '../terminal-text.ts';
 
 /** Flags of `recheck` as commander gives them. */
 export interface RecheckFlags {

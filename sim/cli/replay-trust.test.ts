@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTrace, type TraceHeader, type TraceRules } from '../../traces/format.ts';
+import { writeTrace, type TraceHeader, type TraceRules } from '../trace-format.ts';
 import { readTrace } from '../../traces/read.ts';
 import { fileHash } from '../rules-loader.ts';
 import { main } from './main.ts';

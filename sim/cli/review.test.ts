@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CORPUS_DIR } from '../../traces/make-corpus.ts';
+import { CORPUS_DIR } from './make-corpus.ts';
 import { runCli as run } from './test-cli.ts';
 
 mkdirSync('.tmp-test', { recursive: true });

@@ -6,7 +6,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
-import { writeFileAtomic, type Trace } from '../../traces/format.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import type { Trace } from '../trace-format.ts';
 import { clipTrace } from '../../traces/render/bound.ts';
 import { readTrace } from '../../traces/read.ts';
 import { renderHtml } from '../../traces/render/html.ts';

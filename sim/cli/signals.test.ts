@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
 import type { CheckReport } from '../check-report.ts';
-import { clearInterrupt, requestInterrupt } from './interrupt.ts';
+import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
 import type { InterruptedRun } from './check-command.ts';
 import { runCli as run } from './test-cli.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Ctrl-C and SIGTERM while `check` runs in this process: the
- * signal is recorded as an interrupt request (./interrupt.ts) instead of
+ * signal is recorded as an interrupt request (../interrupt.ts) instead of
  * killing the process, so the command stops between units of work, writes
  * and prints what it has, and exits 130 or 143. The handlers live only as
  * long as the command: outside it a signal ends the process as usual.
@@ -13,7 +13,7 @@
  * thread relays them into the shared interrupt cell instead.
  */
 import { isMainThread } from 'node:worker_threads';
-import { requestInterrupt, type InterruptSignal } from './interrupt.ts';
+import { requestInterrupt, type InterruptSignal } from '../interrupt.ts';
 
 const SIGNALS: readonly InterruptSignal[] = ['SIGINT', 'SIGTERM'];
 

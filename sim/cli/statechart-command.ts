@@ -11,7 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { lifecycleMachine } from '../../model/lifecycle.ts';
 import { machineConfig, mermaidStatechart } from '../../model/statechart-export.ts';
-import { writeFileAtomic } from '../../traces/format.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { choiceFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile } from './output-place.ts';

@@ -10,7 +10,7 @@
  * set or file, the decision (or the import) and the seed and step, exit 2.
  *
  * The supervisor also relays Ctrl-C and SIGTERM, which only the main thread
- * receives, through the shared interrupt cell (`interrupt.ts`): the command
+ * receives, through the shared interrupt cell (`sim/interrupt.ts`): the command
  * stops as if it had received the signal itself, prints its partial summary
  * and exits with its own code; if it has not ended after a grace period, or
  * a second signal comes, it is terminated (130 or 143). What the command
@@ -21,7 +21,7 @@
 import { Worker } from 'node:worker_threads';
 import { DECISIONS } from '../../model/rules.ts';
 import { UsageError } from '../usage-error.ts';
-import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from './interrupt.ts';
+import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from '../interrupt.ts';
 import { newWatchBuffer, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from '../watch.ts';
 
 /** Default budget of one decision call or one rule file's import, in seconds. */
@@ -66,7 +66,7 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
  * Whether a command runs supervised: when argv names a rule file (user code,
  * which may never return), and always for explore, whose search is one
  * synchronous loop that hears Ctrl-C or SIGTERM only through the shared
- * interrupt cell the supervisor writes (interrupt.ts).
+ * interrupt cell the supervisor writes (sim/interrupt.ts).
  */
 export function needsSupervisor(argv: readonly string[]): boolean {
   return argv[0] === 'explore' || argv.some((a) => /\.[cm]?[jt]s$/.test(a));

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { terminalLines, terminalSafeIo, terminalText } from './terminal-text.ts';
+import { terminalLines, terminalSafeIo, terminalText } from '../terminal-text.ts';
 import { runCli as run } from './test-cli.ts';
 
 // A raw control character (the newline aside, which separates the lines a command itself prints).

@@ -5,7 +5,7 @@
  * the very state in which the decision was called.
  */
 import { simulateEvents } from '../core/simulate.ts';
-import { writeTrace } from '../../traces/format.ts';
+import { writeTrace } from '../trace-format.ts';
 import { outboxModel, type Steppers } from './model.ts';
 import type { WorldOptions } from './options.ts';
 import { outboxHeader, traceSteps, type RulesPair } from './record-trace.ts';

@@ -8,7 +8,7 @@
 import { catalogRules } from '../../model/catalog/index.ts';
 import { loadRules } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
-import type { TraceHeader, TraceRules } from '../../traces/format.ts';
+import type { TraceHeader, TraceRules } from '../trace-format.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import type { RulesPair } from './record-trace.ts';
 import type { WorldOptions } from './options.ts';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
-import { noPhantomDelivery } from '../../properties/outbox.ts';
+import { noPhantomDelivery } from './properties.ts';
 import { outboxModel } from './model.ts';
 import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';

@@ -3,7 +3,7 @@
  * generated from the event table (`events/`, docs/faults.md); this file adds
  * the initial world, the end of faults (heal) and quiescence.
  */
-import { outboxProperties } from '../../properties/outbox.ts';
+import { outboxProperties } from './properties.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { SimModel } from '../core/model.ts';
 import { worldEncoder } from './encode.ts';

@@ -7,7 +7,7 @@ import type { RuleSet } from '../../model/rules.ts';
 import { shrink } from '../core/shrink.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import type { Violation } from '../core/model.ts';
-import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../../traces/format.ts';
+import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../trace-format.ts';
 import { outboxModel, type Steppers } from './model.ts';
 import type { WorldOptions } from './options.ts';
 import { outboxReducer } from './shrink.ts';

@@ -5,7 +5,7 @@
  * files the trace was recorded with come only from the user (`supplied`).
  */
 import type { RuleSet } from '../../model/rules.ts';
-import { applyChange, stateChange, type Trace } from '../../traces/format.ts';
+import { applyChange, stateChange, type Trace } from '../trace-format.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { rerun, type RerunResult } from '../core/rerun.ts';
 import { simulateEvents } from '../core/simulate.ts';

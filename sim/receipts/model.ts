@@ -10,7 +10,7 @@ import { newExecutor, sdkEnd, sdkStart } from '../../model/receipts/executor.ts'
 import { beginHandling, finishHandling, type Command } from '../../model/receipts/kernel.ts';
 import { readNewest, type Reader } from '../../model/receipts/reader.ts';
 import { EMPTY_STORE } from '../../model/receipts/store.ts';
-import { receiptsProperties } from '../../properties/receipts.ts';
+import { receiptsProperties } from './properties.ts';
 import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
 import { damageLine, isReadableRow, rewriteToUnknownVersion, TORN_UNRELATED_LINE } from './faults.ts';
 import { worldKey } from './key.ts';

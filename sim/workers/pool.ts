@@ -9,7 +9,7 @@
  * number of workers.
  *
  * When the caller says it can report a partial run (`interruptible`), an
- * interrupt (Ctrl-C, SIGTERM: ../cli/interrupt.ts) stops the handing out of
+ * interrupt (Ctrl-C, SIGTERM: ../interrupt.ts) stops the handing out of
  * seeds; tasks already running finish and merge, so the result covers whole
  * tasks only (its `runs` says how many seeds). A caller that cannot (compare
  * reads its runs as a verdict) always gets every seed.
@@ -20,7 +20,7 @@ import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
 import { watchBuffer } from '../watch.ts';
-import { interruption } from '../cli/interrupt.ts';
+import { interruption } from '../interrupt.ts';
 
 /** Seeds per task sent to a thread: large enough to amortise messaging. */
 export const THREAD_CHUNK_SEEDS = 250;

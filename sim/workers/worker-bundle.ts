@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic } from '../../traces/format.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import type { PlanSpec } from './check-task.ts';
 

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../sim/cli/main.ts';
-import { traceLines, type TraceHeader, type TraceStep } from '../format.ts';
+import { traceLines, type TraceHeader, type TraceStep } from '../../sim/trace-format.ts';
 import { readTrace, TRACE_BYTES_MAX, TRACE_LINE_CHARS_MAX } from '../read.ts';
 import { CELL_CHARS_MAX } from './bound.ts';
 import { removeDir, tempDir } from './test-traces.ts';

@@ -8,7 +8,7 @@
  * ({@link PAGE_STATES_CHARS_MAX}).
  */
 import { UsageError } from '../../sim/usage-error.ts';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 
 /** The longest string shown: far longer than anything a run writes (labels, details, bodies). */

@@ -14,7 +14,7 @@ import { outboxModel } from '../../sim/outbox/model.ts';
 import { swarmOptions } from '../../sim/outbox/options.ts';
 import { outboxHeader, traceSteps } from '../../sim/outbox/record-trace.ts';
 import type { World } from '../../sim/outbox/world.ts';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { escapeHtml, renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { mermaidText, sequenceDiagram } from './mermaid.ts';

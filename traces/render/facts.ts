@@ -1,5 +1,5 @@
 /** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
-import type { Trace, TraceRules } from '../format.ts';
+import type { Trace, TraceRules } from '../../sim/trace-format.ts';
 
 /** Options shared by the renderers. */
 export interface RenderOptions {

@@ -5,7 +5,7 @@
  * browser in browser.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { escapeHtml, renderHtml, scriptJson } from './html.ts';
 import { statesOf } from './states.ts';
 import { phantomSample, removeDir, tempDir, type Sample } from './test-traces.ts';

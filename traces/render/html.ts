@@ -6,7 +6,7 @@
  * embedded as JSON with `<`, `>` and `&` escaped, so no trace text can close
  * the script element that holds them.
  */
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { replayCommand, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { statesOf } from './states.ts';

@@ -5,7 +5,7 @@
 import { failClosed } from '../../model/catalog/index.ts';
 import { outboxModel } from '../../sim/outbox/model.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
-import type { TraceHeader } from '../format.ts';
+import type { TraceHeader } from '../../sim/trace-format.ts';
 
 function isOutboxOptions(v: unknown): v is WorldOptions {
   if (typeof v !== 'object' || v === null) return false;

@@ -4,7 +4,7 @@
  * the store's changes step by step, the violation, and the one command that
  * replays it.
  */
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { replayCommand, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';

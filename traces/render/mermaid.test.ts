@@ -6,7 +6,7 @@
  */
 import mermaid from 'mermaid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { freshCycleSamples, removeDir, tempDir } from './test-traces.ts';

@@ -6,7 +6,7 @@
  */
 import { kindOf, WORLD_EVENT_KINDS } from '../../sim/outbox/events/table.ts';
 import type { EngineProc, WorldEvent } from '../../sim/outbox/world.ts';
-import type { Trace, TraceStep } from '../format.ts';
+import type { Trace, TraceStep } from '../../sim/trace-format.ts';
 import { statesOf, type TraceState } from './states.ts';
 import { changeNotes, isDurable } from './summary.ts';
 

@@ -9,7 +9,7 @@ import { canonicalJson } from '../../sim/core/canonical.ts';
 import { outboxModel } from '../../sim/outbox/model.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
 import type { World, WorldEvent } from '../../sim/outbox/world.ts';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { initialWorldOf } from './initial.ts';
 import { statesOf } from './states.ts';
 import { freshCycleSamples, removeDir, tempDir } from './test-traces.ts';

@@ -1,5 +1,5 @@
 /** Rebuilding every state of a trace from its initial world and the recorded changes. */
-import { applyChange, type Trace } from '../format.ts';
+import { applyChange, type Trace } from '../../sim/trace-format.ts';
 import { initialWorldOf } from './initial.ts';
 
 /** A state as rebuilt from a trace: plain JSON. */

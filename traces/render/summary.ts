@@ -7,7 +7,7 @@ import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import { countedKinds } from '../../sim/outbox/events/table.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
-import type { StateChange, TraceStep } from '../format.ts';
+import type { StateChange, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 import { describeClaim, describeFile, describeRecord } from './world-view.ts';
 

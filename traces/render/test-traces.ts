@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ReportedViolation } from '../../sim/check-report.ts';
 import { main } from '../../sim/cli/main.ts';
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { readTrace } from '../read.ts';
 import { statesOf } from './states.ts';
 

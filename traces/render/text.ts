@@ -3,12 +3,12 @@
  * a short summary of what it changed, then the violation and the replay
  * command.
  */
-import type { Trace } from '../format.ts';
+import type { Trace } from '../../sim/trace-format.ts';
 import { replayCommand, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
 import { changeNotes } from './summary.ts';
 // Control characters would move a terminal's cursor: every cell is printed escaped.
-import { terminalText as printable } from '../../sim/cli/terminal-text.ts';
+import { terminalText as printable } from '../../sim/terminal-text.ts';
 
 
 /** Columns are padded to the widest cell up to this width; a wider cell overflows its row alone. */

@@ -4,7 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
-const { attachInterruptCell, interruptExitCode, interruption } = await import('../interrupt.ts');
+const { attachInterruptCell, interruptExitCode, interruption } = await import('../../interrupt.ts');
 attachInterruptCell(workerData.interrupt);
 parentPort.postMessage({ stdout: 'ready\n' });
 const answer = workerData.argv[0] === 'answer';

@@ -6,7 +6,7 @@
  */
 import { brokerAccept } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
-import { RECOVERY } from '../../../model/catalog/fail-closed.ts';
+import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { claimView, readFor, type WorldContext } from './context.ts';

@@ -1,6 +1,6 @@
 /** `npm run docs:faults`: rewrites the generated fault menu of docs/faults.md from the event table. */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../../../traces/format.ts';
+import { writeFileAtomic } from '../../atomic-write.ts';
 import { faultMenu, withMenu } from './docs.ts';
 
 export const FAULTS_PAGE = 'docs/faults.md';

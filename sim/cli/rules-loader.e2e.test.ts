@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTrace } from '../traces/read.ts';
+import { readTrace } from '../../traces/read.ts';
 
 const BIN = resolve('bin/outbox-sim.mjs');
 const home = mkdtempSync(join(tmpdir(), 'outbox-sim-e2e-'));

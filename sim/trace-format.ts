@@ -7,11 +7,12 @@
  * and are renamed, so a trace is never half-written.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson } from '../sim/core/canonical.ts';
-import type { Violation } from '../sim/core/model.ts';
+import { canonicalJson } from './core/canonical.ts';
+import type { Violation } from './core/model.ts';
 import packageJson from '../package.json' with { type: 'json' };
+import { writeFileAtomic } from './atomic-write.ts';
 
 /** The format version this tool writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
@@ -144,13 +145,6 @@ export function traceLines(header: TraceHeader, steps: readonly TraceStep[]): st
 /** Content-addressed id: the first 12 hex digits of the sha256 of the trace's lines. */
 export function traceId(header: TraceHeader, steps: readonly TraceStep[]): string {
   return createHash('sha256').update(traceLines(header, steps).join('\n')).digest('hex').slice(0, 12);
-}
-
-/** Writes a file atomically: a temporary name, then a rename. */
-export function writeFileAtomic(path: string, content: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
 }
 
 /** Writes a trace under `dir` as `<id>.trace.jsonl`; returns the trace with its id and the path. */

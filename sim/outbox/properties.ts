@@ -3,9 +3,9 @@
  * or eventually (named predicates). Each violation names the property,
  * the id, the body, and the layer at which the breach was seen.
  */
-import { metadataBytes } from '../model/record.ts';
-import type { Property, Violation } from '../sim/core/model.ts';
-import type { World } from '../sim/outbox/world.ts';
+import { metadataBytes } from '../../model/record.ts';
+import type { Property, Violation } from '../core/model.ts';
+import type { World } from './world.ts';
 
 /** Bound on a record's metadata (everything but the payload), in bytes of JSON. */
 export const RECORD_METADATA_BYTES_MAX = 256;

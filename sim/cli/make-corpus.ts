@@ -6,8 +6,8 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CATALOG } from '../model/catalog/index.ts';
-import { main as cli } from '../sim/cli/main.ts';
+import { CATALOG } from '../../model/catalog/index.ts';
+import { main as cli } from './main.ts';
 
 export const CORPUS_DIR = join('traces', 'corpus');
 

@@ -13,14 +13,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StateMachine, type AnyStateMachine } from 'xstate';
-import { CATALOG } from './catalog/index.ts';
-import { failClosed } from './catalog/index.ts';
-import { engineMachine, lifecycleMachine, type LifecycleState } from './lifecycle.ts';
-import { lifecyclePaths, machineShape, PATHS_INPUT, uncovered, type LifecyclePaths, type TransitionId } from './lifecycle-paths.ts';
-import type { RuleSet } from './rules.ts';
-import type { Effect } from './types.ts';
-import { compiledStepper } from '../sim/outbox/compiled-stepper.ts';
-import { initialMemory, xstateStepper, type EngineMemory } from '../sim/outbox/stepper.ts';
+import { CATALOG } from '../../model/catalog/index.ts';
+import { failClosed } from '../../model/catalog/index.ts';
+import { engineMachine, lifecycleMachine, type LifecycleState } from '../../model/lifecycle.ts';
+import { lifecyclePaths, machineShape, PATHS_INPUT, uncovered, type LifecyclePaths, type TransitionId } from '../../model/lifecycle-paths.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import type { Effect } from '../../model/types.ts';
+import { compiledStepper } from './compiled-stepper.ts';
+import { initialMemory, xstateStepper, type EngineMemory } from './stepper.ts';
 
 /**
  * The rule sets whose machines the paths are searched in: the catalog, and
@@ -103,10 +103,10 @@ describe.each(RULE_SETS.map((r) => [r.name, r] as const))('paths under %s', (nam
   });
 });
 
-/** The lifecycle's own definition with `change` applied to its states, and its implementations. */
+/** The lifecycle's own definition with `change` applied to its states, and fail-closed's implementations (the bare machine's defaults throw). */
 function alteredMachine(change: (states: Record<string, unknown>) => Record<string, unknown>): AnyStateMachine {
   const config = lifecycleMachine.config as unknown as { states: Record<string, unknown> };
-  return new StateMachine({ ...config, states: change(config.states) } as never, lifecycleMachine.implementations as never) as unknown as AnyStateMachine;
+  return new StateMachine({ ...config, states: change(config.states) } as never, engineMachine(failClosed).implementations as never) as unknown as AnyStateMachine;
 }
 
 describe('the coverage check fails on a transition or state no path reaches', () => {
@@ -128,6 +128,6 @@ describe('the coverage check fails on a transition or state no path reaches', ()
       return { ...states, posting: { ...posting, on: { POST: [{ guard: 'completionDone', target: 'idle' }, ...posting.on.POST] } } };
     });
     expect(uncovered(machine, [lifecyclePaths(machine)]).transitions).toContain('posting:POST:0');
-    expect(uncovered(lifecycleMachine, [lifecyclePaths(lifecycleMachine)]).transitions).not.toContain('posting:POST:0');
+    expect(uncovered(engineMachine(failClosed), [lifecyclePaths(engineMachine(failClosed))]).transitions).not.toContain('posting:POST:0');
   });
 });

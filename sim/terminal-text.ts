@@ -12,7 +12,11 @@
  * The escapes are JSON's own, so a JSON line passed through
  * {@link terminalLines} still parses to the same value.
  */
-import type { Io } from './io.ts';
+/** The two streams of a command's output (the CLI's `Io` has this shape). */
+export interface TextStreams {
+  out(line: string): void;
+  err(line: string): void;
+}
 
 /**
  * C0 controls (newline and tab too), DEL, C1 controls, the Unicode line and
@@ -47,6 +51,6 @@ export function terminalLines(s: string): string {
  * backstop behind the escaping of each field, for text a command did not
  * think of (an error message quoting a rule file, say).
  */
-export function terminalSafeIo(io: Io): Io {
+export function terminalSafeIo<T extends TextStreams>(io: T): T {
   return { ...io, out: (line) => io.out(terminalLines(line)), err: (line) => io.err(terminalLines(line)) };
 }

@@ -4,11 +4,11 @@
  * or task, and the layer it was measured at: a second callback is not a
  * second start, and a second start is not a second effect.
  */
-import { readNewest, type Reader } from '../model/receipts/reader.ts';
-import { encodeRow, parseLine, type ReceiptRow } from '../model/receipts/row.ts';
-import { totalStarts } from '../model/receipts/executor.ts';
-import type { Property, Violation } from '../sim/core/model.ts';
-import type { ReceiptsWorld } from '../sim/receipts/world.ts';
+import { readNewest, type Reader } from '../../model/receipts/reader.ts';
+import { encodeRow, parseLine, type ReceiptRow } from '../../model/receipts/row.ts';
+import { totalStarts } from '../../model/receipts/executor.ts';
+import type { Property, Violation } from '../core/model.ts';
+import type { ReceiptsWorld } from './world.ts';
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
   return { property, subject, body, layer, detail };
