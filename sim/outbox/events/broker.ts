@@ -1,12 +1,13 @@
 /**
  * The broker's answers to a POST (subsystem `broker`), one entry per answer,
- * in the order of `ANSWERS` (the swarm's positional draw of their weights).
+ * in the order of `ANSWERS` (the order of `answerWeights`; each weight is
+ * drawn from the answer's own stream).
  * Each says whether the broker received the POST (and then processed it by
  * its dedupe mode, docs/protocol.md 'Broker') and which reply the engine
  * sees. The POST is the durable write every answer ends.
  */
 import type { Reply } from '../../../model/types.ts';
-import { answerOffered, ANSWERS, type Answer } from '../options.ts';
+import { ANSWER_KNOBS, answerOffered, ANSWERS, type Answer } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
@@ -90,7 +91,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       };
     },
     ...(spec.hidden !== undefined ? { hidden: spec.hidden } : {}),
-    knob: { stream: `answer:${name}`, weight: (ctx) => ctx.options.answerWeights[index], default: 'on' },
+    knob: { stream: ANSWER_KNOBS[index].stream, weight: (options) => options.answerWeights[index], draw: ANSWER_KNOBS[index].draw },
     ...(name === 'accept' ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
     ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] } } : {}),
     doc: {

@@ -32,7 +32,7 @@ describe('the event table', () => {
     );
   });
 
-  it('agrees with the swarm positional lists (ANSWERS, FAULTS) until each kind draws from its named stream', () => {
+  it('lists the answers in the order of the options\' weights (ANSWERS), each knob with a stream of its own', () => {
     expect(EVENT_KINDS.filter((k) => k.group === 'broker').map((k) => k.name)).toEqual([...ANSWERS]);
     for (const f of FAULTS) expect(EVENT_KINDS.find((k) => k.name === f)?.knob?.stream).toBe(`fault:${f}`);
     const streams = EVENT_KINDS.flatMap((k) => (k.knob ? [k.knob.stream] : []));
