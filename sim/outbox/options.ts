@@ -40,6 +40,12 @@ export interface WorldOptions {
   corruptionsMax: number;
   /** Operator actions (requeue, restore) allowed. */
   operatorActionsMax: number;
+  /**
+   * Broker steps (answers to POSTs) after which the broker may forget an
+   * id's dedupe entry (its id or key), as SQS FIFO's deduplication interval
+   * or NATS's duplicate window do; 0 or absent: it never forgets.
+   */
+  dedupeWindow?: number;
   /** Relative weight of each broker answer (index as in {@link ANSWERS}). */
   answerWeights: readonly number[];
   /** Relative weight of each fault (index as in {@link FAULTS}). */
@@ -61,18 +67,19 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
 }
 
 /**
- * How a kind's swarm knob draws its weight: `base` for the healthy answer
+ * How a kind's swarm knob draws its value: `base` for the healthy answer
  * (6-11, so that most POSTs succeed), `on` for a kind switched off entirely
- * in about one seed in four (else 1-4).
+ * in about one seed in four (else 1-4), `window` for the broker's dedupe
+ * window (off, that is permanent, in half the seeds, else 1-6 broker steps).
  */
-export type KnobDraw = 'base' | 'on';
+export type KnobDraw = 'base' | 'on' | 'window';
 
 /** A kind's swarm knob: the named stream its weight is drawn from, and how. */
 export interface SwarmKnob {
@@ -86,8 +93,11 @@ export const ANSWER_KNOBS: readonly SwarmKnob[] = ANSWERS.map((a) => ({ name: a,
 /** The faults' knobs, in `FAULTS` order. */
 export const FAULT_KNOBS: readonly SwarmKnob[] = FAULTS.map((f) => ({ name: f, stream: `fault:${f}`, draw: 'on' }));
 
+/** The broker's dedupe window (its entry in the event table is events/dedupe-window.ts). */
+export const DEDUPE_WINDOW_KNOB: SwarmKnob = { name: 'forget', stream: 'broker:dedupe-window', draw: 'window' };
+
 /**
- * Each knob's weight for a seed, drawn from the knob's own stream only: a
+ * Each knob's value for a seed, drawn from the knob's own stream only: a
  * knob's draw depends on the seed and its stream's name, never on which
  * other knobs exist or where they are listed, so adding a kind moves no
  * other kind's weight.
@@ -97,6 +107,7 @@ export function drawKnobs(seed: number, knobs: readonly SwarmKnob[]): number[] {
   for (const k of knobs) {
     const stream = lightStream(seed, k.stream);
     if (k.draw === 'base') out.push(6 + Math.floor(stream.next() * 6));
+    else if (k.draw === 'window') out.push(stream.next() < 0.5 ? 0 : 1 + Math.floor(stream.next() * 6));
     else out.push(Math.floor(stream.next() * 4) === 0 ? 0 : 1 + Math.floor(stream.next() * 4));
   }
   return out;
@@ -148,6 +159,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     attemptsMax: fixed.attemptsMax ?? attemptsMax,
     broker: fixed.broker ?? broker,
     skew: fixed.skew ?? false,
+    dedupeWindow: fixed.dedupeWindow ?? drawKnobs(seed, [DEDUPE_WINDOW_KNOB])[0],
     crashesMax,
     corruptionsMax,
     operatorActionsMax,
@@ -163,7 +175,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
 export function describeOptions(o: WorldOptions): string {
   const answers = ANSWERS.map((a, i) => `${a}:${o.answerWeights[i]}`).join(' ');
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */

@@ -9,6 +9,7 @@
 import type { Reply } from '../../../model/types.ts';
 import { ANSWER_KNOBS, answerOffered, ANSWERS, type Answer } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
+import { underDedupeWindow } from './dedupe-window.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -75,7 +76,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
     weight: (w, ctx) => (w.healing ? 1 : ctx.options.answerWeights[index]),
-    apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect),
+    apply: underDedupeWindow((w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect)),
     label: (e) => `e${e.pid} POST -> ${e.answer}`,
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
