@@ -57,6 +57,8 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     // The broker's steady answer once faults stop: healthy, or a failure that persists.
     healAnswer: fc.constantFrom(...ANSWERS.filter((a) => a !== 'crash-in-post')),
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
+    // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
+    dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
   })
   .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
     const answerWeights = [...otherAnswerWeights];

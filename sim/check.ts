@@ -29,6 +29,8 @@ export interface CheckPlan {
   seedStart: number;
   seeds: number;
   broker: BrokerMode | null;
+  /** The broker's dedupe window for every seed (`--dedupe-window`); absent: drawn per seed. */
+  dedupeWindow?: number;
   bounds: RunBounds;
 }
 
@@ -103,8 +105,8 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules'>): FixedOptions {
-  return { ...(plan.broker !== null ? { broker: plan.broker } : {}), skew: plan.oldRules !== null };
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow'>): FixedOptions {
+  return { ...(plan.broker !== null ? { broker: plan.broker } : {}), skew: plan.oldRules !== null, ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}) };
 }
 
 /** Which stepper runs engines: the fast path derived from the statechart, or XState's own `transition()`. */

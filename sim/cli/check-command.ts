@@ -38,6 +38,7 @@ export interface CheckFlags {
   seeds?: string;
   seed?: string;
   broker?: string;
+  dedupeWindow?: string;
   json?: boolean;
   out?: string;
   verbose?: boolean;
@@ -129,10 +130,11 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
+  const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
@@ -142,9 +144,9 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null }))}`);
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}) }))}`);
     } else {
       io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
     }

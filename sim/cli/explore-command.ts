@@ -48,6 +48,7 @@ export interface ExploreFlags {
   corruptions?: string;
   operator?: string;
   broker?: string;
+  dedupeWindow?: string;
   maxStates?: string;
   maxDepth?: string;
   maxMemory?: string;
@@ -97,6 +98,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
+    dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
     skew,
   };
 }
@@ -119,7 +121,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -16,6 +16,8 @@ export interface ExploreSizes {
   corruptionsMax: number;
   operatorActionsMax: number;
   broker: BrokerMode;
+  /** The broker's dedupe window in broker steps; 0: it never forgets. */
+  dedupeWindow: number;
   skew: boolean;
 }
 
@@ -28,6 +30,7 @@ export const EXPLORE_DEFAULTS: ExploreSizes = {
   corruptionsMax: 0,
   operatorActionsMax: 0,
   broker: 'id-ok',
+  dedupeWindow: 0,
   skew: false,
 };
 

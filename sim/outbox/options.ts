@@ -4,21 +4,20 @@
  * (swarm testing), so different seeds stress different faults; `check` prints
  * the mix first.
  */
-import { seededChooser } from '../core/chooser.ts';
+import { lightStream, seededChooser } from '../core/chooser.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { BROKER_MODES } from '../../model/broker.ts';
 
 /**
- * Broker answers to a POST; the swarm's weights are indexed by position
- * here (`swarmOptions` draws a later addition at the end so that it shifts
- * no earlier draw; the named streams of the event table's knobs are meant to
- * end that). What each answer means is its entry in the event table
- * (events/broker.ts, docs/faults.md).
+ * Broker answers to a POST, in the order of `answerWeights` (the trace
+ * format keeps weights by position). What each answer means is its entry in
+ * the event table (events/broker.ts, docs/faults.md); the swarm draws each
+ * weight from the answer's own stream (`swarmKnobs`).
  */
 export const ANSWERS = ['accept', 'refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'] as const;
 export type Answer = (typeof ANSWERS)[number];
 
-/** Fault events other than broker answers, in the order the swarm draws their weights (entries in events/faults.ts). */
+/** Fault events other than broker answers, in the order of `faultWeights` (entries in events/faults.ts). */
 export const FAULTS = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'] as const;
 export type FaultKind = (typeof FAULTS)[number];
 
@@ -41,6 +40,12 @@ export interface WorldOptions {
   corruptionsMax: number;
   /** Operator actions (requeue, restore) allowed. */
   operatorActionsMax: number;
+  /**
+   * Broker steps (answers to POSTs) after which the broker may forget an
+   * id's dedupe entry (its id or key), as SQS FIFO's deduplication interval
+   * or NATS's duplicate window do; 0 or absent: it never forgets.
+   */
+  dedupeWindow?: number;
   /** Relative weight of each broker answer (index as in {@link ANSWERS}). */
   answerWeights: readonly number[];
   /** Relative weight of each fault (index as in {@link FAULTS}). */
@@ -62,16 +67,79 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
 }
 
 /**
+ * How a kind's swarm knob draws its value: `base` for the healthy answer
+ * (6-11, so that most POSTs succeed), `on` for a kind switched off entirely
+ * in about one seed in four (else 1-4), `window` for the broker's dedupe
+ * window: on (1-6 broker steps) in one seed in four, else off (permanent).
+ * A forgetful broker stores again what a permanent one drops, which hides
+ * the flaws that need the broker to keep the first body (the phantom
+ * deliveries of docs/rules.md), so most seeds keep the shipped broker's
+ * permanent memory.
+ */
+export type KnobDraw = 'base' | 'on' | 'window';
+
+/** A kind's swarm knob: the named stream its weight is drawn from, and how. */
+export interface SwarmKnob {
+  name: string;
+  stream: string;
+  draw: KnobDraw;
+}
+
+/** The answers' knobs, in `ANSWERS` order; each kind's entry in the event table names the same stream. */
+export const ANSWER_KNOBS: readonly SwarmKnob[] = ANSWERS.map((a) => ({ name: a, stream: `answer:${a}`, draw: a === 'accept' ? 'base' : 'on' }));
+/** The faults' knobs, in `FAULTS` order. */
+export const FAULT_KNOBS: readonly SwarmKnob[] = FAULTS.map((f) => ({ name: f, stream: `fault:${f}`, draw: 'on' }));
+
+/** The broker's dedupe window (its entry in the event table is events/dedupe-window.ts). */
+export const DEDUPE_WINDOW_KNOB: SwarmKnob = { name: 'forget', stream: 'broker:dedupe-window', draw: 'window' };
+
+/**
+ * Each knob's value for a seed, drawn from the knob's own stream only: a
+ * knob's draw depends on the seed and its stream's name, never on which
+ * other knobs exist or where they are listed, so adding a kind moves no
+ * other kind's weight.
+ */
+export function drawKnobs(seed: number, knobs: readonly SwarmKnob[]): number[] {
+  const out: number[] = [];
+  for (const k of knobs) {
+    const stream = lightStream(seed, k.stream);
+    if (k.draw === 'base') out.push(6 + Math.floor(stream.next() * 6));
+    else if (k.draw === 'window') out.push(stream.next() < 0.75 ? 0 : 1 + Math.floor(stream.next() * 6));
+    else out.push(Math.floor(stream.next() * 4) === 0 ? 0 : 1 + Math.floor(stream.next() * 4));
+  }
+  return out;
+}
+
+/**
+ * The answer a seed's broker settles on once faults stop: half the seeds a
+ * healthy broker, the other half one of the failures that can persist. The
+ * failure is the one whose own stream (`heal:<answer>`) draws lowest, so an
+ * answer added to the menu changes only the seeds where it draws lowest.
+ */
+function drawHealAnswer(seed: number): Answer {
+  if (lightStream(seed, 'heal').next() < 0.5) return 'accept';
+  let best: Answer = 'accept';
+  let lowest = Infinity;
+  for (const a of ANSWERS) {
+    if (a === 'accept' || a === 'crash-in-post') continue;
+    const r = lightStream(seed, `heal:${a}`).next();
+    if (r < lowest) [best, lowest] = [a, r];
+  }
+  return best;
+}
+
+/**
  * Draws a world's options from the seed's `swarm` stream: sizes (engines 1-3,
- * ids 1-2, bodies per id 1-3, attempts limit 1-5), broker mode, and the fault
- * mix, in which each seed switches some faults off entirely.
+ * ids 1-2, bodies per id 1-3, attempts limit 1-5), broker mode, budgets and
+ * the length of the safety phase; each kind's weight from its own stream
+ * ({@link drawKnobs}), so each seed switches some kinds off entirely.
  */
 export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptions {
   const c = seededChooser(seed);
@@ -83,20 +151,11 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const bodiesPerId = between(pick, 1, 3);
   const attemptsMax = between(pick, 1, 5);
   const broker = BROKER_MODES[pick(BROKER_MODES.length)];
-  const on = () => (pick(4) === 0 ? 0 : 1 + pick(4));
-  // Answers added to the menu later are drawn at the end, so that they shift no earlier draw.
-  const answerWeights = ANSWERS.filter((a) => a !== 'garbled-unsent').map((a) => (a === 'accept' ? 6 + pick(6) : on()));
-  const faultWeights = FAULTS.map(() => on());
   const crashesMax = pick(4);
   const corruptionsMax = pick(3);
   const operatorActionsMax = pick(4);
   const faultGroupWeight = 1 + pick(4);
-  // Drawn last, so that it shifts no earlier draw. Half the seeds heal to a
-  // healthy broker, half to a persistent failure.
-  const persistent = ANSWERS.filter((a) => a !== 'accept' && a !== 'crash-in-post');
-  const healAnswer: Answer = pick(2) === 0 ? 'accept' : persistent[pick(persistent.length)];
   const faultStepsMax = between(pick, 20, 120);
-  answerWeights.push(on());
   return {
     engines: fixed.engines ?? engines,
     ids: fixed.ids ?? ids,
@@ -104,13 +163,14 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     attemptsMax: fixed.attemptsMax ?? attemptsMax,
     broker: fixed.broker ?? broker,
     skew: fixed.skew ?? false,
+    dedupeWindow: fixed.dedupeWindow ?? drawKnobs(seed, [DEDUPE_WINDOW_KNOB])[0],
     crashesMax,
     corruptionsMax,
     operatorActionsMax,
-    answerWeights,
-    faultWeights,
+    answerWeights: drawKnobs(seed, ANSWER_KNOBS),
+    faultWeights: drawKnobs(seed, FAULT_KNOBS),
     faultGroupWeight,
-    healAnswer,
+    healAnswer: drawHealAnswer(seed),
     faultStepsMax,
   };
 }
@@ -119,7 +179,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
 export function describeOptions(o: WorldOptions): string {
   const answers = ANSWERS.map((a, i) => `${a}:${o.answerWeights[i]}`).join(' ');
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */

@@ -27,6 +27,13 @@ export interface World {
   archived: ResultFile[];
   quarantined: QuarantinedFile[];
   broker: Record<string, Holding>;
+  /**
+   * Under a dedupe window only (absent otherwise): per id whose dedupe entry
+   * the broker still keeps, the broker steps since it made it (up to the
+   * window). An id the broker holds but that is missing here was forgotten:
+   * its next POST is taken as new (docs/faults.md, `forget`).
+   */
+  dedupe?: Record<string, number>;
   /** Alive engine processes, by ascending pid. */
   engines: EngineProc[];
   /** Bodies written so far per id. */
@@ -61,7 +68,8 @@ export type WorldEvent =
   | { kind: 'tear-record'; id: string }
   | { kind: 'tear-claim'; id: string }
   | { kind: 'newer-schema'; id: string }
-  | { kind: 'legacy-record'; id: string };
+  | { kind: 'legacy-record'; id: string }
+  | { kind: 'forget'; id: string };
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {

@@ -1,13 +1,15 @@
 /**
  * The broker's answers to a POST (subsystem `broker`), one entry per answer,
- * in the order of `ANSWERS` (the swarm's positional draw of their weights).
+ * in the order of `ANSWERS` (the order of `answerWeights`; each weight is
+ * drawn from the answer's own stream).
  * Each says whether the broker received the POST (and then processed it by
  * its dedupe mode, docs/protocol.md 'Broker') and which reply the engine
  * sees. The POST is the durable write every answer ends.
  */
 import type { Reply } from '../../../model/types.ts';
-import { answerOffered, ANSWERS, type Answer } from '../options.ts';
+import { ANSWER_KNOBS, answerOffered, ANSWERS, type Answer } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
+import { underDedupeWindow } from './dedupe-window.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -74,7 +76,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
     weight: (w, ctx) => (w.healing ? 1 : ctx.options.answerWeights[index]),
-    apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect),
+    apply: underDedupeWindow((w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect)),
     label: (e) => `e${e.pid} POST -> ${e.answer}`,
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
@@ -90,7 +92,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       };
     },
     ...(spec.hidden !== undefined ? { hidden: spec.hidden } : {}),
-    knob: { stream: `answer:${name}`, weight: (ctx) => ctx.options.answerWeights[index], default: 'on' },
+    knob: { stream: ANSWER_KNOBS[index].stream, weight: (options) => options.answerWeights[index], draw: ANSWER_KNOBS[index].draw },
     ...(name === 'accept' ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
     ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] } } : {}),
     doc: {

@@ -2,10 +2,11 @@
  * Storage and process faults (subsystem `fault`): a crash, and four kinds of
  * damage to the store. A crash needs one left in the crash budget; the other
  * four share the corruption budget. Each is switched on or off per world by
- * its weight in `faultWeights` (positional, in `FAULTS` order).
+ * its weight in `faultWeights` (in `FAULTS` order, each drawn from the
+ * fault's own stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
-import { FAULTS, type FaultKind } from '../options.ts';
+import { FAULT_KNOBS, FAULTS, type FaultKind } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type EventKind, type Knob } from './kind.ts';
@@ -15,7 +16,7 @@ type Damage = Extract<WorldEvent, { kind: 'tear-record' | 'tear-claim' | 'newer-
 
 function knobOf(name: FaultKind): Knob {
   const index = FAULTS.indexOf(name);
-  return { stream: `fault:${name}`, weight: (ctx) => ctx.options.faultWeights[index], default: 'on' };
+  return { stream: FAULT_KNOBS[index].stream, weight: (options) => options.faultWeights[index], draw: FAULT_KNOBS[index].draw };
 }
 
 const crashKnob = knobOf('crash');
@@ -27,8 +28,8 @@ export const crash: EventKind<Crash> = {
   range: 'engine',
   event: 'crash',
   enabled: (w, ctx, { engine }) =>
-    engine !== null && w.crashes < ctx.options.crashesMax && crashKnob.weight(ctx) > 0 ? [{ kind: 'crash', pid: engine.pid, at: engine.state }] : [],
-  weight: (_w, ctx) => crashKnob.weight(ctx),
+    engine !== null && w.crashes < ctx.options.crashesMax && crashKnob.weight(ctx.options) > 0 ? [{ kind: 'crash', pid: engine.pid, at: engine.state }] : [],
+  weight: (_w, ctx) => crashKnob.weight(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:crash', `crash@${e.at}`);
     return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
@@ -60,7 +61,7 @@ function damage(
   doc: EventKind<Damage>['doc'],
 ): EventKind<Damage> {
   const knob = knobOf(name);
-  const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx) > 0;
+  const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx.options) > 0;
   return {
     name,
     group: 'fault',
@@ -68,7 +69,7 @@ function damage(
     range: 'id',
     event: name,
     enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id) ? [{ kind: name, id }] : []),
-    weight: (_w, ctx) => knob.weight(ctx),
+    weight: (_w, ctx) => knob.weight(ctx.options),
     apply: (w, e, _ctx, tags) => {
       const changed = change(w, e);
       if (changed === null) return w;

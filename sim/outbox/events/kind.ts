@@ -5,6 +5,7 @@
  * live in this folder, a file per group; `table.ts` lists them in order.
  */
 import type { EngineProc, World, WorldEvent } from '../world.ts';
+import type { KnobDraw, WorldOptions } from '../options.ts';
 import type { WorldContext } from './context.ts';
 
 /** How the report and the renderers file a kind: the system's own work, a failure of the world, or a person's action. */
@@ -63,16 +64,15 @@ export interface DurableWrite {
 }
 
 /**
- * The swarm knob of a kind. Today's draws are positional (`swarmOptions`);
- * `stream` names the seeded stream the kind will draw from once each kind
- * draws its own, so that adding a kind moves no other draw.
+ * The swarm knob of a kind: `stream` names the seeded stream the swarm draws
+ * its weight from (`drawKnobs` in options.ts), its own, so that adding a kind
+ * moves no other kind's draw; `draw` says how (see `KnobDraw`).
  */
 export interface Knob {
   stream: string;
   /** Its weight in a world's options (0: switched off for that world). */
-  weight: (ctx: WorldContext) => number;
-  /** On by default in a swarm draw (switched off in about one seed in four) or off unless asked for. */
-  default: 'on' | 'off';
+  weight: (options: WorldOptions) => number;
+  draw: KnobDraw;
 }
 
 /** One kind of event. `E` is the world event it produces. */

@@ -28,12 +28,12 @@ describe('the event table', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const k of EVENT_KINDS) expect(GROUPS.map((g) => g.name)).toContain(k.group);
     expect([...WORLD_EVENT_KINDS].sort()).toEqual(
-      ['answer', 'crash', 'drain', 'legacy-record', 'newer-schema', 'produce', 'requeue', 'restart', 'restore', 'scan', 'step', 'tear-claim', 'tear-record', 'upgrade'].sort(),
+      ['answer', 'crash', 'drain', 'forget', 'legacy-record', 'newer-schema', 'produce', 'requeue', 'restart', 'restore', 'scan', 'step', 'tear-claim', 'tear-record', 'upgrade'].sort(),
     );
   });
 
-  it('agrees with the swarm positional lists (ANSWERS, FAULTS) until each kind draws from its named stream', () => {
-    expect(EVENT_KINDS.filter((k) => k.group === 'broker').map((k) => k.name)).toEqual([...ANSWERS]);
+  it('lists the answers in the order of the options\' weights (ANSWERS), each knob with a stream of its own', () => {
+    expect(EVENT_KINDS.filter((k) => k.event === 'answer').map((k) => k.name)).toEqual([...ANSWERS]);
     for (const f of FAULTS) expect(EVENT_KINDS.find((k) => k.name === f)?.knob?.stream).toBe(`fault:${f}`);
     const streams = EVENT_KINDS.flatMap((k) => (k.knob ? [k.knob.stream] : []));
     expect(new Set(streams).size).toBe(streams.length);

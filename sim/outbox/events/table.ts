@@ -7,6 +7,7 @@
  */
 import type { WorldContext } from './context.ts';
 import { answers } from './broker.ts';
+import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
 import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
@@ -75,6 +76,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   drain,
   step,
   ...answers,
+  forget,
   restart,
   upgrade,
   produce,

@@ -16,8 +16,9 @@ import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldRules } from '../model.ts';
 import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
+import { EVENT_KINDS } from '../events/table.ts';
 import * as L from './layout.ts';
-import { PackedLayout, PackedTables } from './layout.ts';
+import { PackedLayout, PackedTables, Unrepresentable } from './layout.ts';
 import { MemoProperty } from './properties.ts';
 import { PackedTransitions } from './transitions.ts';
 
@@ -34,6 +35,32 @@ interface EngineExpansion {
   brokerPrograms: Int32Array[];
   crashPrograms: Int32Array[];
 }
+
+/**
+ * The kinds of the event table this file lists by hand (`listEngine`,
+ * `middleEvents`, `lastEvents`), for speed; `table-agreement.test.ts` holds
+ * each to its table entry. A world that enables a kind not listed here is
+ * {@link Unrepresentable}: it is searched on the object model, which takes
+ * every kind from the table, so a new kind is searched correctly, if slower,
+ * before anyone specialises it here.
+ */
+export const PACKED_KINDS: ReadonlySet<string> = new Set([
+  'scan',
+  'drain',
+  'step',
+  ...ANSWERS,
+  'restart',
+  'upgrade',
+  'produce',
+  'requeue',
+  'requeue-reset',
+  'restore',
+  'crash',
+  'tear-record',
+  'newer-schema',
+  'legacy-record',
+  'tear-claim',
+]);
 
 /** Options of a packed outbox system. */
 export interface PackedOptions {
@@ -56,6 +83,11 @@ export function packedOutbox(
   packed: PackedOptions = {},
 ): PackedOutbox {
   const ids = idNames(options.ids);
+  for (const k of EVENT_KINDS) {
+    if (!PACKED_KINDS.has(k.name) && (k.knob === null || k.knob.weight(options) > 0)) {
+      throw new Unrepresentable(`the packed explorer does not list the events of kind ${k.name}, which this world enables`);
+    }
+  }
   // An engine's context holds one bit per id (see `contextOf`).
   if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);
   const skew = options.skew && worldRules.oldRules !== undefined;
