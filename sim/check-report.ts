@@ -150,11 +150,13 @@ export const LAYERS_EXPLAINED: readonly string[] = [
   '  How to read these: each layer counts events, not distinct bodies, so a later layer can exceed an earlier one.',
   '    POSTs sent counts every attempt, retries included. Bodies stored counts the POSTs whose body the broker kept:',
   '    a POST lost on the way stores nothing, and a copy of a body it already holds is not stored again (the broker',
-  '    answers "ok", or 409 in mode id-409).',
+  '    answers "ok", or 409 in mode id-409) unless it has forgotten that id (a dedupe window) or keeps every copy.',
   '    Deliveries reported counts every report that a body was delivered: the record written DELIVERED and its file',
   '    archived are two reports of one delivery, and a body sent again (after a crash or a lost reply) that the broker',
   '    answers "ok" as a duplicate is reported again with no new body stored. So deliveries reported above bodies',
-  '    stored is expected; whether a body was lost or delivered twice is what the properties (RESULT above) decide.',
+  '    stored is expected, and so is the reverse (a body stored whose reply was lost is not reported, and one stored',
+  '    again after a dedupe window is stored twice); whether a body was lost or delivered twice is what the',
+  '    properties (RESULT above) decide.',
 ];
 
 function n(x: number): string {
