@@ -15,6 +15,8 @@
 import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../usage-error.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
+import type { Io } from './io.ts';
 
 function statOf(path: string): Stats | null {
   try {
@@ -123,4 +125,23 @@ export function checkOutputFile(flag: string, file: string): void {
   } finally {
     removeFolders(made);
   }
+}
+
+/**
+ * Prints `text` (one document: a rendered trace, an exported statechart),
+ * or writes it atomically to `out` and says so on stderr (`wrote …`).
+ * A write that fails is a {@link UsageError} (exit 2).
+ */
+export function emitDocument(text: string, out: string | undefined, io: Io, wrote: string): void {
+  if (out === undefined) {
+    io.out(text.replace(/\n$/, ''));
+    return;
+  }
+  try {
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileAtomic(out, text);
+  } catch (err) {
+    throw new UsageError(`--out ${out} cannot be written: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  io.err(`wrote ${wrote} to ${out}`);
 }

@@ -4,9 +4,7 @@
  * self-contained page to step through. Prints to stdout, or writes FILE
  * atomically (a temporary name, then a rename).
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, extname } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { extname } from 'node:path';
 import type { Trace } from '../trace-format.ts';
 import { clipTrace } from '../../traces/render/bound.ts';
 import { readTrace } from '../../traces/read.ts';
@@ -16,7 +14,7 @@ import { renderText } from '../../traces/render/text.ts';
 import { choiceFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile } from './output-place.ts';
+import { checkOutputFile, emitDocument } from './output-place.ts';
 
 /** The formats `show` writes. */
 export const SHOW_FORMATS = ['text', 'md', 'html'] as const;
@@ -56,16 +54,6 @@ export async function showCommand(tracePath: string, flags: { format?: string; o
   // Clipped for display: the reader bounds what it reads, this bounds each cell.
   const trace = clipTrace(readTrace(tracePath));
   const rendered = render(trace, format, tracePath);
-  if (flags.out === undefined) {
-    io.out(rendered.replace(/\n$/, ''));
-    return 0;
-  }
-  try {
-    mkdirSync(dirname(flags.out), { recursive: true });
-    writeFileAtomic(flags.out, rendered);
-  } catch (err) {
-    throw new UsageError(`--out ${flags.out} cannot be written: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  io.err(`wrote ${format} of trace ${trace.id} to ${flags.out}`);
+  emitDocument(rendered, flags.out, io, `${format} of trace ${trace.id}`);
   return 0;
 }

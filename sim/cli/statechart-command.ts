@@ -7,15 +7,11 @@
  * actions' decisions, named in both formats). Prints to stdout, or writes
  * FILE atomically.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { lifecycleMachine } from '../../model/lifecycle.ts';
 import { machineConfig, mermaidStatechart } from '../../model/statechart-export.ts';
-import { writeFileAtomic } from '../atomic-write.ts';
 import { choiceFlag } from './errors.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile } from './output-place.ts';
-import { UsageError } from '../usage-error.ts';
+import { checkOutputFile, emitDocument } from './output-place.ts';
 
 /** The formats `statechart` writes. */
 export const STATECHART_FORMATS = ['json', 'mermaid'] as const;
@@ -30,16 +26,6 @@ export function statechartCommand(flags: { format?: string; out?: string }, io: 
   const format = choiceFlag('--format', flags.format, STATECHART_FORMATS, 'json');
   if (flags.out !== undefined) checkOutputFile('--out', flags.out);
   const text = renderStatechart(format);
-  if (flags.out === undefined) {
-    io.out(text.replace(/\n$/, ''));
-    return 0;
-  }
-  try {
-    mkdirSync(dirname(flags.out), { recursive: true });
-    writeFileAtomic(flags.out, text);
-  } catch (err) {
-    throw new UsageError(`--out ${flags.out} cannot be written: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  io.err(`wrote the lifecycle statechart (${format}) to ${flags.out}`);
+  emitDocument(text, flags.out, io, `the lifecycle statechart (${format})`);
   return 0;
 }
