@@ -22,7 +22,7 @@ import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { runSeed } from '../core/random.ts';
 import { compiledStepper } from '../outbox/compiled-stepper.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { outboxModel } from '../outbox/model.ts';
+import { outboxSystem } from '../outbox/outbox-system.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -66,7 +66,7 @@ function measureExplore(label: string, sizes: ExploreSizes, statesMax: number, o
   const options = exploreOptions(sizes);
   const steppers = steppersFor(failClosed, null);
   const t = now();
-  const r = on === 'packed' ? exploreOutbox(options, { rules: failClosed }, steppers, { statesMax }) : explore(outboxModel(options, { rules: failClosed }, steppers), { statesMax });
+  const r = on === 'packed' ? exploreOutbox(options, { rules: failClosed }, steppers, { statesMax }) : explore(outboxSystem(options, { rules: failClosed }, steppers), { statesMax });
   const seconds = now() - t;
   return {
     label,
@@ -90,7 +90,7 @@ function recordEngineSteps(seeds: number): { memory: EngineMemory; event: Engine
   };
   for (let seed = 1; seed <= seeds; seed++) {
     const options = swarmOptions(seed);
-    runSeed(outboxModel(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
+    runSeed(outboxSystem(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
   }
   return inputs;
 }

@@ -10,7 +10,7 @@ import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
 import { bottomCycle, LivenessSearch, livenessTraceEvents, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
-import type { SimModel } from './model.ts';
+import type { TransitionSystem } from './system.ts';
 
 /** bottomCycle on per-state lists of (target, modes) pairs. */
 function bottom(edges: number[][], mode: number): number[] | null {
@@ -73,7 +73,7 @@ interface Toy {
 }
 type ToyEvent = 'add' | 'start' | 'ok' | 'fail' | 'lose';
 
-function toyModel(capped: boolean, loses: boolean): SimModel<Toy, ToyEvent> {
+function toyModel(capped: boolean, loses: boolean): TransitionSystem<Toy, ToyEvent> {
   return {
     initial: () => ({ job: 'none', tries: 0, faults: 0 }),
     choices(s) {
@@ -112,7 +112,7 @@ function toyModel(capped: boolean, loses: boolean): SimModel<Toy, ToyEvent> {
   };
 }
 
-function toyLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEvent> {
+function toyLiveness(model: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEvent> {
   return {
     properties: ['job-settled'],
     modes: ['ok', 'fail'],
@@ -127,7 +127,7 @@ function toyLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEve
 }
 
 /** The toy on packed states: [job, tries, faults]. */
-function toyPacked(model: SimModel<Toy, ToyEvent>): PackedSystem<ToyEvent> {
+function toyPacked(model: TransitionSystem<Toy, ToyEvent>): PackedSystem<ToyEvent> {
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
   const unpack = (s: Int32Array): Toy => ({ job: JOBS[s[0]], tries: s[1], faults: s[2] });
   const pack = (t: Toy, out: Int32Array) => out.set([JOBS.indexOf(t.job), t.tries, t.faults]);
@@ -148,7 +148,7 @@ function toyPacked(model: SimModel<Toy, ToyEvent>): PackedSystem<ToyEvent> {
   };
 }
 
-function packedLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
+function packedLiveness(model: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
   const l = toyLiveness(model);
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
   return { ...l, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };

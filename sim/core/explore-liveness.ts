@@ -31,7 +31,7 @@
  */
 import { FingerprintFlags, FingerprintIndex } from './fingerprint-flags.ts';
 import type { FoundViolation } from './explore.ts';
-import type { Violation } from './model.ts';
+import type { Violation } from './system.ts';
 import { busyAfterHealing } from './random.ts';
 
 /** The name of the property a lasso violates. */

@@ -11,7 +11,7 @@ import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } fro
 import { GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
-import type { Violation } from './model.ts';
+import type { Violation } from './system.ts';
 import { StateQueue } from './state-queue.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Exhaustive bounded exploration: breadth-first search over any
- * {@link SimModel}, deduplicating states by 64-bit fingerprints of their
+ * {@link TransitionSystem}, deduplicating states by 64-bit fingerprints of their
  * canonical key. Every event of every subsystem is taken (weights are
  * ignored). Violations of `always` properties are found at their shortest
  * depth; the search stops at `statesMax` and says so (`complete: false`)
@@ -16,7 +16,7 @@
  */
 import { LivenessSearch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintSet, fingerprint } from './fingerprint.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
 
 /** Bounds of one search. */
@@ -182,14 +182,14 @@ export function markSearchError(err: unknown, depth: number, pathTo: () => unkno
 }
 
 /** The events enabled in a state, flattened in the model's order. */
-function enabledEvents<S, E>(model: SimModel<S, E>, s: S): E[] {
+function enabledEvents<S, E>(model: TransitionSystem<S, E>, s: S): E[] {
   const out: E[] = [];
   for (const g of model.choices(s)) for (const e of g.events) out.push(e);
   return out;
 }
 
 /** The object model's graph for the liveness search (shortest paths by a search without liveness). */
-function objectGraph<S, E>(model: SimModel<S, E>, statesMax: number): LivenessGraph<S, E> {
+function objectGraph<S, E>(model: TransitionSystem<S, E>, statesMax: number): LivenessGraph<S, E> {
   return {
     print(s, out) {
       const [hi, lo] = fingerprint(model.key(s));
@@ -225,7 +225,7 @@ function objectGraph<S, E>(model: SimModel<S, E>, statesMax: number): LivenessGr
 }
 
 /** Breadth-first search from the model's initial state; with `liveness`, the `eventually` properties too. */
-export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
+export function explore<S, E>(model: TransitionSystem<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;

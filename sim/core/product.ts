@@ -5,7 +5,7 @@
  * shortest run in which some observation of the two sides differs (`diff`).
  * Generic: it knows neither side's model.
  */
-import type { ChoiceGroup, Property, SimModel } from './model.ts';
+import type { ChoiceGroup, Property, TransitionSystem } from './system.ts';
 
 /** A pair of states. */
 export interface Pair<S> {
@@ -21,11 +21,11 @@ export interface JointEvent<E> {
 
 /** Builds the product model; `differ` returns a description of the first observable difference, or null. */
 export function productModel<S, E>(
-  left: SimModel<S, E>,
-  right: SimModel<S, E>,
+  left: TransitionSystem<S, E>,
+  right: TransitionSystem<S, E>,
   matchKey: (e: E) => string,
   differ: (l: S, r: S) => string | null,
-): SimModel<Pair<S>, JointEvent<E>> {
+): TransitionSystem<Pair<S>, JointEvent<E>> {
   const sameOutcomes: Property<Pair<S>> = {
     name: 'same-outcomes',
     kind: 'always',

@@ -1,5 +1,5 @@
 /**
- * Random simulation: one seeded run of any {@link SimModel}. A run is a safety
+ * Random simulation: one seeded run of any {@link TransitionSystem}. A run is a safety
  * phase (faults enabled, every `always` property checked after every step),
  * then, when the model has one, a liveness phase: faults stop (`heal`), the
  * system runs until it is quiet, and the `eventually` properties are checked
@@ -7,7 +7,7 @@
  */
 import { seededChooser } from './chooser.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** Bounds of one run. */
@@ -80,7 +80,7 @@ export function runPositionOf<E>(err: unknown): RunPosition<E> | undefined {
  * attached (see {@link runPositionOf}).
  */
 export function runSeed<S, E>(
-  model: SimModel<S, E>,
+  model: TransitionSystem<S, E>,
   seed: number,
   bounds: RunBounds,
   record = false,

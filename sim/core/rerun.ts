@@ -8,7 +8,7 @@
  */
 import { canonicalJson } from './canonical.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { seededChooser } from './chooser.ts';
 import { busyAfterHealing } from './random.ts';
 
@@ -32,7 +32,7 @@ export interface RerunResult {
  * chooser seeded with `seed`, lets the rules finish what they started.
  */
 export function rerun<S, E>(
-  model: SimModel<S, E>,
+  model: TransitionSystem<S, E>,
   recorded: readonly (E | null)[],
   recordedStates: readonly unknown[] | null,
   matchKey: (e: E) => string,

@@ -7,13 +7,13 @@
  * the steps that only it enabled; the result is a valid trace. Bounded by a
  * number of re-runs, and says when it hit that bound.
  */
-import type { SimModel } from './model.ts';
+import type { TransitionSystem } from './system.ts';
 import { simulateEvents } from './simulate.ts';
 
 /** A candidate counterexample: a model (its options may shrink too) and its events. */
 export interface Scenario<S, E, O> {
   options: O;
-  model: SimModel<S, E>;
+  model: TransitionSystem<S, E>;
   events: (E | null)[];
 }
 

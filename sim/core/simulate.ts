@@ -1,12 +1,12 @@
 /**
  * Re-running a given list of events (from a trace, or a candidate while
- * shrinking) on any {@link SimModel}. Each event must be enabled where it is
+ * shrinking) on any {@link TransitionSystem}. Each event must be enabled where it is
  * taken; the first one that is not ends the run as invalid. Properties are
  * checked exactly as a random run checks them.
  */
 import { canonicalJson } from './canonical.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
 
 /** One re-run step, with the state it leads to. */
@@ -26,7 +26,7 @@ export interface Simulation<S, E> {
 }
 
 /** Where an event stands among the enabled ones, or null when it is not enabled. */
-export function locate<S, E>(model: SimModel<S, E>, state: S, event: E): { group: string; index: number } | null {
+export function locate<S, E>(model: TransitionSystem<S, E>, state: S, event: E): { group: string; index: number } | null {
   const want = canonicalJson(event);
   for (const g of model.choices(state)) {
     const index = g.events.findIndex((e) => canonicalJson(e) === want);
@@ -41,7 +41,7 @@ export function locate<S, E>(model: SimModel<S, E>, state: S, event: E): { group
  * when the events end in a quiet liveness phase.
  */
 export function simulateEvents<S, E>(
-  model: SimModel<S, E>,
+  model: TransitionSystem<S, E>,
   events: readonly (E | null)[],
   options: { skipDisabled?: boolean; initial?: S; healStepsMax?: number } = {},
 ): Simulation<S, E> {

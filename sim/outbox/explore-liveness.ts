@@ -9,14 +9,14 @@
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** The liveness of the outbox on the object model. */
-export function outboxLiveness(options: WorldOptions, model: SimModel<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
+export function outboxLiveness(options: WorldOptions, model: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
   const heal = model.heal;
   if (heal === undefined) throw new Error('outbox liveness: the model has no liveness phase');
   const modes = ANSWERS.filter((a, i) => a !== 'crash-in-post' && options.answerWeights[i] > 0);

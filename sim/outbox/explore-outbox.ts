@@ -10,7 +10,7 @@ import { explore, type ExploreBounds, type ExploreResult, type FoundViolation } 
 import { livenessTraceEvents } from '../core/explore-liveness.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
-import { outboxModel, type Steppers, type WorldRules } from './model.ts';
+import { outboxSystem, type Steppers, type WorldRules } from './outbox-system.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
@@ -46,7 +46,7 @@ export function exploreOutbox(
   bounds: OutboxBounds,
   packed: PackedOptions = {},
 ): OutboxSearch {
-  const model = outboxModel(options, worldRules, steppers);
+  const model = outboxSystem(options, worldRules, steppers);
   const liveness = bounds.liveness === true ? outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax) : undefined;
   try {
     const system = packedOutbox(options, worldRules, model, packed);

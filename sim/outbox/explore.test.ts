@@ -17,7 +17,7 @@ import unclassifiedNotCounted from '../../properties/mutants/unclassified-not-co
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { outboxLiveness } from './explore-liveness.ts';
 import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { ANSWERS } from './options.ts';
 import { labelOf } from './world.ts';
 
@@ -28,7 +28,7 @@ function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_
 
 /** The same search over the object model. */
 function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000, depthMax?: number) {
-  return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), {
+  return explore(outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
   });
@@ -84,7 +84,7 @@ describe('explore: eventually properties, each with its shortest trace, which re
   function rerun(rules: RuleSet, v: ReturnType<typeof searchLive>['violations'][number]) {
     const c = counterexampleOf(exploreOptions(EXPLORE_DEFAULTS), v);
     expect(c.options.healAnswer).toBe(v.healed?.mode ?? 'accept');
-    const model = outboxModel(c.options, { rules }, steppersFor(rules, null));
+    const model = outboxSystem(c.options, { rules }, steppersFor(rules, null));
     return simulateEvents(model, c.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
   }
 
@@ -108,7 +108,7 @@ describe('explore: eventually properties, each with its shortest trace, which re
   it('the object-model explorer finds the same liveness violations with the same traces', () => {
     for (const rules of [neverQuarantine, retryPastCap]) {
       const options = exploreOptions(EXPLORE_DEFAULTS);
-      const model = outboxModel(options, { rules }, steppersFor(rules, null));
+      const model = outboxSystem(options, { rules }, steppersFor(rules, null));
       const objects = explore(model, { statesMax: 1_000_000 }, outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax));
       const packed = searchLive(rules, {});
       const summary = (r: typeof objects) => r.violations.map((v) => [v.violation, v.events.map(labelOf), v.healed?.mode, v.healed?.cycle.map(labelOf)]);
@@ -118,7 +118,7 @@ describe('explore: eventually properties, each with its shortest trace, which re
 
   it('a retry cap that is kept (fail-closed) is no lasso under any steady answer, and a lasso names its answer', () => {
     const options = exploreOptions(EXPLORE_DEFAULTS);
-    const model = outboxModel(options, { rules: failClosed }, steppersFor(failClosed, null));
+    const model = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
     // Every broker answer but a crash during the POST can persist once faults stop.
     expect(outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWERS.filter((a) => a !== 'crash-in-post'));
     expect(searchLive(failClosed, { attemptsMax: 3 }).violations).toEqual([]);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { noPhantomDelivery } from './properties.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -47,7 +47,7 @@ function look(w: World) {
 }
 
 function drive(rules: RuleSet, attemptsMax: number, script: [WorldEvent, Expect][]): World {
-  const model = outboxModel(options(attemptsMax), { rules });
+  const model = outboxSystem(options(attemptsMax), { rules });
   let w = model.initial();
   script.forEach(([event, want], i) => {
     const enabled = model.choices(w).flatMap((g) => g.events);

@@ -6,9 +6,9 @@
 import type { RuleSet } from '../../model/rules.ts';
 import { shrink } from '../core/shrink.ts';
 import { simulateEvents } from '../core/simulate.ts';
-import type { Violation } from '../core/model.ts';
+import type { Violation } from '../core/system.ts';
 import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../trace-format.ts';
-import { outboxModel, type Steppers } from './model.ts';
+import { outboxSystem, type Steppers } from './outbox-system.ts';
 import type { WorldOptions } from './options.ts';
 import { outboxReducer } from './shrink.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -73,7 +73,7 @@ export function writeCounterexample(
   doShrink = true,
 ): WrittenTrace {
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
-  const modelFor = (o: WorldOptions) => outboxModel(o, worldRules, steppers);
+  const modelFor = (o: WorldOptions) => outboxSystem(o, worldRules, steppers);
   const start = { options, model: modelFor(options), events };
   // A system still busy after healing is only busy at the full bound: it is written as found.
   const shrinkable = doShrink && property !== 'quiet-after-healing';

@@ -8,10 +8,10 @@
 import type { Reducer, Scenario } from '../core/shrink.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 
 /** Rebuilds the model for changed options. */
-export type ModelFor = (options: WorldOptions) => SimModel<World, WorldEvent>;
+export type ModelFor = (options: WorldOptions) => TransitionSystem<World, WorldEvent>;
 
 type OutboxScenario = Scenario<World, WorldEvent, WorldOptions>;
 

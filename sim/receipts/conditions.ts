@@ -4,7 +4,7 @@
  * a retry by a fresh kernel instance (a new process: nothing in memory). Rows
  * are data; the counts come from playing them through the receipts model.
  */
-import { FIRST_COMMAND, receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsSystem } from './receipts-system.ts';
 import { CONDITIONS_OPTIONS } from './options.ts';
 import { layerReport, type LayerReport } from './layers.ts';
 import { alwaysViolations, startRun, tagCounts } from './script.ts';
@@ -92,7 +92,7 @@ function secondRead(tags: Record<string, number>): SecondRead {
 
 /** Plays one row: first handling, the faults, a fresh kernel instance, the retry. */
 export function runCondition(spec: ConditionSpec): ConditionResult {
-  const model = receiptsModel({ ...CONDITIONS_OPTIONS, sdkDedupesByKey: spec.executorDedupesByKey });
+  const model = receiptsSystem({ ...CONDITIONS_OPTIONS, sdkDedupesByKey: spec.executorDedupesByKey });
   let run = handleAll(model, startRun(model), () => K);
   run = play(model, run, [...spec.faults, newProcess]);
   const retryFrom = run.steps.length;

@@ -6,9 +6,9 @@
  * each come from playing it through the receipts model.
  */
 import type { ReceiptsEvent, ReceiptsWorld } from './world.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { layerReport, type LayerReport } from './layers.ts';
-import { FIRST_COMMAND, receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsSystem } from './receipts-system.ts';
 import { SCENARIO_OPTIONS, type ReceiptsOptions } from './options.ts';
 import { alwaysViolations, startRun, tagCounts } from './script.ts';
 import { cancel, damage, handleAll, newestKey, newKey, newProcess, play, revisionChange, type ScriptStepFn } from './steps.ts';
@@ -120,7 +120,7 @@ function explain(tags: Record<string, number>, w: ReceiptsWorld, key: string, op
 
 /** Plays one scenario on a fresh world. */
 export function runScenario(spec: ScenarioSpec, options: ReceiptsOptions = SCENARIO_OPTIONS): ScenarioResult {
-  const model: SimModel<ReceiptsWorld, ReceiptsEvent> = receiptsModel(options);
+  const model: TransitionSystem<ReceiptsWorld, ReceiptsEvent> = receiptsSystem(options);
   let run = handleAll(model, startRun(model), () => K);
   const firstDone = run.steps.length;
   run = play(model, run, spec.before);

@@ -1,12 +1,12 @@
 /**
- * Scripted runs of any {@link SimModel}: the controlled conditions and the
+ * Scripted runs of any {@link TransitionSystem}: the controlled conditions and the
  * dispatch scenarios are data (a list of events), played through the model's
  * own `choices` and `step`. An event is applied only if the model enables it
  * where it is applied, so a script cannot reach a state the simulator and the
  * explorer could not (scenarios belong in data, not in the engine).
  */
 import { locate } from '../core/simulate.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 
 /** One applied step. */
 export interface ScriptStep {
@@ -21,12 +21,12 @@ export interface ScriptRun<S> {
 }
 
 /** Starts a run at the model's initial state. */
-export function startRun<S, E>(model: SimModel<S, E>): ScriptRun<S> {
+export function startRun<S, E>(model: TransitionSystem<S, E>): ScriptRun<S> {
   return { state: model.initial(), steps: [] };
 }
 
 /** Applies `event`, which must be among the events the model enables now. */
-export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
+export function applyEnabled<S, E>(model: TransitionSystem<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
   if (locate(model, run.state, event) === null) throw new Error(`scripted event is not enabled: ${model.label(event)}`);
   const out = model.step(run.state, event);
   return { state: out.state, steps: [...run.steps, { label: model.label(event), tags: out.tags }] };
@@ -37,7 +37,7 @@ export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, eve
  * rotation (the n-th step takes the enabled event at index n modulo their
  * count) so that concurrent actors interleave. Bounded: throws at `stepsMax`.
  */
-export function settle<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, groups: readonly string[], stepsMax = 1_000): ScriptRun<S> {
+export function settle<S, E>(model: TransitionSystem<S, E>, run: ScriptRun<S>, groups: readonly string[], stepsMax = 1_000): ScriptRun<S> {
   let r = run;
   for (let turn = 0; ; turn++) {
     const events = model
@@ -58,7 +58,7 @@ export function tagCounts(run: ScriptRun<unknown>, from = 0): Record<string, num
 }
 
 /** Each `always` property the run's state violates, as one line: `property (layer): detail`. */
-export function alwaysViolations<S, E>(model: SimModel<S, E>, run: ScriptRun<S>): string[] {
+export function alwaysViolations<S, E>(model: TransitionSystem<S, E>, run: ScriptRun<S>): string[] {
   return model.properties
     .filter((p) => p.kind === 'always')
     .map((p) => p.check(run.state))

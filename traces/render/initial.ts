@@ -3,7 +3,7 @@
  * renderer shows is rebuilt from this world by applying them in order.
  */
 import { failClosed } from '../../model/catalog/index.ts';
-import { outboxModel } from '../../sim/outbox/model.ts';
+import { outboxSystem } from '../../sim/outbox/outbox-system.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
 import type { TraceHeader } from '../../sim/trace-format.ts';
 
@@ -22,5 +22,5 @@ export function initialWorldOf(header: TraceHeader): Record<string, unknown> {
   // The initial world does not depend on the rules, only on whether an old rule
   // set runs beside (then every other engine starts on the old version).
   const rules = header.oldRules === null ? { rules: failClosed } : { rules: failClosed, oldRules: failClosed };
-  return { ...outboxModel(header.options, rules).initial() };
+  return { ...outboxSystem(header.options, rules).initial() };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshCycle } from '../../model/catalog/index.ts';
 import { canonicalJson } from '../../sim/core/canonical.ts';
-import { outboxModel } from '../../sim/outbox/model.ts';
+import { outboxSystem } from '../../sim/outbox/outbox-system.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
 import type { World, WorldEvent } from '../../sim/outbox/world.ts';
 import type { Trace } from '../../sim/trace-format.ts';
@@ -25,7 +25,7 @@ describe('statesOf', () => {
   it('rebuilds every state the model steps through, from the initial world on', () => {
     expect(traces.length).toBeGreaterThanOrEqual(2);
     for (const trace of traces) {
-      const model = outboxModel(trace.header.options as WorldOptions, { rules: freshCycle });
+      const model = outboxSystem(trace.header.options as WorldOptions, { rules: freshCycle });
       const states = statesOf(trace);
       expect(states).toHaveLength(trace.steps.length + 1);
       let world: World = model.initial();

@@ -11,13 +11,13 @@ import type { BrokerMode } from '../../../model/types.ts';
 import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions } from '../options.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 
 function worldOf(dedupeWindow: number, broker: BrokerMode = 'id-ok') {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, attemptsMax: 5, crashesMax: 0, broker, dedupeWindow });
-  return outboxModel(options, { rules: failClosed }, steppersFor(failClosed, null));
+  return outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
 }
 
 /** Takes the enabled event labelled `label`; returns the world and the step's tags. */

@@ -9,10 +9,10 @@ import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import type { RuleSet } from '../../../model/rules.ts';
 import { steppersFor } from '../../check.ts';
 import { explore } from '../../core/explore.ts';
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import { Unrepresentable } from './layout.ts';
@@ -41,11 +41,11 @@ function setUp(c: Case) {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
   const steppers = steppersFor(c.rules, c.oldRules ?? null);
-  return { options, worldRules, steppers, model: outboxModel(options, worldRules, steppers) };
+  return { options, worldRules, steppers, model: outboxSystem(options, worldRules, steppers) };
 }
 
 /** `model` with the state after each event that `when` picks passed through `alter` (a model that breaks what packing assumes). */
-function alterSteps(model: SimModel<World, WorldEvent>, when: (e: WorldEvent) => boolean, alter: (w: World) => World): SimModel<World, WorldEvent> {
+function alterSteps(model: TransitionSystem<World, WorldEvent>, when: (e: WorldEvent) => boolean, alter: (w: World) => World): TransitionSystem<World, WorldEvent> {
   return {
     ...model,
     step: (w, e) => {
@@ -56,7 +56,7 @@ function alterSteps(model: SimModel<World, WorldEvent>, when: (e: WorldEvent) =>
 }
 
 /** The first event enabled in `w` that `pick` accepts. */
-function firstEvent(model: SimModel<World, WorldEvent>, w: World, pick: (e: WorldEvent) => boolean): WorldEvent {
+function firstEvent(model: TransitionSystem<World, WorldEvent>, w: World, pick: (e: WorldEvent) => boolean): WorldEvent {
   const e = model.choices(w).flatMap((c) => c.events).find(pick);
   if (e === undefined) throw new Error('packed.test: no such event enabled');
   return e;

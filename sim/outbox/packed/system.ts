@@ -10,10 +10,10 @@
 import { readSlot } from '../../../model/record.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
-import type { WorldRules } from '../model.ts';
+import type { WorldRules } from '../outbox-system.ts';
 import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import { EVENT_KINDS } from '../events/table.ts';
@@ -79,7 +79,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 export function packedOutbox(
   options: WorldOptions,
   worldRules: WorldRules,
-  model: SimModel<World, WorldEvent>,
+  model: TransitionSystem<World, WorldEvent>,
   packed: PackedOptions = {},
 ): PackedOutbox {
   const ids = idNames(options.ids);

@@ -16,7 +16,7 @@ import { steppersFor } from '../../check.ts';
 import { seededChooser } from '../../core/chooser.ts';
 import { EVENT_KINDS, kindOf } from '../events/table.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import type { WorldEvent } from '../world.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 
@@ -56,7 +56,7 @@ function byKind(events: readonly WorldEvent[]): Map<string, string[]> {
 function walkWorld(c: World, tally: Map<string, Tally>): void {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
-  const model = outboxModel(options, worldRules, steppersFor(c.rules, c.oldRules ?? null));
+  const model = outboxSystem(options, worldRules, steppersFor(c.rules, c.oldRules ?? null));
   const system = packedOutbox(options, worldRules, model);
   const pick = seededChooser(20_261_201);
   const s = new Int32Array(system.width);

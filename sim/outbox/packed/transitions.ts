@@ -11,7 +11,7 @@
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
  */
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
@@ -77,7 +77,7 @@ export class PackedTransitions {
   constructor(
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
-    private readonly model: SimModel<World, WorldEvent>,
+    private readonly model: TransitionSystem<World, WorldEvent>,
   ) {
     this.renaming = new PidRenaming(tables);
   }

@@ -57,7 +57,7 @@ export interface StepResult<S> {
 }
 
 /** A system the simulator can run and the explorer can search. */
-export interface SimModel<S, E> {
+export interface TransitionSystem<S, E> {
   /** The state to start from. */
   initial(): S;
   /** The events enabled in a state, by subsystem. Empty when the system is quiet. */
