@@ -86,8 +86,8 @@ interface Coverage {
 
 /** Runs one scenario of fail-closed checking only `property` (and the `sometimes` goals). */
 function runScenario(s: Scenario, property: Property<World> | null, coverage: Coverage) {
-  const model = outboxSystem(s.options, { rules: failClosed }, steppers);
-  const checked = { ...model, properties: model.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
+  const system = outboxSystem(s.options, { rules: failClosed }, steppers);
+  const checked = { ...system, properties: system.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
   const run = runSeed(checked, s.scheduleSeed, seedBounds(BOUNDS_DEFAULT, s.options));
   for (const [t, n] of Object.entries(run.tags)) if (t.startsWith('fault:') || t.startsWith('answer:')) coverage.tags.set(t, (coverage.tags.get(t) ?? 0) + (n > 0 ? 1 : 0));
   for (const r of run.reached) coverage.reached.set(r, (coverage.reached.get(r) ?? 0) + 1);

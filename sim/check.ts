@@ -142,10 +142,10 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
-    const model = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
+    const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
     let run;
     try {
-      run = runSeed(model, seed, seedBounds(plan.bounds, options));
+      run = runSeed(system, seed, seedBounds(plan.bounds, options));
     } catch (err) {
       if (!(err instanceof RuleFault)) throw err;
       // A broken decision ends the shard: the run cannot go on, and no later seed is needed.

@@ -61,7 +61,7 @@ interface ExploreFigure extends SearchFigures {
   sizes: ExploreSizes;
 }
 
-/** One search, on packed states (what `outbox-sim explore` runs) or on the object model. */
+/** One search, on packed states (what `outbox-sim explore` runs) or on the object system. */
 function measureExplore(label: string, sizes: ExploreSizes, statesMax: number, on: 'packed' | 'objects' = 'packed'): ExploreFigure {
   const options = exploreOptions(sizes);
   const steppers = steppersFor(failClosed, null);
@@ -265,7 +265,7 @@ export async function main(): Promise<number> {
   ];
   log('## explore: distinct states per second (one core)');
   log('');
-  log('`outbox-sim explore` searches packed states (transitions derived from the object model and memoised); the object-model explorer is the same search on `World` objects. Both side by side, in this process:');
+  log('`outbox-sim explore` searches packed states (transitions derived from the object system and memoised); the object-system explorer is the same search on `World` objects. Both side by side, in this process:');
   log('');
   log('| configuration | explorer | states | complete | seconds | states/s | visited set + index bytes/state |');
   log('| --- | --- | ---: | --- | ---: | ---: | ---: |');
@@ -278,7 +278,7 @@ export async function main(): Promise<number> {
     log(`| | **packed / objects** | | | | **${(packed.statesPerSecond / objects.statesPerSecond).toFixed(1)}x** | |`);
   }
   log('');
-  log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object model once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
+  log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object system once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
   log('');
 
   // Memory at ten million states, in a process of its own so that nothing else is counted.

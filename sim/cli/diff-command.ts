@@ -8,7 +8,7 @@
  */
 import { steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
-import { productModel } from '../core/product.ts';
+import { productSystem } from '../core/product.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { outboxMatchKey } from '../outbox/from-trace.ts';
@@ -44,7 +44,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   checkOutputFolder('--out', outDir);
   const left = outboxSystem(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
   const right = outboxSystem(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
-  const product = productModel(left, right, outboxMatchKey, outcomeDifference);
+  const product = productSystem(left, right, outboxMatchKey, outcomeDifference);
   const r = explore(product, { statesMax });
   const found = r.violations[0];
   if (found === undefined) {
@@ -55,8 +55,8 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     return r.complete ? 0 : EXIT_PARTIAL;
   }
   const write = (pair: typeof oldPair, events: (typeof found.events)[number]['left'][]) => {
-    const model = pair === oldPair ? left : right;
-    const sim = simulateEvents(model, events);
+    const system = pair === oldPair ? left : right;
+    const sim = simulateEvents(system, events);
     const steps = traceSteps(sim.initial, sim.steps);
     const header = outboxHeader(pair, 0, options, sim.violation, 'diff', steps.length, null);
     return { ...writeTrace(outDir, header, steps), sim };

@@ -21,7 +21,7 @@ function durableKey(w: World): string {
   return canonicalJson([w.records, w.claims, w.live, w.archived, w.quarantined, w.broker]);
 }
 
-/** Builds the outbox model for one world's options and rule sets. */
+/** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
   options: WorldOptions,
   worldRules: WorldRules,

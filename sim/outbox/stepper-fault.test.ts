@@ -18,10 +18,10 @@ describe('a rule fault through the steppers', () => {
     for (const decision of ['admit', 'mayClaim', 'classify', 'dispose'] as const) {
       it(`${kind}: ${decision} (a ${decision === 'classify' ? 'action' : 'guard'}) faults as itself, at a step`, () => {
         const rules = guardRules(extendRules(failClosed, { name: 'bad', summary: '', [decision]: () => 'strange' as never }));
-        const model = outboxSystem(swarmOptions(1, { skew: false }), { rules }, steppersFor(rules, null, kind));
+        const system = outboxSystem(swarmOptions(1, { skew: false }), { rules }, steppersFor(rules, null, kind));
         let caught: unknown;
         try {
-          runSeed(model, 1, BOUNDS_DEFAULT);
+          runSeed(system, 1, BOUNDS_DEFAULT);
         } catch (err) {
           caught = err;
         }

@@ -10,14 +10,14 @@ import { receiptsSystem } from './receipts-system.ts';
 import { EXPLORE_DISPATCH, EXPLORE_STORE, RANDOM_OPTIONS } from './options.ts';
 import type { ReceiptsEvent, ReceiptsWorld } from './world.ts';
 
-type Model = TransitionSystem<ReceiptsWorld, ReceiptsEvent>;
+type Receipts = TransitionSystem<ReceiptsWorld, ReceiptsEvent>;
 
-/** The same model watching one property only, so the search stops at that property's shortest counterexample. */
-const only = (m: Model, property: string): Model => ({ ...m, properties: m.properties.filter((p) => p.name === property) });
+/** The same system watching one property only, so the search stops at that property's shortest counterexample. */
+const only = (m: Receipts, property: string): Receipts => ({ ...m, properties: m.properties.filter((p) => p.name === property) });
 
 const SAFETY = ['no-second-start-per-key', 'one-running-execution-per-task', 'reader-diagnostic-honest', 'store-keeps-bytes'];
 
-describe('receipts model under the generic explorer', () => {
+describe('receipts system under the generic explorer', () => {
   it('declares its always properties', () => {
     const m = receiptsSystem(EXPLORE_DISPATCH);
     expect(m.properties.filter((p) => p.kind === 'always').map((p) => p.name)).toEqual(SAFETY);
@@ -89,24 +89,24 @@ describe('deliberately broken variants are caught', () => {
   });
 });
 
-describe('receipts model under the generic random runner', () => {
-  const model = receiptsSystem(RANDOM_OPTIONS);
+describe('receipts system under the generic random runner', () => {
+  const system = receiptsSystem(RANDOM_OPTIONS);
   const bounds = { faultStepsMax: 60, healStepsMax: 200 };
 
   it('runs 300 seeds with no violation, each ending quiet, reaching every fault path', () => {
     const reached = new Set<string>();
     for (let seed = 1; seed <= 300; seed++) {
-      const r = runSeed(model, seed, bounds);
+      const r = runSeed(system, seed, bounds);
       expect(r.violation, `seed ${seed}`).toBeNull();
       expect(r.end).toBe('quiet');
       for (const p of r.reached) reached.add(p);
     }
-    expect([...reached].sort()).toEqual(model.properties.filter((p) => p.kind === 'sometimes').map((p) => p.name).sort());
+    expect([...reached].sort()).toEqual(system.properties.filter((p) => p.kind === 'sometimes').map((p) => p.name).sort());
   });
 
   it('replays a seed exactly', () => {
-    const a = runSeed(model, 42, bounds);
-    const b = runSeed(model, 42, bounds);
+    const a = runSeed(system, 42, bounds);
+    const b = runSeed(system, 42, bounds);
     expect(b.steps.map((s) => s.label)).toEqual(a.steps.map((s) => s.label));
     expect(worldKey(b.final)).toBe(worldKey(a.final));
   });
@@ -115,7 +115,7 @@ describe('receipts model under the generic random runner', () => {
     const byKey = new Map<string, string>();
     const byCanonical = new Map<string, string>();
     for (let seed = 1; seed <= 40; seed++) {
-      for (const s of runSeed(model, seed, bounds, true).states ?? []) {
+      for (const s of runSeed(system, seed, bounds, true).states ?? []) {
         const k = worldKey(s);
         const c = canonicalJson(s);
         expect(byKey.get(k) ?? c).toBe(c);

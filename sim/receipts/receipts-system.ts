@@ -1,7 +1,7 @@
 /**
  * The receipts system (docs/receipts.md) as a {@link TransitionSystem}: the same
  * `sim/core` engine that runs the outbox runs this, with no special case for
- * either (the checker does not know the model). Kernel, dispatcher and
+ * either (the checker knows no particular system). Kernel, dispatcher and
  * SDK behaviour come only from `model/receipts`; this file decides which
  * events are enabled and applies them to the world.
  */
@@ -39,7 +39,7 @@ function resultText(r: DispatchResult): string {
 /** A copy of a counter record with one count raised. */
 const bump = <T extends Record<string, number>>(rec: T, k: keyof T & string): T => ({ ...rec, [k]: (rec[k] ?? 0) + 1 });
 
-/** Builds the receipts model. `reader` is the kernel's reader, and the one the honesty property checks. */
+/** Builds the receipts system. `reader` is the kernel's reader, and the one the honesty property checks. */
 export function receiptsSystem(options: ReceiptsOptions, reader: Reader = readNewest): TransitionSystem<ReceiptsWorld, ReceiptsEvent> {
   const initial = (): ReceiptsWorld => {
     const kernels: KernelProc[] = [];

@@ -14,8 +14,8 @@ function isOutboxOptions(v: unknown): v is WorldOptions {
 }
 
 /**
- * The initial state of the model a trace was recorded from: the outbox
- * model's initial world for its options, `{}` for any other model.
+ * The initial state of the system a trace was recorded from: the outbox
+ * system's initial world for its options, `{}` for any other system.
  */
 export function initialWorldOf(header: TraceHeader): Record<string, unknown> {
   if (header.model !== 'outbox' || !isOutboxOptions(header.options)) return {};

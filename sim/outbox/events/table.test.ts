@@ -72,8 +72,8 @@ describe(`every kind fires within check's default budget (${SEEDS_DEFAULT} seeds
       const fixed = fixedOptions(plan(skew));
       for (let seed = 0; seed < SEEDS_DEFAULT && seen.size < EVENT_KINDS.length; seed++) {
         const options = swarmOptions(seed, fixed);
-        const model = outboxSystem(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
-        for (const s of runSeed(model, seed, seedBounds(BOUNDS_DEFAULT, options)).steps) if (s.event !== null) seen.add(kindOf(s.event).name);
+        const system = outboxSystem(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
+        for (const s of runSeed(system, seed, seedBounds(BOUNDS_DEFAULT, options)).steps) if (s.event !== null) seen.add(kindOf(s.event).name);
       }
     }
     expect(EVENT_KINDS.map((k) => k.name).filter((n) => !seen.has(n))).toEqual([]);
