@@ -14,7 +14,7 @@ import type { TransitionSystem } from '../../core/system.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldRules } from '../outbox-system.ts';
-import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
+import { answerOffered, ANSWERS, FAULTS, type FaultName, type WorldOptions } from '../options.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import { EVENT_KINDS } from '../events/table.ts';
 import * as L from './layout.ts';
@@ -98,7 +98,7 @@ export function packedOutbox(
   const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
-  const faultOn = (k: (typeof FAULTS)[number]) => options.faultWeights[FAULTS.indexOf(k)] > 0;
+  const faultOn = (k: FaultName) => options.faultWeights[FAULTS.indexOf(k)] > 0;
 
   // Event objects are made once and shared, so listing the enabled events allocates one array.
   const eventCache = new Map<number, WorldEvent>();
