@@ -160,13 +160,13 @@ describe('the checks catch what they are for', () => {
 
   it('the loops this layering removed are refused', () => {
     // The world model importing its properties from properties/, which imported the world back.
-    expect(forbidden({ from: 'sim/outbox/model.ts', to: 'properties/outbox.ts', test: false })).not.toBeNull();
+    expect(forbidden({ from: 'sim/outbox/outbox-system.ts', to: 'properties/outbox.ts', test: false })).not.toBeNull();
     // traces/ importing the CLI, which imports traces/.
     expect(forbidden({ from: 'traces/render/text.ts', to: 'sim/cli/terminal-text.ts', test: false })).not.toBeNull();
     expect(forbidden({ from: 'sim/outbox/record-trace.ts', to: 'traces/format.ts', test: false })).not.toBeNull();
     expect(
       layerCycles([
-        { from: 'sim/outbox/model.ts', to: 'properties/outbox.ts', test: false },
+        { from: 'sim/outbox/outbox-system.ts', to: 'properties/outbox.ts', test: false },
         { from: 'properties/outbox.ts', to: 'sim/outbox/world.ts', test: false },
       ]),
     ).toEqual([['properties/', 'sim/']]);

@@ -18,9 +18,9 @@ import { failClosed, freshCycle, freshCycleAfterDefinite } from '../model/catalo
 import type { RuleSet } from '../model/rules.ts';
 import { faultKinds, kindsTagged } from '../sim/check-report.ts';
 import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from '../sim/check.ts';
-import type { Property } from '../sim/core/model.ts';
+import type { Property } from '../sim/core/system.ts';
 import { runSeed } from '../sim/core/random.ts';
-import { outboxModel } from '../sim/outbox/model.ts';
+import { outboxSystem } from '../sim/outbox/outbox-system.ts';
 import { ANSWERS, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
@@ -86,8 +86,8 @@ interface Coverage {
 
 /** Runs one scenario of fail-closed checking only `property` (and the `sometimes` goals). */
 function runScenario(s: Scenario, property: Property<World> | null, coverage: Coverage) {
-  const model = outboxModel(s.options, { rules: failClosed }, steppers);
-  const checked = { ...model, properties: model.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
+  const system = outboxSystem(s.options, { rules: failClosed }, steppers);
+  const checked = { ...system, properties: system.properties.filter((p) => p.kind === 'sometimes' || p.name === property?.name) };
   const run = runSeed(checked, s.scheduleSeed, seedBounds(BOUNDS_DEFAULT, s.options));
   for (const [t, n] of Object.entries(run.tags)) if (t.startsWith('fault:') || t.startsWith('answer:')) coverage.tags.set(t, (coverage.tags.get(t) ?? 0) + (n > 0 ? 1 : 0));
   for (const r of run.reached) coverage.reached.set(r, (coverage.reached.get(r) ?? 0) + 1);
@@ -148,7 +148,7 @@ describe(`check's default budget (seeds 1..${SEEDS_DEFAULT}) keeps finding the c
       expect(found, `check no longer finds the no-phantom-delivery flaw of ${rules.name}`).toBeDefined();
       if (found === undefined) return;
       // The counterexample replays from its seed and options alone (it is what a trace records).
-      const replay = runSeed(outboxModel(found.options, { rules }, steppersFor(rules, null)), found.seed, seedBounds(BOUNDS_DEFAULT, found.options));
+      const replay = runSeed(outboxSystem(found.options, { rules }, steppersFor(rules, null)), found.seed, seedBounds(BOUNDS_DEFAULT, found.options));
       expect(replay.violation).toEqual(found.violation);
       // The known mechanism (docs/rules.md, 'fresh-cycle'): a different body was reported delivered while the broker holds an earlier one.
       const held = replay.final.broker[found.violation.subject]?.body;

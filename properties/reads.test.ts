@@ -8,18 +8,18 @@ import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../model/catalog/index.ts';
 import { steppersFor } from '../sim/check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../sim/outbox/explore-options.ts';
-import { outboxModel } from '../sim/outbox/model.ts';
+import { outboxSystem } from '../sim/outbox/outbox-system.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
 
 function statesOf(rules: typeof failClosed, sizes: Partial<typeof EXPLORE_DEFAULTS>, limit: number): World[] {
-  const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));
-  const out: World[] = [model.initial()];
-  const seen = new Set([model.key(out[0])]);
+  const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));
+  const out: World[] = [system.initial()];
+  const seen = new Set([system.key(out[0])]);
   for (let i = 0; i < out.length && out.length < limit; i++) {
-    for (const e of model.choices(out[i]).flatMap((g) => g.events)) {
-      const t = model.step(out[i], e).state;
-      const k = model.key(t);
+    for (const e of system.choices(out[i]).flatMap((g) => g.events)) {
+      const t = system.step(out[i], e).state;
+      const k = system.key(t);
       if (!seen.has(k)) {
         seen.add(k);
         out.push(t);

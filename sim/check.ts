@@ -9,12 +9,12 @@ import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds } from './core/random.ts';
 import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
-import { outboxModel, type Steppers } from './outbox/model.ts';
+import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import type { WorldEvent } from './outbox/world.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
-import type { Violation } from './core/model.ts';
+import type { Violation } from './core/system.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -142,10 +142,10 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
-    const model = outboxModel(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
+    const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
     let run;
     try {
-      run = runSeed(model, seed, seedBounds(plan.bounds, options));
+      run = runSeed(system, seed, seedBounds(plan.bounds, options));
     } catch (err) {
       if (!(err instanceof RuleFault)) throw err;
       // A broken decision ends the shard: the run cannot go on, and no later seed is needed.

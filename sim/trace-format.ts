@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from './core/canonical.ts';
-import type { Violation } from './core/model.ts';
+import type { Violation } from './core/system.ts';
 import packageJson from '../package.json' with { type: 'json' };
 import { writeFileAtomic } from './atomic-write.ts';
 

@@ -85,6 +85,12 @@ const failClosed: RuleSet = {
   schemaKnown: SCHEMA_CURRENT,
   admit,
   mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
+  // No decision reads `inFlight`; it is kept because it makes preSend a real
+  // durable write: a crash just before the POST finds the record marked, a
+  // crash before preSend finds it unmarked, and the two are distinct states.
+  // Without it those states merge and the pinned state counts change (1,177 to
+  // 1,117 states for 1 engine and 1 crash, in sim/outbox/explore.test.ts), as
+  // do the lassos found for retry-past-cap and unclassified-not-counted.
   preSend: (record) => ({ ...record, inFlight: true }),
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,

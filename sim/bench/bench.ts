@@ -22,7 +22,7 @@ import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { runSeed } from '../core/random.ts';
 import { compiledStepper } from '../outbox/compiled-stepper.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
-import { outboxModel } from '../outbox/model.ts';
+import { outboxSystem } from '../outbox/outbox-system.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from '../outbox/stepper.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -61,12 +61,12 @@ interface ExploreFigure extends SearchFigures {
   sizes: ExploreSizes;
 }
 
-/** One search, on packed states (what `outbox-sim explore` runs) or on the object model. */
+/** One search, on packed states (what `outbox-sim explore` runs) or on the object system. */
 function measureExplore(label: string, sizes: ExploreSizes, statesMax: number, on: 'packed' | 'objects' = 'packed'): ExploreFigure {
   const options = exploreOptions(sizes);
   const steppers = steppersFor(failClosed, null);
   const t = now();
-  const r = on === 'packed' ? exploreOutbox(options, { rules: failClosed }, steppers, { statesMax }) : explore(outboxModel(options, { rules: failClosed }, steppers), { statesMax });
+  const r = on === 'packed' ? exploreOutbox(options, { rules: failClosed }, steppers, { statesMax }) : explore(outboxSystem(options, { rules: failClosed }, steppers), { statesMax });
   const seconds = now() - t;
   return {
     label,
@@ -90,7 +90,7 @@ function recordEngineSteps(seeds: number): { memory: EngineMemory; event: Engine
   };
   for (let seed = 1; seed <= seeds; seed++) {
     const options = swarmOptions(seed);
-    runSeed(outboxModel(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
+    runSeed(outboxSystem(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
   }
   return inputs;
 }
@@ -265,7 +265,7 @@ export async function main(): Promise<number> {
   ];
   log('## explore: distinct states per second (one core)');
   log('');
-  log('`outbox-sim explore` searches packed states (transitions derived from the object model and memoised); the object-model explorer is the same search on `World` objects. Both side by side, in this process:');
+  log('`outbox-sim explore` searches packed states (transitions derived from the object system and memoised); the object-system explorer is the same search on `World` objects. Both side by side, in this process:');
   log('');
   log('| configuration | explorer | states | complete | seconds | states/s | visited set + index bytes/state |');
   log('| --- | --- | ---: | --- | ---: | ---: | ---: |');
@@ -278,7 +278,7 @@ export async function main(): Promise<number> {
     log(`| | **packed / objects** | | | | **${(packed.statesPerSecond / objects.statesPerSecond).toFixed(1)}x** | |`);
   }
   log('');
-  log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object model once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
+  log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object system once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
   log('');
 
   // Memory at ten million states, in a process of its own so that nothing else is counted.

@@ -8,11 +8,11 @@
  */
 import { steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
-import { productModel } from '../core/product.ts';
+import { productSystem } from '../core/product.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { outboxMatchKey } from '../outbox/from-trace.ts';
-import { outboxModel } from '../outbox/model.ts';
+import { outboxSystem } from '../outbox/outbox-system.ts';
 import { outcomeDifference, outcomesOf } from '../outbox/observe.ts';
 import { outboxHeader, traceSteps } from '../outbox/record-trace.ts';
 import type { World } from '../outbox/world.ts';
@@ -42,9 +42,9 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   const options = exploreOptions(sizes);
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
-  const left = outboxModel(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
-  const right = outboxModel(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
-  const product = productModel(left, right, outboxMatchKey, outcomeDifference);
+  const left = outboxSystem(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
+  const right = outboxSystem(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
+  const product = productSystem(left, right, outboxMatchKey, outcomeDifference);
   const r = explore(product, { statesMax });
   const found = r.violations[0];
   if (found === undefined) {
@@ -55,8 +55,8 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
     return r.complete ? 0 : EXIT_PARTIAL;
   }
   const write = (pair: typeof oldPair, events: (typeof found.events)[number]['left'][]) => {
-    const model = pair === oldPair ? left : right;
-    const sim = simulateEvents(model, events);
+    const system = pair === oldPair ? left : right;
+    const sim = simulateEvents(system, events);
     const steps = traceSteps(sim.initial, sim.steps);
     const header = outboxHeader(pair, 0, options, sim.violation, 'diff', steps.length, null);
     return { ...writeTrace(outDir, header, steps), sim };

@@ -139,10 +139,10 @@ describe('outbox-sim explore', () => {
     expect(text.out).toContain('--continue: the whole bounded space was searched; every property violated in it is listed below');
   });
 
-  it('a rule set the fast path cannot hold is searched on the object model, and the summary says so', async () => {
+  it('a rule set the fast path cannot hold is searched on the object system, and the summary says so', async () => {
     const r = await run('explore', '--rules', './properties/mutants/envelope-id-is-key.ts', '--out', tmp);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: engine e1 holds an envelope for "a#0" while working on "a"');
+    expect(r.out).toContain('note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: engine e1 holds an envelope for "a#0" while working on "a"');
     expect(r.out).toContain('RESULT: no-phantom-delivery violated');
   });
 

@@ -166,7 +166,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   }
   if (!quiet) {
     io.out(`  checked: ${r.checked.join(', ')}`);
-    if (r.fallback !== null) io.out(`  note: searched on the object model (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
+    if (r.fallback !== null) io.out(`  note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
     io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   }
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);

@@ -1,7 +1,7 @@
 /**
  * `npm run corpus`: regenerates traces/corpus/ — the shrunk counterexample of
  * each flawed catalog rule set, as `check` finds them with the default
- * budget. The test suite replays every corpus trace, so a model change that
+ * budget. The test suite replays every corpus trace, so a change to a system that
  * alters them fails until the corpus is regenerated and reviewed.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * `outbox-sim receipts [--json]`: reproduces the command-receipt results of
- * docs/receipts.md by running the receipts model: the controlled-conditions
+ * docs/receipts.md by running the receipts system: the controlled-conditions
  * table (C1..C9) and the dispatch scenarios (I0..I7), with counts at every
  * layer (docs/receipts.md, 'What each layer counts') and, per scenario, the mechanism that decided it.
  */

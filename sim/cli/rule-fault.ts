@@ -9,7 +9,7 @@ import { RuleFault } from '../../model/rule-contract.ts';
 import type { RawFault } from '../check.ts';
 import { runPositionOf } from '../core/random.ts';
 import { searchPositionOf } from '../core/explore.ts';
-import type { Steppers } from '../outbox/model.ts';
+import type { Steppers } from '../outbox/outbox-system.ts';
 import type { WorldOptions } from '../outbox/options.ts';
 import type { RulesPair } from '../outbox/record-trace.ts';
 import { writeStepsBefore } from '../outbox/fault-trace.ts';

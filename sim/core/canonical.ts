@@ -17,7 +17,7 @@ const memo = new WeakMap<object, string>();
 /**
  * {@link canonicalJson} memoised per object: states share unchanged parts
  * with their predecessors, so a state's key is mostly cached pieces. Only for
- * values that are never mutated once encoded (model states are immutable).
+ * values that are never mutated once encoded (system states are immutable).
  */
 export function canonicalKey(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

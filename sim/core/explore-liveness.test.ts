@@ -1,5 +1,5 @@
 /**
- * The liveness search's parts on small hand-made graphs and a toy model:
+ * The liveness search's parts on small hand-made graphs and a toy system:
  * bottom components (retrying forever) against cycles a schedule can leave,
  * per steady mode; quiet states checked for `eventually` properties; and
  * both explorers giving the same liveness verdicts and traces.
@@ -10,7 +10,7 @@ import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
 import { bottomCycle, LivenessSearch, livenessTraceEvents, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
-import type { SimModel } from './model.ts';
+import type { TransitionSystem } from './system.ts';
 
 /** bottomCycle on per-state lists of (target, modes) pairs. */
 function bottom(edges: number[][], mode: number): number[] | null {
@@ -73,7 +73,7 @@ interface Toy {
 }
 type ToyEvent = 'add' | 'start' | 'ok' | 'fail' | 'lose';
 
-function toyModel(capped: boolean, loses: boolean): SimModel<Toy, ToyEvent> {
+function toySystem(capped: boolean, loses: boolean): TransitionSystem<Toy, ToyEvent> {
   return {
     initial: () => ({ job: 'none', tries: 0, faults: 0 }),
     choices(s) {
@@ -112,14 +112,14 @@ function toyModel(capped: boolean, loses: boolean): SimModel<Toy, ToyEvent> {
   };
 }
 
-function toyLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEvent> {
+function toyLiveness(system: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEvent> {
   return {
     properties: ['job-settled'],
     modes: ['ok', 'fail'],
     healStepsMax: 10,
     atRest(s) {
       if (s.job === 'queued' || s.job === 'trying') return 'busy';
-      return model.properties[0].check(s);
+      return system.properties[0].check(s);
     },
     steadyState: () => true,
     steady: (e, m) => e === 'start' || e === ['ok', 'fail'][m],
@@ -127,19 +127,19 @@ function toyLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Toy, ToyEve
 }
 
 /** The toy on packed states: [job, tries, faults]. */
-function toyPacked(model: SimModel<Toy, ToyEvent>): PackedSystem<ToyEvent> {
+function toyPacked(system: TransitionSystem<Toy, ToyEvent>): PackedSystem<ToyEvent> {
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
   const unpack = (s: Int32Array): Toy => ({ job: JOBS[s[0]], tries: s[1], faults: s[2] });
   const pack = (t: Toy, out: Int32Array) => out.set([JOBS.indexOf(t.job), t.tries, t.faults]);
   return {
     width: 3,
-    initial: (out) => pack(model.initial(), out),
-    events: (s) => model.choices(unpack(s)).flatMap((g) => g.events),
-    apply: (s, e, out) => pack(model.step(unpack(s), e).state, out),
+    initial: (out) => pack(system.initial(), out),
+    events: (s) => system.choices(unpack(s)).flatMap((g) => g.events),
+    apply: (s, e, out) => pack(system.step(unpack(s), e).state, out),
     expand(s, sink) {
-      const events = model.choices(unpack(s)).flatMap((g) => g.events);
+      const events = system.choices(unpack(s)).flatMap((g) => g.events);
       for (let i = 0; i < events.length; i++) {
-        pack(model.step(unpack(s), events[i]).state, sink.out);
+        pack(system.step(unpack(s), events[i]).state, sink.out);
         if (sink.take(i)) return;
       }
     },
@@ -148,21 +148,21 @@ function toyPacked(model: SimModel<Toy, ToyEvent>): PackedSystem<ToyEvent> {
   };
 }
 
-function packedLiveness(model: SimModel<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
-  const l = toyLiveness(model);
+function packedLiveness(system: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
+  const l = toyLiveness(system);
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
   return { ...l, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
 }
 
-describe('explore with liveness, on a toy model, in both explorers', () => {
+describe('explore with liveness, on a toy system, in both explorers', () => {
   it.each([
     ['capped retries, no fault', true, false, null],
     ['uncapped retries', false, false, 'quiet-after-healing'],
     ['a fault that loses the job', true, true, 'job-settled'],
   ] as const)('%s: %s', (_name, capped, loses, property) => {
-    const model = toyModel(capped, loses);
-    const objects = explore(model, { statesMax: 1000, stopAtFirst: false }, toyLiveness(model));
-    const packed = explorePacked(toyPacked(model), { statesMax: 1000, stopAtFirst: false }, packedLiveness(model));
+    const system = toySystem(capped, loses);
+    const objects = explore(system, { statesMax: 1000, stopAtFirst: false }, toyLiveness(system));
+    const packed = explorePacked(toyPacked(system), { statesMax: 1000, stopAtFirst: false }, packedLiveness(system));
     expect(objects.checked).toEqual(['job-settled', 'quiet-after-healing']);
     expect(packed.checked).toEqual(objects.checked);
     expect(objects.complete).toBe(true);
@@ -171,8 +171,8 @@ describe('explore with liveness, on a toy model, in both explorers', () => {
   });
 
   it('a lasso: the shortest stem, the faults stop, then the cycle under the mode that keeps it going, repeated past the bound', () => {
-    const model = toyModel(false, false);
-    const r = explore(model, { statesMax: 1000 }, toyLiveness(model));
+    const system = toySystem(false, false);
+    const r = explore(system, { statesMax: 1000 }, toyLiveness(system));
     const v = r.violations[0];
     expect(v.events).toEqual(['add']);
     expect(v.healed).toEqual({ mode: 'fail', cycle: ['start', 'fail'] });
@@ -181,25 +181,25 @@ describe('explore with liveness, on a toy model, in both explorers', () => {
   });
 
   it('a violation at a quiet state: the shortest path to it, then the faults stop', () => {
-    const model = toyModel(true, true);
-    const v = explore(model, { statesMax: 1000 }, toyLiveness(model)).violations[0];
+    const system = toySystem(true, true);
+    const v = explore(system, { statesMax: 1000 }, toyLiveness(system)).violations[0];
     expect([v.events, v.healed, livenessTraceEvents(v, 10)]).toEqual([['add', 'lose'], { mode: null, cycle: [] }, ['add', 'lose', null]]);
   });
 });
 
 describe('a cycle search held to its bound', () => {
   it('gives up past the bound, says so, and makes a whole search partial', () => {
-    const model = toyModel(false, false);
+    const system = toySystem(false, false);
     const graph: LivenessGraph<Toy, ToyEvent> = {
       print(s, out) {
         out[0] = ['none', 'queued', 'trying', 'done', 'parked', 'lost'].indexOf(s.job) + 1;
         out[1] = s.tries;
       },
-      successors: (s, keep) => model.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: model.step(s, event).state })),
+      successors: (s, keep) => system.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: system.step(s, event).state })),
       shortestPathTo: () => null,
-      stateAfter: () => model.initial(),
+      stateAfter: () => system.initial(),
     };
-    const search = new LivenessSearch(toyLiveness(model), graph, 1);
+    const search = new LivenessSearch(toyLiveness(system), graph, 1);
     expect(search.visit({ job: 'queued', tries: 0, faults: 0 }, () => [])).toBe(false);
     expect(search.cut).toBe('the cycle search reached 1 states from one state: quiet-after-healing not searched beyond');
     const r = searchResult(new FingerprintSet(4), new GrowableIndex(), { transitions: 0, depth: 0 }, [], true, null, search.checked, search);

@@ -6,8 +6,8 @@
  * explorer asks the same questions of every state it stores:
  *
  * - Quiet: would the system stay put if faults stopped here? The state is
- *   healed (crashed processes restart) and asked the model's own quiet test
- *   (`isQuiet`: no event enabled, or the model says no step would change
+ *   healed (crashed processes restart) and asked the system's own quiet test
+ *   (`isQuiet`: no event enabled, or the system says no step would change
  *   anything durable), exactly as the liveness phase asks it. Fault events
  *   the remaining budget still allows do not count: once faults stop they
  *   are never taken. At every quiet state the `eventually` properties are
@@ -17,7 +17,7 @@
  *   corruptions, producer and operator actions stop, and the broker gives
  *   one answer to every POST (healthy, or a failure that persists): each
  *   such answer is a steady mode. A lasso under a mode is a reachable cycle
- *   of steps the system takes by itself (the model says which events are
+ *   of steps the system takes by itself (the system says which events are
  *   such steps under the mode) through states none of which is quiet, from
  *   which no schedule of those steps reaches a quiet state: a bottom
  *   strongly connected component of that step graph, quiet states being
@@ -31,13 +31,13 @@
  */
 import { FingerprintFlags, FingerprintIndex } from './fingerprint-flags.ts';
 import type { FoundViolation } from './explore.ts';
-import type { Violation } from './model.ts';
+import type { Violation } from './system.ts';
 import { busyAfterHealing } from './random.ts';
 
 /** The name of the property a lasso violates. */
 export const QUIET_AFTER_HEALING = 'quiet-after-healing';
 
-/** What a model tells the explorer about its liveness phase. */
+/** What a system tells the explorer about its liveness phase. */
 export interface SteadyLiveness<S, E> {
   /** The `eventually` properties checked at quiet states. */
   readonly properties: readonly string[];

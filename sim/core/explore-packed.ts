@@ -11,7 +11,7 @@ import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } fro
 import { GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
-import type { Violation } from './model.ts';
+import type { Violation } from './system.ts';
 import { StateQueue } from './state-queue.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
 
@@ -28,7 +28,7 @@ export interface PackedSystem<E> {
   readonly width: number;
   /** Writes the initial state into `out`. */
   initial(out: Int32Array): void;
-  /** The enabled events, in the order of the model's `choices` (so event indices agree). */
+  /** The enabled events, in the order of the system's `choices` (so event indices agree). */
   events(state: Int32Array): readonly E[];
   /** Writes the state after `event` into `out` (which is not `state`). */
   apply(state: Int32Array, event: E, out: Int32Array): void;

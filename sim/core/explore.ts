@@ -1,6 +1,6 @@
 /**
  * Exhaustive bounded exploration: breadth-first search over any
- * {@link SimModel}, deduplicating states by 64-bit fingerprints of their
+ * {@link TransitionSystem}, deduplicating states by 64-bit fingerprints of their
  * canonical key. Every event of every subsystem is taken (weights are
  * ignored). Violations of `always` properties are found at their shortest
  * depth; the search stops at `statesMax` and says so (`complete: false`)
@@ -16,7 +16,7 @@
  */
 import { LivenessSearch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintSet, fingerprint } from './fingerprint.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
 
 /** Bounds of one search. */
@@ -152,7 +152,7 @@ export function searchResult<E>(
   };
 }
 
-/** Where a search was when the model threw: the depth of the state being expanded and the events that reach it. */
+/** Where a search was when the system threw: the depth of the state being expanded and the events that reach it. */
 export interface SearchPosition<E> {
   depth: number;
   events: E[];
@@ -181,25 +181,25 @@ export function markSearchError(err: unknown, depth: number, pathTo: () => unkno
   positions.set(err, { depth, events });
 }
 
-/** The events enabled in a state, flattened in the model's order. */
-function enabledEvents<S, E>(model: SimModel<S, E>, s: S): E[] {
+/** The events enabled in a state, flattened in the system's order. */
+function enabledEvents<S, E>(system: TransitionSystem<S, E>, s: S): E[] {
   const out: E[] = [];
-  for (const g of model.choices(s)) for (const e of g.events) out.push(e);
+  for (const g of system.choices(s)) for (const e of g.events) out.push(e);
   return out;
 }
 
-/** The object model's graph for the liveness search (shortest paths by a search without liveness). */
-function objectGraph<S, E>(model: SimModel<S, E>, statesMax: number): LivenessGraph<S, E> {
+/** The object system's graph for the liveness search (shortest paths by a search without liveness). */
+function objectGraph<S, E>(system: TransitionSystem<S, E>, statesMax: number): LivenessGraph<S, E> {
   return {
     print(s, out) {
-      const [hi, lo] = fingerprint(model.key(s));
+      const [hi, lo] = fingerprint(system.key(s));
       out[0] = hi;
       out[1] = lo;
     },
     successors(s, keep) {
-      return enabledEvents(model, s)
+      return enabledEvents(system, s)
         .filter(keep)
-        .map((event) => ({ event, state: model.step(s, event).state }));
+        .map((event) => ({ event, state: system.step(s, event).state }));
     },
     shortestPathTo(targets) {
       const p = new Uint32Array(2);
@@ -208,34 +208,34 @@ function objectGraph<S, E>(model: SimModel<S, E>, statesMax: number): LivenessGr
         kind: 'always' as const,
         description: 'not a state of the cycle',
         check(s: S): Violation | null {
-          const [hi, lo] = fingerprint(model.key(s));
+          const [hi, lo] = fingerprint(system.key(s));
           p[0] = hi;
           p[1] = lo;
           return targets.has(`${p[0]}:${p[1]}`) ? { property: 'target', subject: '', body: '', layer: '', detail: '' } : null;
         },
       };
-      return explore({ ...model, properties: [target] }, { statesMax }).violations[0]?.events ?? null;
+      return explore({ ...system, properties: [target] }, { statesMax }).violations[0]?.events ?? null;
     },
     stateAfter(events) {
-      let s = model.initial();
-      for (const e of events) s = model.step(s, e).state;
+      let s = system.initial();
+      for (const e of events) s = system.step(s, e).state;
       return s;
     },
   };
 }
 
-/** Breadth-first search from the model's initial state; with `liveness`, the `eventually` properties too. */
-export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
+/** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */
+export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
-  const always = model.properties.filter((p) => p.kind === 'always');
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(model, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
+  const always = system.properties.filter((p) => p.kind === 'always');
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
   const checked = [...always.map((p) => p.name), ...(lively?.checked ?? [])];
   const seen = new FingerprintSet(16);
   const index = new GrowableIndex();
-  const start = model.initial();
-  seen.add(...fingerprint(model.key(start)));
+  const start = system.initial();
+  seen.add(...fingerprint(system.key(start)));
   index.push(-1, 0);
   let frontier: { s: S; i: number }[] = [{ s: start, i: 0 }];
   let transitions = 0;
@@ -247,9 +247,9 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
     const events: E[] = [];
     let s = start;
     for (const ei of index.chain(i)) {
-      const e = enabledEvents(model, s)[ei];
+      const e = enabledEvents(system, s)[ei];
       events.push(e);
-      s = model.step(s, e).state;
+      s = system.step(s, e).state;
     }
     return events;
   };
@@ -291,9 +291,9 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
     for (const { s, i } of last) {
       const stop = live(s, i);
       if (stop !== null) return result(false, stop);
-      for (const e of fresh ? [] : enabledEvents(model, s)) {
+      for (const e of fresh ? [] : enabledEvents(system, s)) {
         probed++;
-        if (!seen.has(...fingerprint(model.key(model.step(s, e).state)))) {
+        if (!seen.has(...fingerprint(system.key(system.step(s, e).state)))) {
           fresh = true;
           break;
         }
@@ -315,11 +315,11 @@ export function explore<S, E>(model: SimModel<S, E>, bounds: ExploreBounds, live
         expanding = i;
         const stop = live(s, i);
         if (stop !== null) return result(false, stop);
-        const events = enabledEvents(model, s);
+        const events = enabledEvents(system, s);
         for (let ei = 0; ei < events.length; ei++) {
           transitions++;
-          const t = model.step(s, events[ei]).state;
-          const [hi, lo] = fingerprint(model.key(t));
+          const t = system.step(s, events[ei]).state;
+          const [hi, lo] = fingerprint(system.key(t));
           if (seen.has(hi, lo)) continue;
           const refused = growthRefused();
           if (refused !== null) return result(false, refused);

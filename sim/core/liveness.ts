@@ -3,19 +3,19 @@
  * re-runs of recorded events and re-runs under other rules: is the system
  * quiet, and once it is, does an `eventually` property fail?
  */
-import type { ChoiceGroup, SimModel, Violation } from './model.ts';
+import type { ChoiceGroup, TransitionSystem, Violation } from './system.ts';
 
 /**
- * Quiet: no event is enabled, or the model says nothing more will happen.
+ * Quiet: no event is enabled, or the system says nothing more will happen.
  * `choices` are the state's choices when the caller has them already.
  */
-export function isQuiet<S, E>(model: SimModel<S, E>, state: S, choices: readonly ChoiceGroup<E>[] = model.choices(state)): boolean {
-  return choices.every((g) => g.events.length === 0) || (model.quiescent?.(state) ?? false);
+export function isQuiet<S, E>(system: TransitionSystem<S, E>, state: S, choices: readonly ChoiceGroup<E>[] = system.choices(state)): boolean {
+  return choices.every((g) => g.events.length === 0) || (system.quiescent?.(state) ?? false);
 }
 
 /** The first `eventually` property violated in a quiet state, or null. */
-export function eventuallyViolated<S, E>(model: SimModel<S, E>, state: S): Violation | null {
-  for (const p of model.properties) {
+export function eventuallyViolated<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null {
+  for (const p of system.properties) {
     if (p.kind !== 'eventually') continue;
     const v = p.check(state);
     if (v !== null) return v;

@@ -1,11 +1,11 @@
 /**
- * The product of two models run on the same world with the same choices:
+ * The product of two systems run on the same world with the same choices:
  * an event is taken when both sides have a matching one (the same outside
  * action, by `matchKey`). Exploring the product breadth-first finds the
  * shortest run in which some observation of the two sides differs (`diff`).
- * Generic: it knows neither side's model.
+ * Generic: it knows neither side's system.
  */
-import type { ChoiceGroup, Property, SimModel } from './model.ts';
+import type { ChoiceGroup, Property, TransitionSystem } from './system.ts';
 
 /** A pair of states. */
 export interface Pair<S> {
@@ -19,13 +19,13 @@ export interface JointEvent<E> {
   right: E;
 }
 
-/** Builds the product model; `differ` returns a description of the first observable difference, or null. */
-export function productModel<S, E>(
-  left: SimModel<S, E>,
-  right: SimModel<S, E>,
+/** Builds the product system; `differ` returns a description of the first observable difference, or null. */
+export function productSystem<S, E>(
+  left: TransitionSystem<S, E>,
+  right: TransitionSystem<S, E>,
   matchKey: (e: E) => string,
   differ: (l: S, r: S) => string | null,
-): SimModel<Pair<S>, JointEvent<E>> {
+): TransitionSystem<Pair<S>, JointEvent<E>> {
   const sameOutcomes: Property<Pair<S>> = {
     name: 'same-outcomes',
     kind: 'always',

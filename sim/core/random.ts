@@ -1,13 +1,13 @@
 /**
- * Random simulation: one seeded run of any {@link SimModel}. A run is a safety
+ * Random simulation: one seeded run of any {@link TransitionSystem}. A run is a safety
  * phase (faults enabled, every `always` property checked after every step),
- * then, when the model has one, a liveness phase: faults stop (`heal`), the
+ * then, when the system has one, a liveness phase: faults stop (`heal`), the
  * system runs until it is quiet, and the `eventually` properties are checked
  * there. Every bound is reported in the result, never silent.
  */
 import { seededChooser } from './chooser.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** Bounds of one run. */
@@ -60,7 +60,7 @@ export interface RunResult<S, E> {
   end: 'violation' | 'quiet' | 'heal-bound' | 'fault-bound-no-heal' | 'no-events';
 }
 
-/** Where in a seeded run the model threw: the step being taken (1-based) and the events taken before it (null: the switch to the liveness phase). */
+/** Where in a seeded run the system threw: the step being taken (1-based) and the events taken before it (null: the switch to the liveness phase). */
 export interface RunPosition<E> {
   seed: number;
   step: number;
@@ -75,16 +75,16 @@ export function runPositionOf<E>(err: unknown): RunPosition<E> | undefined {
 }
 
 /**
- * Runs one seeded world. An error the model throws (a rule set's decision
+ * Runs one seeded world. An error the system throws (a rule set's decision
  * that breaks its contract, say) leaves unchanged, with its position
  * attached (see {@link runPositionOf}).
  */
 export function runSeed<S, E>(
-  model: SimModel<S, E>,
+  system: TransitionSystem<S, E>,
   seed: number,
   bounds: RunBounds,
   record = false,
-  initial: S = model.initial(),
+  initial: S = system.initial(),
 ): RunResult<S, E> {
   const chooser = seededChooser(seed);
   let state = initial;
@@ -92,8 +92,8 @@ export function runSeed<S, E>(
   const states: S[] | null = record ? [state] : null;
   const tags: Record<string, number> = {};
   const reached = new Set<string>();
-  const always = model.properties.filter((p) => p.kind === 'always');
-  const sometimes = model.properties.filter((p) => p.kind === 'sometimes');
+  const always = system.properties.filter((p) => p.kind === 'always');
+  const sometimes = system.properties.filter((p) => p.kind === 'sometimes');
 
   const observe = (s: S): void => {
     for (const p of sometimes) if (!reached.has(p.name) && p.check(s) !== null) reached.add(p.name);
@@ -116,17 +116,17 @@ export function runSeed<S, E>(
     let budget = bounds.faultStepsMax;
     for (;;) {
       watchStep(steps.length + 1);
-      const choices = model.choices(state);
-      if (phase === 'heal' && isQuiet(model, state, choices)) {
-        const v = eventuallyViolated(model, state);
+      const choices = system.choices(state);
+      if (phase === 'heal' && isQuiet(system, state, choices)) {
+        const v = eventuallyViolated(system, state);
         return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
       }
       const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);
       if (groups.length === 0 || budget === 0) {
-        if (phase === 'fault' && model.heal !== undefined) {
+        if (phase === 'fault' && system.heal !== undefined) {
           phase = 'heal';
           budget = bounds.healStepsMax;
-          state = model.heal(state);
+          state = system.heal(state);
           steps.push({ label: HEAL_LABEL, group: 'heal', index: 0, event: null, tags: ['heal'], phase });
           if (states !== null) states.push(state);
           continue;
@@ -139,11 +139,11 @@ export function runSeed<S, E>(
       const g = groups[chooser.weighted('schedule', groups.map((x) => x.weight))];
       const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
       const event = g.events[index];
-      const out = model.step(state, event);
+      const out = system.step(state, event);
       state = out.state;
       budget--;
       for (const t of out.tags) tags[t] = (tags[t] ?? 0) + 1;
-      steps.push({ label: model.label(event), group: g.group, index, event, tags: out.tags, phase });
+      steps.push({ label: system.label(event), group: g.group, index, event, tags: out.tags, phase });
       if (states !== null) states.push(state);
       for (const p of always) {
         const v = p.check(state);

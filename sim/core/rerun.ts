@@ -1,14 +1,14 @@
 /**
  * Re-running a recorded world under other rules: the recorded outside events
  * (faults, broker answers, producer and operator actions, and "engine N takes
- * its next step") are taken again, while the model, under its own rules,
+ * its next step") are taken again, while the system, under its own rules,
  * decides what each engine step does. Used by `replay --under`, `recheck` and
  * `diff`. Reports where the run first departs from the recording, and
  * whether a property is still violated.
  */
 import { canonicalJson } from './canonical.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { seededChooser } from './chooser.ts';
 import { busyAfterHealing } from './random.ts';
 
@@ -32,19 +32,19 @@ export interface RerunResult {
  * chooser seeded with `seed`, lets the rules finish what they started.
  */
 export function rerun<S, E>(
-  model: SimModel<S, E>,
+  system: TransitionSystem<S, E>,
   recorded: readonly (E | null)[],
   recordedStates: readonly unknown[] | null,
   matchKey: (e: E) => string,
   seed: number,
   healStepsMax: number,
 ): RerunResult {
-  let state = model.initial();
+  let state = system.initial();
   let departedAt: number | null = null;
   let skipped = 0;
   let steps = 0;
   let healed = false;
-  const always = model.properties.filter((p) => p.kind === 'always');
+  const always = system.properties.filter((p) => p.kind === 'always');
   const checkAlways = (): (Violation & { step: number }) | null => {
     for (const p of always) {
       const v = p.check(state);
@@ -55,37 +55,37 @@ export function rerun<S, E>(
   for (let i = 0; i < recorded.length; i++) {
     const want = recorded[i];
     if (want === null) {
-      if (!healed && model.heal) state = model.heal(state);
+      if (!healed && system.heal) state = system.heal(state);
       healed = true;
       steps++;
     } else {
       const key = matchKey(want);
-      const event = model.choices(state).flatMap((g) => g.events).find((e) => matchKey(e) === key);
+      const event = system.choices(state).flatMap((g) => g.events).find((e) => matchKey(e) === key);
       if (event === undefined) {
         skipped++;
         departedAt ??= i + 1;
         continue;
       }
-      state = model.step(state, event).state;
+      state = system.step(state, event).state;
       steps++;
     }
     if (departedAt === null && recordedStates !== null && canonicalJson(state) !== canonicalJson(recordedStates[i])) departedAt = i + 1;
     const v = checkAlways();
     if (v !== null) return { departedAt, skipped, steps, violation: v };
   }
-  if (model.heal === undefined) return { departedAt, skipped, steps, violation: null };
-  if (!healed) state = model.heal(state);
+  if (system.heal === undefined) return { departedAt, skipped, steps, violation: null };
+  if (!healed) state = system.heal(state);
   const chooser = seededChooser(seed);
   for (let k = 0; ; k++) {
-    const choices = model.choices(state);
-    if (isQuiet(model, state, choices)) {
-      const v = eventuallyViolated(model, state);
+    const choices = system.choices(state);
+    if (isQuiet(system, state, choices)) {
+      const v = eventuallyViolated(system, state);
       return { departedAt, skipped, steps, violation: v !== null ? { ...v, step: steps } : null };
     }
     if (k === healStepsMax) return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
     const groups = choices.filter((g) => g.events.length > 0);
     const g = groups[chooser.int('schedule', groups.length)];
-    state = model.step(state, g.events[chooser.int(g.group, g.events.length)]).state;
+    state = system.step(state, g.events[chooser.int(g.group, g.events.length)]).state;
     steps++;
     const v = checkAlways();
     if (v !== null) return { departedAt, skipped, steps, violation: v };

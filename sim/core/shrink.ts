@@ -1,5 +1,5 @@
 /**
- * Shrinking a counterexample until it is 1-minimal: first the model's own
+ * Shrinking a counterexample until it is 1-minimal: first the system's own
  * domain-aware reductions (drop a body's lifecycle, an engine, lower a limit),
  * then chunks of steps, then single steps, until removing any one remaining
  * step makes the violation disappear or the trace invalid. Candidates are
@@ -7,17 +7,17 @@
  * the steps that only it enabled; the result is a valid trace. Bounded by a
  * number of re-runs, and says when it hit that bound.
  */
-import type { SimModel } from './model.ts';
+import type { TransitionSystem } from './system.ts';
 import { simulateEvents } from './simulate.ts';
 
-/** A candidate counterexample: a model (its options may shrink too) and its events. */
+/** A candidate counterexample: a system (its options may shrink too) and its events. */
 export interface Scenario<S, E, O> {
   options: O;
-  model: SimModel<S, E>;
+  system: TransitionSystem<S, E>;
   events: (E | null)[];
 }
 
-/** Model-specific reductions of a scenario, tried first, most drastic first. */
+/** System-specific reductions of a scenario, tried first, most drastic first. */
 export type Reducer<S, E, O> = (scenario: Scenario<S, E, O>) => Scenario<S, E, O>[];
 
 /** What shrinking did. */
@@ -47,7 +47,7 @@ export function shrink<S, E, O>(
     }
     reruns++;
     // Disabled events are skipped, so removing a step also removes what only it enabled.
-    const sim = simulateEvents(s.model, s.events, { skipDisabled: true });
+    const sim = simulateEvents(s.system, s.events, { skipDisabled: true });
     if (sim.violation === null || sim.violation.property !== property) return null;
     return { ...s, events: sim.kept };
   };

@@ -1,12 +1,12 @@
 /**
  * Re-running a given list of events (from a trace, or a candidate while
- * shrinking) on any {@link SimModel}. Each event must be enabled where it is
+ * shrinking) on any {@link TransitionSystem}. Each event must be enabled where it is
  * taken; the first one that is not ends the run as invalid. Properties are
  * checked exactly as a random run checks them.
  */
 import { canonicalJson } from './canonical.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
-import type { SimModel, Violation } from './model.ts';
+import type { TransitionSystem, Violation } from './system.ts';
 import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
 
 /** One re-run step, with the state it leads to. */
@@ -26,9 +26,9 @@ export interface Simulation<S, E> {
 }
 
 /** Where an event stands among the enabled ones, or null when it is not enabled. */
-export function locate<S, E>(model: SimModel<S, E>, state: S, event: E): { group: string; index: number } | null {
+export function locate<S, E>(system: TransitionSystem<S, E>, state: S, event: E): { group: string; index: number } | null {
   const want = canonicalJson(event);
-  for (const g of model.choices(state)) {
+  for (const g of system.choices(state)) {
     const index = g.events.findIndex((e) => canonicalJson(e) === want);
     if (index >= 0) return { group: g.group, index };
   }
@@ -41,46 +41,46 @@ export function locate<S, E>(model: SimModel<S, E>, state: S, event: E): { group
  * when the events end in a quiet liveness phase.
  */
 export function simulateEvents<S, E>(
-  model: SimModel<S, E>,
+  system: TransitionSystem<S, E>,
   events: readonly (E | null)[],
   options: { skipDisabled?: boolean; initial?: S; healStepsMax?: number } = {},
 ): Simulation<S, E> {
-  const initial = options.initial ?? model.initial();
+  const initial = options.initial ?? system.initial();
   let state = initial;
   const kept: (E | null)[] = [];
   const steps: SimulatedStep<S, E>[] = [];
   let phase: 'fault' | 'heal' = 'fault';
-  const always = model.properties.filter((p) => p.kind === 'always');
+  const always = system.properties.filter((p) => p.kind === 'always');
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (event === null) {
-      if (phase === 'heal' || model.heal === undefined) {
+      if (phase === 'heal' || system.heal === undefined) {
         if (options.skipDisabled) continue;
         return { initial, steps, invalidAt: i, kept, violation: null };
       }
       kept.push(null);
       phase = 'heal';
-      state = model.heal(state);
+      state = system.heal(state);
       steps.push({ label: HEAL_LABEL, group: 'heal', index: 0, event: null, tags: ['heal'], phase, state });
       continue;
     }
-    const at = locate(model, state, event);
+    const at = locate(system, state, event);
     if (at === null) {
       if (options.skipDisabled) continue;
       return { initial, steps, invalidAt: i, kept, violation: null };
     }
     kept.push(event);
-    const out = model.step(state, event);
+    const out = system.step(state, event);
     state = out.state;
-    steps.push({ label: model.label(event), group: at.group, index: at.index, event, tags: out.tags, phase, state });
+    steps.push({ label: system.label(event), group: at.group, index: at.index, event, tags: out.tags, phase, state });
     for (const p of always) {
       const v = p.check(state);
       if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     }
   }
   if (phase === 'heal') {
-    if (isQuiet(model, state)) {
-      const v = eventuallyViolated(model, state);
+    if (isQuiet(system, state)) {
+      const v = eventuallyViolated(system, state);
       if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     } else if (options.healStepsMax !== undefined && steps.filter((s) => s.phase === 'heal').length > options.healStepsMax) {
       return { initial, steps, invalidAt: null, kept, violation: { ...busyAfterHealing(options.healStepsMax), step: steps.length } };

@@ -12,7 +12,7 @@ import type { ClaimView, OutboxRecord, RecordRead, Reply, ResultFile } from '../
 import { canonicalJson } from '../core/canonical.ts';
 import { runSeed } from '../core/random.ts';
 import { compiledStepper } from './compiled-stepper.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { swarmOptions } from './options.ts';
 import { xstateStepper, type EngineMemory, type Stepper } from './stepper.ts';
 
@@ -82,7 +82,7 @@ describe.each(CATALOG.map((r) => [r.name, r] as const))('fast path equals XState
     };
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
-        runSeed(outboxModel(swarmOptions(seed), { rules }, { new: both, old: both }), seed, { faultStepsMax: 120, healStepsMax: 400 });
+        runSeed(outboxSystem(swarmOptions(seed), { rules }, { new: both, old: both }), seed, { faultStepsMax: 120, healStepsMax: 400 });
       }),
       { seed: 7, numRuns: 60 },
     );

@@ -4,31 +4,31 @@
  * that can persist once faults stop (every answer of the menu but a crash
  * during the POST, which is a fault); the steps the system takes by itself
  * are engine steps (scan, drain, step) and the broker giving the mode's
- * answer; quiet is the object model's own test on the healed state, as the
+ * answer; quiet is the object system's own test on the healed state, as the
  * liveness phase of `check` asks it.
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
 
-/** The liveness of the outbox on the object model. */
-export function outboxLiveness(options: WorldOptions, model: SimModel<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
-  const heal = model.heal;
-  if (heal === undefined) throw new Error('outbox liveness: the model has no liveness phase');
+/** The liveness of the outbox on the object system. */
+export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
+  const heal = system.heal;
+  if (heal === undefined) throw new Error('outbox liveness: the system has no liveness phase');
   const modes = ANSWERS.filter((a, i) => a !== 'crash-in-post' && options.answerWeights[i] > 0);
   return {
-    properties: model.properties.filter((p) => p.kind === 'eventually').map((p) => p.name),
+    properties: system.properties.filter((p) => p.kind === 'eventually').map((p) => p.name),
     modes,
     healStepsMax,
     atRest(w) {
       // Restarted engines are idle: a state with a busy engine is busy healed too (the cheap test first).
       if (w.engines.some((p) => p.state !== 'idle')) return 'busy';
       const healed = heal(w);
-      return isQuiet(model, healed) ? eventuallyViolated(model, healed) : 'busy';
+      return isQuiet(system, healed) ? eventuallyViolated(system, healed) : 'busy';
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {

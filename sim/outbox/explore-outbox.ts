@@ -1,16 +1,16 @@
 /**
- * Exhaustive search of one outbox world on packed states: the object model
+ * Exhaustive search of one outbox world on packed states: the object system
  * (and through it the lifecycle statechart) defines every step, the packed
  * system replays what it derived (see `packed/transitions.ts`). Gives the
  * same states, transitions and shortest counterexamples as `explore` over
- * the object model, faster and in a fraction of the memory.
+ * the object system, faster and in a fraction of the memory.
  */
 import { explorePacked } from '../core/explore-packed.ts';
 import { explore, type ExploreBounds, type ExploreResult, type FoundViolation } from '../core/explore.ts';
 import { livenessTraceEvents } from '../core/explore-liveness.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
-import { outboxModel, type Steppers, type WorldRules } from './model.ts';
+import { outboxSystem, type Steppers, type WorldRules } from './outbox-system.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
@@ -19,7 +19,7 @@ import type { WorldEvent } from './world.ts';
 /** A search of the outbox, and which explorer made it. */
 export type OutboxSearch = ExploreResult<WorldEvent> & {
   explorer: 'packed' | 'objects';
-  /** Why the packed explorer could not search this world (then the object model did), or null. */
+  /** Why the packed explorer could not search this world (then the object system did), or null. */
   fallback: string | null;
 };
 
@@ -36,7 +36,7 @@ export type OutboxBounds = ExploreBounds & {
 /**
  * Searches on packed states; a world the packed layout cannot hold (see
  * {@link Unrepresentable}) is searched again from the start on the object
- * model, which gives the same search (same order, counts and shortest
+ * system, which gives the same search (same order, counts and shortest
  * counterexamples), slower.
  */
 export function exploreOutbox(
@@ -46,15 +46,15 @@ export function exploreOutbox(
   bounds: OutboxBounds,
   packed: PackedOptions = {},
 ): OutboxSearch {
-  const model = outboxModel(options, worldRules, steppers);
-  const liveness = bounds.liveness === true ? outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax) : undefined;
+  const objectSystem = outboxSystem(options, worldRules, steppers);
+  const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
   try {
-    const system = packedOutbox(options, worldRules, model, packed);
+    const system = packedOutbox(options, worldRules, objectSystem, packed);
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
     return { ...explorePacked(system, bounds, packedLiveness), explorer: 'packed', fallback: null };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
-    return { ...explore(model, bounds, liveness), explorer: 'objects', fallback: err.message };
+    return { ...explore(objectSystem, bounds, liveness), explorer: 'objects', fallback: err.message };
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Exhaustive search of small outbox worlds: pinned distinct-state counts
- * (a change to the model or the explorer that changes them must be
+ * (a change to the system or the explorer that changes them must be
  * deliberate), shortest counterexamples of `always` and `eventually`
  * properties, and the partial result at the bound.
  */
@@ -17,7 +17,7 @@ import unclassifiedNotCounted from '../../properties/mutants/unclassified-not-co
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { outboxLiveness } from './explore-liveness.ts';
 import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { ANSWERS } from './options.ts';
 import { labelOf } from './world.ts';
 
@@ -26,9 +26,9 @@ function search(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_
   return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax, ...(depthMax === undefined ? {} : { depthMax }) });
 }
 
-/** The same search over the object model. */
+/** The same search over the object system. */
 function searchObjects(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax = 1_000_000, depthMax?: number) {
-  return explore(outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), {
+  return explore(outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null)), {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
   });
@@ -62,7 +62,7 @@ describe('explore: pinned state counts of fail-closed', () => {
     expect(r.states).toBe(states);
     expect(r.transitions).toBe(transitions);
   });
-  it('the object-model explorer counts the same states', () => {
+  it('the object-system explorer counts the same states', () => {
     const r = searchObjects(failClosed, { engines: 2, crashesMax: 1 });
     expect([r.complete, r.states, r.transitions]).toEqual([true, 19063, 52530]);
   });
@@ -84,8 +84,8 @@ describe('explore: eventually properties, each with its shortest trace, which re
   function rerun(rules: RuleSet, v: ReturnType<typeof searchLive>['violations'][number]) {
     const c = counterexampleOf(exploreOptions(EXPLORE_DEFAULTS), v);
     expect(c.options.healAnswer).toBe(v.healed?.mode ?? 'accept');
-    const model = outboxModel(c.options, { rules }, steppersFor(rules, null));
-    return simulateEvents(model, c.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+    const system = outboxSystem(c.options, { rules }, steppersFor(rules, null));
+    return simulateEvents(system, c.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
   }
 
   it.each([
@@ -105,11 +105,11 @@ describe('explore: eventually properties, each with its shortest trace, which re
     expect(sim.violation?.property).toBe(property);
   });
 
-  it('the object-model explorer finds the same liveness violations with the same traces', () => {
+  it('the object-system explorer finds the same liveness violations with the same traces', () => {
     for (const rules of [neverQuarantine, retryPastCap]) {
       const options = exploreOptions(EXPLORE_DEFAULTS);
-      const model = outboxModel(options, { rules }, steppersFor(rules, null));
-      const objects = explore(model, { statesMax: 1_000_000 }, outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax));
+      const system = outboxSystem(options, { rules }, steppersFor(rules, null));
+      const objects = explore(system, { statesMax: 1_000_000 }, outboxLiveness(options, system, BOUNDS_DEFAULT.healStepsMax));
       const packed = searchLive(rules, {});
       const summary = (r: typeof objects) => r.violations.map((v) => [v.violation, v.events.map(labelOf), v.healed?.mode, v.healed?.cycle.map(labelOf)]);
       expect(summary(objects)).toEqual(summary(packed));
@@ -118,9 +118,9 @@ describe('explore: eventually properties, each with its shortest trace, which re
 
   it('a retry cap that is kept (fail-closed) is no lasso under any steady answer, and a lasso names its answer', () => {
     const options = exploreOptions(EXPLORE_DEFAULTS);
-    const model = outboxModel(options, { rules: failClosed }, steppersFor(failClosed, null));
+    const system = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
     // Every broker answer but a crash during the POST can persist once faults stop.
-    expect(outboxLiveness(options, model, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWERS.filter((a) => a !== 'crash-in-post'));
+    expect(outboxLiveness(options, system, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWERS.filter((a) => a !== 'crash-in-post'));
     expect(searchLive(failClosed, { attemptsMax: 3 }).violations).toEqual([]);
     expect(searchLive(retryPastCap, { attemptsMax: 3 }).violations[0]?.violation.detail).toMatch(/with the broker answering unavailable-503, a cycle of \d+ steps repeats forever/);
   });

@@ -6,7 +6,7 @@
  */
 import { simulateEvents } from '../core/simulate.ts';
 import { writeTrace } from '../trace-format.ts';
-import { outboxModel, type Steppers } from './model.ts';
+import { outboxSystem, type Steppers } from './outbox-system.ts';
 import type { WorldOptions } from './options.ts';
 import { outboxHeader, traceSteps, type RulesPair } from './record-trace.ts';
 import type { WorldEvent } from './world.ts';
@@ -15,8 +15,8 @@ import type { WorldEvent } from './world.ts';
 export function writeStepsBefore(dir: string, pair: RulesPair, steppers: Steppers, seed: number, options: WorldOptions, events: readonly (WorldEvent | null)[], origin: string): { path: string; steps: number } {
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   // Without the quiescence probe: it steps engines ahead, and the decision that broke may be among those steps.
-  const model = { ...outboxModel(options, worldRules, steppers), quiescent: undefined };
-  const sim = simulateEvents(model, events);
+  const system = { ...outboxSystem(options, worldRules, steppers), quiescent: undefined };
+  const sim = simulateEvents(system, events);
   const steps = traceSteps(sim.initial, sim.steps);
   const { path } = writeTrace(dir, outboxHeader(pair, seed, options, null, origin, steps.length, null), steps);
   return { path, steps: steps.length };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { noPhantomDelivery } from './properties.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -47,14 +47,14 @@ function look(w: World) {
 }
 
 function drive(rules: RuleSet, attemptsMax: number, script: [WorldEvent, Expect][]): World {
-  const model = outboxModel(options(attemptsMax), { rules });
-  let w = model.initial();
+  const system = outboxSystem(options(attemptsMax), { rules });
+  let w = system.initial();
   script.forEach(([event, want], i) => {
-    const enabled = model.choices(w).flatMap((g) => g.events);
-    expect(enabled, `step ${i + 1} ${model.label(event)} must be enabled`).toContainEqual(event);
-    w = model.step(w, event).state;
+    const enabled = system.choices(w).flatMap((g) => g.events);
+    expect(enabled, `step ${i + 1} ${system.label(event)} must be enabled`).toContainEqual(event);
+    w = system.step(w, event).state;
     const seen = look(w);
-    for (const [k, v] of Object.entries(want)) expect(seen[k as keyof typeof seen], `step ${i + 1} ${model.label(event)}: ${k}`).toEqual(v);
+    for (const [k, v] of Object.entries(want)) expect(seen[k as keyof typeof seen], `step ${i + 1} ${system.label(event)}: ${k}`).toEqual(v);
   });
   return w;
 }

@@ -19,7 +19,12 @@ export type Answer = (typeof ANSWERS)[number];
 
 /** Fault events other than broker answers, in the order of `faultWeights` (entries in events/faults.ts). */
 export const FAULTS = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'] as const;
-export type FaultKind = (typeof FAULTS)[number];
+/**
+ * One of `FAULTS`: the event table keys each fault's swarm knob by it
+ * (events/faults.ts). Not `FaultKind`, which is how a rule set's decision
+ * broke its contract (model/rule-contract.ts).
+ */
+export type FaultName = (typeof FAULTS)[number];
 
 /** Options of one world. */
 export interface WorldOptions {

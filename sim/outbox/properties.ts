@@ -4,7 +4,7 @@
  * the id, the body, and the layer at which the breach was seen.
  */
 import { metadataBytes } from '../../model/record.ts';
-import type { Property, Violation } from '../core/model.ts';
+import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
 
 /** Bound on a record's metadata (everything but the payload), in bytes of JSON. */

@@ -6,9 +6,9 @@
 import type { RuleSet } from '../../model/rules.ts';
 import { shrink } from '../core/shrink.ts';
 import { simulateEvents } from '../core/simulate.ts';
-import type { Violation } from '../core/model.ts';
+import type { Violation } from '../core/system.ts';
 import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../trace-format.ts';
-import { outboxModel, type Steppers } from './model.ts';
+import { outboxSystem, type Steppers } from './outbox-system.ts';
 import type { WorldOptions } from './options.ts';
 import { outboxReducer } from './shrink.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -73,13 +73,13 @@ export function writeCounterexample(
   doShrink = true,
 ): WrittenTrace {
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
-  const modelFor = (o: WorldOptions) => outboxModel(o, worldRules, steppers);
-  const start = { options, model: modelFor(options), events };
+  const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, steppers);
+  const start = { options, system: systemFor(options), events };
   // A system still busy after healing is only busy at the full bound: it is written as found.
   const shrinkable = doShrink && property !== 'quiet-after-healing';
-  const shrunk = shrinkable ? shrink(start, property, outboxReducer(modelFor), 4000) : { scenario: start, stepsBefore: events.length, stepsAfter: events.length, boundHit: false, reruns: 0 };
+  const shrunk = shrinkable ? shrink(start, property, outboxReducer(systemFor), 4000) : { scenario: start, stepsBefore: events.length, stepsAfter: events.length, boundHit: false, reruns: 0 };
   const sc = shrunk.scenario;
-  const sim = simulateEvents(sc.model, sc.events, { healStepsMax });
+  const sim = simulateEvents(sc.system, sc.events, { healStepsMax });
   if (sim.violation === null) throw new Error(`internal: the counterexample for ${property} no longer violates when re-run`);
   const steps = traceSteps(sim.initial, sim.steps);
   const header = outboxHeader(pair, seed, sc.options, sim.violation, origin, steps.length, shrinkable ? shrunk.stepsBefore : null);

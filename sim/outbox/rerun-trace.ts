@@ -11,7 +11,7 @@ import { rerun, type RerunResult } from '../core/rerun.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { outboxMatchKey, recordedOldRules, recordedOptions, recordedWorld, type SuppliedRules } from './from-trace.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** The outcome of an exact replay. */
@@ -20,9 +20,9 @@ export type ExactReplay = { identical: true; steps: number } | { identical: fals
 /** Replays a trace exactly under the rules it recorded. */
 export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}): Promise<ExactReplay> {
   const { pair, options } = await recordedWorld(trace.header, supplied);
-  const model = outboxModel(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
+  const system = outboxSystem(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
-  const sim = simulateEvents(model, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+  const sim = simulateEvents(system, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
   let before: World = sim.initial;
   for (let i = 0; i < trace.steps.length; i++) {
     const rec = trace.steps[i];
@@ -64,7 +64,7 @@ export function recordedStates(initial: World, trace: Trace): World[] {
 export async function rerunTrace(trace: Trace, rules: RuleSet, supplied: SuppliedRules = {}): Promise<RerunResult> {
   const options = recordedOptions(trace.header);
   const oldRules = await recordedOldRules(trace.header, supplied);
-  const model = outboxModel(options, { rules, ...(oldRules ? { oldRules } : {}) }, steppersFor(rules, oldRules));
+  const system = outboxSystem(options, { rules, ...(oldRules ? { oldRules } : {}) }, steppersFor(rules, oldRules));
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
-  return rerun(model, events, recordedStates(model.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
+  return rerun(system, events, recordedStates(system.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
 }

@@ -8,10 +8,10 @@
 import type { Reducer, Scenario } from '../core/shrink.ts';
 import { ANSWERS, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 
-/** Rebuilds the model for changed options. */
-export type ModelFor = (options: WorldOptions) => SimModel<World, WorldEvent>;
+/** Rebuilds the system for changed options. */
+export type SystemFor = (options: WorldOptions) => TransitionSystem<World, WorldEvent>;
 
 type OutboxScenario = Scenario<World, WorldEvent, WorldOptions>;
 
@@ -26,12 +26,12 @@ function dropEngine(events: readonly (WorldEvent | null)[], pid: number): (World
     .map((e) => (e !== null && 'pid' in e && e.pid > pid ? { ...e, pid: e.pid - 1 } : e));
 }
 
-/** The outbox reducer for a model factory. */
-export function outboxReducer(modelFor: ModelFor): Reducer<World, WorldEvent, WorldOptions> {
+/** The outbox reducer for a system factory. */
+export function outboxReducer(systemFor: SystemFor): Reducer<World, WorldEvent, WorldOptions> {
   return (s: OutboxScenario): OutboxScenario[] => {
     const out: OutboxScenario[] = [];
     const o = s.options;
-    const withOptions = (options: WorldOptions, events: (WorldEvent | null)[]) => out.push({ options, model: modelFor(options), events });
+    const withOptions = (options: WorldOptions, events: (WorldEvent | null)[]) => out.push({ options, system: systemFor(options), events });
     if (o.engines > 1) {
       for (let pid = o.engines; pid >= 1; pid--) withOptions({ ...o, engines: o.engines - 1 }, dropEngine(s.events, pid));
     }

@@ -10,7 +10,7 @@ import { guardRules, RuleFault } from '../../model/rule-contract.ts';
 import { extendRules } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, steppersFor, type StepperKind } from '../check.ts';
 import { runPositionOf, runSeed } from '../core/random.ts';
-import { outboxModel } from './model.ts';
+import { outboxSystem } from './outbox-system.ts';
 import { swarmOptions } from './options.ts';
 
 describe('a rule fault through the steppers', () => {
@@ -18,10 +18,10 @@ describe('a rule fault through the steppers', () => {
     for (const decision of ['admit', 'mayClaim', 'classify', 'dispose'] as const) {
       it(`${kind}: ${decision} (a ${decision === 'classify' ? 'action' : 'guard'}) faults as itself, at a step`, () => {
         const rules = guardRules(extendRules(failClosed, { name: 'bad', summary: '', [decision]: () => 'strange' as never }));
-        const model = outboxModel(swarmOptions(1, { skew: false }), { rules }, steppersFor(rules, null, kind));
+        const system = outboxSystem(swarmOptions(1, { skew: false }), { rules }, steppersFor(rules, null, kind));
         let caught: unknown;
         try {
-          runSeed(model, 1, BOUNDS_DEFAULT);
+          runSeed(system, 1, BOUNDS_DEFAULT);
         } catch (err) {
           caught = err;
         }

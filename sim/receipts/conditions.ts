@@ -2,9 +2,9 @@
  * The controlled conditions of docs/receipts.md: the kernel with a counting
  * executor behind its callback, one successful first handling, a fault, then
  * a retry by a fresh kernel instance (a new process: nothing in memory). Rows
- * are data; the counts come from playing them through the receipts model.
+ * are data; the counts come from playing them through the receipts system.
  */
-import { FIRST_COMMAND, receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsSystem } from './receipts-system.ts';
 import { CONDITIONS_OPTIONS } from './options.ts';
 import { layerReport, type LayerReport } from './layers.ts';
 import { alwaysViolations, startRun, tagCounts } from './script.ts';
@@ -92,14 +92,14 @@ function secondRead(tags: Record<string, number>): SecondRead {
 
 /** Plays one row: first handling, the faults, a fresh kernel instance, the retry. */
 export function runCondition(spec: ConditionSpec): ConditionResult {
-  const model = receiptsModel({ ...CONDITIONS_OPTIONS, sdkDedupesByKey: spec.executorDedupesByKey });
-  let run = handleAll(model, startRun(model), () => K);
-  run = play(model, run, [...spec.faults, newProcess]);
+  const system = receiptsSystem({ ...CONDITIONS_OPTIONS, sdkDedupesByKey: spec.executorDedupesByKey });
+  let run = handleAll(system, startRun(system), () => K);
+  run = play(system, run, [...spec.faults, newProcess]);
   const retryFrom = run.steps.length;
-  run = handleAll(model, run, () => K);
+  run = handleAll(system, run, () => K);
   const tags = tagCounts(run, retryFrom);
   const layers = layerReport(run);
-  const violations = alwaysViolations(model, run);
+  const violations = alwaysViolations(system, run);
   return {
     id: spec.id,
     name: spec.name,

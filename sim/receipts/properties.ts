@@ -7,7 +7,7 @@
 import { readNewest, type Reader } from '../../model/receipts/reader.ts';
 import { encodeRow, parseLine, type ReceiptRow } from '../../model/receipts/row.ts';
 import { totalStarts } from '../../model/receipts/executor.ts';
-import type { Property, Violation } from '../core/model.ts';
+import type { Property, Violation } from '../core/system.ts';
 import type { ReceiptsWorld } from './world.ts';
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explore } from '../core/explore.ts';
-import { FIRST_COMMAND, receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsSystem } from './receipts-system.ts';
 import { NO_FAULTS, SCENARIO_OPTIONS } from './options.ts';
 import { runScenarios, SCENARIOS } from './scenarios.ts';
 import { startRun } from './script.ts';
@@ -60,10 +60,10 @@ describe('dispatch scenarios (real dispatcher, after one successful first execut
 
   it('I6 holds in every interleaving of the eight kernels, with the execution finishing at any point (pinned state count)', () => {
     const options = { ...SCENARIO_OPTIONS, faultsMax: { ...NO_FAULTS, damage: 2 } };
-    const model = receiptsModel(options);
+    const system = receiptsSystem(options);
     const k = FIRST_COMMAND.key;
-    const ready = play(model, handleAll(model, startRun(model), () => k), [damage(k, 'completed'), damage(k, 'pending')]).state;
-    const r = explore({ ...model, initial: () => ready }, { statesMax: 1_000_000, stopAtFirst: false });
+    const ready = play(system, handleAll(system, startRun(system), () => k), [damage(k, 'completed'), damage(k, 'pending')]).state;
+    const r = explore({ ...system, initial: () => ready }, { statesMax: 1_000_000, stopAtFirst: false });
     expect(r.violations).toEqual([]);
     expect(r.complete).toBe(true);
     expect(r.states).toBe(28_394);

@@ -3,12 +3,12 @@
  * kernel's callback, one successful first execution (dispatched, started and
  * its receipt completed; the execution keeps running), then a fault and a
  * retry. Scenarios are data; starts, attempts and the mechanism that decided
- * each come from playing it through the receipts model.
+ * each come from playing it through the receipts system.
  */
 import type { ReceiptsEvent, ReceiptsWorld } from './world.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { layerReport, type LayerReport } from './layers.ts';
-import { FIRST_COMMAND, receiptsModel } from './model.ts';
+import { FIRST_COMMAND, receiptsSystem } from './receipts-system.ts';
 import { SCENARIO_OPTIONS, type ReceiptsOptions } from './options.ts';
 import { alwaysViolations, startRun, tagCounts } from './script.ts';
 import { cancel, damage, handleAll, newestKey, newKey, newProcess, play, revisionChange, type ScriptStepFn } from './steps.ts';
@@ -120,15 +120,15 @@ function explain(tags: Record<string, number>, w: ReceiptsWorld, key: string, op
 
 /** Plays one scenario on a fresh world. */
 export function runScenario(spec: ScenarioSpec, options: ReceiptsOptions = SCENARIO_OPTIONS): ScenarioResult {
-  const model: SimModel<ReceiptsWorld, ReceiptsEvent> = receiptsModel(options);
-  let run = handleAll(model, startRun(model), () => K);
+  const system: TransitionSystem<ReceiptsWorld, ReceiptsEvent> = receiptsSystem(options);
+  let run = handleAll(system, startRun(system), () => K);
   const firstDone = run.steps.length;
-  run = play(model, run, spec.before);
-  run = handleAll(model, run, spec.key, spec.kernels);
+  run = play(system, run, spec.before);
+  run = handleAll(system, run, spec.key, spec.kernels);
   const key = spec.key(run.state);
   const layers = layerReport(run);
   const { result, mechanism } = explain(tagCounts(run, firstDone), run.state, key, options);
-  const violations = alwaysViolations(model, run);
+  const violations = alwaysViolations(system, run);
   return { id: spec.id, name: spec.name, result, mechanism, starts: layers.starts, attempts: layers.attempts, callbacks: layers.callbacks, effects: layers.effects, layers, violations };
 }
 

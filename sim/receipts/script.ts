@@ -1,12 +1,12 @@
 /**
- * Scripted runs of any {@link SimModel}: the controlled conditions and the
- * dispatch scenarios are data (a list of events), played through the model's
- * own `choices` and `step`. An event is applied only if the model enables it
+ * Scripted runs of any {@link TransitionSystem}: the controlled conditions and the
+ * dispatch scenarios are data (a list of events), played through the system's
+ * own `choices` and `step`. An event is applied only if the system enables it
  * where it is applied, so a script cannot reach a state the simulator and the
  * explorer could not (scenarios belong in data, not in the engine).
  */
 import { locate } from '../core/simulate.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 
 /** One applied step. */
 export interface ScriptStep {
@@ -20,16 +20,16 @@ export interface ScriptRun<S> {
   steps: ScriptStep[];
 }
 
-/** Starts a run at the model's initial state. */
-export function startRun<S, E>(model: SimModel<S, E>): ScriptRun<S> {
-  return { state: model.initial(), steps: [] };
+/** Starts a run at the system's initial state. */
+export function startRun<S, E>(system: TransitionSystem<S, E>): ScriptRun<S> {
+  return { state: system.initial(), steps: [] };
 }
 
-/** Applies `event`, which must be among the events the model enables now. */
-export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
-  if (locate(model, run.state, event) === null) throw new Error(`scripted event is not enabled: ${model.label(event)}`);
-  const out = model.step(run.state, event);
-  return { state: out.state, steps: [...run.steps, { label: model.label(event), tags: out.tags }] };
+/** Applies `event`, which must be among the events the system enables now. */
+export function applyEnabled<S, E>(system: TransitionSystem<S, E>, run: ScriptRun<S>, event: E): ScriptRun<S> {
+  if (locate(system, run.state, event) === null) throw new Error(`scripted event is not enabled: ${system.label(event)}`);
+  const out = system.step(run.state, event);
+  return { state: out.state, steps: [...run.steps, { label: system.label(event), tags: out.tags }] };
 }
 
 /**
@@ -37,16 +37,16 @@ export function applyEnabled<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, eve
  * rotation (the n-th step takes the enabled event at index n modulo their
  * count) so that concurrent actors interleave. Bounded: throws at `stepsMax`.
  */
-export function settle<S, E>(model: SimModel<S, E>, run: ScriptRun<S>, groups: readonly string[], stepsMax = 1_000): ScriptRun<S> {
+export function settle<S, E>(system: TransitionSystem<S, E>, run: ScriptRun<S>, groups: readonly string[], stepsMax = 1_000): ScriptRun<S> {
   let r = run;
   for (let turn = 0; ; turn++) {
-    const events = model
+    const events = system
       .choices(r.state)
       .filter((g) => groups.includes(g.group))
       .flatMap((g) => g.events);
     if (events.length === 0) return r;
     if (turn >= stepsMax) throw new Error(`still busy after ${stepsMax} steps of ${groups.join(', ')}`);
-    r = applyEnabled(model, r, events[turn % events.length]);
+    r = applyEnabled(system, r, events[turn % events.length]);
   }
 }
 
@@ -58,8 +58,8 @@ export function tagCounts(run: ScriptRun<unknown>, from = 0): Record<string, num
 }
 
 /** Each `always` property the run's state violates, as one line: `property (layer): detail`. */
-export function alwaysViolations<S, E>(model: SimModel<S, E>, run: ScriptRun<S>): string[] {
-  return model.properties
+export function alwaysViolations<S, E>(system: TransitionSystem<S, E>, run: ScriptRun<S>): string[] {
+  return system.properties
     .filter((p) => p.kind === 'always')
     .map((p) => p.check(run.state))
     .filter((v) => v !== null)

@@ -4,7 +4,7 @@
  * "damage the completion" rather than a line number it assumed.
  */
 import { parseLine, type ReceiptRow } from '../../model/receipts/row.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { applyEnabled, settle, type ScriptRun } from './script.ts';
 import type { ReceiptsEvent, ReceiptsWorld } from './world.ts';
 
@@ -45,9 +45,9 @@ export const cancel = (key: string): ScriptStepFn => (w) => {
 export const newestKey = (w: ReceiptsWorld): string => w.commands[w.commands.length - 1].key;
 
 /** Applies script steps in order. */
-export function play(model: SimModel<ReceiptsWorld, ReceiptsEvent>, run: ScriptRun<ReceiptsWorld>, steps: readonly ScriptStepFn[]): ScriptRun<ReceiptsWorld> {
+export function play(system: TransitionSystem<ReceiptsWorld, ReceiptsEvent>, run: ScriptRun<ReceiptsWorld>, steps: readonly ScriptStepFn[]): ScriptRun<ReceiptsWorld> {
   let r = run;
-  for (const s of steps) r = applyEnabled(model, r, s(r.state));
+  for (const s of steps) r = applyEnabled(system, r, s(r.state));
   return r;
 }
 
@@ -56,7 +56,7 @@ export function play(model: SimModel<ReceiptsWorld, ReceiptsEvent>, run: ScriptR
  * kernel), then every call runs to its end, interleaved in rotation.
  */
 export function handleAll(
-  model: SimModel<ReceiptsWorld, ReceiptsEvent>,
+  system: TransitionSystem<ReceiptsWorld, ReceiptsEvent>,
   run: ScriptRun<ReceiptsWorld>,
   key: (w: ReceiptsWorld) => string,
   kernels = 1,
@@ -65,7 +65,7 @@ export function handleAll(
   for (let i = 0; i < kernels; i++) {
     const idle = r.state.kernels.find((k) => k.inFlight === null);
     if (idle === undefined) throw new Error('script: no idle kernel');
-    r = applyEnabled(model, r, { kind: 'handle', kernel: idle.id, key: key(r.state) });
+    r = applyEnabled(system, r, { kind: 'handle', kernel: idle.id, key: key(r.state) });
   }
-  return settle(model, r, ['kernel']);
+  return settle(system, r, ['kernel']);
 }

@@ -40,7 +40,7 @@ export interface ReceiptsWorld {
   store: ReceiptStore;
   /**
    * What each line's writer wrote, parallel to `store.lines`. Ground truth for
-   * the properties only; the model never reads it.
+   * the properties only; the system never reads it.
    */
   written: string[];
   /** The current governance revision. */

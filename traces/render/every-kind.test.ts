@@ -10,7 +10,7 @@ import { failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, seedBounds, steppersFor } from '../../sim/check.ts';
 import { runSeed } from '../../sim/core/random.ts';
 import { EVENT_KINDS, kindOf } from '../../sim/outbox/events/table.ts';
-import { outboxModel } from '../../sim/outbox/model.ts';
+import { outboxSystem } from '../../sim/outbox/outbox-system.ts';
 import { swarmOptions } from '../../sim/outbox/options.ts';
 import { outboxHeader, traceSteps } from '../../sim/outbox/record-trace.ts';
 import type { World } from '../../sim/outbox/world.ts';
@@ -30,12 +30,12 @@ function tracesByKind(): Map<string, Trace> {
   for (const skew of [false, true]) {
     for (let seed = 0; seed < SEEDS_DEFAULT && found.size < EVENT_KINDS.length; seed++) {
       const options = swarmOptions(seed, { skew });
-      const model = outboxModel(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
+      const system = outboxSystem(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
       const bounds = seedBounds(BOUNDS_DEFAULT, options);
-      const quick = runSeed(model, seed, bounds);
+      const quick = runSeed(system, seed, bounds);
       const fresh = [...new Set(quick.steps.flatMap((s) => (s.event === null ? [] : [kindOf(s.event).name])))].filter((k) => !found.has(k));
       if (fresh.length === 0) continue;
-      const run = runSeed(model, seed, bounds, true);
+      const run = runSeed(system, seed, bounds, true);
       const states = run.states as World[];
       for (const name of fresh) {
         const last = run.steps.findIndex((s) => s.event !== null && kindOf(s.event).name === name);

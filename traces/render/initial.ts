@@ -3,7 +3,7 @@
  * renderer shows is rebuilt from this world by applying them in order.
  */
 import { failClosed } from '../../model/catalog/index.ts';
-import { outboxModel } from '../../sim/outbox/model.ts';
+import { outboxSystem } from '../../sim/outbox/outbox-system.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
 import type { TraceHeader } from '../../sim/trace-format.ts';
 
@@ -14,13 +14,13 @@ function isOutboxOptions(v: unknown): v is WorldOptions {
 }
 
 /**
- * The initial state of the model a trace was recorded from: the outbox
- * model's initial world for its options, `{}` for any other model.
+ * The initial state of the system a trace was recorded from: the outbox
+ * system's initial world for its options, `{}` for any other system.
  */
 export function initialWorldOf(header: TraceHeader): Record<string, unknown> {
   if (header.model !== 'outbox' || !isOutboxOptions(header.options)) return {};
   // The initial world does not depend on the rules, only on whether an old rule
   // set runs beside (then every other engine starts on the old version).
   const rules = header.oldRules === null ? { rules: failClosed } : { rules: failClosed, oldRules: failClosed };
-  return { ...outboxModel(header.options, rules).initial() };
+  return { ...outboxSystem(header.options, rules).initial() };
 }

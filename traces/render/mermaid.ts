@@ -52,7 +52,7 @@ function note(d: Drawn, over: string, text: string): void {
   d.lines.push(`  Note over ${over}: ${mermaidText(arrows(text))}`);
 }
 
-/** Draws one step of the outbox model, in the words of its kind's table entry. */
+/** Draws one step of the outbox system, in the words of its kind's table entry. */
 function drawOutboxStep(d: Drawn, step: TraceStep, before: TraceState, after: TraceState): void {
   const e = worldEvent(step.event);
   if (e === null) {

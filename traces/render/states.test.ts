@@ -1,12 +1,12 @@
 /**
- * Rebuilt states must be the states the model went through: the renderers
+ * Rebuilt states must be the states the system went through: the renderers
  * show them, so a wrong initial world or a misapplied change would show a
  * world that never existed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshCycle } from '../../model/catalog/index.ts';
 import { canonicalJson } from '../../sim/core/canonical.ts';
-import { outboxModel } from '../../sim/outbox/model.ts';
+import { outboxSystem } from '../../sim/outbox/outbox-system.ts';
 import type { WorldOptions } from '../../sim/outbox/options.ts';
 import type { World, WorldEvent } from '../../sim/outbox/world.ts';
 import type { Trace } from '../../sim/trace-format.ts';
@@ -22,16 +22,16 @@ beforeAll(async () => {
 afterAll(() => removeDir(dir));
 
 describe('statesOf', () => {
-  it('rebuilds every state the model steps through, from the initial world on', () => {
+  it('rebuilds every state the system steps through, from the initial world on', () => {
     expect(traces.length).toBeGreaterThanOrEqual(2);
     for (const trace of traces) {
-      const model = outboxModel(trace.header.options as WorldOptions, { rules: freshCycle });
+      const system = outboxSystem(trace.header.options as WorldOptions, { rules: freshCycle });
       const states = statesOf(trace);
       expect(states).toHaveLength(trace.steps.length + 1);
-      let world: World = model.initial();
+      let world: World = system.initial();
       expect(canonicalJson(states[0])).toBe(canonicalJson(world));
       trace.steps.forEach((step, i) => {
-        world = step.event === null ? (model.heal?.(world) ?? world) : model.step(world, step.event as WorldEvent).state;
+        world = step.event === null ? (system.heal?.(world) ?? world) : system.step(world, step.event as WorldEvent).state;
         expect(canonicalJson(states[i + 1]), `trace ${trace.id} step ${step.n}`).toBe(canonicalJson(world));
       });
     }
@@ -49,7 +49,7 @@ describe('statesOf', () => {
 });
 
 describe('initialWorldOf', () => {
-  it('is empty for a model it does not know', () => {
+  it('is empty for a system it does not know', () => {
     expect(initialWorldOf({ ...traces[0].header, model: 'receipts' })).toEqual({});
   });
 

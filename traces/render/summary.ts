@@ -146,9 +146,9 @@ const FLAGGED = new Set(
 /**
  * True when a step is a fault. For the outbox, a fault of the event table the
  * engine cannot see (a refusal is an answer, an operator action is not a
- * fault); for other systems, a step the model tagged `fault:...`.
+ * fault); for other systems, a step the system tagged `fault:...`.
  */
-export function isFaultStep(step: TraceStep, model: string): boolean {
-  if (model === 'outbox') return step.tags.some((t) => FLAGGED.has(t));
+export function isFaultStep(step: TraceStep, system: string): boolean {
+  if (system === 'outbox') return step.tags.some((t) => FLAGGED.has(t));
   return step.tags.some((t) => t.startsWith('fault:'));
 }

@@ -3,7 +3,7 @@
  * group's events are its kinds' enabled instances, enumerated in table order
  * by range (`Range` in kind.ts); a step is its kind's `apply`.
  */
-import type { ChoiceGroup, StepResult } from '../../core/model.ts';
+import type { ChoiceGroup, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range } from './kind.ts';

@@ -11,103 +11,103 @@ import type { BrokerMode } from '../../../model/types.ts';
 import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions } from '../options.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 
 function worldOf(dedupeWindow: number, broker: BrokerMode = 'id-ok') {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, attemptsMax: 5, crashesMax: 0, broker, dedupeWindow });
-  return outboxModel(options, { rules: failClosed }, steppersFor(failClosed, null));
+  return outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
 }
 
 /** Takes the enabled event labelled `label`; returns the world and the step's tags. */
-function take(model: ReturnType<typeof worldOf>, w: World, label: string): { w: World; tags: readonly string[] } {
-  const events = model.choices(w).flatMap((g) => g.events);
+function take(system: ReturnType<typeof worldOf>, w: World, label: string): { w: World; tags: readonly string[] } {
+  const events = system.choices(w).flatMap((g) => g.events);
   const e = events.find((x) => labelOf(x) === label);
   if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${events.map(labelOf).join(', ')}`);
-  const out = model.step(w, e);
+  const out = system.step(w, e);
   return { w: out.state, tags: out.tags };
 }
 
-const labels = (model: ReturnType<typeof worldOf>, w: World) => model.choices(w).flatMap((g) => g.events).map(labelOf);
+const labels = (system: ReturnType<typeof worldOf>, w: World) => system.choices(w).flatMap((g) => g.events).map(labelOf);
 
 /** One pass of e1 over `a` up to its POST, answered `answer`, and on to idle. */
-function pass(model: ReturnType<typeof worldOf>, w0: World, answer: string): { w: World; tags: readonly string[]; seen: string | undefined } {
+function pass(system: ReturnType<typeof worldOf>, w0: World, answer: string): { w: World; tags: readonly string[]; seen: string | undefined } {
   let w = w0;
-  for (const l of ['e1 scan a', 'e1 claiming', 'e1 preSend']) w = take(model, w, l).w;
-  const posted = take(model, w, `e1 POST -> ${answer}`);
+  for (const l of ['e1 scan a', 'e1 claiming', 'e1 preSend']) w = take(system, w, l).w;
+  const posted = take(system, w, `e1 POST -> ${answer}`);
   const seen = posted.w.engines[0]?.ctx.outcome ?? undefined;
   w = posted.w;
-  for (const l of ['e1 completing', 'e1 releasing', 'e1 disposing']) w = take(model, w, l).w;
+  for (const l of ['e1 completing', 'e1 releasing', 'e1 disposing']) w = take(system, w, l).w;
   return { w, tags: posted.tags, seen };
 }
 
 describe('a broker that forgets (dedupe window)', () => {
   it('ages an entry one step per answer, may forget it at W, and then stores the next POST again', () => {
-    const model = worldOf(2);
-    let w = take(model, model.initial(), 'produce a').w;
+    const system = worldOf(2);
+    let w = take(system, system.initial(), 'produce a').w;
     // The broker stores A but the reply is lost: the record stays READY and is retried.
-    let p = pass(model, w, 'lost-reply');
+    let p = pass(system, w, 'lost-reply');
     w = p.w;
     expect(w.broker.a?.body).toBe('A');
     expect(w.dedupe).toEqual({ a: 0 });
-    expect(labels(model, w)).not.toContain('broker forgets a');
-    p = pass(model, w, 'unavailable-503');
+    expect(labels(system, w)).not.toContain('broker forgets a');
+    p = pass(system, w, 'unavailable-503');
     expect(p.w.dedupe).toEqual({ a: 1 });
-    expect(labels(model, p.w)).not.toContain('broker forgets a');
-    p = pass(model, p.w, 'unavailable-503');
+    expect(labels(system, p.w)).not.toContain('broker forgets a');
+    p = pass(system, p.w, 'unavailable-503');
     expect(p.w.dedupe).toEqual({ a: 2 });
-    expect(labels(model, p.w)).toContain('broker forgets a');
+    expect(labels(system, p.w)).toContain('broker forgets a');
     // Without forgetting, a retry is a duplicate: dropped, nothing stored.
-    const kept = pass(model, p.w, 'accept');
+    const kept = pass(system, p.w, 'accept');
     expect(kept.tags).not.toContain('layer:stored');
     expect(kept.w.dedupe).toEqual({ a: 2 });
     // Forgotten: the broker still holds A, and the retry is stored again, a second copy.
-    const forgot = take(model, p.w, 'broker forgets a');
+    const forgot = take(system, p.w, 'broker forgets a');
     expect(forgot.tags).toEqual(['fault:forget']);
     expect(forgot.w.broker.a?.body).toBe('A');
     expect(forgot.w.dedupe).toEqual({});
-    const again = pass(model, forgot.w, 'accept');
+    const again = pass(system, forgot.w, 'accept');
     expect(again.tags).toContain('layer:stored');
     expect(again.w.broker.a).toEqual({ body: 'A', key: 'a#0' });
     expect(again.w.dedupe).toEqual({ a: 0 });
   });
 
   it('a POST that stores nothing leaves a forgotten id held and forgotten', () => {
-    const model = worldOf(1);
-    let w = take(model, model.initial(), 'produce a').w;
-    w = pass(model, w, 'lost-reply').w;
-    w = pass(model, w, 'timeout-unsent').w;
-    w = take(model, w, 'broker forgets a').w;
-    const unsent = pass(model, w, 'unavailable-503');
+    const system = worldOf(1);
+    let w = take(system, system.initial(), 'produce a').w;
+    w = pass(system, w, 'lost-reply').w;
+    w = pass(system, w, 'timeout-unsent').w;
+    w = take(system, w, 'broker forgets a').w;
+    const unsent = pass(system, w, 'unavailable-503');
     expect(unsent.w.broker.a?.body).toBe('A');
     expect(unsent.w.dedupe).toEqual({});
   });
 
   it('under id-409 a forgotten id is answered ok where a remembered one is refused', () => {
-    const model = worldOf(1, 'id-409');
-    let w = take(model, model.initial(), 'produce a').w;
-    w = pass(model, w, 'lost-reply').w;
-    w = pass(model, w, 'timeout-unsent').w;
-    expect(pass(model, w, 'accept').seen).toBe('definite');
-    expect(pass(model, take(model, w, 'broker forgets a').w, 'accept').seen).toBe('confirmed');
+    const system = worldOf(1, 'id-409');
+    let w = take(system, system.initial(), 'produce a').w;
+    w = pass(system, w, 'lost-reply').w;
+    w = pass(system, w, 'timeout-unsent').w;
+    expect(pass(system, w, 'accept').seen).toBe('definite');
+    expect(pass(system, take(system, w, 'broker forgets a').w, 'accept').seen).toBe('confirmed');
   });
 
   it('stops forgetting once faults stop', () => {
-    const model = worldOf(1);
-    let w = take(model, model.initial(), 'produce a').w;
-    w = pass(model, w, 'lost-reply').w;
-    w = pass(model, w, 'timeout-unsent').w;
-    expect(labels(model, w)).toContain('broker forgets a');
-    expect(labels(model, model.heal?.(w) as World)).not.toContain('broker forgets a');
+    const system = worldOf(1);
+    let w = take(system, system.initial(), 'produce a').w;
+    w = pass(system, w, 'lost-reply').w;
+    w = pass(system, w, 'timeout-unsent').w;
+    expect(labels(system, w)).toContain('broker forgets a');
+    expect(labels(system, system.heal?.(w) as World)).not.toContain('broker forgets a');
   });
 
   it('without a window: no dedupe slot in the world and no forget event, ever', () => {
-    const model = worldOf(0);
-    let w = take(model, model.initial(), 'produce a').w;
-    for (let i = 0; i < 4; i++) w = pass(model, w, i === 0 ? 'lost-reply' : 'unavailable-503').w;
+    const system = worldOf(0);
+    let w = take(system, system.initial(), 'produce a').w;
+    for (let i = 0; i < 4; i++) w = pass(system, w, i === 0 ? 'lost-reply' : 'unavailable-503').w;
     expect(w.dedupe).toBeUndefined();
-    expect(labels(model, w).some((l) => l.startsWith('broker forgets'))).toBe(false);
+    expect(labels(system, w).some((l) => l.startsWith('broker forgets'))).toBe(false);
   });
 });
 
@@ -123,7 +123,7 @@ describe('the dedupe window in the swarm and in explore', () => {
     expect({ ...swarmOptions(7, { dedupeWindow: 3 }), dedupeWindow: 0 }).toEqual({ ...swarmOptions(7), dedupeWindow: 0 });
   });
 
-  it('explore searches a forgetful broker on the object model (the packed explorer does not list forget), the default world on packed states', () => {
+  it('explore searches a forgetful broker on the object system (the packed explorer does not list forget), the default world on packed states', () => {
     const search = (dedupeWindow: number) => {
       const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, dedupeWindow });
       return exploreOutbox(options, { rules: failClosed }, steppersFor(failClosed, null), { statesMax: 100_000 });

@@ -6,7 +6,7 @@
  * fault's own stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
-import { FAULT_KNOBS, FAULTS, type FaultKind } from '../options.ts';
+import { FAULT_KNOBS, FAULTS, type FaultName } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type EventKind, type Knob } from './kind.ts';
@@ -14,7 +14,7 @@ import { stepText, type EventKind, type Knob } from './kind.ts';
 type Crash = Extract<WorldEvent, { kind: 'crash' }>;
 type Damage = Extract<WorldEvent, { kind: 'tear-record' | 'tear-claim' | 'newer-schema' | 'legacy-record' }>;
 
-function knobOf(name: FaultKind): Knob {
+function knobOf(name: FaultName): Knob {
   const index = FAULTS.indexOf(name);
   return { stream: FAULT_KNOBS[index].stream, weight: (options) => options.faultWeights[index], draw: FAULT_KNOBS[index].draw };
 }

@@ -8,7 +8,7 @@ import { failClosed } from '../../../model/catalog/index.ts';
 import { LIFECYCLE_STATES } from '../../../model/lifecycle.ts';
 import { BOUNDS_DEFAULT, fixedOptions, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import { ANSWERS, FAULTS, swarmOptions } from '../options.ts';
 import { crashPoints, LIFECYCLE_STATE_NAMES } from './crash-points.ts';
 import { countedKinds, EVENT_KINDS, GROUPS, kindOf, WORLD_EVENT_KINDS } from './table.ts';
@@ -72,8 +72,8 @@ describe(`every kind fires within check's default budget (${SEEDS_DEFAULT} seeds
       const fixed = fixedOptions(plan(skew));
       for (let seed = 0; seed < SEEDS_DEFAULT && seen.size < EVENT_KINDS.length; seed++) {
         const options = swarmOptions(seed, fixed);
-        const model = outboxModel(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
-        for (const s of runSeed(model, seed, seedBounds(BOUNDS_DEFAULT, options)).steps) if (s.event !== null) seen.add(kindOf(s.event).name);
+        const system = outboxSystem(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
+        for (const s of runSeed(system, seed, seedBounds(BOUNDS_DEFAULT, options)).steps) if (s.event !== null) seen.add(kindOf(s.event).name);
       }
     }
     expect(EVENT_KINDS.map((k) => k.name).filter((n) => !seen.has(n))).toEqual([]);

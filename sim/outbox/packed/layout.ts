@@ -39,7 +39,7 @@ export const ENGINES = 11;
  * A world the packed layout has no slots for: a rule set may make one (an
  * envelope filed under an id other than the task's puts the broker's holding
  * under a name that is no outbox id). Thrown before anything is lost, so that
- * a search can be run on the object model instead.
+ * a search can be run on the object system instead.
  */
 export class Unrepresentable extends Error {}
 

@@ -1,5 +1,5 @@
 /**
- * The packed explorer against the object model it is derived from: whole
+ * The packed explorer against the object system it is derived from: whole
  * searches in `verify` mode (every event list, step and verdict computed
  * both ways, any difference throws), then the same search on both
  * explorers, which must agree on every count and counterexample.
@@ -9,10 +9,10 @@ import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import type { RuleSet } from '../../../model/rules.ts';
 import { steppersFor } from '../../check.ts';
 import { explore } from '../../core/explore.ts';
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import { Unrepresentable } from './layout.ts';
@@ -41,23 +41,23 @@ function setUp(c: Case) {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
   const steppers = steppersFor(c.rules, c.oldRules ?? null);
-  return { options, worldRules, steppers, model: outboxModel(options, worldRules, steppers) };
+  return { options, worldRules, steppers, objectSystem: outboxSystem(options, worldRules, steppers) };
 }
 
-/** `model` with the state after each event that `when` picks passed through `alter` (a model that breaks what packing assumes). */
-function alterSteps(model: SimModel<World, WorldEvent>, when: (e: WorldEvent) => boolean, alter: (w: World) => World): SimModel<World, WorldEvent> {
+/** `objectSystem` with the state after each event that `when` picks passed through `alter` (a system that breaks what packing assumes). */
+function alterSteps(objectSystem: TransitionSystem<World, WorldEvent>, when: (e: WorldEvent) => boolean, alter: (w: World) => World): TransitionSystem<World, WorldEvent> {
   return {
-    ...model,
+    ...objectSystem,
     step: (w, e) => {
-      const r = model.step(w, e);
+      const r = objectSystem.step(w, e);
       return when(e) ? { ...r, state: alter(r.state) } : r;
     },
   };
 }
 
 /** The first event enabled in `w` that `pick` accepts. */
-function firstEvent(model: SimModel<World, WorldEvent>, w: World, pick: (e: WorldEvent) => boolean): WorldEvent {
-  const e = model.choices(w).flatMap((c) => c.events).find(pick);
+function firstEvent(objectSystem: TransitionSystem<World, WorldEvent>, w: World, pick: (e: WorldEvent) => boolean): WorldEvent {
+  const e = objectSystem.choices(w).flatMap((c) => c.events).find(pick);
   if (e === undefined) throw new Error('packed.test: no such event enabled');
   return e;
 }
@@ -71,21 +71,21 @@ const summary = (r: ReturnType<typeof explore<World, WorldEvent>>) => ({
   violations: r.violations.map((v) => ({ ...v.violation, events: v.events.map(labelOf) })),
 });
 
-describe('packed explorer: derived from the object model, equal to it', () => {
+describe('packed explorer: derived from the object system, equal to it', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s: verify mode finds no difference, and both explorers agree', (_name, c) => {
-    const { options, worldRules, steppers, model } = setUp(c);
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
     const bounds = { statesMax: c.statesMax, stopAtFirst: false };
     const verified = exploreOutbox(options, worldRules, steppers, bounds, { verify: true });
-    const object = explore(model, bounds);
+    const object = explore(objectSystem, bounds);
     expect(summary(verified)).toEqual(summary(object));
     expect(verified.states).toBeGreaterThan(100);
   }, 60_000);
 
   it('the flawed rule set is caught by both, with the same shortest trace', () => {
     const c = CASES[CASES.length - 1];
-    const { options, worldRules, steppers, model } = setUp(c);
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
     const packed = exploreOutbox(options, worldRules, steppers, { statesMax: 200_000 });
-    const object = explore(model, { statesMax: 200_000 });
+    const object = explore(objectSystem, { statesMax: 200_000 });
     expect(packed.violations[0]?.violation.property).toBe('no-phantom-delivery');
     expect(packed.violations.map((v) => v.events)).toEqual(object.violations.map((v) => v.events));
   });
@@ -93,9 +93,9 @@ describe('packed explorer: derived from the object model, equal to it', () => {
 
 describe('packed transitions: the derivation refuses what its key cannot explain', () => {
   it('throws when an event changes a slot outside its key, instead of replaying a wrong step', () => {
-    const { options, worldRules, model } = setUp(CASES[0]);
-    // A model whose crash also rewrites a record: a crash's key holds no record slot.
-    const skewed = alterSteps(model, (e) => e.kind === 'crash', (w) => ({ ...w, records: { ...w.records, a: { kind: 'torn', bytes: 'x' } } }));
+    const { options, worldRules, objectSystem } = setUp(CASES[0]);
+    // A objectSystem whose crash also rewrites a record: a crash's key holds no record slot.
+    const skewed = alterSteps(objectSystem, (e) => e.kind === 'crash', (w) => ({ ...w, records: { ...w.records, a: { kind: 'torn', bytes: 'x' } } }));
     const system = packedOutbox(options, worldRules, skewed);
     const s = new Int32Array(system.width);
     system.initial(s);
@@ -108,57 +108,57 @@ describe('packed transitions: the derivation refuses what its key cannot explain
 
 describe('packed transitions: one derivation serves every engine', () => {
   it('derives a step of e1 once and replays it, pids renamed, for e2 in the same situation', () => {
-    const { options, worldRules, model } = setUp(CASES[0]);
-    const system = packedOutbox(options, worldRules, model);
-    const w = model.step(model.initial(), { kind: 'produce', id: 'a' }).state;
+    const { options, worldRules, objectSystem } = setUp(CASES[0]);
+    const system = packedOutbox(options, worldRules, objectSystem);
+    const w = objectSystem.step(objectSystem.initial(), { kind: 'produce', id: 'a' }).state;
     const s = system.layout.pack(w, system.tables);
-    const picks = model.choices(w).flatMap((c) => c.events).filter((e) => e.kind === 'scan' || e.kind === 'drain');
+    const picks = objectSystem.choices(w).flatMap((c) => c.events).filter((e) => e.kind === 'scan' || e.kind === 'drain');
     expect(picks.map((e) => ('pid' in e ? e.pid : 0))).toEqual([1, 2]);
     const before = system.transitions.derived;
     const out = new Int32Array(system.width);
     for (const e of picks) {
       system.transitions.run(s, system.transitions.programFor(s, e), out);
-      expect(model.key(system.unpack(out))).toBe(model.key(model.step(w, e).state));
+      expect(objectSystem.key(system.unpack(out))).toBe(objectSystem.key(objectSystem.step(w, e).state));
     }
     expect(system.transitions.derived - before).toBe(1);
   });
 
   it('refuses a step that writes a pid its key does not hold', () => {
-    const { options, worldRules, model } = setUp(CASES[0]);
-    // A model whose claims go to the other engine: the holder is then no placeholder of the step.
+    const { options, worldRules, objectSystem } = setUp(CASES[0]);
+    // A objectSystem whose claims go to the other engine: the holder is then no placeholder of the step.
     const wrong = alterSteps(
-      model,
+      objectSystem,
       (e) => e.kind === 'step' && e.at === 'claiming',
       (w) => ({ ...w, claims: Object.fromEntries(Object.entries(w.claims).map(([id, c]) => [id, c.kind === 'held' ? { kind: 'held' as const, owner: 99 } : c])) }),
     );
     const system = packedOutbox(options, worldRules, wrong);
-    let w = model.step(model.initial(), { kind: 'produce', id: 'a' }).state;
-    w = model.step(w, firstEvent(model, w, (e) => e.kind === 'scan' || e.kind === 'drain')).state;
-    const claiming = firstEvent(model, w, (e) => e.kind === 'step' && e.at === 'claiming');
+    let w = objectSystem.step(objectSystem.initial(), { kind: 'produce', id: 'a' }).state;
+    w = objectSystem.step(w, firstEvent(objectSystem, w, (e) => e.kind === 'scan' || e.kind === 'drain')).state;
+    const claiming = firstEvent(objectSystem, w, (e) => e.kind === 'step' && e.at === 'claiming');
     expect(() => system.transitions.programFor(system.layout.pack(w, system.tables), claiming)).toThrow(/wrote pid 99, which its key does not hold/);
   });
 });
 
 describe('packed layout', () => {
   it('unpacks to a world with the same canonical key as the one packed', () => {
-    const { options, worldRules, model } = setUp(CASES[1]);
-    const system = packedOutbox(options, worldRules, model);
-    let w = model.initial();
+    const { options, worldRules, objectSystem } = setUp(CASES[1]);
+    const system = packedOutbox(options, worldRules, objectSystem);
+    let w = objectSystem.initial();
     const s = new Int32Array(system.width);
     // A fixed walk through produce, engine steps, a crash and corruptions.
     for (let i = 0; i < 40; i++) {
       system.layout.pack(w, system.tables, s);
-      expect(model.key(system.unpack(s))).toBe(model.key(w));
-      const events = model.choices(w).flatMap((g) => g.events);
+      expect(objectSystem.key(system.unpack(s))).toBe(objectSystem.key(w));
+      const events = objectSystem.choices(w).flatMap((g) => g.events);
       if (events.length === 0) break;
-      w = model.step(w, events[(i * 7) % events.length]).state;
+      w = objectSystem.step(w, events[(i * 7) % events.length]).state;
     }
   });
 
   it('refuses a world holding an id it has no slots for, before anything is lost', () => {
-    const { options, worldRules, model } = setUp(CASES[0]);
-    const system = packedOutbox(options, worldRules, model);
-    const w = model.initial();
+    const { options, worldRules, objectSystem } = setUp(CASES[0]);
+    const system = packedOutbox(options, worldRules, objectSystem);
+    const w = objectSystem.initial();
     const foreign: World = { ...w, broker: { ...w.broker, 'a#0': { body: 'A', key: 'a#0' } } };
     expect(() => system.layout.pack(foreign, system.tables)).toThrow(Unrepresentable);
     expect(() => system.layout.pack(foreign, system.tables)).toThrow(/broker\["a#0"\], and "a#0" is no outbox id/);
@@ -166,14 +166,14 @@ describe('packed layout', () => {
 });
 
 describe('a rule set the packed layout cannot hold', () => {
-  it('envelopes filed under another id: searched on the object model instead, the same search', () => {
+  it('envelopes filed under another id: searched on the object system instead, the same search', () => {
     const c: Case = { name: 'envelope id is the key', sizes: {}, rules: envelopeIdIsKey, statesMax: 50_000 };
-    const { options, worldRules, steppers, model } = setUp(c);
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
     const bounds = { statesMax: c.statesMax, stopAtFirst: false };
     const r = exploreOutbox(options, worldRules, steppers, bounds);
     expect(r.explorer).toBe('objects');
     expect(r.fallback).toMatch(/holds an envelope for "a#0" while working on "a"/);
-    expect(summary(r)).toEqual(summary(explore(model, bounds)));
+    expect(summary(r)).toEqual(summary(explore(objectSystem, bounds)));
     expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
   });
 });

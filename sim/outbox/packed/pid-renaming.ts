@@ -1,5 +1,5 @@
 /**
- * Renaming engine pids inside interned values. The outbox model depends on
+ * Renaming engine pids inside interned values. The outbox system depends on
  * a pid only through equality (is this claim mine, is its holder alive), so
  * what one engine's step does is the same for every engine up to renaming
  * pids: the packed transitions derive a step once, with the engine's pid

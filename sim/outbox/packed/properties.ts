@@ -5,7 +5,7 @@
  * just those fields.
  */
 import { slotMask } from '../../core/explore-packed.ts';
-import type { Property, Violation } from '../../core/model.ts';
+import type { Property, Violation } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { World } from '../world.ts';
 import * as L from './layout.ts';

@@ -1,8 +1,8 @@
 /**
  * The outbox world as a {@link PackedSystem}: what `explore` searches when it
- * runs fast. Its transitions are derived from the object model
+ * runs fast. Its transitions are derived from the object system
  * ({@link PackedTransitions}); its enabled events are listed straight off the
- * vector in the object model's order; its properties are the object model's
+ * vector in the object system's order; its properties are the object system's
  * own, checked on the slots each property reads (`properties.ts`). With `verify` every event
  * list, step and verdict is also computed the slow way and compared (the
  * differential tests run whole searches so).
@@ -10,11 +10,11 @@
 import { readSlot } from '../../../model/record.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
-import type { WorldRules } from '../model.ts';
-import { answerOffered, ANSWERS, FAULTS, type WorldOptions } from '../options.ts';
+import type { WorldRules } from '../outbox-system.ts';
+import { answerOffered, ANSWERS, FAULTS, type FaultName, type WorldOptions } from '../options.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import { EVENT_KINDS } from '../events/table.ts';
 import * as L from './layout.ts';
@@ -40,7 +40,7 @@ interface EngineExpansion {
  * The kinds of the event table this file lists by hand (`listEngine`,
  * `middleEvents`, `lastEvents`), for speed; `table-agreement.test.ts` holds
  * each to its table entry. A world that enables a kind not listed here is
- * {@link Unrepresentable}: it is searched on the object model, which takes
+ * {@link Unrepresentable}: it is searched on the object system, which takes
  * every kind from the table, so a new kind is searched correctly, if slower,
  * before anyone specialises it here.
  */
@@ -64,11 +64,11 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
 
 /** Options of a packed outbox system. */
 export interface PackedOptions {
-  /** Compute everything also through the object model and throw on any difference (tests). */
+  /** Compute everything also through the object system and throw on any difference (tests). */
   verify?: boolean;
 }
 
-/** The packed outbox system with the object model it was derived from. */
+/** The packed outbox system with the object system it was derived from. */
 export interface PackedOutbox extends PackedSystem<WorldEvent> {
   layout: PackedLayout;
   tables: PackedTables;
@@ -79,7 +79,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 export function packedOutbox(
   options: WorldOptions,
   worldRules: WorldRules,
-  model: SimModel<World, WorldEvent>,
+  objectSystem: TransitionSystem<World, WorldEvent>,
   packed: PackedOptions = {},
 ): PackedOutbox {
   const ids = idNames(options.ids);
@@ -93,12 +93,12 @@ export function packedOutbox(
   const skew = options.skew && worldRules.oldRules !== undefined;
   const layout = new PackedLayout(ids, options.engines);
   const tables = new PackedTables();
-  const transitions = new PackedTransitions(layout, tables, model);
+  const transitions = new PackedTransitions(layout, tables, objectSystem);
   const g = layout.globals;
-  const always = model.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
+  const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
-  const faultOn = (k: (typeof FAULTS)[number]) => options.faultWeights[FAULTS.indexOf(k)] > 0;
+  const faultOn = (k: FaultName) => options.faultWeights[FAULTS.indexOf(k)] > 0;
 
   // Event objects are made once and shared, so listing the enabled events allocates one array.
   const eventCache = new Map<number, WorldEvent>();
@@ -285,7 +285,7 @@ export function packedOutbox(
     return expansions[x];
   };
 
-  /** Events after the broker answers and before the crashes, in the object model's order. */
+  /** Events after the broker answers and before the crashes, in the object system's order. */
   const middleEvents = (s: Int32Array, out: WorldEvent[]): void => {
     const healing = s[g + HEALING] === 1;
     const count = s[g + ENGINE_COUNT];
@@ -343,11 +343,11 @@ export function packedOutbox(
   };
 
   /**
-   * The enabled events in the object model's order: engine steps, broker
+   * The enabled events in the object system's order: engine steps, broker
    * answers, restarts to operator actions, crashes, corruptions. `expand`
    * below walks the same order with programs in hand; written twice because
    * a shared walker with a callback per event measured about 7% slower on
-   * the hottest path. Verify mode checks each against the object model.
+   * the hottest path. Verify mode checks each against the object system.
    */
   const events = (s: Int32Array): WorldEvent[] => {
     const count = s[g + ENGINE_COUNT];
@@ -420,13 +420,13 @@ export function packedOutbox(
 
   const unpack = (s: Int32Array): World => layout.unpack(s, tables);
   const differ = (what: string, fast: unknown, slow: unknown): never => {
-    throw new Error(`packed outbox differs from the object model in ${what}: ${canonicalJson(fast)} against ${canonicalJson(slow)}`);
+    throw new Error(`packed outbox differs from the object system in ${what}: ${canonicalJson(fast)} against ${canonicalJson(slow)}`);
   };
 
-  /** Throws unless `out` is the object model's step of `e` from `s`. */
+  /** Throws unless `out` is the object system's step of `e` from `s`. */
   const verifyStep = (s: Int32Array, e: WorldEvent, out: Int32Array): void => {
-    const slow = model.key(model.step(unpack(s), e).state);
-    const fast = model.key(unpack(out));
+    const slow = objectSystem.key(objectSystem.step(unpack(s), e).state);
+    const fast = objectSystem.key(unpack(out));
     if (fast !== slow) differ(`the step ${JSON.stringify(e)}`, fast, slow);
   };
 
@@ -438,12 +438,12 @@ export function packedOutbox(
     unpack,
     always: always.map((p) => p.property.name),
     initial(out) {
-      layout.pack(model.initial(), tables, out);
+      layout.pack(objectSystem.initial(), tables, out);
     },
     events(s) {
       const fast = events(s);
       if (packed.verify) {
-        const slow = model.choices(unpack(s)).flatMap((c) => c.events);
+        const slow = objectSystem.choices(unpack(s)).flatMap((c) => c.events);
         if (canonicalJson(fast) !== canonicalJson(slow)) differ('enabled events', fast, slow);
       }
       return fast;

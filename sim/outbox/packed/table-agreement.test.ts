@@ -3,9 +3,9 @@
  * enabled (`system.ts`) and of what each event's step depends on (its memo
  * key, `transitions.ts`), for speed. This holds that copy to the event table,
  * kind by kind: on many reachable states of several worlds, each kind's
- * instances listed by the packed system are the object model's `choices` for
+ * instances listed by the packed system are the object system's `choices` for
  * that kind, and each kind's step replayed from a program derived on another
- * state with the same key is the object model's step (the key covers what
+ * state with the same key is the object system's step (the key covers what
  * the kind's `apply` reads). Every kind of the table that the packed system
  * specialises must be met, and replayed, somewhere.
  */
@@ -16,7 +16,7 @@ import { steppersFor } from '../../check.ts';
 import { seededChooser } from '../../core/chooser.ts';
 import { EVENT_KINDS, kindOf } from '../events/table.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
-import { outboxModel } from '../model.ts';
+import { outboxSystem } from '../outbox-system.ts';
 import type { WorldEvent } from '../world.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 
@@ -56,8 +56,8 @@ function byKind(events: readonly WorldEvent[]): Map<string, string[]> {
 function walkWorld(c: World, tally: Map<string, Tally>): void {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
-  const model = outboxModel(options, worldRules, steppersFor(c.rules, c.oldRules ?? null));
-  const system = packedOutbox(options, worldRules, model);
+  const objectSystem = outboxSystem(options, worldRules, steppersFor(c.rules, c.oldRules ?? null));
+  const system = packedOutbox(options, worldRules, objectSystem);
   const pick = seededChooser(20_261_201);
   const s = new Int32Array(system.width);
   const out = new Int32Array(system.width);
@@ -66,7 +66,7 @@ function walkWorld(c: World, tally: Map<string, Tally>): void {
     for (let step = 0; step < WALK_STEPS; step++) {
       const w = system.unpack(s);
       const fast = system.events(s);
-      const slow = model.choices(w).flatMap((g) => g.events);
+      const slow = objectSystem.choices(w).flatMap((g) => g.events);
       const fastKinds = byKind(fast);
       const slowKinds = byKind(slow);
       for (const k of EVENT_KINDS) {
@@ -78,8 +78,8 @@ function walkWorld(c: World, tally: Map<string, Tally>): void {
       for (const e of fast) {
         const derived = system.transitions.derived;
         system.transitions.run(s, system.transitions.programFor(s, e), out);
-        const expected = model.key(model.step(w, e).state);
-        expect({ kind: kindOf(e).name, event: e, after: model.key(system.unpack(out)) }).toEqual({ kind: kindOf(e).name, event: e, after: expected });
+        const expected = objectSystem.key(objectSystem.step(w, e).state);
+        expect({ kind: kindOf(e).name, event: e, after: objectSystem.key(system.unpack(out)) }).toEqual({ kind: kindOf(e).name, event: e, after: expected });
         if (system.transitions.derived === derived) (tally.get(kindOf(e).name) as Tally).replayed++;
       }
       if (fast.length === 0) break;
@@ -90,7 +90,7 @@ function walkWorld(c: World, tally: Map<string, Tally>): void {
 }
 
 describe('the packed explorer against the event table, kind by kind', () => {
-  it('lists each kind as the object model does and replays each kind exactly, on random walks through five worlds', () => {
+  it('lists each kind as the object system does and replays each kind exactly, on random walks through five worlds', () => {
     const tally = new Map<string, Tally>(EVENT_KINDS.map((k) => [k.name, { listed: 0, replayed: 0 }]));
     for (const c of WORLDS) walkWorld(c, tally);
     const specialised = EVENT_KINDS.filter((k) => PACKED_KINDS.has(k.name));
@@ -98,7 +98,7 @@ describe('the packed explorer against the event table, kind by kind', () => {
     expect(unmet).toEqual([]);
   }, 120_000);
 
-  it('specialises every kind of the table but the dedupe window, which it leaves to the object model', () => {
+  it('specialises every kind of the table but the dedupe window, which it leaves to the object system', () => {
     expect(EVENT_KINDS.map((k) => k.name).filter((n) => !PACKED_KINDS.has(n))).toEqual(['forget']);
   });
 });

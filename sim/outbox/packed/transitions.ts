@@ -1,7 +1,7 @@
 /**
- * Packed transitions derived from the object model, never written by hand:
+ * Packed transitions derived from the object system, never written by hand:
  * the first time an event meets a given combination of the slots it reads,
- * the world is unpacked, stepped by the outbox model (and so by the lifecycle
+ * the world is unpacked, stepped by the outbox system (and so by the lifecycle
  * statechart), packed again, and the difference is kept as a short program
  * of slot writes. Later meetings of the same combination replay the program.
  *
@@ -11,7 +11,7 @@
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
  */
-import type { SimModel } from '../../core/model.ts';
+import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
@@ -77,7 +77,7 @@ export class PackedTransitions {
   constructor(
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
-    private readonly model: SimModel<World, WorldEvent>,
+    private readonly objectSystem: TransitionSystem<World, WorldEvent>,
   ) {
     this.renaming = new PidRenaming(tables);
   }
@@ -308,7 +308,7 @@ export class PackedTransitions {
     return false;
   }
 
-  /** Steps the object model once and records the difference as a program. */
+  /** Steps the object system once and records the difference as a program. */
   private derive(s: Int32Array, e: WorldEvent): Int32Array {
     this.derived++;
     const { layout, tables } = this;
@@ -316,7 +316,7 @@ export class PackedTransitions {
     // them then shows, and becomes an add (a no-op where already present),
     // so that the sets need not be part of any key.
     const w = { ...layout.unpack(s, tables), published: [], parkedAttempts: [] };
-    const next = this.model.step(w, e).state;
+    const next = this.objectSystem.step(w, e).state;
     const t = layout.packAfter(w, s, next, tables);
     const ops: number[] = [];
     const fail = (what: string): never => {
@@ -390,7 +390,7 @@ export class PackedTransitions {
     return r;
   }
 
-  /** The list `list` after `op` adds `item`, as the object model adds it. */
+  /** The list `list` after `op` adds `item`, as the object system adds it. */
   private appended(op: number, list: number, item: number): number {
     const t = this.tables;
     switch (op) {

@@ -1,9 +1,11 @@
 /**
- * What the simulator and the explorer know of a system: enabled events grouped
- * by the subsystem that chooses among them, a pure step, a canonical key, and
- * named properties. Nothing in `sim/core` knows the outbox (the checker
- * does not know the model); the outbox and the receipts systems both implement
- * this interface.
+ * What the simulator, the explorer and the shrinker know of a system: a
+ * transition system (states, the events enabled in each, grouped by the
+ * subsystem that chooses among them, a pure step), a canonical key, and
+ * named properties. Nothing in `sim/core` knows the outbox (the checker knows
+ * no particular system); `outboxSystem` and `receiptsSystem` both implement
+ * this interface. (Not called a model: `model/` is the domain, the
+ * statecharts and rule sets; see docs/architecture.md, "Names".)
  */
 
 /** A property kind: checked at every state, hoped to be reached, or checked once quiet. */
@@ -57,7 +59,7 @@ export interface StepResult<S> {
 }
 
 /** A system the simulator can run and the explorer can search. */
-export interface SimModel<S, E> {
+export interface TransitionSystem<S, E> {
   /** The state to start from. */
   initial(): S;
   /** The events enabled in a state, by subsystem. Empty when the system is quiet. */
@@ -72,7 +74,7 @@ export interface SimModel<S, E> {
   properties: readonly Property<S>[];
   /**
    * Stops the faults (liveness phase): returns the state in which only healthy
-   * behaviour is enabled. Absent when the model has no liveness phase.
+   * behaviour is enabled. Absent when the system has no liveness phase.
    */
   heal?(state: S): S;
   /** True when nothing more will happen without outside action (checked during the liveness phase). */

@@ -1,11 +1,11 @@
 /**
- * The outbox system as a {@link SimModel}: its choices, steps and labels are
+ * The outbox system as a {@link TransitionSystem}: its choices, steps and labels are
  * generated from the event table (`events/`, docs/faults.md); this file adds
  * the initial world, the end of faults (heal) and quiescence.
  */
 import { outboxProperties } from './properties.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { SimModel } from '../core/model.ts';
+import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
@@ -21,15 +21,15 @@ function durableKey(w: World): string {
   return canonicalJson([w.records, w.claims, w.live, w.archived, w.quarantined, w.broker]);
 }
 
-/** Builds the outbox model for one world's options and rule sets. */
-export function outboxModel(
+/** Builds the outbox system for one world's options and rule sets. */
+export function outboxSystem(
   options: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers = {
     new: xstateStepper(worldRules.rules),
     old: xstateStepper(worldRules.oldRules ?? worldRules.rules),
   },
-): SimModel<World, WorldEvent> {
+): TransitionSystem<World, WorldEvent> {
   const ids = idNames(options.ids);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
 

@@ -1,7 +1,7 @@
 /**
- * The receipts system (docs/receipts.md) as a {@link SimModel}: the same
+ * The receipts system (docs/receipts.md) as a {@link TransitionSystem}: the same
  * `sim/core` engine that runs the outbox runs this, with no special case for
- * either (the checker does not know the model). Kernel, dispatcher and
+ * either (the checker knows no particular system). Kernel, dispatcher and
  * SDK behaviour come only from `model/receipts`; this file decides which
  * events are enabled and applies them to the world.
  */
@@ -11,7 +11,7 @@ import { beginHandling, finishHandling, type Command } from '../../model/receipt
 import { readNewest, type Reader } from '../../model/receipts/reader.ts';
 import { EMPTY_STORE } from '../../model/receipts/store.ts';
 import { receiptsProperties } from './properties.ts';
-import type { ChoiceGroup, SimModel, StepResult } from '../core/model.ts';
+import type { ChoiceGroup, TransitionSystem, StepResult } from '../core/system.ts';
 import { damageLine, isReadableRow, rewriteToUnknownVersion, TORN_UNRELATED_LINE } from './faults.ts';
 import { worldKey } from './key.ts';
 import { NO_FAULTS, type FaultBudget, type ReceiptsOptions } from './options.ts';
@@ -39,8 +39,8 @@ function resultText(r: DispatchResult): string {
 /** A copy of a counter record with one count raised. */
 const bump = <T extends Record<string, number>>(rec: T, k: keyof T & string): T => ({ ...rec, [k]: (rec[k] ?? 0) + 1 });
 
-/** Builds the receipts model. `reader` is the kernel's reader, and the one the honesty property checks. */
-export function receiptsModel(options: ReceiptsOptions, reader: Reader = readNewest): SimModel<ReceiptsWorld, ReceiptsEvent> {
+/** Builds the receipts system. `reader` is the kernel's reader, and the one the honesty property checks. */
+export function receiptsSystem(options: ReceiptsOptions, reader: Reader = readNewest): TransitionSystem<ReceiptsWorld, ReceiptsEvent> {
   const initial = (): ReceiptsWorld => {
     const kernels: KernelProc[] = [];
     for (let i = 1; i <= options.kernels; i++) kernels.push({ id: i, inFlight: null });
