@@ -12,7 +12,7 @@
  * `provide` (see {@link engineMachine}).
  */
 import { assign, setup } from 'xstate';
-import type { RuleSet } from './rules.ts';
+import type { RuleSet, Who } from './rules.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
@@ -34,7 +34,7 @@ export interface EngineContext {
 
 /** What the world tells an engine when it takes a step. */
 export type EngineEvent =
-  | { type: 'SCAN'; file: ResultFile; read: RecordRead }
+  | { type: 'SCAN'; file: ResultFile; read: RecordRead; claim: ClaimView }
   | { type: 'DRAIN'; id: string; read: RecordRead }
   | { type: 'STEP'; read: RecordRead; claim: ClaimView; live: ResultFile | null }
   | { type: 'POST'; reply: Reply; claim: ClaimView };
@@ -69,15 +69,19 @@ function readyRecord(event: EngineEvent): OutboxRecord | null {
 
 /** Guards and actions for one rule set; `provide` installs them on the machine. */
 export function implementationsFor(rules: RuleSet) {
-  const admission = ({ event }: Args) =>
-    event.type === 'SCAN' ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read }) : null;
+  // Who decides: this engine, on this rule set (a rule may stamp it on the record).
+  const whoOf = (context: EngineContext): Who => ({ pid: context.pid, rules: rules.name, schema: rules.schemaKnown });
+  const admission = ({ context, event }: Args) =>
+    event.type === 'SCAN'
+      ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read, claim: event.claim, who: whoOf(context) })
+      : null;
   const disposal = ({ context, event }: Args) =>
     context.file !== null && event.type === 'STEP'
-      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome })
+      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context) })
       : { kind: 'leave' as const };
-  const preSendOf = ({ event }: Args) => {
+  const preSendOf = ({ context, event }: Args) => {
     const record = readyRecord(event);
-    return record === null ? null : rules.preSend(record);
+    return record === null ? null : rules.preSend(record, { who: whoOf(context) });
   };
   return {
     guards: {
@@ -123,7 +127,7 @@ export function implementationsFor(rules: RuleSet) {
       buildEnvelope: assignCtx(({ context, event }: Args) => {
         const record = readyRecord(event);
         if (record === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(record) ?? record) };
+        return { envelope: rules.envelope(context.id, rules.preSend(record, { who: whoOf(context) }) ?? record) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
@@ -135,7 +139,7 @@ export function implementationsFor(rules: RuleSet) {
         let pending = context.pending;
         if (pending === null) {
           if (read === null || read.kind !== 'found' || context.outcome === null) return {};
-          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax });
+          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context) });
         }
         const [next, ...rest] = pending;
         if (next === undefined) return { pending: rest };

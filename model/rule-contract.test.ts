@@ -61,9 +61,10 @@ describe('guardRules', () => {
   });
   const guarded = guardRules(broken, '"broken" (./broken.ts)');
 
+  const who = { pid: 1, rules: 'broken', schema: 1 };
   it('passes a good value through as it was returned', () => {
-    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' } });
-    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' } }));
+    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who });
+    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who }));
     expect(guarded.mayClaim({ kind: 'free' })).toBe(true);
   });
   it('turns a malformed return into a RuleFault', () => {
@@ -78,7 +79,7 @@ describe('guardRules', () => {
     expect((fault as RuleFault).detail).toMatch(/^returned "strange", expected an Outcome: one of 'confirmed', /);
   });
   it('turns a throw into a RuleFault with the error message', () => {
-    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null })).toThrow(
+    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null, who })).toThrow(
       expect.objectContaining({ decision: 'dispose', kind: 'threw', detail: 'threw TypeError: no dispose here' }),
     );
   });

@@ -14,11 +14,62 @@ import type {
   ResultFile,
 } from './types.ts';
 
-/** What `publish` sees: the body on offer and how the record read. */
+/**
+ * Who takes a decision: the engine process and the rule set it runs, so that
+ * a rule can stamp which engine or which version took an attempt.
+ */
+export interface Who {
+  /** The engine's process id (never reused). */
+  pid: number;
+  /** The name of the engine's rule set. */
+  rules: string;
+  /** The record schema version its rule set writes and understands (`schemaKnown`). */
+  schema: number;
+}
+
+/**
+ * Who takes an operator's decision (`requeue`): the rule set of the tool that
+ * executes it, which under version skew may be the old one. No engine process
+ * runs it, so `pid` is null.
+ */
+export interface OperatorWho {
+  pid: null;
+  rules: string;
+  schema: number;
+}
+
+/** What an engine's decision sees besides its arguments (always given by the world). */
+export interface DecisionView {
+  who: Who;
+}
+
+/** What `publish` sees: the body on offer, how the record read, and the id's claim now. */
 export interface AdmitView {
   id: string;
   body: string;
   read: RecordRead;
+  /**
+   * The id's claim as this engine sees it: free, held (by itself, or by
+   * another engine, alive or dead), or torn. A claim held by a live engine
+   * may mean an attempt is in flight.
+   */
+  claim: ClaimView;
+  who: Who;
+}
+
+/** Which operator action asks `requeue`. */
+export type OperatorAction =
+  /** Retry a PARKED record. */
+  | 'requeue'
+  /** Send again a READY record, whether or not an engine holds its claim (an attempt may be in flight). */
+  | 'resubmit';
+
+/** What `requeue` sees besides the record: which action, the claim now, and who executes it. */
+export interface RequeueView {
+  action: OperatorAction;
+  /** The id's claim now, as no engine holds it (`mine` is false). */
+  claim: ClaimView;
+  who: OperatorWho;
 }
 
 /** The publish decision. */
@@ -44,6 +95,7 @@ export interface DisposeView {
   sent: Envelope | null;
   /** How this pass classified the reply, if it POSTed. */
   outcome: Outcome | null;
+  who: Who;
 }
 
 /** The gateway's disposal of a file. */
@@ -65,16 +117,24 @@ export interface RuleDecisions {
   admit(view: AdmitView): Admission;
   /** Whether to take a claim as seen (free, held by a live or dead owner, torn). */
   mayClaim(claim: ClaimView): boolean;
-  /** An optional durable write before the POST; null when the rule writes nothing. */
-  preSend(record: OutboxRecord): OutboxRecord | null;
+  /**
+   * An optional durable write before the POST; null when the rule writes nothing.
+   * `view` (who decides) is always given by the world; it is optional only so
+   * that a rule may call another rule set's decision without it.
+   */
+  preSend(record: OutboxRecord, view?: DecisionView): OutboxRecord | null;
   /** The envelope for the record's current cycle. */
   envelope(id: string, record: OutboxRecord): Envelope;
   /** How a reply is understood. */
   classify(reply: Reply): Outcome;
   /** The record writes that complete an attempt, in order (each is its own durable step). */
-  complete(record: OutboxRecord, outcome: Outcome, limits: EngineLimits): OutboxRecord[];
-  /** What an operator's requeue of a parked record writes. */
-  requeue(record: OutboxRecord, resetAttempts: boolean): OutboxRecord;
+  complete(record: OutboxRecord, outcome: Outcome, limits: EngineLimits, view?: DecisionView): OutboxRecord[];
+  /**
+   * What an operator's action writes: a requeue of a PARKED record, or a
+   * resubmit of a READY one (`view.action`), run with the rules of the tool
+   * that executes it (`view.who`).
+   */
+  requeue(record: OutboxRecord, resetAttempts: boolean, view?: RequeueView): OutboxRecord;
   /** How the gateway disposes of the file it read. */
   dispose(view: DisposeView): Disposal;
 }

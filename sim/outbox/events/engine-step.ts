@@ -26,7 +26,7 @@ type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id) };
+  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
   if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };

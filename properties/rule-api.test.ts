@@ -1,0 +1,76 @@
+/**
+ * The rule API states the decisions real reviews turn on (issue 19): each
+ * test rule set in `rule-api/` uses one new part of the API, and the tool
+ * finds the flaw that part makes expressible (and not in the fixed variant).
+ */
+import { describe, expect, it } from 'vitest';
+import type { RuleSet } from '../model/rules.ts';
+import { steppersFor } from '../sim/check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
+import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
+import { labelOf } from '../sim/outbox/world.ts';
+import { compiledStepper } from '../sim/outbox/compiled-stepper.ts';
+import { xstateStepper } from '../sim/outbox/stepper.ts';
+import { freshRecord } from '../model/record.ts';
+import admitIgnoresClaim from './rule-api/admit-ignores-claim.ts';
+import admitRespectsClaim from './rule-api/admit-respects-claim.ts';
+import stampVersion from './rule-api/stamp-version.ts';
+import stampVersionOld from './rule-api/stamp-version-old.ts';
+import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
+import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
+
+/** `outbox-sim explore` with the eventually properties; every violated property when `all`. */
+export function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, all = false) {
+  const worldRules = oldRules === null ? { rules } : { rules, oldRules };
+  const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), worldRules, steppersFor(rules, oldRules), {
+    statesMax: 1_000_000,
+    liveness: true,
+    stopAtFirst: !all,
+  });
+  return { ...r, found: r.violations.map((v) => v.violation.property), paths: r.violations.map((v) => v.events.map(labelOf)) };
+}
+
+describe('every decision knows who decides (who: pid, rules, schema)', () => {
+  it.each([['xstate', xstateStepper], ['compiled', compiledStepper]] as const)('the %s stepper tells preSend the engine pid, rule set and schema', (_name, stepper) => {
+    const step = stepper(stampVersion)(
+      { state: 'preSend', ctx: { pid: 7, attemptsMax: 2, id: 'a', file: null, envelope: null, outcome: null, pending: null, effect: null } },
+      { type: 'STEP', read: { kind: 'found', record: freshRecord('A', 0), legacy: false }, claim: { kind: 'held', mine: true, ownerAlive: true }, live: null },
+    );
+    const written = step.effects.find((fx) => fx.kind === 'write-record');
+    expect(written?.kind === 'write-record' ? written.record : null).toMatchObject({ takenBy: 'stamp-version', takenPid: 7, takenSchema: stampVersion.schemaKnown });
+  });
+  it('on one version, stamping who took an attempt changes nothing: no violation', () => {
+    const r = search(stampVersion, null, {});
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('under version skew, parking in preSend a body the other version attempted still POSTs it: parked-stays-parked', () => {
+    const r = search(stampVersion, stampVersionOld, { skew: true });
+    expect(r.found).toEqual(['parked-stays-parked']);
+    // Two engines attempted the body: the second saw the first one's stamp.
+    expect(r.paths[0].filter((l) => l.includes('preSend')).length).toBe(2);
+  });
+  it('parking in complete instead (after the attempt) is clean under skew', () => {
+    const r = search(stampVersionFixed, stampVersionFixedOld, { skew: true });
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+});
+
+describe('publish sees the claim (admit view.claim)', () => {
+  it('superseding a READY record while a live engine holds its claim: the attempt in flight completes the new body (no-phantom-delivery)', () => {
+    const r = search(admitIgnoresClaim, null, {});
+    expect(r.found).toEqual(['no-phantom-delivery']);
+    const path = r.paths[0];
+    // e2 admitted the new body after e1 claimed and before e1 completed.
+    const claimed = path.indexOf('e1 claiming');
+    const admitted = path.lastIndexOf('e2 scan a');
+    expect(claimed).toBeGreaterThanOrEqual(0);
+    expect(admitted).toBeGreaterThan(claimed);
+    expect(path.slice(admitted)).toContain('e1 completing');
+  });
+  it('superseding only while the claim is free and nothing was attempted ends the phantom delivery; the dropped old body is still found', () => {
+    const r = search(admitRespectsClaim, null, {}, true);
+    expect(r.complete).toBe(true);
+    expect(r.found).not.toContain('no-phantom-delivery');
+    expect(r.found).toEqual(['no-silent-loss']);
+  });
+});
