@@ -15,6 +15,12 @@ import { freshRecord } from '../model/record.ts';
 import admitIgnoresClaim from './rule-api/admit-ignores-claim.ts';
 import admitRespectsClaim from './rule-api/admit-respects-claim.ts';
 import stampVersion from './rule-api/stamp-version.ts';
+import reopenMaxAttempts from './rule-api/reopen-max-attempts.ts';
+import reopenMaxAttemptsOld from './rule-api/reopen-max-attempts-old.ts';
+import failClosed from '../model/catalog/fail-closed.ts';
+import { outboxModel } from '../sim/outbox/model.ts';
+import type { World, WorldEvent } from '../sim/outbox/world.ts';
+import type { RequeueView } from '../model/rules.ts';
 import stampVersionOld from './rule-api/stamp-version-old.ts';
 import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
 import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
@@ -72,5 +78,48 @@ describe('publish sees the claim (admit view.claim)', () => {
     expect(r.complete).toBe(true);
     expect(r.found).not.toContain('no-phantom-delivery');
     expect(r.found).toEqual(['no-silent-loss']);
+  });
+});
+
+/** Steps a world by the labels of enabled events; throws when one is not enabled. */
+function walk(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, labels: readonly string[]): World {
+  const model = outboxModel(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), oldRules === null ? { rules } : { rules, oldRules }, steppersFor(rules, oldRules));
+  let w = model.initial();
+  for (const label of labels) {
+    const enabled: WorldEvent[] = model.choices(w).flatMap((c) => c.events);
+    const e = enabled.find((x) => labelOf(x) === label);
+    if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${enabled.map(labelOf).join(', ')}`);
+    w = model.step(w, e).state;
+  }
+  return w;
+}
+
+describe('operator actions: the executing version\'s rules, and resubmit of READY and in-flight items', () => {
+  it('under version skew each action is offered once per deployed version, and the old tool runs the old rule set\'s requeue', () => {
+    const views: RequeueView[] = [];
+    const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
+    const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
+    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown } }]);
+    expect(w.operatorActions).toBe(1);
+  });
+  it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {
+    const w = walk(failClosed, null, { operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'operator resubmit a']);
+    const slot = w.records.a;
+    expect(slot?.kind === 'record' ? [slot.record.status, slot.record.resendEpoch] : null).toEqual(['READY', 1]);
+    expect(() => walk(failClosed, null, { operatorActionsMax: 1 }, ['produce a', 'operator resubmit a (old rules)'])).toThrow(/not enabled/);
+  });
+  it('fail-closed stays clean with the operator\'s new power (resubmit of READY and in-flight items)', () => {
+    const r = search(failClosed, null, { engines: 1, operatorActionsMax: 2 });
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('a version whose requeue keeps the evidence of a possibly stored attempt is betrayed by the old version\'s tool: no-phantom-delivery, through an old-rules resubmit', () => {
+    // Its own tool alone, or the skew without operator actions, delivers no phantom.
+    const alone = search(reopenMaxAttempts, null, { operatorActionsMax: 1 }, true);
+    expect(alone.found).not.toContain('no-phantom-delivery');
+    const noOperator = search(reopenMaxAttempts, reopenMaxAttemptsOld, { skew: true }, true);
+    expect(noOperator.found).not.toContain('no-phantom-delivery');
+    const skewed = search(reopenMaxAttempts, reopenMaxAttemptsOld, { operatorActionsMax: 1, skew: true });
+    expect(skewed.found).toEqual(['no-phantom-delivery']);
+    expect(skewed.paths[0].some((l) => l.startsWith('operator ') && l.endsWith('(old rules)'))).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { answers } from './broker.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
 import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
-import { requeue, requeueReset, restore } from './operator.ts';
+import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
 import { produce } from './producer.ts';
 import type { WorldEvent } from '../world.ts';
@@ -80,6 +80,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   produce,
   requeue,
   requeueReset,
+  resubmit,
   restore,
   crash,
   tearRecord,

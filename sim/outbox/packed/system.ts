@@ -279,9 +279,16 @@ export function packedOutbox(
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         const slot = tables.records.value(s[j * PER_ID + REC]);
+        // As events/operator.ts: each action once per deployed version's tool (the old one's under skew).
         if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
           out.push(cached(ev(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
+          if (skew) out.push(cached(ev(7, 1, 2 * j), () => ({ kind: 'requeue', id, reset: false, version: 'old' })));
           out.push(cached(ev(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
+          if (skew) out.push(cached(ev(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
+        }
+        if (slot?.kind === 'record' && slot.record.status === 'READY') {
+          out.push(cached(ev(14, 0, j), () => ({ kind: 'resubmit', id })));
+          if (skew) out.push(cached(ev(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
         }
       }
       const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
@@ -342,8 +349,19 @@ export function packedOutbox(
     list(s, rest);
     return rest.map((e) => transitions.programFor(s, e));
   };
+  // An operator action also reads whether each claim's holder is alive (its `requeue` decision sees the
+  // claim): with operator actions the memo is on the prefix and those bits.
+  const byAlive = new PairTable();
+  const memoIndex = (s: Int32Array, prefix: number): number => {
+    if (options.operatorActionsMax === 0) return prefix;
+    let alive = 0;
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
+    let x = byAlive.get(prefix, alive);
+    if (x < 0) byAlive.set(prefix, alive, (x = byAlive.size));
+    return x;
+  };
   const programsOfPrefix = (s: Int32Array, prefix: number): { middle: Int32Array[]; last: Int32Array[] } =>
-    (prefixPrograms[prefix] ??= { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) });
+    (prefixPrograms[memoIndex(s, prefix)] ??= { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) });
 
   const scratch: EngineExpansion[] = [];
   /** Writes every successor of `s` to the sink in `events` order; stops when `take` returns true. */
