@@ -4,6 +4,7 @@
  * these through its guards and actions; nothing else in the project decides
  * what an engine does.
  */
+import type { RecordShape } from './record.ts';
 import type {
   ClaimView,
   Envelope,
@@ -113,6 +114,13 @@ export interface EngineLimits {
 export interface RuleDecisions {
   /** Highest record schema version this engine understands. */
   schemaKnown: number;
+  /**
+   * The shape of the records it writes and accepts (default: a payload is
+   * required). `{ payload: 'optional' }` declares metadata-only records legal:
+   * one without a payload reads as `found` with `metadataOnly: true`, not as
+   * `corrupt`, and the decisions' contracts accept records without one.
+   */
+  recordShape?: RecordShape;
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
   /** Whether to take a claim as seen (free, held by a live or dead owner, torn). */
@@ -166,6 +174,12 @@ export function ruleSetProblem(value: unknown): string | null {
   if (typeof v.name !== 'string' || v.name === '') return 'the rule set has no `name` string';
   if (typeof v.summary !== 'string') return `rule set "${v.name}" has no \`summary\` string`;
   if (typeof v.schemaKnown !== 'number') return `rule set "${v.name}" has no numeric \`schemaKnown\``;
+  if (v.recordShape !== undefined) {
+    const shape = v.recordShape as { payload?: unknown } | null;
+    if (typeof shape !== 'object' || shape === null || (shape.payload !== 'required' && shape.payload !== 'optional')) {
+      return `rule set "${v.name}" has a \`recordShape\` that is not { payload: 'required' | 'optional' }`;
+    }
+  }
   for (const d of DECISIONS) {
     if (typeof v[d] !== 'function') return `rule set "${v.name}" is missing the decision \`${d}\``;
   }

@@ -20,7 +20,12 @@ import reopenMaxAttemptsOld from './rule-api/reopen-max-attempts-old.ts';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { outboxModel } from '../sim/outbox/model.ts';
 import type { World, WorldEvent } from '../sim/outbox/world.ts';
-import type { RequeueView } from '../model/rules.ts';
+import { ruleSetProblem, type RequeueView } from '../model/rules.ts';
+import { readSlot } from '../model/record.ts';
+import { guardRules, RuleFault } from '../model/rule-contract.ts';
+import tombstoneDelivered, { tombstone } from './rule-api/tombstone-delivered.ts';
+import tombstoneTrustsAbsent from './rule-api/tombstone-trusts-absent.ts';
+import tombstoneUndeclared from './rule-api/tombstone-undeclared.ts';
 import stampVersionOld from './rule-api/stamp-version-old.ts';
 import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
 import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
@@ -121,5 +126,35 @@ describe('operator actions: the executing version\'s rules, and resubmit of READ
     const skewed = search(reopenMaxAttempts, reopenMaxAttemptsOld, { operatorActionsMax: 1, skew: true });
     expect(skewed.found).toEqual(['no-phantom-delivery']);
     expect(skewed.paths[0].some((l) => l.startsWith('operator ') && l.endsWith('(old rules)'))).toBe(true);
+  });
+});
+
+describe('a record with no payload is legal when the rule set declares it (recordShape)', () => {
+  const delivered = tombstone({ ...freshRecord('A', 0), status: 'DELIVERED' });
+  const slot = { kind: 'record', record: delivered } as const;
+  it('reads as corrupt by default, and as found and metadataOnly under the declared shape', () => {
+    expect(readSlot(slot, 1)).toEqual({ kind: 'corrupt' });
+    expect(readSlot(slot, 1, tombstoneUndeclared.recordShape)).toEqual({ kind: 'corrupt' });
+    expect(readSlot(slot, 1, tombstoneDelivered.recordShape)).toEqual({ kind: 'found', record: delivered, legacy: false, metadataOnly: true });
+  });
+  it('the contract accepts a record without payload only from a rule set that declares it', () => {
+    const args = [freshRecord('A', 0), 'confirmed', { attemptsMax: 2 }] as const;
+    const [written] = guardRules(tombstoneDelivered).complete(...args);
+    expect(['payload' in written, written.status, written.digest]).toEqual([false, 'DELIVERED', delivered.digest]);
+    expect(() => guardRules(tombstoneUndeclared).complete(...args)).toThrow(RuleFault);
+    expect(() => guardRules(tombstoneUndeclared).complete(...args)).toThrow(/complete returned .*\(0\.payload: /);
+  });
+  it('a recordShape that is not one of the two is refused when a rule file is loaded', () => {
+    expect(ruleSetProblem({ ...tombstoneDelivered, recordShape: { payload: 'maybe' } })).toMatch(/recordShape/);
+    expect(ruleSetProblem(tombstoneDelivered)).toBeNull();
+  });
+  it('declared and matched by digest: clean, the same state space as fail-closed', () => {
+    const r = search(tombstoneDelivered, null, {});
+    expect([r.complete, r.found, r.states]).toEqual([true, [], 19063]);
+  });
+  it('a tombstone taken as "this id is done" archives a new body as delivered: no-phantom-delivery', () => {
+    const r = search(tombstoneTrustsAbsent, null, {});
+    expect(r.found).toEqual(['no-phantom-delivery']);
+    expect(r.violations[0].violation.layer).toBe('archive');
   });
 });

@@ -40,7 +40,8 @@ export function rulesOf(ctx: WorldContext, proc: EngineProc): RuleSet {
 
 /** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
 export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
-  return readSlot(w.records[id], rulesOf(ctx, proc).schemaKnown);
+  const rules = rulesOf(ctx, proc);
+  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape);
 }
 
 /** A claim as engine `pid` sees it. */

@@ -39,8 +39,9 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
     switch (fx.kind) {
       case 'write-record': {
         w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
-        const pub = `${fx.id}:${fx.record.payload}`;
-        if (!w.published.includes(pub)) w.published = [...w.published, pub].sort();
+        // A metadata-only record (no payload) publishes no body.
+        const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
+        if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
         break;

@@ -41,8 +41,8 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   if (slot?.kind !== 'record') return w;
   // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
   // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
-  const read = readSlot(slot, Number.MAX_SAFE_INTEGER);
   const rules = toolRules(ctx, version);
+  const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape);
   const record = rules.requeue(read.kind === 'found' ? read.record : slot.record, reset, {
     action,
     claim: claimView(w, id, OPERATOR_PID),

@@ -65,6 +65,7 @@ export function packedOutbox(
   const g = layout.globals;
   const always = model.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
+  const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
   const faultOn = (k: (typeof FAULTS)[number]) => options.faultWeights[FAULTS.indexOf(k)] > 0;
 
@@ -87,7 +88,7 @@ export function packedOutbox(
     const k = recId * 2 + (version === 'old' ? 1 : 0);
     let r = drainable.get(k);
     if (r === undefined) {
-      const read = readSlot(tables.records.value(recId), schemaKnown[version]);
+      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
       r = read.kind === 'found' && read.record.status === 'READY';
       drainable.set(k, r);
     }
