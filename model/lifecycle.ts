@@ -12,7 +12,7 @@
  * `provide` (see {@link engineMachine}).
  */
 import { assign, setup } from 'xstate';
-import type { RuleSet, Who } from './rules.ts';
+import { selects, type RuleSet, type Who } from './rules.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
@@ -62,10 +62,6 @@ function holds(event: EngineEvent): boolean {
   const c = claimOf(event);
   return c !== null && c.kind === 'held' && c.mine;
 }
-function readyRecord(event: EngineEvent): OutboxRecord | null {
-  const read = readOf(event);
-  return read !== null && read.kind === 'found' && read.record.status === 'READY' ? read.record : null;
-}
 
 /** Guards and actions for one rule set; `provide` installs them on the machine. */
 export function implementationsFor(rules: RuleSet) {
@@ -79,8 +75,14 @@ export function implementationsFor(rules: RuleSet) {
     context.file !== null && event.type === 'STEP'
       ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context) })
       : { kind: 'leave' as const };
+  /** The record, when it is READY and this engine selects it (`selectable`); else null. */
+  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => {
+    const read = readOf(event);
+    if (read === null || read.kind !== 'found') return null;
+    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context) }) ? read.record : null;
+  };
   const preSendOf = ({ context, event }: Args) => {
-    const record = readyRecord(event);
+    const record = readyRecord(context, event);
     return record === null ? null : rules.preSend(record, { who: whoOf(context) });
   };
   return {
@@ -88,7 +90,7 @@ export function implementationsFor(rules: RuleSet) {
       admitsWrite: (a: Args) => admission(a)?.kind === 'write',
       admitsKeep: (a: Args) => admission(a)?.kind === 'keep',
       admitsQuarantine: (a: Args) => admission(a)?.kind === 'quarantine',
-      recordNotReady: ({ event }: Args) => readyRecord(event) === null,
+      recordNotReady: ({ context, event }: Args) => readyRecord(context, event) === null,
       claimTakeable: ({ event }: Args) => {
         const c = claimOf(event);
         return c !== null && rules.mayClaim(c);
@@ -125,7 +127,7 @@ export function implementationsFor(rules: RuleSet) {
         return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
       }),
       buildEnvelope: assignCtx(({ context, event }: Args) => {
-        const record = readyRecord(event);
+        const record = readyRecord(context, event);
         if (record === null || context.id === null) return {};
         return { envelope: rules.envelope(context.id, rules.preSend(record, { who: whoOf(context) }) ?? record) };
       }),

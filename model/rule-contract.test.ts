@@ -17,6 +17,7 @@ const file = { id: 'a', body: 'A', generation: 1 };
 const GOOD: Record<Decision, unknown[]> = {
   admit: [{ kind: 'write', record }, { kind: 'write', record: { ...record, extra: [1] } }, { kind: 'keep' }, { kind: 'quarantine', cause: 'x' }, { kind: 'leave' }],
   mayClaim: [true, false],
+  selectable: [true, false],
   preSend: [null, record, { ...record, inFlight: true }],
   envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
   classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
@@ -28,6 +29,7 @@ const GOOD: Record<Decision, unknown[]> = {
 const BAD: Record<Decision, unknown[]> = {
   admit: [undefined, null, { kind: 'bogus' }, { kind: 'write' }, { kind: 'write', record: legacy }, { kind: 'quarantine' }, 'keep'],
   mayClaim: [undefined, 'yes', 1, null],
+  selectable: [undefined, 'yes', 0, null],
   preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
   envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
   classify: ['strange', undefined, 'ok', null],

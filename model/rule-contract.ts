@@ -56,6 +56,7 @@ function contractFor(record: typeof fullRecord | typeof metadataRecord, payload:
       expected: `an Admission: {kind:'write', record} | {kind:'keep'} | {kind:'quarantine', cause} | {kind:'leave'}${payload}`,
     },
     mayClaim: { schema: z.boolean(), expected: 'a boolean' },
+    selectable: { schema: z.boolean(), expected: 'a boolean' },
     preSend: { schema: record.nullable(), expected: `an OutboxRecord or null${payload}` },
     envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
     classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
@@ -181,7 +182,9 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
   originals.set(guarded, rules);
   const shape = rules.recordShape ?? SHAPE_DEFAULT;
   DECISIONS.forEach((decision, code) => {
-    const fn = rules[decision] as (...args: unknown[]) => unknown;
+    const fn = rules[decision] as ((...args: unknown[]) => unknown) | undefined;
+    // An optional decision left out keeps its default.
+    if (fn === undefined) return;
     const call = (args: unknown[]): unknown => {
       watch?.enter(code);
       let value: unknown;

@@ -58,6 +58,12 @@ export interface AdmitView {
   who: Who;
 }
 
+/** What `selectable` sees besides the record. */
+export interface SelectView {
+  id: string;
+  who: Who;
+}
+
 /** Which operator action asks `requeue`. */
 export type OperatorAction =
   /** Retry a PARKED record. */
@@ -123,6 +129,13 @@ export interface RuleDecisions {
   recordShape?: RecordShape;
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
+  /**
+   * Whether the engine selects a READY record to work on (optional; default:
+   * every READY record). Asked only of READY records, whenever the engine
+   * would start or continue an attempt on one: a record it does not select is
+   * left as it is, unclaimed and unsent, as `SELECT ... WHERE attempts < 50`.
+   */
+  selectable?(record: OutboxRecord, view: SelectView): boolean;
   /** Whether to take a claim as seen (free, held by a live or dead owner, torn). */
   mayClaim(claim: ClaimView): boolean;
   /**
@@ -164,8 +177,16 @@ export function extendRules(
   return { ...base, ...overrides, extends: base.name };
 }
 
-/** The decisions of a rule set, in the order of the interface. */
-export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose'] as const satisfies readonly (keyof RuleDecisions)[];
+/** The decisions of a rule set, in the order of the interface; the optional ones last (their index is a watchdog's code). */
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable'] as const satisfies readonly (keyof RuleDecisions)[];
+
+/** Decisions a rule set may leave out, each with its default. */
+export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable']);
+
+/** Whether an engine of `rules` selects `record` to work on: READY, and `selectable` (default: every READY record). */
+export function selects(rules: RuleSet, record: OutboxRecord, view: SelectView): boolean {
+  return record.status === 'READY' && (rules.selectable === undefined || rules.selectable(record, view));
+}
 
 /** Why `value` is not a rule set, or null when it is one. */
 export function ruleSetProblem(value: unknown): string | null {
@@ -181,6 +202,7 @@ export function ruleSetProblem(value: unknown): string | null {
     }
   }
   for (const d of DECISIONS) {
+    if (OPTIONAL_DECISIONS.has(d) && v[d] === undefined) continue;
     if (typeof v[d] !== 'function') return `rule set "${v.name}" is missing the decision \`${d}\``;
   }
   return null;

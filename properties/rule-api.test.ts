@@ -26,6 +26,8 @@ import { guardRules, RuleFault } from '../model/rule-contract.ts';
 import tombstoneDelivered, { tombstone } from './rule-api/tombstone-delivered.ts';
 import tombstoneTrustsAbsent from './rule-api/tombstone-trusts-absent.ts';
 import tombstoneUndeclared from './rule-api/tombstone-undeclared.ts';
+import selectBelowCap from './rule-api/select-below-cap.ts';
+import selectBelowCapParks from './rule-api/select-below-cap-parks.ts';
 import stampVersionOld from './rule-api/stamp-version-old.ts';
 import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
 import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
@@ -156,5 +158,29 @@ describe('a record with no payload is legal when the rule set declares it (recor
     const r = search(tombstoneTrustsAbsent, null, {});
     expect(r.found).toEqual(['no-phantom-delivery']);
     expect(r.violations[0].violation.layer).toBe('archive');
+  });
+});
+
+describe('which records an engine selects is a decision (selectable)', () => {
+  it('left out, every READY record is selected: fail-closed and a rule set selecting everything search the same states', () => {
+    const all = search({ ...failClosed, name: 'select-all', selectable: () => true }, null, {});
+    expect([all.complete, all.found, all.states, all.transitions]).toEqual([true, [], 19063, 52530]);
+  });
+  it('selecting attempts < N without parking at N leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
+    const r = search(selectBelowCap, null, {}, true);
+    expect(r.found.sort()).toEqual(['no-silent-loss', 'settled-after-healing']);
+  });
+  it('parking at the cap it selects by is clean', () => {
+    const r = search(selectBelowCapParks, null, {});
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('an engine does not drain, claim or send a READY record it does not select', () => {
+    const w = walk(selectBelowCap, null, { engines: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing', 'e1 disposing', 'e1 scan a', 'e1 claiming']);
+    // Back to idle without a claim: the record (attempts 1) was not selected.
+    expect([w.engines[0].state, w.claims.a, w.records.a?.kind === 'record' ? w.records.a.record.status : null]).toEqual(['disposing', undefined, 'READY']);
+  });
+  it('a selectable that returns a non-boolean breaks its contract', () => {
+    const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
+    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/selectable returned "yes", expected a boolean/);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Item "publish sees the claim" (docs/rules.md, 'admit'): a newer body for
+ * Item "publish sees the claim" (docs/rules.md, 'What publish sees of the claim'): a newer body for
  * an id whose record is READY supersedes the queued one with a fresh cycle
  * ("the latest result wins").
  *

@@ -8,6 +8,7 @@
  * differential tests run whole searches so).
  */
 import { readSlot } from '../../../model/record.ts';
+import { selects } from '../../../model/rules.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
 import type { SimModel } from '../../core/model.ts';
@@ -82,17 +83,26 @@ export function packedOutbox(
   const ev = (kind: number, pid: number, sub: number) => kind * 2 ** 24 + pid * 2 ** 8 + sub;
   const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 
-  /** Whether an engine of a version would drain a record slot: it reads as a READY record. */
-  const drainable = new Map<number, boolean>();
-  const readyFor = (recId: number, version: 'new' | 'old'): boolean => {
-    const k = recId * 2 + (version === 'old' ? 1 : 0);
-    let r = drainable.get(k);
-    if (r === undefined) {
+  /**
+   * Whether an engine would drain a record slot: it reads as a READY record its
+   * rule set selects. Without `selectable` that depends on the version only; with
+   * it, on the engine (its decision is told the pid), so the memo is per engine.
+   */
+  const drainable = new PairTable();
+  const rulesFor = { new: worldRules.rules, old: worldRules.oldRules ?? worldRules.rules };
+  const readyFor = (recId: number, proc: EngineProc, j: number): boolean => {
+    const version = proc.version;
+    const rules = rulesFor[version];
+    // The decision is told the id and the pid: both are in the key (at most 30 ids).
+    const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
+    let r = drainable.get(recId, k);
+    if (r < 0) {
       const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
-      r = read.kind === 'found' && read.record.status === 'READY';
-      drainable.set(k, r);
+      const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
+      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
+      drainable.set(recId, k, r);
     }
-    return r;
+    return r === 1;
   };
 
   const listEngine = (s: Int32Array, proc: EngineProc, engineEvents: WorldEvent[], brokerEvents: WorldEvent[]): void => {
@@ -101,7 +111,7 @@ export function packedOutbox(
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         if (s[j * PER_ID + LIVE] !== 0) engineEvents.push(cached(ev(0, pid, j), () => ({ kind: 'scan', pid, id })));
-        else if (readyFor(s[j * PER_ID + REC], proc.version)) engineEvents.push(cached(ev(1, pid, j), () => ({ kind: 'drain', pid, id })));
+        else if (readyFor(s[j * PER_ID + REC], proc, j)) engineEvents.push(cached(ev(1, pid, j), () => ({ kind: 'drain', pid, id })));
       }
     } else if (proc.state === 'posting') {
       const healing = s[g + HEALING] === 1;
