@@ -104,7 +104,7 @@ export function lifecycleEvents(): EngineEvent[] {
   ];
   const replies: Reply[] = ['ok', 'refused-400', 'conflict-409', 'unavailable-503', 'timeout', 'garbled-200'];
   const events: EngineEvent[] = [];
-  for (const file of files) for (const read of reads) events.push({ type: 'SCAN', file, read });
+  for (const file of files) for (const read of reads) for (const claim of claims) events.push({ type: 'SCAN', file, read, claim });
   for (const read of reads) events.push({ type: 'DRAIN', id: 'a', read });
   for (const read of reads) for (const claim of claims) for (const live of [...files, null]) events.push({ type: 'STEP', read, claim, live });
   for (const reply of replies) for (const claim of claims) events.push({ type: 'POST', reply, claim });

@@ -12,7 +12,7 @@
  * `provide` (see {@link engineMachine}).
  */
 import { assign, setup } from 'xstate';
-import type { RuleSet } from './rules.ts';
+import { selects, type RuleSet, type Who } from './rules.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
@@ -34,7 +34,7 @@ export interface EngineContext {
 
 /** What the world tells an engine when it takes a step. */
 export type EngineEvent =
-  | { type: 'SCAN'; file: ResultFile; read: RecordRead }
+  | { type: 'SCAN'; file: ResultFile; read: RecordRead; claim: ClaimView }
   | { type: 'DRAIN'; id: string; read: RecordRead }
   | { type: 'STEP'; read: RecordRead; claim: ClaimView; live: ResultFile | null }
   | { type: 'POST'; reply: Reply; claim: ClaimView };
@@ -62,29 +62,35 @@ function holds(event: EngineEvent): boolean {
   const c = claimOf(event);
   return c !== null && c.kind === 'held' && c.mine;
 }
-function readyRecord(event: EngineEvent): OutboxRecord | null {
-  const read = readOf(event);
-  return read !== null && read.kind === 'found' && read.record.status === 'READY' ? read.record : null;
-}
 
 /** Guards and actions for one rule set; `provide` installs them on the machine. */
 export function implementationsFor(rules: RuleSet) {
-  const admission = ({ event }: Args) =>
-    event.type === 'SCAN' ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read }) : null;
+  // Who decides: this engine, on this rule set (a rule may stamp it on the record).
+  const whoOf = (context: EngineContext): Who => ({ pid: context.pid, rules: rules.name, schema: rules.schemaKnown });
+  const admission = ({ context, event }: Args) =>
+    event.type === 'SCAN'
+      ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read, claim: event.claim, who: whoOf(context) })
+      : null;
   const disposal = ({ context, event }: Args) =>
     context.file !== null && event.type === 'STEP'
-      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome })
+      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context) })
       : { kind: 'leave' as const };
-  const preSendOf = ({ event }: Args) => {
-    const record = readyRecord(event);
-    return record === null ? null : rules.preSend(record);
+  /** The record, when it is READY and this engine selects it (`selectable`); else null. */
+  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => {
+    const read = readOf(event);
+    if (read === null || read.kind !== 'found') return null;
+    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context) }) ? read.record : null;
+  };
+  const preSendOf = ({ context, event }: Args) => {
+    const record = readyRecord(context, event);
+    return record === null ? null : rules.preSend(record, { who: whoOf(context) });
   };
   return {
     guards: {
       admitsWrite: (a: Args) => admission(a)?.kind === 'write',
       admitsKeep: (a: Args) => admission(a)?.kind === 'keep',
       admitsQuarantine: (a: Args) => admission(a)?.kind === 'quarantine',
-      recordNotReady: ({ event }: Args) => readyRecord(event) === null,
+      recordNotReady: ({ context, event }: Args) => readyRecord(context, event) === null,
       claimTakeable: ({ event }: Args) => {
         const c = claimOf(event);
         return c !== null && rules.mayClaim(c);
@@ -121,9 +127,9 @@ export function implementationsFor(rules: RuleSet) {
         return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
       }),
       buildEnvelope: assignCtx(({ context, event }: Args) => {
-        const record = readyRecord(event);
+        const record = readyRecord(context, event);
         if (record === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(record) ?? record) };
+        return { envelope: rules.envelope(context.id, rules.preSend(record, { who: whoOf(context) }) ?? record) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
@@ -135,7 +141,7 @@ export function implementationsFor(rules: RuleSet) {
         let pending = context.pending;
         if (pending === null) {
           if (read === null || read.kind !== 'found' || context.outcome === null) return {};
-          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax });
+          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context) });
         }
         const [next, ...rest] = pending;
         if (next === undefined) return { pending: rest };

@@ -17,6 +17,7 @@ const file = { id: 'a', body: 'A', generation: 1 };
 const GOOD: Record<Decision, unknown[]> = {
   admit: [{ kind: 'write', record }, { kind: 'write', record: { ...record, extra: [1] } }, { kind: 'keep' }, { kind: 'quarantine', cause: 'x' }, { kind: 'leave' }],
   mayClaim: [true, false],
+  selectable: [true, false],
   preSend: [null, record, { ...record, inFlight: true }],
   envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
   classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
@@ -28,6 +29,7 @@ const GOOD: Record<Decision, unknown[]> = {
 const BAD: Record<Decision, unknown[]> = {
   admit: [undefined, null, { kind: 'bogus' }, { kind: 'write' }, { kind: 'write', record: legacy }, { kind: 'quarantine' }, 'keep'],
   mayClaim: [undefined, 'yes', 1, null],
+  selectable: [undefined, 'yes', 0, null],
   preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
   envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
   classify: ['strange', undefined, 'ok', null],
@@ -61,9 +63,10 @@ describe('guardRules', () => {
   });
   const guarded = guardRules(broken, '"broken" (./broken.ts)');
 
+  const who = { pid: 1, rules: 'broken', schema: 1 };
   it('passes a good value through as it was returned', () => {
-    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' } });
-    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' } }));
+    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who });
+    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who }));
     expect(guarded.mayClaim({ kind: 'free' })).toBe(true);
   });
   it('turns a malformed return into a RuleFault', () => {
@@ -78,7 +81,7 @@ describe('guardRules', () => {
     expect((fault as RuleFault).detail).toMatch(/^returned "strange", expected an Outcome: one of 'confirmed', /);
   });
   it('turns a throw into a RuleFault with the error message', () => {
-    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null })).toThrow(
+    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null, who })).toThrow(
       expect.objectContaining({ decision: 'dispose', kind: 'threw', detail: 'threw TypeError: no dispose here' }),
     );
   });

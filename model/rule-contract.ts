@@ -11,6 +11,7 @@
  * check per call); a test holds them and the mutants to the contract.
  */
 import { z } from 'zod';
+import { SHAPE_DEFAULT, type RecordShape } from './record.ts';
 import { DECISIONS, type RuleSet } from './rules.ts';
 
 /** The decisions, by name. */
@@ -19,7 +20,7 @@ export type Decision = (typeof DECISIONS)[number];
 const status = z.enum(['READY', 'DELIVERED', 'PARKED']);
 const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']);
 /** Records are open objects: fields the model does not know are kept. */
-const record = z.looseObject({
+const fullRecord = z.looseObject({
   schema: z.number(),
   status,
   payload: z.string(),
@@ -28,41 +29,59 @@ const record = z.looseObject({
   resendEpoch: z.number(),
   reason: parkReason.optional(),
 });
-/**
- * A record as the store may hold it: `requeue` is given the stored record as
- * it is, which may be a legacy one (written before attempts, resendEpoch and
- * digest existed), and may give it back so.
- */
-const storedRecord = record.extend({ digest: z.string().optional(), attempts: z.number().optional(), resendEpoch: z.number().optional() });
+/** A record of a rule set that declares metadata-only records legal (`recordShape: { payload: 'optional' }`). */
+const metadataRecord = fullRecord.extend({ payload: z.string().optional() });
 const resultFile = z.object({ id: z.string(), body: z.string(), generation: z.number() });
 const outcome = z.enum(['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified']);
 
+/** Each decision's contract: its return value's schema, and the same in words. */
+type Contract = Record<Decision, { schema: z.ZodType; expected: string }>;
+
+/** The contracts for records of one shape. */
+function contractFor(record: typeof fullRecord | typeof metadataRecord, payload: string): Contract {
+  /**
+   * A record as the store may hold it: `requeue` is given the stored record as
+   * it is, which may be a legacy one (written before attempts, resendEpoch and
+   * digest existed), and may give it back so.
+   */
+  const storedRecord = record.extend({ digest: z.string().optional(), attempts: z.number().optional(), resendEpoch: z.number().optional() });
+  return {
+    admit: {
+      schema: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('write'), record }),
+        z.object({ kind: z.literal('keep') }),
+        z.object({ kind: z.literal('quarantine'), cause: z.string() }),
+        z.object({ kind: z.literal('leave') }),
+      ]),
+      expected: `an Admission: {kind:'write', record} | {kind:'keep'} | {kind:'quarantine', cause} | {kind:'leave'}${payload}`,
+    },
+    mayClaim: { schema: z.boolean(), expected: 'a boolean' },
+    selectable: { schema: z.boolean(), expected: 'a boolean' },
+    preSend: { schema: record.nullable(), expected: `an OutboxRecord or null${payload}` },
+    envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
+    classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
+    complete: { schema: z.array(record).min(1), expected: `a non-empty array of OutboxRecords${payload}` },
+    requeue: { schema: storedRecord, expected: `an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)${payload}` },
+    dispose: {
+      schema: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('archive'), file: resultFile }),
+        z.object({ kind: z.literal('quarantine'), file: resultFile, cause: z.string() }),
+        z.object({ kind: z.literal('leave') }),
+      ]),
+      expected: "a Disposal: {kind:'archive', file} | {kind:'quarantine', file, cause} | {kind:'leave'}",
+    },
+  };
+}
+
 /** Each decision's return value, as `model/rules.ts` and `model/types.ts` type it, and the same in words. */
-export const CONTRACT: Record<Decision, { schema: z.ZodType; expected: string }> = {
-  admit: {
-    schema: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('write'), record }),
-      z.object({ kind: z.literal('keep') }),
-      z.object({ kind: z.literal('quarantine'), cause: z.string() }),
-      z.object({ kind: z.literal('leave') }),
-    ]),
-    expected: "an Admission: {kind:'write', record} | {kind:'keep'} | {kind:'quarantine', cause} | {kind:'leave'}",
-  },
-  mayClaim: { schema: z.boolean(), expected: 'a boolean' },
-  preSend: { schema: record.nullable(), expected: 'an OutboxRecord or null' },
-  envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
-  classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
-  complete: { schema: z.array(record).min(1), expected: 'a non-empty array of OutboxRecords' },
-  requeue: { schema: storedRecord, expected: 'an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)' },
-  dispose: {
-    schema: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('archive'), file: resultFile }),
-      z.object({ kind: z.literal('quarantine'), file: resultFile, cause: z.string() }),
-      z.object({ kind: z.literal('leave') }),
-    ]),
-    expected: "a Disposal: {kind:'archive', file} | {kind:'quarantine', file, cause} | {kind:'leave'}",
-  },
-};
+export const CONTRACT: Contract = contractFor(fullRecord, '');
+/** The same for a rule set whose records may have no payload (`recordShape: { payload: 'optional' }`). */
+export const CONTRACT_METADATA_ONLY: Contract = contractFor(metadataRecord, ' (payload optional: metadata-only records are declared legal)');
+
+/** The contracts that hold a rule set of `shape`. */
+export function contractOf(shape: RecordShape = SHAPE_DEFAULT): Contract {
+  return shape.payload === 'optional' ? CONTRACT_METADATA_ONLY : CONTRACT;
+}
 
 /** How a decision broke its contract. */
 export type FaultKind = 'threw' | 'malformed' | 'hung';
@@ -124,9 +143,9 @@ export function preview(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Why `value` breaks `decision`'s contract, or null when it keeps it. */
-export function contractProblem(decision: Decision, value: unknown): string | null {
-  const { schema, expected } = CONTRACT[decision];
+/** Why `value` breaks `decision`'s contract (for records of `shape`), or null when it keeps it. */
+export function contractProblem(decision: Decision, value: unknown, shape: RecordShape = SHAPE_DEFAULT): string | null {
+  const { schema, expected } = contractOf(shape)[decision];
   const r = schema.safeParse(value);
   if (r.success) return null;
   const issue = r.error.issues[0];
@@ -161,8 +180,11 @@ const originals = new WeakMap<RuleSet, RuleSet>();
 export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), watch?: DecisionWatch): RuleSet {
   const guarded: RuleSet = { ...rules };
   originals.set(guarded, rules);
+  const shape = rules.recordShape ?? SHAPE_DEFAULT;
   DECISIONS.forEach((decision, code) => {
-    const fn = rules[decision] as (...args: unknown[]) => unknown;
+    const fn = rules[decision] as ((...args: unknown[]) => unknown) | undefined;
+    // An optional decision left out keeps its default.
+    if (fn === undefined) return;
     const call = (args: unknown[]): unknown => {
       watch?.enter(code);
       let value: unknown;
@@ -174,7 +196,7 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
       } finally {
         watch?.leave();
       }
-      const problem = contractProblem(decision, value);
+      const problem = contractProblem(decision, value, shape);
       if (problem !== null) throw fault(new RuleFault(label, decision, 'malformed', problem));
       return value;
     };

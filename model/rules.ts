@@ -4,6 +4,7 @@
  * these through its guards and actions; nothing else in the project decides
  * what an engine does.
  */
+import type { RecordShape } from './record.ts';
 import type {
   ClaimView,
   Envelope,
@@ -14,11 +15,68 @@ import type {
   ResultFile,
 } from './types.ts';
 
-/** What `publish` sees: the body on offer and how the record read. */
+/**
+ * Who takes a decision: the engine process and the rule set it runs, so that
+ * a rule can stamp which engine or which version took an attempt.
+ */
+export interface Who {
+  /** The engine's process id (never reused). */
+  pid: number;
+  /** The name of the engine's rule set. */
+  rules: string;
+  /** The record schema version its rule set writes and understands (`schemaKnown`). */
+  schema: number;
+}
+
+/**
+ * Who takes an operator's decision (`requeue`): the rule set of the tool that
+ * executes it, which under version skew may be the old one. No engine process
+ * runs it, so `pid` is null.
+ */
+export interface OperatorWho {
+  pid: null;
+  rules: string;
+  schema: number;
+}
+
+/** What an engine's decision sees besides its arguments (always given by the world). */
+export interface DecisionView {
+  who: Who;
+}
+
+/** What `publish` sees: the body on offer, how the record read, and the id's claim now. */
 export interface AdmitView {
   id: string;
   body: string;
   read: RecordRead;
+  /**
+   * The id's claim as this engine sees it: free, held (by itself, or by
+   * another engine, alive or dead), or torn. A claim held by a live engine
+   * may mean an attempt is in flight.
+   */
+  claim: ClaimView;
+  who: Who;
+}
+
+/** What `selectable` sees besides the record. */
+export interface SelectView {
+  id: string;
+  who: Who;
+}
+
+/** Which operator action asks `requeue`. */
+export type OperatorAction =
+  /** Retry a PARKED record. */
+  | 'requeue'
+  /** Send again a READY record, whether or not an engine holds its claim (an attempt may be in flight). */
+  | 'resubmit';
+
+/** What `requeue` sees besides the record: which action, the claim now, and who executes it. */
+export interface RequeueView {
+  action: OperatorAction;
+  /** The id's claim now, as no engine holds it (`mine` is false). */
+  claim: ClaimView;
+  who: OperatorWho;
 }
 
 /** The publish decision. */
@@ -44,6 +102,7 @@ export interface DisposeView {
   sent: Envelope | null;
   /** How this pass classified the reply, if it POSTed. */
   outcome: Outcome | null;
+  who: Who;
 }
 
 /** The gateway's disposal of a file. */
@@ -61,20 +120,42 @@ export interface EngineLimits {
 export interface RuleDecisions {
   /** Highest record schema version this engine understands. */
   schemaKnown: number;
+  /**
+   * The shape of the records it writes and accepts (default: a payload is
+   * required). `{ payload: 'optional' }` declares metadata-only records legal:
+   * one without a payload reads as `found` with `metadataOnly: true`, not as
+   * `corrupt`, and the decisions' contracts accept records without one.
+   */
+  recordShape?: RecordShape;
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
+  /**
+   * Whether the engine selects a READY record to work on (optional; default:
+   * every READY record). Asked only of READY records, whenever the engine
+   * would start or continue an attempt on one: a record it does not select is
+   * left as it is, unclaimed and unsent, as `SELECT ... WHERE attempts < 50`.
+   */
+  selectable?(record: OutboxRecord, view: SelectView): boolean;
   /** Whether to take a claim as seen (free, held by a live or dead owner, torn). */
   mayClaim(claim: ClaimView): boolean;
-  /** An optional durable write before the POST; null when the rule writes nothing. */
-  preSend(record: OutboxRecord): OutboxRecord | null;
+  /**
+   * An optional durable write before the POST; null when the rule writes nothing.
+   * `view` (who decides) is always given by the world; it is optional only so
+   * that a rule may call another rule set's decision without it.
+   */
+  preSend(record: OutboxRecord, view?: DecisionView): OutboxRecord | null;
   /** The envelope for the record's current cycle. */
   envelope(id: string, record: OutboxRecord): Envelope;
   /** How a reply is understood. */
   classify(reply: Reply): Outcome;
   /** The record writes that complete an attempt, in order (each is its own durable step). */
-  complete(record: OutboxRecord, outcome: Outcome, limits: EngineLimits): OutboxRecord[];
-  /** What an operator's requeue of a parked record writes. */
-  requeue(record: OutboxRecord, resetAttempts: boolean): OutboxRecord;
+  complete(record: OutboxRecord, outcome: Outcome, limits: EngineLimits, view?: DecisionView): OutboxRecord[];
+  /**
+   * What an operator's action writes: a requeue of a PARKED record, or a
+   * resubmit of a READY one (`view.action`), run with the rules of the tool
+   * that executes it (`view.who`).
+   */
+  requeue(record: OutboxRecord, resetAttempts: boolean, view?: RequeueView): OutboxRecord;
   /** How the gateway disposes of the file it read. */
   dispose(view: DisposeView): Disposal;
 }
@@ -96,8 +177,16 @@ export function extendRules(
   return { ...base, ...overrides, extends: base.name };
 }
 
-/** The decisions of a rule set, in the order of the interface. */
-export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose'] as const satisfies readonly (keyof RuleDecisions)[];
+/** The decisions of a rule set, in the order of the interface; the optional ones last (their index is a watchdog's code). */
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable'] as const satisfies readonly (keyof RuleDecisions)[];
+
+/** Decisions a rule set may leave out, each with its default. */
+export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable']);
+
+/** Whether an engine of `rules` selects `record` to work on: READY, and `selectable` (default: every READY record). */
+export function selects(rules: RuleSet, record: OutboxRecord, view: SelectView): boolean {
+  return record.status === 'READY' && (rules.selectable === undefined || rules.selectable(record, view));
+}
 
 /** Why `value` is not a rule set, or null when it is one. */
 export function ruleSetProblem(value: unknown): string | null {
@@ -106,7 +195,14 @@ export function ruleSetProblem(value: unknown): string | null {
   if (typeof v.name !== 'string' || v.name === '') return 'the rule set has no `name` string';
   if (typeof v.summary !== 'string') return `rule set "${v.name}" has no \`summary\` string`;
   if (typeof v.schemaKnown !== 'number') return `rule set "${v.name}" has no numeric \`schemaKnown\``;
+  if (v.recordShape !== undefined) {
+    const shape = v.recordShape as { payload?: unknown } | null;
+    if (typeof shape !== 'object' || shape === null || (shape.payload !== 'required' && shape.payload !== 'optional')) {
+      return `rule set "${v.name}" has a \`recordShape\` that is not { payload: 'required' | 'optional' }`;
+    }
+  }
   for (const d of DECISIONS) {
+    if (OPTIONAL_DECISIONS.has(d) && v[d] === undefined) continue;
     if (typeof v[d] !== 'function') return `rule set "${v.name}" is missing the decision \`${d}\``;
   }
   return null;

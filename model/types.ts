@@ -17,6 +17,11 @@ export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'outcome-unknown
 export interface OutboxRecord {
   schema: number;
   status: Status;
+  /**
+   * The body. Absent only from a metadata-only record, which a rule set
+   * that declares `recordShape: { payload: 'optional' }` may write, and then
+   * reads as `found` with `metadataOnly: true` (docs/rules.md, 'Record shape').
+   */
   payload: string;
   digest: string;
   attempts: number;
@@ -31,7 +36,8 @@ export type RecordSlot = { kind: 'record'; record: OutboxRecord } | { kind: 'tor
 /** How an engine read a record slot (reports count each kind: docs/properties.md, 'Layers the report counts'). */
 export type RecordRead =
   | { kind: 'absent' }
-  | { kind: 'found'; record: OutboxRecord; legacy: boolean }
+  /** `metadataOnly`: the record has no payload, which its reader's rule set declared legal. */
+  | { kind: 'found'; record: OutboxRecord; legacy: boolean; metadataOnly?: true }
   | { kind: 'corrupt' }
   | { kind: 'unknown-version'; schema: number };
 

@@ -49,7 +49,7 @@ describe('readTrace', () => {
   });
   it('one byte changed inside a step names the corrupt line', () => {
     const lines = text.split('\n');
-    // Change the first letter of step 3's label: still valid JSON, caught by the line checksum.
+    // Change the first letter of step 3's label, whatever step it is: still valid JSON, caught by the line checksum.
     lines[3] = lines[3].replace(/"label":"(.)/, (_m, c: string) => `"label":"${c === 'x' ? 'y' : 'x'}`);
     expect(lines[3]).not.toBe(text.split('\n')[3]);
     const e = errorOf(variant('flipped.jsonl', lines.join('\n')));

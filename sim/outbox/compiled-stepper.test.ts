@@ -40,7 +40,7 @@ const claim: fc.Arbitrary<ClaimView> = fc.oneof(
 );
 const reply = fc.constantFrom<Reply>('ok', 'refused-400', 'conflict-409', 'unavailable-503', 'timeout', 'garbled-200');
 const event: fc.Arbitrary<EngineEvent> = fc.oneof(
-  fc.record({ type: fc.constant('SCAN' as const), file, read }),
+  fc.record({ type: fc.constant('SCAN' as const), file, read, claim }),
   fc.record({ type: fc.constant('DRAIN' as const), id: fc.constant('a'), read }),
   fc.record({ type: fc.constant('STEP' as const), read, claim, live: fc.option(file, { nil: null }) }),
   fc.record({ type: fc.constant('POST' as const), reply, claim }),

@@ -18,17 +18,21 @@ describe('a rule fault through the steppers', () => {
     for (const decision of ['admit', 'mayClaim', 'classify', 'dispose'] as const) {
       it(`${kind}: ${decision} (a ${decision === 'classify' ? 'action' : 'guard'}) faults as itself, at a step`, () => {
         const rules = guardRules(extendRules(failClosed, { name: 'bad', summary: '', [decision]: () => 'strange' as never }));
-        const system = outboxSystem(swarmOptions(1, { skew: false }), { rules }, steppersFor(rules, null, kind));
+        // The first seed that asks the decision (a seed may never POST, and so never classify).
         let caught: unknown;
-        try {
-          runSeed(system, 1, BOUNDS_DEFAULT);
-        } catch (err) {
-          caught = err;
+        let seed = 1;
+        for (; seed <= 20 && caught === undefined; seed++) {
+          const system = outboxSystem(swarmOptions(seed, { skew: false }), { rules }, steppersFor(rules, null, kind));
+          try {
+            runSeed(system, seed, BOUNDS_DEFAULT);
+          } catch (err) {
+            caught = err;
+          }
         }
         expect(caught).toBeInstanceOf(RuleFault);
         expect(caught).toMatchObject({ decision, kind: 'malformed' });
         const at = runPositionOf(caught);
-        expect(at?.seed).toBe(1);
+        expect(at?.seed).toBe(seed - 1);
         expect(at?.step).toBeGreaterThan(0);
         expect(at?.events).toHaveLength((at?.step ?? 0) - 1);
       });

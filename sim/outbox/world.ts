@@ -63,7 +63,9 @@ export type WorldEvent =
   | { kind: 'restart'; version: 'new' | 'old' }
   | { kind: 'upgrade'; pid: number }
   | { kind: 'produce'; id: string }
-  | { kind: 'requeue'; id: string; reset: boolean }
+  /** `version: 'old'`: run by the old version's tool (version skew); absent: the checked rule set's. */
+  | { kind: 'requeue'; id: string; reset: boolean; version?: 'old' }
+  | { kind: 'resubmit'; id: string; version?: 'old' }
   | { kind: 'restore'; index: number }
   | { kind: 'tear-record'; id: string }
   | { kind: 'tear-claim'; id: string }

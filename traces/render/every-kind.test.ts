@@ -81,7 +81,7 @@ describe('every kind of the event table renders in every format', () => {
   });
 
   it('does not flag operator actions as faults', () => {
-    for (const name of ['requeue', 'requeue-reset', 'restore']) {
+    for (const name of ['requeue', 'requeue-reset', 'resubmit', 'restore']) {
       const trace = traces.get(name) as Trace;
       expect(isFaultStep(trace.steps[trace.steps.length - 1], 'outbox')).toBe(false);
       expect(sequenceDiagram(trace)).toContain('participant Operator');

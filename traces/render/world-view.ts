@@ -68,7 +68,9 @@ export function describeRecord(slot: RecordSlot): string {
   const reason = r.reason === undefined ? '' : ` (${r.reason})`;
   const schema = r.schema === 1 ? '' : `, schema ${show(r.schema)}`;
   const extra = extraFields(r);
-  return `${r.status} ${r.payload}${reason}, attempts ${show(r.attempts)}, epoch ${show(r.resendEpoch)}${schema}${extra === '' ? '' : `, ${extra}`}`;
+  // A metadata-only record has no payload.
+  const payload = typeof r.payload === 'string' ? r.payload : '(no payload)';
+  return `${r.status} ${payload}${reason}, attempts ${show(r.attempts)}, epoch ${show(r.resendEpoch)}${schema}${extra === '' ? '' : `, ${extra}`}`;
 }
 
 /** A claim slot in a few words. */

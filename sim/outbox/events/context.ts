@@ -4,7 +4,7 @@
  * world (record read, claim) that every engine step observes.
  */
 import { readSlot } from '../../../model/record.ts';
-import type { RuleSet } from '../../../model/rules.ts';
+import type { RuleSet, Who } from '../../../model/rules.ts';
 import type { ClaimView, RecordRead } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { Stepper } from '../stepper.ts';
@@ -38,9 +38,16 @@ export function rulesOf(ctx: WorldContext, proc: EngineProc): RuleSet {
   return proc.version === 'old' && ctx.worldRules.oldRules ? ctx.worldRules.oldRules : ctx.worldRules.rules;
 }
 
+/** Who an engine process is, as its decisions are told (docs/rules.md, 'Who decides'). */
+export function whoOf(ctx: WorldContext, proc: EngineProc): Who {
+  const rules = rulesOf(ctx, proc);
+  return { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
+}
+
 /** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
 export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
-  return readSlot(w.records[id], rulesOf(ctx, proc).schemaKnown);
+  const rules = rulesOf(ctx, proc);
+  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape);
 }
 
 /** A claim as engine `pid` sees it. */

@@ -26,7 +26,7 @@ type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id) };
+  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
   if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
@@ -39,8 +39,9 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
     switch (fx.kind) {
       case 'write-record': {
         w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
-        const pub = `${fx.id}:${fx.record.payload}`;
-        if (!w.published.includes(pub)) w.published = [...w.published, pub].sort();
+        // A metadata-only record (no payload) publishes no body.
+        const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
+        if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
         break;

@@ -5,7 +5,8 @@
  * (broker.ts).
  */
 import type { WorldEvent } from '../world.ts';
-import { readFor } from './context.ts';
+import { selects } from '../../../model/rules.ts';
+import { readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -43,7 +44,8 @@ export const drain: EventKind<Drain> = {
   enabled: (w, ctx, { engine, id }) => {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
-    return read.kind === 'found' && read.record.status === 'READY' ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    // A READY record the engine's rule set does not select (`selectable`) is not drained.
+    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
   label: (e) => `e${e.pid} drain ${e.id}`,
@@ -52,7 +54,7 @@ export const drain: EventKind<Drain> = {
   knob: null,
   doc: {
     example: 'e1 drain a',
-    enabled: 'the engine is idle, `a` has no live file, and its record reads READY',
+    enabled: 'the engine is idle, `a` has no live file, and its record reads READY and is selected (`selectable`, default every READY record)',
     does: 'starts the delivery core on the record alone',
     stands: 'the gateway retrying a record whose file is gone',
   },

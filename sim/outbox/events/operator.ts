@@ -3,13 +3,53 @@
  * budget. Not failures, but moves an engine must survive at any point, so
  * the world takes them like any event; the report lists them apart from the
  * faults.
+ *
+ * An action on a record runs the `requeue` decision of the rule set of the
+ * tool that executes it: under version skew the old version's tool is
+ * deployed beside the new one's until faults stop, so each action is offered
+ * once per version (`version: 'old'` for the old one).
  */
 import { readSlot } from '../../../model/record.ts';
-import type { WorldEvent } from '../world.ts';
+import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
 
 type Requeue = Extract<WorldEvent, { kind: 'requeue' }>;
+type Resubmit = Extract<WorldEvent, { kind: 'resubmit' }>;
 type Restore = Extract<WorldEvent, { kind: 'restore' }>;
+
+/** No engine has this pid: the operator's view of a claim is never "mine". */
+const OPERATOR_PID = -1;
+
+/** The rule set of the tool that runs an operator action of `version`. */
+function toolRules(ctx: WorldContext, version: 'old' | undefined): RuleSet {
+  return version === 'old' && ctx.worldRules.oldRules ? ctx.worldRules.oldRules : ctx.worldRules.rules;
+}
+
+/** The versions whose tools are deployed: both while a version-skewed world is still deploying. */
+function versions(w: World, ctx: WorldContext): ('old' | undefined)[] {
+  return ctx.skew && !w.healing ? [undefined, 'old'] : [undefined];
+}
+
+/** ` (old rules)` for the old version's tool. */
+const by = (version: 'old' | undefined): string => (version === 'old' ? ' (old rules)' : '');
+
+/** Writes what the tool's `requeue` decision returns for the record of `id`. */
+function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, action: OperatorAction, version: 'old' | undefined): World {
+  const slot = w.records[id];
+  if (slot?.kind !== 'record') return w;
+  // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
+  // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
+  const rules = toolRules(ctx, version);
+  const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape);
+  const record = rules.requeue(read.kind === 'found' ? read.record : slot.record, reset, {
+    action,
+    claim: claimView(w, id, OPERATOR_PID),
+    who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
+  });
+  return { ...w, records: { ...w.records, [id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 };
+}
 
 function requeueKind(reset: boolean): EventKind<Requeue> {
   const name = reset ? 'requeue-reset' : 'requeue';
@@ -23,26 +63,23 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
     enabled: (w, ctx, { id }) => {
       if (id === null || w.operatorActions >= ctx.options.operatorActionsMax) return [];
       const slot = w.records[id];
-      return slot?.kind === 'record' && slot.record.status === 'PARKED' ? [{ kind: 'requeue', id, reset }] : [];
+      if (slot?.kind !== 'record' || slot.record.status !== 'PARKED') return [];
+      return versions(w, ctx).map((version): Requeue => (version === undefined ? { kind: 'requeue', id, reset } : { kind: 'requeue', id, reset, version }));
     },
     apply: (w, e, ctx, tags) => {
-      const slot = w.records[e.id];
-      if (slot?.kind !== 'record') return w;
-      // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
-      // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
-      const read = readSlot(slot, Number.MAX_SAFE_INTEGER);
-      const record = ctx.worldRules.rules.requeue(read.kind === 'found' ? read.record : slot.record, e.reset);
       tags.push(`fault:${name}`);
-      return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 };
+      return runRequeue(w, ctx, e.id, e.reset, 'requeue', e.version);
     },
-    label: (e) => `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}`,
+    label: (e) => `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`,
     counter: `fault:${name}`,
-    draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}`) }),
+    draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`) }),
     knob: null,
     doc: {
       example: `operator requeue a${reset ? ' (reset attempts)' : ''}`,
-      enabled: "`a`'s record is an intact PARKED record",
-      does: reset ? "writes what the checked rule set's `requeue` returns, with attempts reset to 0" : "writes what the checked rule set's `requeue` returns, attempts kept",
+      enabled: "`a`'s record is an intact PARKED record; with `--old-rules`, before faults stop, also by the old version's tool (`(old rules)`)",
+      does: reset
+        ? "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), with attempts reset to 0"
+        : "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), attempts kept",
       stands: reset ? 'a person retrying with a fresh attempt budget' : 'a person retrying a held item',
     },
   };
@@ -50,6 +87,34 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
 
 export const requeue = requeueKind(false);
 export const requeueReset = requeueKind(true);
+
+export const resubmit: EventKind<Resubmit> = {
+  name: 'resubmit',
+  group: 'operator',
+  tag: 'operator',
+  range: 'id',
+  event: 'resubmit',
+  enabled: (w, ctx, { id }) => {
+    if (id === null || w.operatorActions >= ctx.options.operatorActionsMax) return [];
+    const slot = w.records[id];
+    if (slot?.kind !== 'record' || slot.record.status !== 'READY') return [];
+    return versions(w, ctx).map((version): Resubmit => (version === undefined ? { kind: 'resubmit', id } : { kind: 'resubmit', id, version }));
+  },
+  apply: (w, e, ctx, tags) => {
+    tags.push('fault:resubmit');
+    return runRequeue(w, ctx, e.id, false, 'resubmit', e.version);
+  },
+  label: (e) => `operator resubmit ${e.id}${by(e.version)}`,
+  counter: 'fault:resubmit',
+  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `resubmit ${e.id}${by(e.version)}`) }),
+  knob: null,
+  doc: {
+    example: 'operator resubmit a',
+    enabled: "`a`'s record is an intact READY record, whether or not an engine holds its claim (an attempt may be in flight); with `--old-rules`, before faults stop, also by the old version's tool",
+    does: "writes what the `requeue` decision of the tool's rule set returns for `action: 'resubmit'`, attempts kept",
+    stands: "a person pressing \"send again\" on a pending item in an operator tool",
+  },
+};
 
 export const restore: EventKind<Restore> = {
   name: 'restore',

@@ -11,7 +11,7 @@ import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
 import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
-import { requeue, requeueReset, restore } from './operator.ts';
+import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
 import { produce } from './producer.ts';
 import type { WorldEvent } from '../world.ts';
@@ -82,6 +82,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   produce,
   requeue,
   requeueReset,
+  resubmit,
   restore,
   crash,
   tearRecord,

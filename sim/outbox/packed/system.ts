@@ -8,6 +8,7 @@
  * differential tests run whole searches so).
  */
 import { readSlot } from '../../../model/record.ts';
+import { selects } from '../../../model/rules.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
 import type { TransitionSystem } from '../../core/system.ts';
@@ -54,6 +55,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'produce',
   'requeue',
   'requeue-reset',
+  'resubmit',
   'restore',
   'crash',
   'tear-record',
@@ -97,6 +99,7 @@ export function packedOutbox(
   const g = layout.globals;
   const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
+  const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
   const faultOn = (k: FaultName) => options.faultWeights[FAULTS.indexOf(k)] > 0;
 
@@ -113,17 +116,26 @@ export function packedOutbox(
   const ev = (kind: number, pid: number, sub: number) => kind * 2 ** 24 + pid * 2 ** 8 + sub;
   const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 
-  /** Whether an engine of a version would drain a record slot: it reads as a READY record. */
-  const drainable = new Map<number, boolean>();
-  const readyFor = (recId: number, version: 'new' | 'old'): boolean => {
-    const k = recId * 2 + (version === 'old' ? 1 : 0);
-    let r = drainable.get(k);
-    if (r === undefined) {
-      const read = readSlot(tables.records.value(recId), schemaKnown[version]);
-      r = read.kind === 'found' && read.record.status === 'READY';
-      drainable.set(k, r);
+  /**
+   * Whether an engine would drain a record slot: it reads as a READY record its
+   * rule set selects. Without `selectable` that depends on the version only; with
+   * it, on the engine (its decision is told the pid), so the memo is per engine.
+   */
+  const drainable = new PairTable();
+  const rulesFor = { new: worldRules.rules, old: worldRules.oldRules ?? worldRules.rules };
+  const readyFor = (recId: number, proc: EngineProc, j: number): boolean => {
+    const version = proc.version;
+    const rules = rulesFor[version];
+    // The decision is told the id and the pid: both are in the key (at most 30 ids).
+    const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
+    let r = drainable.get(recId, k);
+    if (r < 0) {
+      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
+      const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
+      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
+      drainable.set(recId, k, r);
     }
-    return r;
+    return r === 1;
   };
 
   const listEngine = (s: Int32Array, proc: EngineProc, engineEvents: WorldEvent[], brokerEvents: WorldEvent[]): void => {
@@ -132,7 +144,7 @@ export function packedOutbox(
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         if (s[j * PER_ID + LIVE] !== 0) engineEvents.push(cached(ev(0, pid, j), () => ({ kind: 'scan', pid, id })));
-        else if (readyFor(s[j * PER_ID + REC], proc.version)) engineEvents.push(cached(ev(1, pid, j), () => ({ kind: 'drain', pid, id })));
+        else if (readyFor(s[j * PER_ID + REC], proc, j)) engineEvents.push(cached(ev(1, pid, j), () => ({ kind: 'drain', pid, id })));
       }
     } else if (proc.state === 'posting') {
       const healing = s[g + HEALING] === 1;
@@ -311,9 +323,16 @@ export function packedOutbox(
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         const slot = tables.records.value(s[j * PER_ID + REC]);
+        // As events/operator.ts: each action once per deployed version's tool (the old one's under skew).
         if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
           out.push(cached(ev(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
+          if (skew) out.push(cached(ev(7, 1, 2 * j), () => ({ kind: 'requeue', id, reset: false, version: 'old' })));
           out.push(cached(ev(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
+          if (skew) out.push(cached(ev(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
+        }
+        if (slot?.kind === 'record' && slot.record.status === 'READY') {
+          out.push(cached(ev(14, 0, j), () => ({ kind: 'resubmit', id })));
+          if (skew) out.push(cached(ev(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
         }
       }
       const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
@@ -374,8 +393,19 @@ export function packedOutbox(
     list(s, rest);
     return rest.map((e) => transitions.programFor(s, e));
   };
+  // An operator action also reads whether each claim's holder is alive (its `requeue` decision sees the
+  // claim): with operator actions the memo is on the prefix and those bits.
+  const byAlive = new PairTable();
+  const memoIndex = (s: Int32Array, prefix: number): number => {
+    if (options.operatorActionsMax === 0) return prefix;
+    let alive = 0;
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
+    let x = byAlive.get(prefix, alive);
+    if (x < 0) byAlive.set(prefix, alive, (x = byAlive.size));
+    return x;
+  };
   const programsOfPrefix = (s: Int32Array, prefix: number): { middle: Int32Array[]; last: Int32Array[] } =>
-    (prefixPrograms[prefix] ??= { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) });
+    (prefixPrograms[memoIndex(s, prefix)] ??= { middle: programsOf(s, middleEvents), last: programsOf(s, lastEvents) });
 
   const scratch: EngineExpansion[] = [];
   /** Writes every successor of `s` to the sink in `events` order; stops when `take` returns true. */

@@ -35,7 +35,7 @@ const WORLDS: World[] = [
   { name: 'broker id-409, three engines', sizes: { engines: 3, broker: 'id-409', attemptsMax: 3 }, rules: failClosed },
 ];
 
-const WALKS = 120;
+const WALKS = 240;
 const WALK_STEPS = 60;
 
 /** Per kind: states where it had instances, and replays of a program derived elsewhere. */
@@ -83,7 +83,11 @@ function walkWorld(c: World, tally: Map<string, Tally>): void {
         if (system.transitions.derived === derived) (tally.get(kindOf(e).name) as Tally).replayed++;
       }
       if (fast.length === 0) break;
-      system.apply(s, fast[pick.int('walk', fast.length)], out);
+      // A kind first, then one of its events: rare kinds (a drain needs a READY record whose file is gone) get their share of the walk.
+      const kinds = [...new Set(fast.map((e) => kindOf(e).name))];
+      const kind = kinds[pick.int('walk-kind', kinds.length)];
+      const ofKind = fast.filter((e) => kindOf(e).name === kind);
+      system.apply(s, ofKind[pick.int('walk', ofKind.length)], out);
       s.set(out);
     }
   }

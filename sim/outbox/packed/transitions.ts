@@ -294,6 +294,13 @@ export class PackedTransitions {
         this.pushSlot(s, g + NEXT_GEN);
         return;
       case 'requeue':
+      case 'resubmit': {
+        // The operator's `requeue` decision sees the claim, and whether its holder is alive.
+        const j = this.layout.ids.indexOf(e.id);
+        this.pushId(s, j);
+        this.push(this.holderAlive(s, j));
+        return;
+      }
       case 'tear-record':
       case 'tear-claim':
       case 'newer-schema':

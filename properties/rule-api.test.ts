@@ -1,0 +1,186 @@
+/**
+ * The rule API states the decisions real reviews turn on (issue 19): each
+ * test rule set in `rule-api/` uses one new part of the API, and the tool
+ * finds the flaw that part makes expressible (and not in the fixed variant).
+ */
+import { describe, expect, it } from 'vitest';
+import type { RuleSet } from '../model/rules.ts';
+import { steppersFor } from '../sim/check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
+import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
+import { labelOf } from '../sim/outbox/world.ts';
+import { compiledStepper } from '../sim/outbox/compiled-stepper.ts';
+import { xstateStepper } from '../sim/outbox/stepper.ts';
+import { freshRecord } from '../model/record.ts';
+import admitIgnoresClaim from './rule-api/admit-ignores-claim.ts';
+import admitRespectsClaim from './rule-api/admit-respects-claim.ts';
+import stampVersion from './rule-api/stamp-version.ts';
+import reopenMaxAttempts from './rule-api/reopen-max-attempts.ts';
+import reopenMaxAttemptsOld from './rule-api/reopen-max-attempts-old.ts';
+import failClosed from '../model/catalog/fail-closed.ts';
+import { outboxSystem } from '../sim/outbox/outbox-system.ts';
+import type { World, WorldEvent } from '../sim/outbox/world.ts';
+import { ruleSetProblem, type RequeueView } from '../model/rules.ts';
+import { readSlot } from '../model/record.ts';
+import { guardRules, RuleFault } from '../model/rule-contract.ts';
+import tombstoneDelivered, { tombstone } from './rule-api/tombstone-delivered.ts';
+import tombstoneTrustsAbsent from './rule-api/tombstone-trusts-absent.ts';
+import tombstoneUndeclared from './rule-api/tombstone-undeclared.ts';
+import selectBelowCap from './rule-api/select-below-cap.ts';
+import selectBelowCapParks from './rule-api/select-below-cap-parks.ts';
+import stampVersionOld from './rule-api/stamp-version-old.ts';
+import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
+import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
+
+/** `outbox-sim explore` with the eventually properties; every violated property when `all`. */
+export function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, all = false) {
+  const worldRules = oldRules === null ? { rules } : { rules, oldRules };
+  const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), worldRules, steppersFor(rules, oldRules), {
+    statesMax: 1_000_000,
+    liveness: true,
+    stopAtFirst: !all,
+  });
+  return { ...r, found: r.violations.map((v) => v.violation.property), paths: r.violations.map((v) => v.events.map(labelOf)) };
+}
+
+describe('every decision knows who decides (who: pid, rules, schema)', () => {
+  it.each([['xstate', xstateStepper], ['compiled', compiledStepper]] as const)('the %s stepper tells preSend the engine pid, rule set and schema', (_name, stepper) => {
+    const step = stepper(stampVersion)(
+      { state: 'preSend', ctx: { pid: 7, attemptsMax: 2, id: 'a', file: null, envelope: null, outcome: null, pending: null, effect: null } },
+      { type: 'STEP', read: { kind: 'found', record: freshRecord('A', 0), legacy: false }, claim: { kind: 'held', mine: true, ownerAlive: true }, live: null },
+    );
+    const written = step.effects.find((fx) => fx.kind === 'write-record');
+    expect(written?.kind === 'write-record' ? written.record : null).toMatchObject({ takenBy: 'stamp-version', takenPid: 7, takenSchema: stampVersion.schemaKnown });
+  });
+  it('on one version, stamping who took an attempt changes nothing: no violation', () => {
+    const r = search(stampVersion, null, {});
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('under version skew, parking in preSend a body the other version attempted still POSTs it: parked-stays-parked', () => {
+    const r = search(stampVersion, stampVersionOld, { skew: true });
+    expect(r.found).toEqual(['parked-stays-parked']);
+    // Two engines attempted the body: the second saw the first one's stamp.
+    expect(r.paths[0].filter((l) => l.includes('preSend')).length).toBe(2);
+  });
+  it('parking in complete instead (after the attempt) is clean under skew', () => {
+    const r = search(stampVersionFixed, stampVersionFixedOld, { skew: true });
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+});
+
+describe('publish sees the claim (admit view.claim)', () => {
+  it('superseding a READY record while a live engine holds its claim: the attempt in flight completes the new body (no-phantom-delivery)', () => {
+    const r = search(admitIgnoresClaim, null, {});
+    expect(r.found).toEqual(['no-phantom-delivery']);
+    const path = r.paths[0];
+    // e2 admitted the new body after e1 claimed and before e1 completed.
+    const claimed = path.indexOf('e1 claiming');
+    const admitted = path.lastIndexOf('e2 scan a');
+    expect(claimed).toBeGreaterThanOrEqual(0);
+    expect(admitted).toBeGreaterThan(claimed);
+    expect(path.slice(admitted)).toContain('e1 completing');
+  });
+  it('superseding only while the claim is free and nothing was attempted ends the phantom delivery; the dropped old body is still found', () => {
+    const r = search(admitRespectsClaim, null, {}, true);
+    expect(r.complete).toBe(true);
+    expect(r.found).not.toContain('no-phantom-delivery');
+    expect(r.found).toEqual(['no-silent-loss']);
+  });
+});
+
+/** Steps a world by the labels of enabled events; throws when one is not enabled. */
+function walk(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, labels: readonly string[]): World {
+  const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), oldRules === null ? { rules } : { rules, oldRules }, steppersFor(rules, oldRules));
+  let w = system.initial();
+  for (const label of labels) {
+    const enabled: WorldEvent[] = system.choices(w).flatMap((c) => c.events);
+    const e = enabled.find((x) => labelOf(x) === label);
+    if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${enabled.map(labelOf).join(', ')}`);
+    w = system.step(w, e).state;
+  }
+  return w;
+}
+
+describe('operator actions: the executing version\'s rules, and resubmit of READY and in-flight items', () => {
+  it('under version skew each action is offered once per deployed version, and the old tool runs the old rule set\'s requeue', () => {
+    const views: RequeueView[] = [];
+    const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
+    const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
+    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown } }]);
+    expect(w.operatorActions).toBe(1);
+  });
+  it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {
+    const w = walk(failClosed, null, { operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'operator resubmit a']);
+    const slot = w.records.a;
+    expect(slot?.kind === 'record' ? [slot.record.status, slot.record.resendEpoch] : null).toEqual(['READY', 1]);
+    expect(() => walk(failClosed, null, { operatorActionsMax: 1 }, ['produce a', 'operator resubmit a (old rules)'])).toThrow(/not enabled/);
+  });
+  it('fail-closed stays clean with the operator\'s new power (resubmit of READY and in-flight items)', () => {
+    const r = search(failClosed, null, { engines: 1, operatorActionsMax: 2 });
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('a version whose requeue keeps the evidence of a possibly stored attempt is betrayed by the old version\'s tool: no-phantom-delivery, through an old-rules resubmit', () => {
+    // Its own tool alone, or the skew without operator actions, delivers no phantom.
+    const alone = search(reopenMaxAttempts, null, { operatorActionsMax: 1 }, true);
+    expect(alone.found).not.toContain('no-phantom-delivery');
+    const noOperator = search(reopenMaxAttempts, reopenMaxAttemptsOld, { skew: true }, true);
+    expect(noOperator.found).not.toContain('no-phantom-delivery');
+    const skewed = search(reopenMaxAttempts, reopenMaxAttemptsOld, { operatorActionsMax: 1, skew: true });
+    expect(skewed.found).toEqual(['no-phantom-delivery']);
+    expect(skewed.paths[0].some((l) => l.startsWith('operator ') && l.endsWith('(old rules)'))).toBe(true);
+  });
+});
+
+describe('a record with no payload is legal when the rule set declares it (recordShape)', () => {
+  const delivered = tombstone({ ...freshRecord('A', 0), status: 'DELIVERED' });
+  const slot = { kind: 'record', record: delivered } as const;
+  it('reads as corrupt by default, and as found and metadataOnly under the declared shape', () => {
+    expect(readSlot(slot, 1)).toEqual({ kind: 'corrupt' });
+    expect(readSlot(slot, 1, tombstoneUndeclared.recordShape)).toEqual({ kind: 'corrupt' });
+    expect(readSlot(slot, 1, tombstoneDelivered.recordShape)).toEqual({ kind: 'found', record: delivered, legacy: false, metadataOnly: true });
+  });
+  it('the contract accepts a record without payload only from a rule set that declares it', () => {
+    const args = [freshRecord('A', 0), 'confirmed', { attemptsMax: 2 }] as const;
+    const [written] = guardRules(tombstoneDelivered).complete(...args);
+    expect(['payload' in written, written.status, written.digest]).toEqual([false, 'DELIVERED', delivered.digest]);
+    expect(() => guardRules(tombstoneUndeclared).complete(...args)).toThrow(RuleFault);
+    expect(() => guardRules(tombstoneUndeclared).complete(...args)).toThrow(/complete returned .*\(0\.payload: /);
+  });
+  it('a recordShape that is not one of the two is refused when a rule file is loaded', () => {
+    expect(ruleSetProblem({ ...tombstoneDelivered, recordShape: { payload: 'maybe' } })).toMatch(/recordShape/);
+    expect(ruleSetProblem(tombstoneDelivered)).toBeNull();
+  });
+  it('declared and matched by digest: clean, the same state space as fail-closed', () => {
+    const r = search(tombstoneDelivered, null, {});
+    expect([r.complete, r.found, r.states]).toEqual([true, [], 19063]);
+  });
+  it('a tombstone taken as "this id is done" archives a new body as delivered: no-phantom-delivery', () => {
+    const r = search(tombstoneTrustsAbsent, null, {});
+    expect(r.found).toEqual(['no-phantom-delivery']);
+    expect(r.violations[0].violation.layer).toBe('archive');
+  });
+});
+
+describe('which records an engine selects is a decision (selectable)', () => {
+  it('left out, every READY record is selected: fail-closed and a rule set selecting everything search the same states', () => {
+    const all = search({ ...failClosed, name: 'select-all', selectable: () => true }, null, {});
+    expect([all.complete, all.found, all.states, all.transitions]).toEqual([true, [], 19063, 52530]);
+  });
+  it('selecting attempts < N without parking at N leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
+    const r = search(selectBelowCap, null, {}, true);
+    expect(r.found.sort()).toEqual(['no-silent-loss', 'settled-after-healing']);
+  });
+  it('parking at the cap it selects by is clean', () => {
+    const r = search(selectBelowCapParks, null, {});
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('an engine does not drain, claim or send a READY record it does not select', () => {
+    const w = walk(selectBelowCap, null, { engines: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing', 'e1 disposing', 'e1 scan a', 'e1 claiming']);
+    // Back to idle without a claim: the record (attempts 1) was not selected.
+    expect([w.engines[0].state, w.claims.a, w.records.a?.kind === 'record' ? w.records.a.record.status : null]).toEqual(['disposing', undefined, 'READY']);
+  });
+  it('a selectable that returns a non-boolean breaks its contract', () => {
+    const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
+    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/selectable returned "yes", expected a boolean/);
+  });
+});
