@@ -47,6 +47,10 @@ describe('decision contracts', () => {
       for (const v of BAD[decision]) expect(contractProblem(decision, v)).toMatch(new RegExp(`^returned .+, expected `));
     });
   }
+  it('refuses a park reason the record type does not have (retry-window-exhausted was never produced and is gone)', () => {
+    expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'retry-window-exhausted' }])).toMatch(/^returned .+, expected /);
+    expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'outcome-unknown' }])).toBeNull();
+  });
   it('names the field that breaks a nested contract', () => {
     expect(contractProblem('preSend', { ...record, digest: 7 })).toContain('(digest: ');
   });

@@ -18,7 +18,7 @@ import { DECISIONS, type RuleSet } from './rules.ts';
 export type Decision = (typeof DECISIONS)[number];
 
 const status = z.enum(['READY', 'DELIVERED', 'PARKED']);
-const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']);
+const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'outcome-unknown']);
 /** Records are open objects: fields the model does not know are kept. */
 const fullRecord = z.looseObject({
   schema: z.number(),
