@@ -41,6 +41,35 @@ export const noPhantomDelivery: Property<World> = {
   },
 };
 
+/** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
+export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts'];
+
+/**
+ * honest-park: a PARKED record whose reason says the body was not delivered
+ * (a permanent refusal, the attempts cap) never stands for a body the broker
+ * holds: an operator reading such a park must be able to trust it.
+ * `outcome-unknown` makes no such claim and is always honest.
+ */
+export const honestPark: Property<World> = {
+  name: 'honest-park',
+  kind: 'always',
+  reads: ['records', 'broker'],
+  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts) never stands for a body the broker holds',
+  check(w) {
+    for (const id of Object.keys(w.records).sort()) {
+      const slot = w.records[id];
+      if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+      const reason = slot.record.reason;
+      if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
+      if (w.broker[id]?.body === slot.record.payload) {
+        return violation('honest-park', id, slot.record.payload, 'record',
+          `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
+      }
+    }
+    return null;
+  },
+};
+
 /** Where a published body is still visible to an operator, or null. */
 export function visibility(w: World, id: string, body: string): string | null {
   if (w.broker[id]?.body === body) return 'broker';
@@ -182,6 +211,7 @@ function statusReached(status: string, reason?: string): Property<World> {
 export function outboxProperties(): Property<World>[] {
   return [
     noPhantomDelivery,
+    honestPark,
     parkedStaysParked,
     exclusiveAttempt,
     boundedRecord,
