@@ -40,6 +40,7 @@ import statusWrittenLast from './status-written-last.ts';
 import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';
 import refusalAfterUnknown from './refusal-after-unknown.ts';
+import rebuildParkedSameBody from './rebuild-parked-same-body.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -65,6 +66,8 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: corruptAsAbsent, breaks: 'no-phantom-delivery' },
   { rules: unknownSchemaAsAbsent, breaks: 'no-phantom-delivery' },
   { rules: legacyRebuilt, breaks: 'no-phantom-delivery' },
+  // The parked body sent again from a rebuilt READY record: caught only per body.
+  { rules: rebuildParkedSameBody, breaks: 'parked-stays-parked' },
   // mayClaim
   { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
   { rules: stealLiveClaim, breaks: 'exclusive-attempt' },

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/catalog/index.ts';
+import rebuildParkedSameBody from '../../properties/mutants/rebuild-parked-same-body.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
@@ -78,6 +79,17 @@ describe('explore: shortest counterexamples', () => {
     const r = search(rules, {});
     expect(r.violations[0]?.violation.property).toBe(property);
     expect(r.violations[0]?.events.length).toBe(steps);
+  });
+});
+
+describe('explore: parked-stays-parked per body (issue 20 item 6)', () => {
+  it('a parked body rebuilt READY and sent again is found, the same in both explorers', () => {
+    const sizes = { engines: 1, crashesMax: 1, operatorActionsMax: 1 };
+    const r = search(rebuildParkedSameBody, sizes);
+    const o = searchObjects(rebuildParkedSameBody, sizes);
+    expect(r.violations[0]?.violation.property).toBe('parked-stays-parked');
+    expect(o.violations[0]?.violation.property).toBe('parked-stays-parked');
+    expect([r.states, r.violations[0]?.events.length]).toEqual([o.states, o.violations[0]?.events.length]);
   });
 });
 

@@ -128,18 +128,22 @@ export const settledAfterHealing: Property<World> = {
   },
 };
 
-/** parked-stays-parked: no attempt on a parked item unless an operator requeued it. */
+/**
+ * parked-stays-parked, per body: no POST of a body that was parked unless an
+ * operator requeued it, whatever happened to the record since (a fresh cycle,
+ * a rebuilt record): the world notes such POSTs in `parkedAttempts`.
+ */
 export const parkedStaysParked: Property<World> = {
   name: 'parked-stays-parked',
   kind: 'always',
   reads: ['parkedAttempts', 'records'],
-  description: 'no POST is made for an id whose record is PARKED',
+  description: 'no POST is made of a body that was parked and not requeued since (while its record says PARKED, or after the parked record was replaced)',
   check(w) {
     const id = w.parkedAttempts[0];
     if (id === undefined) return null;
     const slot = w.records[id];
     const body = slot?.kind === 'record' ? slot.record.payload : '';
-    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} while its record was PARKED`);
+    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} of a body parked and not requeued since`);
   },
 };
 

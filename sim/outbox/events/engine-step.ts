@@ -103,7 +103,8 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   const posted = out.effects.some((fx) => fx.kind === 'post');
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];
-    if (slot?.kind === 'record' && slot.record.status === 'PARKED' && !next.parkedAttempts.includes(envelope.id)) {
+    const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(`${envelope.id}:${envelope.body}`);
+    if (parked && !next.parkedAttempts.includes(envelope.id)) {
       next.parkedAttempts = [...next.parkedAttempts, envelope.id];
     }
   }
