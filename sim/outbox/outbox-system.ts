@@ -108,7 +108,7 @@ export function outboxSystem(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(),
+    properties: outboxProperties(options.atMostOnce === true),
     heal,
     quiescent,
   };

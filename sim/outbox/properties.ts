@@ -211,10 +211,38 @@ function statusReached(status: string, reason?: string): Property<World> {
   };
 }
 
-/** Every property of the outbox, safety first. */
-export function outboxProperties(): Property<World>[] {
+/**
+ * at-most-once (opt-in, `--property at-most-once`): no body reaches the
+ * broker's consumer twice. For users whose consumer is not idempotent;
+ * at-least-once designs stay legal by default. It reads the broker's log, so
+ * it sees duplicates under `--broker log` (other modes keep no history).
+ */
+export const atMostOnce: Property<World> = {
+  name: 'at-most-once',
+  kind: 'always',
+  reads: ['broker'],
+  description: 'opt-in: no body is accepted twice by the broker for an id (seen under --broker log, which keeps every accepted POST)',
+  check(w) {
+    for (const id of Object.keys(w.broker).sort()) {
+      const log = w.broker[id].log;
+      if (log === undefined) continue;
+      const twice = log.find((b, i) => log.indexOf(b) !== i);
+      if (twice !== undefined) {
+        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${twice} for ${id} ${log.filter((b) => b === twice).length} times (log ${log.join(',')})`);
+      }
+    }
+    return null;
+  },
+};
+
+/** The opt-in properties by name (`--property`). */
+export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
+
+/** Every property of the outbox, safety first; `withAtMostOnce` adds the opt-in at-most-once. */
+export function outboxProperties(withAtMostOnce = false): Property<World>[] {
   return [
     noPhantomDelivery,
+    ...(withAtMostOnce ? [atMostOnce] : []),
     honestPark,
     parkedStaysParked,
     exclusiveAttempt,

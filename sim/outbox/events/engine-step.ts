@@ -4,7 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { brokerAccept } from '../../../model/broker.ts';
+import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
@@ -110,6 +110,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   }
   if (posted && acceptance !== null && envelope !== null) {
     if (acceptance.stored) tags.push('layer:stored');
+    if (acceptance.stored && isDuplicate(w.broker[envelope.id] ?? null, envelope.body)) tags.push('layer:duplicate');
     if (acceptance.holding !== null) next.broker = { ...w.broker, [envelope.id]: acceptance.holding };
   }
   if (answer?.crash !== undefined) {
