@@ -9,6 +9,11 @@ import type { BrokerMode, Envelope, Reply } from './types.ts';
 export interface Holding {
   body: string;
   key: string;
+  /**
+   * Mode `log` only: every body the broker accepted for the id, in order,
+   * duplicates included (a consumer that is not idempotent sees each).
+   */
+  log?: string[];
 }
 
 /** What one POST did at the broker, and the reply it would send back. */
@@ -23,6 +28,8 @@ export interface BrokerAcceptance {
 /** The broker receives an envelope it is willing to process. */
 export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope): BrokerAcceptance {
   const incoming: Holding = { body: envelope.body, key: envelope.key };
+  // A log appends every accepted POST, the first included; the latest is what it holds.
+  if (mode === 'log') return { holding: { ...incoming, log: [...(held?.log ?? []), envelope.body] }, stored: true, reply: 'ok' };
   if (held === null) return { holding: incoming, stored: true, reply: 'ok' };
   switch (mode) {
     case 'id-ok':
@@ -38,4 +45,18 @@ export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: E
   }
 }
 
-export const BROKER_MODES: readonly BrokerMode[] = ['id-ok', 'id-409', 'key', 'none'];
+/**
+ * Every mode `--broker` takes. `log` (no dedupe, every accepted POST kept, so
+ * duplicate effects can be counted) is opt-in: the check swarm draws from
+ * {@link SWARM_BROKER_MODES}, so every seed keeps the world it had.
+ */
+export const BROKER_MODES: readonly BrokerMode[] = ['id-ok', 'id-409', 'key', 'none', 'log'];
+
+/** The modes the check swarm draws per seed. */
+export const SWARM_BROKER_MODES: readonly BrokerMode[] = ['id-ok', 'id-409', 'key', 'none'];
+
+/** Whether a POST stored `body` for an id whose broker already had received it: a duplicate effect. */
+export function isDuplicate(held: Holding | null, body: string): boolean {
+  if (held === null) return false;
+  return held.log !== undefined ? held.log.includes(body) : held.body === body;
+}

@@ -68,7 +68,7 @@ export type Reply = 'ok' | 'refused-400' | 'conflict-409' | 'unavailable-503' | 
 export type Outcome = 'confirmed' | 'definite' | 'transient' | 'indeterminate' | 'unclassified';
 
 /** How the broker treats a second POST for an id it already holds. */
-export type BrokerMode = 'id-ok' | 'id-409' | 'key' | 'none';
+export type BrokerMode = 'id-ok' | 'id-409' | 'key' | 'none' | 'log';
 
 /** One generation of a result file. */
 export interface ResultFile {

@@ -141,7 +141,17 @@ function checkDefault(rules: RuleSet) {
 }
 
 describe(`check's default budget (seeds 1..${SEEDS_DEFAULT}) keeps finding the catalog's known flaws`, () => {
-  for (const rules of [freshCycle, freshCycleAfterDefinite]) {
+  it('fresh-cycle-after-definite: its dishonest park (a 409 after a lost reply parked permanent-refusal) is found as honest-park', () => {
+    // A run stops at its first violation, and the dishonest park comes before the fresh cycle's phantom.
+    const r = checkDefault(freshCycleAfterDefinite);
+    const found = r.first['honest-park'];
+    expect(found).toBeDefined();
+    if (found === undefined) return;
+    const replay = runSeed(outboxSystem(found.options, { rules: freshCycleAfterDefinite }, steppersFor(freshCycleAfterDefinite, null)), found.seed, seedBounds(BOUNDS_DEFAULT, found.options));
+    expect(replay.violation).toEqual(found.violation);
+    expect(replay.final.broker[found.violation.subject]?.body).toBe(found.violation.body);
+  });
+  for (const rules of [freshCycle]) {
     it(`${rules.name}: no-phantom-delivery is found, and replays from its seed`, () => {
       const r = checkDefault(rules);
       const found = r.first['no-phantom-delivery'];

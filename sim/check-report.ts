@@ -39,6 +39,12 @@ export interface Layers {
   claimsTaken: number;
   postsSent: number;
   bodiesStored: number;
+  /**
+   * Stored POSTs of a body the broker had already received for the id: each is
+   * one more effect for a consumer that is not idempotent (counted in every
+   * broker mode; a dedupe that answers a duplicate without storing it adds none).
+   */
+  duplicateDeliveries: number;
   deliveriesReported: number;
 }
 
@@ -51,6 +57,7 @@ export function layersOf(tags: Record<string, number>): Layers {
     claimsTaken: t('layer:claim'),
     postsSent: t('layer:post'),
     bodiesStored: t('layer:stored'),
+    duplicateDeliveries: t('layer:duplicate'),
     deliveriesReported: t('layer:reported'),
   };
 }
@@ -199,7 +206,7 @@ export function renderReport(r: CheckReport): string[] {
   const l = r.layers;
   lines.push('Layers:');
   lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
-  lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; deliveries reported ${n(l.deliveriesReported)}`);
+  lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
   lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
   return lines;

@@ -31,6 +31,8 @@ export interface CheckPlan {
   broker: BrokerMode | null;
   /** The broker's dedupe window for every seed (`--dedupe-window`); absent: drawn per seed. */
   dedupeWindow?: number;
+  /** `--property at-most-once`: the opt-in property is checked too. */
+  atMostOnce?: boolean;
   bounds: RunBounds;
 }
 
@@ -105,8 +107,13 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow'>): FixedOptions {
-  return { ...(plan.broker !== null ? { broker: plan.broker } : {}), skew: plan.oldRules !== null, ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}) };
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow' | 'atMostOnce'>): FixedOptions {
+  return {
+    ...(plan.broker !== null ? { broker: plan.broker } : {}),
+    skew: plan.oldRules !== null,
+    ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}),
+    ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),
+  };
 }
 
 /** Which stepper runs engines: the fast path derived from the statechart, or XState's own `transition()`. */

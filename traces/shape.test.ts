@@ -15,7 +15,7 @@ import { runCli as run } from '../sim/cli/test-cli.ts';
 const dir = tempDir('shape-');
 afterAll(() => removeDir(dir));
 
-const base = readTrace('traces/corpus/0a8fd6c9f345.trace.jsonl');
+const base = readTrace('traces/corpus/803dcc60d203.trace.jsonl');
 
 /** Writes a trace whose every line is sealed with a correct checksum, in its own folder (for recheck). */
 function sealed(name: string, header: unknown, steps: readonly unknown[]): string {

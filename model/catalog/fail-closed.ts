@@ -54,7 +54,14 @@ function classify(reply: Reply): Outcome {
 function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }): OutboxRecord[] {
   const base = { ...record, inFlight: false };
   if (outcome === 'confirmed') return [{ ...base, status: 'DELIVERED' }];
-  if (outcome === 'definite') return [{ ...base, status: 'PARKED', reason: 'permanent-refusal' }];
+  // A refusal proves this POST was not stored, not that no earlier one was: after
+  // an attempt whose outcome is unknown (a lost reply, or a POST cut by a crash)
+  // the broker may hold the body (and id-409 answers that copy's duplicate with
+  // 409), so the park says outcome-unknown rather than claim non-delivery
+  // (honest-park, docs/properties.md).
+  if (outcome === 'definite') {
+    return [{ ...base, status: 'PARKED', reason: record.unknownSeen === true ? 'outcome-unknown' : 'permanent-refusal' }];
+  }
   // transient, indeterminate and unclassified all count as an attempt; an
   // unclassified reply may have been stored, so it is treated as indeterminate.
   const unknownSeen = record.unknownSeen === true || outcome !== 'transient';
@@ -85,19 +92,20 @@ const failClosed: RuleSet = {
   schemaKnown: SCHEMA_CURRENT,
   admit,
   mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
-  // No decision reads `inFlight`; it is kept because it makes preSend a real
-  // durable write: a crash just before the POST finds the record marked, a
-  // crash before preSend finds it unmarked, and the two are distinct states.
-  // Without it those states merge and the pinned state counts change (1,177 to
-  // 1,117 states for 1 engine and 1 crash, in sim/outbox/explore.test.ts), as
-  // do the lassos found for retry-past-cap and unclassified-not-counted.
-  preSend: (record) => ({ ...record, inFlight: true }),
+  // `inFlight` marks a POST about to be made. Found already set, it says an
+  // earlier engine got this far and stopped (a crash just before or during
+  // its POST): that POST may have stored the body, so the outcome is unknown
+  // from here on (honest-park: a later refusal must not park as a
+  // non-delivery).
+  preSend: (record) => (record.inFlight === true ? { ...record, inFlight: true, unknownSeen: true } : { ...record, inFlight: true }),
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,
   complete,
   requeue: (record, resetAttempts) => {
     const { reason: _reason, ...rest } = record;
-    return { ...rest, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts, unknownSeen: false };
+    // unknownSeen survives: a requeue does not undo an earlier attempt that may
+    // have stored the body, so a later refusal must not park as a non-delivery.
+    return { ...rest, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts };
   },
   dispose,
 };

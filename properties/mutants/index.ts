@@ -39,6 +39,8 @@ import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
 import statusWrittenLast from './status-written-last.ts';
 import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';
+import refusalAfterUnknown from './refusal-after-unknown.ts';
+import rebuildParkedSameBody from './rebuild-parked-same-body.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -55,12 +57,17 @@ export const MUTANTS: readonly Mutant[] = [
   // uncounted) exists but first shows at seed 5796; in budget the mutant is
   // caught by the loss of a parked body whose file had been replaced.
   { rules: admitAfterMaxAttempts, breaks: 'no-silent-loss' },
-  { rules: admitAfterFirstRefusal, breaks: 'no-phantom-delivery' },
+  // Its phantom (a refusal after an uncounted POST that stored the body) is
+  // closed since fail-closed parks that refusal outcome-unknown (honest-park);
+  // what remains is the parked body overwritten by the admitted one.
+  { rules: admitAfterFirstRefusal, breaks: 'no-silent-loss' },
   { rules: admitDeliveredNewBody, breaks: 'no-phantom-delivery' },
   { rules: admitSupersedesReady, breaks: 'no-phantom-delivery' },
   { rules: corruptAsAbsent, breaks: 'no-phantom-delivery' },
   { rules: unknownSchemaAsAbsent, breaks: 'no-phantom-delivery' },
   { rules: legacyRebuilt, breaks: 'no-phantom-delivery' },
+  // The parked body sent again from a rebuilt READY record: caught only per body.
+  { rules: rebuildParkedSameBody, breaks: 'parked-stays-parked' },
   // mayClaim
   { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
   { rules: stealLiveClaim, breaks: 'exclusive-attempt' },
@@ -70,6 +77,14 @@ export const MUTANTS: readonly Mutant[] = [
   // A garbled reply may be a cut-short failure that stored nothing (garbled-unsent).
   { rules: garbledAsConfirmed, breaks: 'no-phantom-delivery' },
   // complete
+  // A retry refused 409 by an id-409 broker that stored the lost first attempt.
+  { rules: refusalAfterUnknown, breaks: 'honest-park' },
+  // Were survivors (equivalent) until honest-park: a park reason is now checked.
+  // A timeout parked as a refusal while the timed-out POST stored the body.
+  { rules: timeoutAsDefinite, breaks: 'honest-park' },
+  // A crash between the two writes clears in-flight with the outcome unwritten:
+  // the next refusal parks permanent-refusal over the stored body.
+  { rules: statusWrittenLast, breaks: 'honest-park' },
   { rules: attemptLog, breaks: 'bounded-record' },
   { rules: parkHistory, breaks: 'bounded-record' },
   // A garbled reply left uncounted retries forever against a broker that keeps garbling
@@ -105,24 +120,10 @@ export interface Survivor {
 /** Candidate mutants that survive the default budget, with the analysis. */
 export const SURVIVORS: readonly Survivor[] = [
   {
-    rules: timeoutAsDefinite,
-    verdict: 'equivalent',
-    why:
-      'under fail-closed every park is final whatever its reason, so parking early only changes the named cause; ' +
-      'no property checks that a park reason is true (fail-closed itself parks permanent-refusal over a stored body after an uncounted crash)',
-  },
-  {
     rules: requeueKeepsEpoch,
     verdict: 'equivalent',
     why:
       'the epoch only changes the idempotency key; fail-closed resends the same body for an id, so every dedupe mode leaves ' +
       'the broker holding that body whether the key is new or reused',
-  },
-  {
-    rules: statusWrittenLast,
-    verdict: 'equivalent',
-    why:
-      'a crash between the writes leaves the record READY and the body is sent again; fail-closed reads neither the in-flight flag ' +
-      'nor the counters to decide admission, and resending the one body of an id is safe under every dedupe mode',
   },
 ];

@@ -8,6 +8,7 @@
  * or 143.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
+import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { dirname, join } from 'node:path';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
@@ -39,6 +40,7 @@ export interface CheckFlags {
   seed?: string;
   broker?: string;
   dedupeWindow?: string;
+  property?: string;
   json?: boolean;
   out?: string;
   verbose?: boolean;
@@ -131,10 +133,11 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
   const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
+  const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.

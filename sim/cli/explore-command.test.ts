@@ -39,11 +39,11 @@ describe('outbox-sim explore', () => {
     const r = await run('explore', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as ExploreJson;
-    expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 19063, transitions: 52530, violations: [] });
-    expect(j.checked).toEqual(['no-phantom-delivery', 'parked-stays-parked', 'exclusive-attempt', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
+    expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 19823, transitions: 54308, violations: [] });
+    expect(j.checked).toEqual(['no-phantom-delivery', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
     expect(j.statesPerSecond).toBeGreaterThan(0);
     const text = await run('explore');
-    expect(text.out).toContain('checked: no-phantom-delivery, parked-stays-parked, exclusive-attempt, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
+    expect(text.out).toContain('checked: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
     expect(text.out).toContain('RESULT: no property violated in the whole bounded space (a proof for this world)');
   });
 
@@ -130,7 +130,7 @@ describe('outbox-sim explore', () => {
     const r = await run('explore', '--rules', 'fresh-cycle', '--continue', '--json', '--out', tmp);
     expect(r.code).toBe(1);
     const all = JSON.parse(r.out) as ExploreJson;
-    expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 91444 });
+    expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 84401 });
     expect(all.states).toBeGreaterThan(first.states);
     expect(all.violations.map((v) => [v.property, v.steps])).toEqual([['no-phantom-delivery', 18], ['no-silent-loss', 16]]);
     // The first violation found is the same shortest trace with or without --continue.
@@ -148,7 +148,7 @@ describe('outbox-sim explore', () => {
 
   it('--help names the properties a search checks and the exit codes, 3 for a bound reached', async () => {
     const r = await run('explore', '--help');
-    expect(r.out).toContain('always: no-phantom-delivery, parked-stays-parked, exclusive-attempt, bounded-record');
+    expect(r.out).toContain('always: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, bounded-record');
     expect(r.out).toContain('eventually, where the system would be quiet once faults stop: no-silent-loss, settled-after-healing');
     expect(r.out).toContain('quiet-after-healing: no reachable cycle of steps the system takes by itself');
     expect(r.out).toContain('3 bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof');

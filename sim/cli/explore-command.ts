@@ -19,6 +19,7 @@
  * (supervisor.ts) while the command runs on a worker thread.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
+import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import { steppersFor } from '../check.ts';
 import { outboxProperties } from '../outbox/properties.ts';
 import { QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
@@ -49,6 +50,7 @@ export interface ExploreFlags {
   operator?: string;
   broker?: string;
   dedupeWindow?: string;
+  property?: string;
   maxStates?: string;
   maxDepth?: string;
   maxMemory?: string;
@@ -99,6 +101,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
     dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
+    ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
     skew,
   };
 }

@@ -63,9 +63,11 @@ describe('a check process that receives a signal', () => {
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.out).toMatch(/INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran/);
-    expect(r.out).toContain('RESULT: 2 properties violated');
+    // Two by seed 238; a third (parked-stays-parked, per body) at seed 1312 if the run gets there.
+    const count = Number(/RESULT: (\d) properties violated/.exec(r.out)?.[1]);
+    expect([2, 3]).toContain(count);
     const traces = [...r.out.matchAll(/trace [0-9a-f]{12}: (\S+\.trace\.jsonl)/g)].map((m) => m[1]);
-    expect(traces).toHaveLength(2);
+    expect(traces).toHaveLength(count);
     expectCleanOut(out, traces);
   }, 120_000);
 
@@ -80,7 +82,8 @@ describe('a check process that receives a signal', () => {
       expect(report.interrupted).toEqual({ signal: 'SIGTERM', runs: report.runs, seeds: 200_000 });
       expect(report.runs).toBeGreaterThanOrEqual(238);
       expect(report.runs).toBeLessThan(200_000);
-      expect(report.violations.map((v) => v.property).sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
+      // parked-stays-parked (per body) follows at seed 1312 if the run gets there.
+      expect(report.violations.map((v) => v.property).filter((p) => p !== 'parked-stays-parked').sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
       expectCleanOut(out, report.violations.map((v) => v.path));
     }, 120_000);
   }

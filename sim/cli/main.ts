@@ -33,7 +33,7 @@ function worldSizeOptions(command: Command): Command {
     .option('--crashes <n>', 'engine crashes allowed')
     .option('--corruptions <n>', 'record/claim corruptions, schema and legacy rewrites allowed')
     .option('--operator <n>', 'operator actions allowed')
-    .option('--broker <mode>', 'id-ok, id-409, key or none');
+    .option('--broker <mode>', 'id-ok, id-409, key, none or log');
 }
 
 /**
@@ -65,7 +65,8 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--old-rules <name|path>', 'an older rule set whose engines run beside (version skew, rolling upgrade)')
     .option('--seeds <n>', 'number of seeds to run')
     .option('--seed <s>', 'run this one seed only')
-    .option('--broker <mode>', 'broker dedupe mode for every seed: id-ok, id-409, key, none (default: drawn per seed)')
+    .option('--broker <mode>', 'broker dedupe mode for every seed: id-ok, id-409, key, none, log (log: keeps every accepted POST; default: drawn per seed from the first four)')
+    .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
     .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it; 0: never (default: drawn per seed)')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
@@ -96,6 +97,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
     .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
     .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it (default 0: never)')
+    .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')
     .option('--max-memory <MiB>', 'stop (partial result) before the process uses this much memory; default 70% of the machine')

@@ -37,7 +37,8 @@ describe('check, interrupted in-process', () => {
     expect(report.interrupted.runs).toBe(report.runs);
     expect(report.runs).toBeGreaterThanOrEqual(238);
     expect(report.runs).toBeLessThan(200_000);
-    expect(report.violations.map((v) => v.property).sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
+    // By seed 238 fresh-cycle breaks these two; parked-stays-parked (per body) follows at seed 1312 if the run gets there.
+    expect(report.violations.map((v) => v.property).filter((p) => p !== 'parked-stays-parked').sort()).toEqual(['no-phantom-delivery', 'no-silent-loss']);
     for (const v of report.violations) expect(existsSync(v.path)).toBe(true);
     expect(readdirSync(out).filter((f) => !f.endsWith('.trace.jsonl'))).toEqual([]);
     expect(process.listenerCount('SIGTERM')).toBe(listeners);
@@ -99,7 +100,7 @@ describe('explore, interrupted in-process', () => {
     const j = JSON.parse(r.out.join('\n')) as { ok: boolean; complete: boolean; stoppedBy: string; states: number };
     expect(j.complete).toBe(false);
     expect(j.stoppedBy).toBe('interrupted');
-    // Stopped at the first poll after the request, long before the whole space (19,063 states).
+    // Stopped at the first poll after the request, long before the whole space (19,823 states).
     expect(j.states).toBeGreaterThan(0);
     expect(j.states).toBeLessThan(19_063);
   }, 60_000);

@@ -47,7 +47,7 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       if (c.pending !== null) for (const r of c.pending) s += recordKey(r);
       else s += 'n';
     }
-    s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}`;
+    s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}G${w.parkedGone.join(',')}`;
     if (w.dedupe !== undefined) for (const id of ids) s += `D${w.dedupe[id] ?? '-'}`;
     s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
     return s;

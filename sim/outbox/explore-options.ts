@@ -19,6 +19,8 @@ export interface ExploreSizes {
   /** The broker's dedupe window in broker steps; 0: it never forgets. */
   dedupeWindow: number;
   skew: boolean;
+  /** The opt-in property at-most-once is checked too. */
+  atMostOnce?: boolean;
 }
 
 export const EXPLORE_DEFAULTS: ExploreSizes = {

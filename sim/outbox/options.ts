@@ -6,7 +6,7 @@
  */
 import { lightStream, seededChooser } from '../core/chooser.ts';
 import type { BrokerMode } from '../../model/types.ts';
-import { BROKER_MODES } from '../../model/broker.ts';
+import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 
 /**
  * Broker answers to a POST, in the order of `answerWeights` (the trace
@@ -51,6 +51,11 @@ export interface WorldOptions {
    * or NATS's duplicate window do; 0 or absent: it never forgets.
    */
   dedupeWindow?: number;
+  /**
+   * Opt-in property at-most-once (`--property at-most-once`): for a consumer
+   * that is not idempotent; it sees duplicates under `--broker log`.
+   */
+  atMostOnce?: boolean;
   /** Relative weight of each broker answer (index as in {@link ANSWERS}). */
   answerWeights: readonly number[];
   /** Relative weight of each fault (index as in {@link FAULTS}). */
@@ -72,7 +77,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow' | 'atMostOnce'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
@@ -155,7 +160,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const ids = between(pick, 1, 2);
   const bodiesPerId = between(pick, 1, 3);
   const attemptsMax = between(pick, 1, 5);
-  const broker = BROKER_MODES[pick(BROKER_MODES.length)];
+  const broker = SWARM_BROKER_MODES[pick(SWARM_BROKER_MODES.length)];
   const crashesMax = pick(4);
   const corruptionsMax = pick(3);
   const operatorActionsMax = pick(4);
@@ -169,6 +174,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     broker: fixed.broker ?? broker,
     skew: fixed.skew ?? false,
     dedupeWindow: fixed.dedupeWindow ?? drawKnobs(seed, [DEDUPE_WINDOW_KNOB])[0],
+    ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     crashesMax,
     corruptionsMax,
     operatorActionsMax,

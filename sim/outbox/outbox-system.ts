@@ -56,12 +56,13 @@ export function outboxSystem(
       corruptions: 0,
       operatorActions: 0,
       parkedAttempts: [],
+      parkedGone: [],
       healing: false,
     };
   };
 
   const choices = (w: World) => choicesOf(w, ctx);
-  const step = (w: World, e: WorldEvent) => stepOf(w, e, ctx);
+  const step = (w: World, e: WorldEvent) => noteParkedGone(w, e, stepOf(w, e, ctx));
 
   /**
    * Quiet: every engine is idle, and no engine starting a pass now (on any
@@ -107,8 +108,30 @@ export function outboxSystem(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(),
+    properties: outboxProperties(options.atMostOnce === true),
     heal,
     quiescent,
   };
+}
+
+/**
+ * A PARKED record replaced other than by an operator's requeue (a fresh
+ * cycle, a rebuilt or torn record) leaves its body parked: noted in
+ * `parkedGone`, so that parked-stays-parked holds per body, not only while
+ * the record says PARKED.
+ */
+function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
+  if (e.kind === 'requeue') return out;
+  let gone: string[] | null = null;
+  for (const id of Object.keys(w.records)) {
+    const before = w.records[id];
+    if (before.kind !== 'record' || before.record.status !== 'PARKED') continue;
+    const after = out.state.records[id];
+    if (after === before || (after?.kind === 'record' && after.record.status === 'PARKED' && after.record.payload === before.record.payload)) continue;
+    const item = `${id}:${before.record.payload}`;
+    if (out.state.parkedGone.includes(item) || gone?.includes(item)) continue;
+    gone = [...(gone ?? []), item];
+  }
+  if (gone === null) return out;
+  return { ...out, state: { ...out.state, parkedGone: [...out.state.parkedGone, ...gone].sort() } };
 }

@@ -42,6 +42,35 @@ export const noPhantomDelivery: Property<World> = {
   },
 };
 
+/** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
+export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts'];
+
+/**
+ * honest-park: a PARKED record whose reason says the body was not delivered
+ * (a permanent refusal, the attempts cap) never stands for a body the broker
+ * holds: an operator reading such a park must be able to trust it.
+ * `outcome-unknown` makes no such claim and is always honest.
+ */
+export const honestPark: Property<World> = {
+  name: 'honest-park',
+  kind: 'always',
+  reads: ['records', 'broker'],
+  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts) never stands for a body the broker holds',
+  check(w) {
+    for (const id of Object.keys(w.records).sort()) {
+      const slot = w.records[id];
+      if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+      const reason = slot.record.reason;
+      if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
+      if (w.broker[id]?.body === slot.record.payload) {
+        return violation('honest-park', id, slot.record.payload, 'record',
+          `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
+      }
+    }
+    return null;
+  },
+};
+
 /** Where a published body is still visible to an operator, or null. */
 export function visibility(w: World, id: string, body: string): string | null {
   if (w.broker[id]?.body === body) return 'broker';
@@ -100,18 +129,22 @@ export const settledAfterHealing: Property<World> = {
   },
 };
 
-/** parked-stays-parked: no attempt on a parked item unless an operator requeued it. */
+/**
+ * parked-stays-parked, per body: no POST of a body that was parked unless an
+ * operator requeued it, whatever happened to the record since (a fresh cycle,
+ * a rebuilt record): the world notes such POSTs in `parkedAttempts`.
+ */
 export const parkedStaysParked: Property<World> = {
   name: 'parked-stays-parked',
   kind: 'always',
   reads: ['parkedAttempts', 'records'],
-  description: 'no POST is made for an id whose record is PARKED',
+  description: 'no POST is made of a body that was parked and not requeued since (while its record says PARKED, or after the parked record was replaced)',
   check(w) {
     const id = w.parkedAttempts[0];
     if (id === undefined) return null;
     const slot = w.records[id];
     const body = slot?.kind === 'record' ? (slot.record.payload ?? '') : '';
-    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} while its record was PARKED`);
+    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} of a body parked and not requeued since`);
   },
 };
 
@@ -179,10 +212,39 @@ function statusReached(status: string, reason?: string): Property<World> {
   };
 }
 
-/** Every property of the outbox, safety first. */
-export function outboxProperties(): Property<World>[] {
+/**
+ * at-most-once (opt-in, `--property at-most-once`): no body reaches the
+ * broker's consumer twice. For users whose consumer is not idempotent;
+ * at-least-once designs stay legal by default. It reads the broker's log, so
+ * it sees duplicates under `--broker log` (other modes keep no history).
+ */
+export const atMostOnce: Property<World> = {
+  name: 'at-most-once',
+  kind: 'always',
+  reads: ['broker'],
+  description: 'opt-in: no body is accepted twice by the broker for an id (seen under --broker log, which keeps every accepted POST)',
+  check(w) {
+    for (const id of Object.keys(w.broker).sort()) {
+      const log = w.broker[id].log;
+      if (log === undefined) continue;
+      const twice = log.find((b, i) => log.indexOf(b) !== i);
+      if (twice !== undefined) {
+        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${twice} for ${id} ${log.filter((b) => b === twice).length} times (log ${log.join(',')})`);
+      }
+    }
+    return null;
+  },
+};
+
+/** The opt-in properties by name (`--property`). */
+export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
+
+/** Every property of the outbox, safety first; `withAtMostOnce` adds the opt-in at-most-once. */
+export function outboxProperties(withAtMostOnce = false): Property<World>[] {
   return [
     noPhantomDelivery,
+    ...(withAtMostOnce ? [atMostOnce] : []),
+    honestPark,
     parkedStaysParked,
     exclusiveAttempt,
     boundedRecord,

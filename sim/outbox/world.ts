@@ -47,8 +47,18 @@ export interface World {
   crashes: number;
   corruptions: number;
   operatorActions: number;
-  /** Ids on which a POST was made while the record said PARKED. */
+  /**
+   * Ids on which a POST was made of a body that was parked and not requeued
+   * since: while the record said PARKED, or after the parked record was
+   * replaced (parkedGone).
+   */
   parkedAttempts: string[];
+  /**
+   * `id:body` of every body whose PARKED record was replaced other than by an
+   * operator's requeue (a fresh cycle, a rebuilt or torn record): the park
+   * still holds for that body (parked-stays-parked is per body).
+   */
+  parkedGone: string[];
   /** Faults have stopped (liveness phase). */
   healing: boolean;
 }

@@ -4,7 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { brokerAccept } from '../../../model/broker.ts';
+import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
@@ -104,12 +104,14 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   const posted = out.effects.some((fx) => fx.kind === 'post');
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];
-    if (slot?.kind === 'record' && slot.record.status === 'PARKED' && !next.parkedAttempts.includes(envelope.id)) {
+    const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(`${envelope.id}:${envelope.body}`);
+    if (parked && !next.parkedAttempts.includes(envelope.id)) {
       next.parkedAttempts = [...next.parkedAttempts, envelope.id];
     }
   }
   if (posted && acceptance !== null && envelope !== null) {
     if (acceptance.stored) tags.push('layer:stored');
+    if (acceptance.stored && isDuplicate(w.broker[envelope.id] ?? null, envelope.body)) tags.push('layer:duplicate');
     if (acceptance.holding !== null) next.broker = { ...w.broker, [envelope.id]: acceptance.holding };
   }
   if (answer?.crash !== undefined) {

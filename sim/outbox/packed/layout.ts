@@ -32,8 +32,9 @@ export const CORRUPTIONS = 7;
 export const OPERATOR = 8;
 export const HEALING = 9;
 export const ENGINE_COUNT = 10;
-/** Engine slots follow the count. */
-export const ENGINES = 11;
+export const PARKED_GONE = 11;
+/** Engine slots follow. */
+export const ENGINES = 12;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -107,6 +108,7 @@ export class PackedLayout {
     slot(g + QUARANTINED, w.quarantined, prev?.quarantined, (v) => t.quarantineLists.id(v));
     slot(g + PUBLISHED, w.published, prev?.published, (v) => t.stringLists.id(v));
     slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
+    slot(g + PARKED_GONE, w.parkedGone, prev?.parkedGone, (v) => t.stringLists.id(v));
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -181,6 +183,7 @@ export class PackedLayout {
       corruptions: s[g + CORRUPTIONS],
       operatorActions: s[g + OPERATOR],
       parkedAttempts: listOf(t.stringLists.value(s[g + PARKED])),
+      parkedGone: listOf(t.stringLists.value(s[g + PARKED_GONE])),
       healing: s[g + HEALING] === 1,
     };
   }

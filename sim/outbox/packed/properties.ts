@@ -18,7 +18,7 @@ const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, HEALING, LIVE, OPERAT
 function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
   const perId: Partial<Record<keyof World, number>> = { records: REC, claims: CLAIM, live: LIVE, broker: BROKER, produced: PRODUCED, reported: L.REPORTED };
   const global: Partial<Record<keyof World, number>> = {
-    archived: L.ARCHIVED, quarantined: QUARANTINED, published: L.PUBLISHED, parkedAttempts: L.PARKED, nextPid: L.NEXT_PID,
+    archived: L.ARCHIVED, quarantined: QUARANTINED, published: L.PUBLISHED, parkedAttempts: L.PARKED, parkedGone: L.PARKED_GONE, nextPid: L.NEXT_PID,
     nextGeneration: L.NEXT_GEN, crashes: CRASHES, corruptions: CORRUPTIONS, operatorActions: OPERATOR, healing: HEALING,
   };
   const p = perId[field];

@@ -272,7 +272,11 @@ export class PackedTransitions {
           this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
-          if (e.kind === 'answer') this.pushSlot(s, o + BROKER);
+          if (e.kind === 'answer') {
+            this.pushSlot(s, o + BROKER);
+            // A POST of a body parked before (parked-stays-parked per body) is noted.
+            this.pushSlot(s, g + L.PARKED_GONE);
+          }
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
@@ -322,7 +326,10 @@ export class PackedTransitions {
     // Stepped with the published and parked sets empty: what a step adds to
     // them then shows, and becomes an add (a no-op where already present),
     // so that the sets need not be part of any key.
-    const w = { ...layout.unpack(s, tables), published: [], parkedAttempts: [] };
+    // parkedGone likewise, unless the event reads it (a broker answer): then keyed, it is set whole.
+    const unpacked = layout.unpack(s, tables);
+    const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
+    const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
     const next = this.objectSystem.step(w, e).state;
     const t = layout.packAfter(w, s, next, tables);
     const ops: number[] = [];
@@ -353,6 +360,11 @@ export class PackedTransitions {
     }
     for (const item of next.published) ops.push(OP_ADD_PUBLISHED, g + PUBLISHED, tables.strings.id(item));
     for (const item of next.parkedAttempts) ops.push(OP_ADD_PARKED, g + PARKED, tables.strings.id(item));
+    if (goneKeyed) {
+      if (t[g + L.PARKED_GONE] !== s[g + L.PARKED_GONE]) ops.push(OP_SET, g + L.PARKED_GONE, t[g + L.PARKED_GONE]);
+    } else {
+      for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
+    }
     if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
     for (const slot of COUNTERS) {
       const pos = g + slot;
