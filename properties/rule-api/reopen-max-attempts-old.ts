@@ -1,6 +1,7 @@
 /**
  * The version before `reopen-max-attempts.ts`: the same decisions, but its
- * `requeue` is fail-closed's, which clears `unknownSeen` and `inFlight`. As
+ * `requeue` clears `unknownSeen` and `inFlight` (as fail-closed's did before
+ * it learned to keep `unknownSeen`: docs/rules.md, honest-park). As
  * `--old-rules`, its operator tool can requeue an id whose attempt may have
  * been stored, and the new version then parks it `max-attempts` and reopens it.
  */
@@ -11,8 +12,11 @@ import reopenMaxAttempts from './reopen-max-attempts.ts';
 const reopenMaxAttemptsOld: RuleSet = {
   ...reopenMaxAttempts,
   name: 'reopen-max-attempts-old',
-  summary: 'reopen-max-attempts with fail-closed\'s requeue, which clears unknownSeen and inFlight.',
-  requeue: (record, resetAttempts, view) => ({ ...failClosed.requeue(record, resetAttempts, view), inFlight: false }),
+  summary: 'reopen-max-attempts with a requeue that clears unknownSeen and inFlight.',
+  requeue: (record, resetAttempts, view) => {
+    const { unknownSeen: _unknownSeen, ...rest } = failClosed.requeue(record, resetAttempts, view);
+    return { ...rest, inFlight: false };
+  },
 };
 
 export default reopenMaxAttemptsOld;

@@ -12,7 +12,7 @@ const stampVersionFixed: RuleSet = extendRules(failClosed, {
   summary: 'fail-closed, stamping the first version to attempt a body; parks in complete a body another version attempted first.',
   preSend(record, view) {
     const firstBy = typeof record.firstBy === 'string' ? record.firstBy : view?.who.rules;
-    return { ...record, inFlight: true, ...(firstBy === undefined ? {} : { firstBy }) };
+    return { ...(failClosed.preSend(record) ?? record), ...(firstBy === undefined ? {} : { firstBy }) };
   },
   complete(record, outcome, limits, view) {
     const written = failClosed.complete(record, outcome, limits);

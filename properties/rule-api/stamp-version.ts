@@ -22,7 +22,7 @@ const stampVersion: RuleSet = extendRules(failClosed, {
     if (who === undefined) return failClosed.preSend(record);
     const other = typeof record.takenBy === 'string' && record.takenBy !== who.rules;
     if (other) return { ...record, status: 'PARKED', reason: 'outcome-unknown', inFlight: true };
-    return { ...record, inFlight: true, takenBy: who.rules, takenPid: who.pid, takenSchema: who.schema };
+    return { ...(failClosed.preSend(record) ?? record), takenBy: who.rules, takenPid: who.pid, takenSchema: who.schema };
   },
 });
 
