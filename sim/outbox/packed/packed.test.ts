@@ -15,6 +15,7 @@ import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
+import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import { Unrepresentable } from './layout.ts';
 import { packedOutbox } from './system.ts';
 
@@ -34,6 +35,8 @@ const CASES: Case[] = [
   { name: 'broker id-409', sizes: { engines: 2, broker: 'id-409' }, rules: failClosed, statesMax: 15_000 },
   { name: 'broker key, three engines', sizes: { engines: 3, broker: 'key', attemptsMax: 3 }, rules: failClosed, statesMax: 20_000 },
   { name: 'broker none', sizes: { engines: 1, broker: 'none', crashesMax: 2, corruptionsMax: 1 }, rules: failClosed, statesMax: 15_000 },
+  // Bodies parked and then replaced: a broker answer's program depends on them (an engine's cached expansion once did not).
+  { name: 'parked bodies replaced (per-body parked-stays-parked)', sizes: { engines: 1, crashesMax: 1, operatorActionsMax: 1 }, rules: rebuildParkedSameBody, statesMax: 30_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 

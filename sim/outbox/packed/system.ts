@@ -185,6 +185,8 @@ export function packedOutbox(
       if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
       engineKey[n++] = transitions.holderAlive(s, j);
     }
+    // A broker answer notes a POST of a body parked and replaced since (parked-stays-parked per body).
+    if (proc.state === 'posting') engineKey[n++] = s[g + L.PARKED_GONE];
     return n;
   };
   const expansionOfKey = (s: Int32Array, procId: number): number => {
@@ -237,19 +239,22 @@ export function packedOutbox(
 
   /**
    * What of a prefix any engine reads: healing, whether crashes are left,
+   * the bodies parked and replaced since (a broker answer to a POST of one
+   * is noted for parked-stays-parked, so its cached program depends on them),
    * and per id the record, claim, live file and broker's holding. Prefixes
    * that differ elsewhere (counts produced, reported bodies, lists) share
    * it, which keeps the engines' tables small.
    */
   const engineViews = new TupleTable();
   const engineViewOf: number[] = [];
-  const engineViewKey = new Int32Array(2 + 4 * ids.length);
+  const engineViewKey = new Int32Array(3 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
       let n = 0;
       engineViewKey[n++] = s[g + HEALING];
       engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+      engineViewKey[n++] = s[g + L.PARKED_GONE];
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];
