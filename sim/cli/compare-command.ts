@@ -19,7 +19,7 @@ import { mdCode } from '../../traces/render/markdown.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFolder } from './output-place.ts';
-import { EXIT_PARTIAL } from './explore-command.ts';
+import { EXIT_PARTIAL } from './exit-codes.ts';
 
 /** One cell of the table. */
 export interface CompareRow {

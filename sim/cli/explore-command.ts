@@ -34,6 +34,7 @@ import type { Io } from './io.ts';
 import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault, residentPeakBytes } from './memory-guard.ts';
 import { progressBar } from './progress.ts';
+import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
@@ -63,8 +64,6 @@ export interface ExploreFlags {
 /** Default bound on stored states. */
 export const MAX_STATES_DEFAULT = 2_000_000;
 
-/** Exit code of a search a bound stopped with nothing found: not a proof. */
-export const EXIT_PARTIAL = 3;
 
 /** What `explore --help` says after the flags: the properties a search checks, and the exit codes. */
 export function exploreHelp(): string {

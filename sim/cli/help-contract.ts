@@ -15,6 +15,7 @@ import { EXPLORE_DEFAULTS } from '../outbox/explore-options.ts';
 import { COMPARE_STATES_DEFAULT } from './compare-command.ts';
 import { DIFF_STATES_DEFAULT } from './diff-command.ts';
 import { MAX_STATES_DEFAULT } from './explore-command.ts';
+import { EXIT_PARTIAL } from './exit-codes.ts';
 
 /** The flags that size one bounded world, with the sizes searched when they are not given. */
 const WORLD: Readonly<Record<string, string | number>> = {
@@ -60,7 +61,7 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
     ['0', 'no property violated in the whole bounded space'],
     ['1', 'a property violated (the shortest trace written)'],
     ['2', BAD_INPUT],
-    ['3', 'a bound was reached (--max-states, --max-depth or --max-memory), nothing found: not a proof'],
+    [String(EXIT_PARTIAL), 'a bound was reached (--max-states, --max-depth or --max-memory), nothing found: not a proof'],
     ['130/143', INTERRUPTED],
   ],
   merge: [
@@ -80,13 +81,13 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
     ['0', 'every rule set holds every property'],
     ['1', 'a property violated by one of the rule sets'],
     ['2', BAD_INPUT],
-    ['3', 'nothing violated, but an exhaustive search stopped at --max-states: not a proof'],
+    [String(EXIT_PARTIAL), 'nothing violated, but an exhaustive search stopped at --max-states: not a proof'],
   ],
   diff: [
     ['0', 'no observable difference in the whole bounded space'],
     ['1', 'the outcomes differ (both traces written)'],
     ['2', BAD_INPUT],
-    ['3', 'no difference found, but the search stopped at --max-states: not a proof'],
+    [String(EXIT_PARTIAL), 'no difference found, but the search stopped at --max-states: not a proof'],
   ],
   statechart: [
     ['0', 'the statechart was printed or written'],
@@ -126,7 +127,7 @@ const ANY_COMMAND: readonly (readonly [string, string])[] = [
   ['0', 'nothing violated, no difference (or a trace replays identically)'],
   ['1', 'a violation or a difference was found'],
   ['2', BAD_INPUT],
-  ['3', 'explore, diff, compare: a search bound was reached, nothing found: not a proof'],
+  [String(EXIT_PARTIAL), 'explore, diff, compare: a search bound was reached, nothing found: not a proof'],
   ['130/143', 'check, explore: interrupted by Ctrl-C / SIGTERM; the partial summary is printed'],
 ];
 
