@@ -64,7 +64,6 @@ export interface ExploreFlags {
 /** Default bound on stored states. */
 export const MAX_STATES_DEFAULT = 2_000_000;
 
-
 /** What `explore --help` says after the flags: the properties a search checks, and the exit codes. */
 export function exploreHelp(): string {
   const properties = outboxProperties();
