@@ -127,6 +127,14 @@ export interface RuleDecisions {
    * `corrupt`, and the decisions' contracts accept records without one.
    */
   recordShape?: RecordShape;
+  /**
+   * What the retention sweeper leaves of a DELIVERED record once its
+   * retention period has passed (docs/faults.md, `sweep`): `delete` (the
+   * default) removes it, so a later file, retry or replay of the id reads it
+   * absent; `tombstone` keeps it without its payload (needs
+   * `recordShape: { payload: 'optional' }` to read as found).
+   */
+  retention?: 'delete' | 'tombstone';
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
   /**
@@ -200,6 +208,9 @@ export function ruleSetProblem(value: unknown): string | null {
     if (typeof shape !== 'object' || shape === null || (shape.payload !== 'required' && shape.payload !== 'optional')) {
       return `rule set "${v.name}" has a \`recordShape\` that is not { payload: 'required' | 'optional' }`;
     }
+  }
+  if (v.retention !== undefined && v.retention !== 'delete' && v.retention !== 'tombstone') {
+    return `rule set "${v.name}" has a \`retention\` that is not 'delete' or 'tombstone'`;
   }
   for (const d of DECISIONS) {
     if (OPTIONAL_DECISIONS.has(d) && v[d] === undefined) continue;

@@ -19,6 +19,9 @@ function admit({ body, read }: { body: string; read: import('../types.ts').Recor
     case 'unknown-version':
       return { kind: 'quarantine', cause: `unknown-schema-v${read.schema}` };
     case 'found': {
+      // A tombstone the retention sweeper left of a DELIVERED record (no payload):
+      // the broker holds what was delivered, so no body is sent for the id again.
+      if (read.metadataOnly === true) return { kind: 'quarantine', cause: read.record.status === 'DELIVERED' ? 'delivered-id-retained' : 'corrupt-record' };
       const same = read.record.payload === body;
       switch (read.record.status) {
         case 'READY':
@@ -90,6 +93,11 @@ const failClosed: RuleSet = {
   summary:
     'A park is final; a new body for a parked or delivered id, or a corrupt or newer-schema record, is quarantined; archive only the confirmed body of the generation read.',
   schemaKnown: SCHEMA_CURRENT,
+  // Its only memory that an id was delivered is the DELIVERED record: a record
+  // deleted by retention would let a later body or a replayed file through as
+  // new (no-phantom-delivery, honest-park), so the sweeper leaves a tombstone.
+  retention: 'tombstone',
+  recordShape: { payload: 'optional' },
   admit,
   mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
   // `inFlight` marks a POST about to be made. Found already set, it says an

@@ -49,6 +49,8 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
     }
     s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}G${w.parkedGone.join(',')}`;
     if (w.dedupe !== undefined) for (const id of ids) s += `D${w.dedupe[id] ?? '-'}`;
+    if (w.inTransit !== undefined) s += `I${w.inTransit.map((p) => `${p.id}:${p.body}#${p.key}`).join(',')}`;
+    if (w.sweeps !== undefined) s += `S${w.sweeps}`;
     s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
     return s;
   };

@@ -32,7 +32,8 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
-      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || (e.kind === 'answer' && e.answer === modes[m]);
+      // A POST in transit lands by itself (late landing): the network is part of the steady system.
+      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || e.kind === 'land' || (e.kind === 'answer' && e.answer === modes[m]);
     },
   };
 }

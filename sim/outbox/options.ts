@@ -56,6 +56,16 @@ export interface WorldOptions {
    * that is not idempotent; it sees duplicates under `--broker log`.
    */
   atMostOnce?: boolean;
+  /**
+   * Late landing (events/land.ts): at most this many POSTs in transit at
+   * once, sent but not yet received by the broker; 0 or absent: every POST
+   * reaches the broker (or is lost) in the step that answers it.
+   */
+  inTransitMax?: number;
+  /** Weight of the answer `timeout-in-transit` while late landing is on (absent: 1). */
+  inTransitWeight?: number;
+  /** Record retention (events/retention.ts): sweeps of DELIVERED records allowed; 0 or absent: records are kept. */
+  sweepsMax?: number;
   /** Relative weight of each broker answer (index as in {@link ANSWERS}). */
   answerWeights: readonly number[];
   /** Relative weight of each fault (index as in {@link FAULTS}). */
@@ -77,7 +87,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow' | 'atMostOnce'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow' | 'atMostOnce' | 'inTransitMax' | 'sweepsMax'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
@@ -109,6 +119,19 @@ export const FAULT_KNOBS: readonly SwarmKnob[] = FAULTS.map((f) => ({ name: f, s
 
 /** The broker's dedupe window (its entry in the event table is events/dedupe-window.ts). */
 export const DEDUPE_WINDOW_KNOB: SwarmKnob = { name: 'forget', stream: 'broker:dedupe-window', draw: 'window' };
+
+/**
+ * Late landing (events/land.ts, events/broker.ts): the bound on POSTs in
+ * transit, drawn like the dedupe window (on, 1-6, in one seed in four), and
+ * the weight of the answer that leaves a POST in transit.
+ */
+export const LATE_LANDING_KNOBS: readonly SwarmKnob[] = [
+  { name: 'land', stream: 'broker:in-transit', draw: 'window' },
+  { name: 'timeout-in-transit', stream: 'answer:timeout-in-transit', draw: 'on' },
+];
+
+/** Record retention (events/retention.ts): the sweeper's budget, on (1-6) in one seed in four. */
+export const RETENTION_KNOB: SwarmKnob = { name: 'sweep', stream: 'operator:retention', draw: 'window' };
 
 /**
  * Each knob's value for a seed, drawn from the knob's own stream only: a
@@ -175,6 +198,9 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     skew: fixed.skew ?? false,
     dedupeWindow: fixed.dedupeWindow ?? drawKnobs(seed, [DEDUPE_WINDOW_KNOB])[0],
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
+    inTransitMax: fixed.inTransitMax ?? drawKnobs(seed, LATE_LANDING_KNOBS)[0],
+    inTransitWeight: drawKnobs(seed, LATE_LANDING_KNOBS)[1],
+    sweepsMax: fixed.sweepsMax ?? drawKnobs(seed, [RETENTION_KNOB])[0],
     crashesMax,
     corruptionsMax,
     operatorActionsMax,
@@ -190,7 +216,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
 export function describeOptions(o: WorldOptions): string {
   const answers = ANSWERS.map((a, i) => `${a}:${o.answerWeights[i]}`).join(' ');
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0} inTransitMax=${o.inTransitMax ?? 0} sweepsMax=${o.sweepsMax ?? 0} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */

@@ -58,6 +58,9 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
+      // Slots of opt-in faults exist only in worlds that enable them, so other worlds keep their keys.
+      ...((options.inTransitMax ?? 0) > 0 ? { inTransit: [] } : {}),
+      ...((options.sweepsMax ?? 0) > 0 ? { sweeps: 0 } : {}),
     };
   };
 
@@ -72,6 +75,8 @@ export function outboxSystem(
    */
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
+    // A POST still in transit will land (late landing): not quiet until it has.
+    if ((w.inTransit?.length ?? 0) > 0) return false;
     if (w.engines.length === 0) return true;
     const before = durableKey(w);
     const probe = w.engines[0];

@@ -10,6 +10,13 @@ import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import type { Answer } from './options.ts';
 
+/** A POST on its way to the broker: what it carries. */
+export interface InTransit {
+  id: string;
+  body: string;
+  key: string;
+}
+
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
   pid: number;
@@ -34,6 +41,14 @@ export interface World {
    * its next POST is taken as new (docs/faults.md, `forget`).
    */
   dedupe?: Record<string, number>;
+  /**
+   * Under late landing only (absent otherwise): POSTs sent whose broker has
+   * not yet received them, oldest first, at most `inTransitMax`. A `land`
+   * event delivers any one of them, in any order (docs/faults.md, `land`).
+   */
+  inTransit?: InTransit[];
+  /** Under record retention only (absent otherwise): DELIVERED records the sweeper deleted so far (budget `sweepsMax`). */
+  sweeps?: number;
   /** Alive engine processes, by ascending pid. */
   engines: EngineProc[];
   /** Bodies written so far per id. */
@@ -69,6 +84,10 @@ export type WorldEvent =
   | { kind: 'drain'; pid: number; id: string }
   | { kind: 'step'; pid: number; at: LifecycleState }
   | { kind: 'answer'; pid: number; answer: Answer }
+  /** The broker answer `timeout-in-transit`: the engine times out, its POST stays in transit. */
+  | { kind: 'post-in-transit'; pid: number }
+  /** The POST in transit at `index` reaches the broker. */
+  | { kind: 'land'; index: number; id: string; body: string }
   | { kind: 'crash'; pid: number; at: LifecycleState }
   | { kind: 'restart'; version: 'new' | 'old' }
   | { kind: 'upgrade'; pid: number }
@@ -81,7 +100,9 @@ export type WorldEvent =
   | { kind: 'tear-claim'; id: string }
   | { kind: 'newer-schema'; id: string }
   | { kind: 'legacy-record'; id: string }
-  | { kind: 'forget'; id: string };
+  | { kind: 'forget'; id: string }
+  /** The retention sweeper deletes the DELIVERED record of `id`. */
+  | { kind: 'sweep'; id: string };
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {

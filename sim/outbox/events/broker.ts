@@ -5,11 +5,13 @@
  * Each says whether the broker received the POST (and then processed it by
  * its dedupe mode, docs/protocol.md 'Broker') and which reply the engine
  * sees. The POST is the durable write every answer ends.
+ * Under late landing one more answer, `timeout-in-transit`, leaves the POST
+ * neither received nor lost but on its way: `land` (land.ts) delivers it later.
  */
 import type { Reply } from '../../../model/types.ts';
-import { ANSWER_KNOBS, answerOffered, ANSWERS, type Answer } from '../options.ts';
+import { ANSWER_KNOBS, answerOffered, ANSWERS, LATE_LANDING_KNOBS, type Answer, type WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
-import { underDedupeWindow } from './dedupe-window.ts';
+import { postingId, underDedupeWindow } from './dedupe-window.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -76,7 +78,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
     weight: (w, ctx) => (w.healing ? 1 : ctx.options.answerWeights[index]),
-    apply: underDedupeWindow((w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect)),
+    apply: underDedupeWindow<AnswerEvent>((w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect), postingId),
     label: (e) => `e${e.pid} POST -> ${e.answer}`,
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
@@ -106,3 +108,72 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
 
 /** The answers, in `ANSWERS` order. */
 export const answers: readonly EventKind<AnswerEvent>[] = ANSWERS.map(answerKind);
+
+type InTransitEvent = Extract<WorldEvent, { kind: 'post-in-transit' }>;
+
+/** The bound on POSTs in transit; 0: late landing is off. */
+export const inTransitMax = (options: WorldOptions): number => options.inTransitMax ?? 0;
+
+const IN_TRANSIT: AnswerEffect = { name: 'timeout-in-transit', received: false, reply: 'timeout' };
+const IN_TRANSIT_KNOB = LATE_LANDING_KNOBS[1];
+const IN_TRANSIT_HIDDEN = 'timeout; the POST is still on its way and may land later';
+
+/**
+ * Late landing: the engine times out while its POST is still on the wire.
+ * The POST joins the world's POSTs in transit; until a `land` delivers it,
+ * the broker has not seen it. Offered only while fewer than `inTransitMax`
+ * are in transit; the answer that fills the list is tagged
+ * `bound:in-transit`, so a run says when the bound held it back.
+ */
+export const timeoutInTransit: EventKind<InTransitEvent> = {
+  name: 'timeout-in-transit',
+  group: 'broker',
+  tag: 'fault',
+  range: 'engine',
+  event: 'post-in-transit',
+  enabled: (w, ctx, { engine }) =>
+    engine?.state === 'posting' && !w.healing && (w.inTransit?.length ?? 0) < inTransitMax(ctx.options) ? [{ kind: 'post-in-transit', pid: engine.pid }] : [],
+  weight: (_w, ctx) => ctx.options.inTransitWeight ?? 1,
+  apply: underDedupeWindow<InTransitEvent>((w, e, ctx, tags) => {
+    const envelope = w.engines.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;
+    const from = tags.length;
+    const next = stepEngine(ctx, w, e, tags, IN_TRANSIT);
+    if (envelope === null || tags.indexOf('layer:post', from) < 0) return next;
+    const inTransit = [...(w.inTransit ?? []), { id: envelope.id, body: envelope.body, key: envelope.key }];
+    if (inTransit.length >= inTransitMax(ctx.options)) tags.push('bound:in-transit');
+    return { ...next, inTransit };
+  }, postingId),
+  label: (e) => `e${e.pid} POST -> timeout-in-transit`,
+  counter: 'answer:timeout-in-transit',
+  draw: (e, v) => {
+    const env = v.enginesBefore.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;
+    const from = `e${e.pid}`;
+    return {
+      from,
+      to: 'Broker',
+      broken: true,
+      text: stepText(v, env === null ? 'POST -> timeout-in-transit' : `POST ${env.id} = ${env.body} (key ${env.key}) -> timeout-in-transit`),
+      note: { over: `${from},Broker`, text: `fault: ${IN_TRANSIT_HIDDEN}` },
+    };
+  },
+  hidden: IN_TRANSIT_HIDDEN,
+  knob: { stream: IN_TRANSIT_KNOB.stream, weight: (options) => (inTransitMax(options) > 0 ? (options.inTransitWeight ?? 1) : 0), draw: IN_TRANSIT_KNOB.draw },
+  variants: [
+    {
+      name: 'in-transit-full',
+      tag: 'fault',
+      counter: 'bound:in-transit',
+      doc: {
+        enabled: 'a `timeout-in-transit` that makes `inTransitMax` POSTs in transit',
+        does: 'the same step, tagged: the bound is reached, so until one lands no answer leaves a POST in transit (the report counts how often the bound held late landing back)',
+        stands: 'none: the bound that keeps the model finite, reported rather than silent',
+      },
+    },
+  ],
+  doc: {
+    example: 'e1 POST -> timeout-in-transit',
+    enabled: 'late landing is on (`inTransitMax` N > 0), the engine is posting, faults have not stopped and fewer than N POSTs are in transit',
+    does: 'the broker receives nothing yet: the POST joins the POSTs in transit (a `land` delivers it later, in any order); the engine sees `timeout`',
+    stands: 'librdkafka\'s "message is delivered to Kafka, no delivery report": the request times out client-side while it is still on the wire and is stored later, after retries and other requests (Kafka\'s reordering with more than one request in flight)',
+  },
+};

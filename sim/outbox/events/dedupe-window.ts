@@ -15,24 +15,29 @@ import type { WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
 
 type Forget = Extract<WorldEvent, { kind: 'forget' }>;
-type AnswerEvent = Extract<WorldEvent, { kind: 'answer' }>;
-type Apply = (w: World, e: AnswerEvent, ctx: WorldContext, tags: string[]) => World;
+type Apply<E extends WorldEvent> = (w: World, e: E, ctx: WorldContext, tags: string[]) => World;
+
+/** The id an engine's answer is about: the envelope it is posting. */
+export function postingId(w: World, e: { pid: number }): string | null {
+  return w.engines.find((p) => p.pid === e.pid)?.ctx.envelope?.id ?? null;
+}
 
 const windowOf = (ctx: WorldContext): number => ctx.options.dedupeWindow ?? 0;
 
 /**
- * A broker answer under the window: a POST for a forgotten id is processed
+ * A broker step under the window (an answer, or a POST landing late; `idOf`
+ * names the id of the POST it processes): a POST for a forgotten id is processed
  * as the first for it, every answer is one broker step (each entry ages by
  * one, up to the window), and a POST the broker stored makes a fresh entry.
  * Without a window the answer is `apply` unchanged, and the world gets no
  * `dedupe` slot.
  */
-export function underDedupeWindow(apply: Apply): Apply {
+export function underDedupeWindow<E extends WorldEvent>(apply: Apply<E>, idOf: (w: World, e: E) => string | null): Apply<E> {
   return (w, e, ctx, tags) => {
     const window = windowOf(ctx);
     if (window === 0) return apply(w, e, ctx, tags);
     const memory = w.dedupe ?? {};
-    const id = w.engines.find((p) => p.pid === e.pid)?.ctx.envelope?.id ?? null;
+    const id = idOf(w, e);
     const forgotten = id !== null && w.broker[id] !== undefined && memory[id] === undefined;
     let seen = w;
     if (forgotten) {

@@ -6,8 +6,10 @@
  * entry in its group's file, listed here.
  */
 import type { WorldContext } from './context.ts';
-import { answers } from './broker.ts';
+import { answers, timeoutInTransit } from './broker.ts';
 import { forget } from './dedupe-window.ts';
+import { land } from './land.ts';
+import { sweep } from './retention.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
 import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
@@ -76,7 +78,9 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   drain,
   step,
   ...answers,
+  timeoutInTransit,
   forget,
+  land,
   restart,
   upgrade,
   produce,
@@ -84,6 +88,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   requeueReset,
   resubmit,
   restore,
+  sweep,
   crash,
   tearRecord,
   newerSchema,

@@ -1,0 +1,56 @@
+/**
+ * Record retention (subsystem `operator`): a sweeper deletes DELIVERED
+ * records once their retention period has passed, within a budget of its
+ * own (`sweepsMax`). The model has no clock, so the period is "any time after
+ * the delivery, once no engine is working on the id": a later retry, a
+ * republish or an operator's replay of that id then meets no record, and the
+ * outbox has lost its memory that the id was delivered. A rule set may ask
+ * for a tombstone instead (`RuleSet.retention`): the record without its
+ * payload, which it must then read (`recordShape`).
+ */
+import type { OutboxRecord } from '../../../model/types.ts';
+import { RETENTION_KNOB, type WorldOptions } from '../options.ts';
+import type { WorldEvent } from '../world.ts';
+import { stepText, type EventKind } from './kind.ts';
+
+type Sweep = Extract<WorldEvent, { kind: 'sweep' }>;
+
+/** The sweeper's budget; 0: records are kept forever. */
+export const sweepsMax = (options: WorldOptions): number => options.sweepsMax ?? 0;
+
+export const sweep: EventKind<Sweep> = {
+  name: 'sweep',
+  group: 'operator',
+  tag: 'operator',
+  range: 'id',
+  event: 'sweep',
+  enabled: (w, ctx, { id }) => {
+    if (id === null || (w.sweeps ?? 0) >= sweepsMax(ctx.options)) return [];
+    const slot = w.records[id];
+    // A tombstone (no payload) has nothing left to sweep.
+    if (slot?.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') return [];
+    // Past its retention period: its delivery cycle is over, no engine is on it.
+    return w.engines.some((p) => p.state !== 'idle' && p.ctx.id === id) ? [] : [{ kind: 'sweep', id }];
+  },
+  apply: (w, e, ctx, tags) => {
+    const slot = w.records[e.id];
+    const { [e.id]: _gone, ...records } = w.records;
+    tags.push('fault:sweep');
+    if (ctx.worldRules.rules.retention === 'tombstone' && slot?.kind === 'record') {
+      // The rule set asks for a tombstone: the record without its payload.
+      const { payload: _payload, ...tombstone } = slot.record;
+      return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record: tombstone as OutboxRecord } }, sweeps: (w.sweeps ?? 0) + 1 };
+    }
+    return { ...w, records, sweeps: (w.sweeps ?? 0) + 1 };
+  },
+  label: (e) => `retention sweeper deletes the DELIVERED record of ${e.id}`,
+  counter: 'fault:sweep',
+  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `retention: delete DELIVERED record ${e.id}`) }),
+  knob: { stream: RETENTION_KNOB.stream, weight: (options) => (sweepsMax(options) > 0 ? 1 : 0), draw: RETENTION_KNOB.draw },
+  doc: {
+    example: 'retention sweeper deletes the DELIVERED record of a',
+    enabled: "retention is on (`sweepsMax` > 0, sweeps left), `a`'s record is an intact DELIVERED record and no engine is working on `a`, before faults stop",
+    does: "deletes `a`'s record, so the next file, retry or replay of `a` reads it absent; a rule set declaring `retention: 'tombstone'` keeps it without its payload instead",
+    stands: 'an outbox cleanup deleting dispatched records after their retention period (NServiceBus: outbox retention expired, a message retried from the error queue executed again)',
+  },
+};
