@@ -41,6 +41,7 @@ import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';
 import refusalAfterUnknown from './refusal-after-unknown.ts';
 import rebuildParkedSameBody from './rebuild-parked-same-body.ts';
+import retentionDeletesRecord from './retention-deletes-record.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -96,6 +97,10 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: retryPastCap, breaks: 'quiet-after-healing' },
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
+  // retention (not a decision: what the sweeper leaves of a DELIVERED record).
+  // Without a tombstone a later body for the swept id is sent as new; the id-ok
+  // broker answers success for it and keeps the first: caught only where the sweeper runs.
+  { rules: retentionDeletesRecord, breaks: 'no-phantom-delivery' },
   // dispose
   { rules: archiveLiveGeneration, breaks: 'no-phantom-delivery' },
   { rules: archiveById, breaks: 'no-phantom-delivery' },

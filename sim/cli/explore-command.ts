@@ -51,6 +51,8 @@ export interface ExploreFlags {
   operator?: string;
   broker?: string;
   dedupeWindow?: string;
+  lateLanding?: string;
+  retention?: string;
   property?: string;
   maxStates?: string;
   maxDepth?: string;
@@ -99,6 +101,8 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
     dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
+    inTransitMax: intFlag('--late-landing', flags.lateLanding, d.inTransitMax, 0, 10),
+    sweepsMax: intFlag('--retention', flags.retention, d.sweepsMax, 0, 10),
     ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
     skew,
   };
@@ -122,7 +126,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}${sizes.inTransitMax > 0 ? `, late landing (at most ${sizes.inTransitMax} POSTs in transit)` : ''}${sizes.sweepsMax > 0 ? `, retention sweeps ${sizes.sweepsMax}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -97,6 +97,8 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
     .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
     .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it (default 0: never)')
+    .option('--late-landing <n>', 'a timed-out POST may stay in transit and land later, at most n at once (default 0: off)')
+    .option('--retention <n>', 'a retention sweeper may delete up to n DELIVERED records (default 0: off)')
     .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')

@@ -18,6 +18,10 @@ export interface ExploreSizes {
   broker: BrokerMode;
   /** The broker's dedupe window in broker steps; 0: it never forgets. */
   dedupeWindow: number;
+  /** Late landing: at most this many POSTs in transit; 0: off (events/land.ts). */
+  inTransitMax: number;
+  /** Record retention: sweeps of DELIVERED records allowed; 0: off (events/retention.ts). */
+  sweepsMax: number;
   skew: boolean;
   /** The opt-in property at-most-once is checked too. */
   atMostOnce?: boolean;
@@ -33,6 +37,8 @@ export const EXPLORE_DEFAULTS: ExploreSizes = {
   operatorActionsMax: 0,
   broker: 'id-ok',
   dedupeWindow: 0,
+  inTransitMax: 0,
+  sweepsMax: 0,
   skew: false,
 };
 

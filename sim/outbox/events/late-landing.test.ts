@@ -1,0 +1,141 @@
+/**
+ * Late landing and record retention (issue 20 items 2 and 4): a POST the
+ * engine saw time out may stay in transit and land later, in any order,
+ * within a reported bound; a retention sweeper deletes DELIVERED records
+ * unless the rule set keeps a tombstone. Both are off in explore's default
+ * world, whose pinned counts stay (explore.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed } from '../../../model/catalog/index.ts';
+import type { RuleSet } from '../../../model/rules.ts';
+import retentionDeletesRecord from '../../../properties/mutants/retention-deletes-record.ts';
+import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
+import { runSeed } from '../../core/random.ts';
+import { exploreOutbox } from '../explore-outbox.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
+import { outboxSystem } from '../outbox-system.ts';
+import { swarmOptions, type FixedOptions } from '../options.ts';
+import type { World, WorldEvent } from '../world.ts';
+
+function systemOf(sizes: Partial<ExploreSizes>, rules: RuleSet = failClosed) {
+  return outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));
+}
+
+type System = ReturnType<typeof systemOf>;
+
+function enabled(sys: System, w: World): WorldEvent[] {
+  return sys.choices(w).flatMap((g) => g.events);
+}
+
+/** Takes the first enabled event `match` accepts. */
+function take(sys: System, w: World, match: (e: WorldEvent) => boolean): { state: World; tags: string[] } {
+  const e = enabled(sys, w).find(match);
+  if (e === undefined) throw new Error(`no such event among ${JSON.stringify(enabled(sys, w))}`);
+  return sys.step(w, e);
+}
+
+/** Engine 1 starts a pass on `a` (its live file) and steps up to its POST. */
+function nextPost(sys: System, from: World): World {
+  let w = from;
+  while (w.engines[0].state !== 'idle') w = take(sys, w, (e) => e.kind === 'step' && e.pid === 1).state;
+  w = take(sys, w, (e) => e.kind === 'scan' && e.pid === 1).state;
+  while (w.engines[0].state !== 'posting') w = take(sys, w, (e) => e.kind === 'step' && e.pid === 1).state;
+  return w;
+}
+
+/** Engine 1 takes a first file for `a` up to its POST. */
+function toPosting(sys: System): World {
+  return nextPost(sys, take(sys, sys.initial(), (e) => e.kind === 'produce').state);
+}
+
+describe('late landing', () => {
+  it('a POST answered timeout-in-transit is not at the broker until it lands; the answer that fills the list is tagged, and no more are offered', () => {
+    const sys = systemOf({ inTransitMax: 1 });
+    const posting = toPosting(sys);
+    expect(posting.inTransit).toEqual([]);
+    const sent = take(sys, posting, (e) => e.kind === 'post-in-transit');
+    expect(sent.tags).toEqual(expect.arrayContaining(['answer:timeout-in-transit', 'layer:post', 'bound:in-transit']));
+    expect(sent.state.broker).toEqual({});
+    expect(sent.state.inTransit).toEqual([{ id: 'a', body: 'A', key: 'a#0' }]);
+    expect(sent.state.engines[0].state).toBe('completing');
+    // The bound: with one in transit no engine is offered the answer again, and the world is not quiet.
+    const w = nextPost(sys, sent.state);
+    expect(enabled(sys, w).some((e) => e.kind === 'post-in-transit')).toBe(false);
+    const landed = take(sys, w, (e) => e.kind === 'land');
+    expect(landed.tags).toEqual(expect.arrayContaining(['fault:land', 'layer:stored']));
+    expect(landed.state.broker.a?.body).toBe('A');
+    expect(landed.state.inTransit).toEqual([]);
+    expect(enabled(sys, landed.state).some((e) => e.kind === 'post-in-transit')).toBe(true);
+  });
+
+  it('POSTs in transit land in any order, also after the engine parked the attempt', () => {
+    const sys = systemOf({ inTransitMax: 2, attemptsMax: 2 });
+    let w = take(sys, toPosting(sys), (e) => e.kind === 'post-in-transit').state;
+    w = take(sys, nextPost(sys, w), (e) => e.kind === 'post-in-transit').state;
+    // Two timeouts at attemptsMax 2: parked outcome-unknown, both POSTs still on the wire.
+    while (w.engines[0].state !== 'idle') w = take(sys, w, (e) => e.kind === 'step' && e.pid === 1).state;
+    const slot = w.records.a;
+    expect(slot?.kind === 'record' ? [slot.record.status, slot.record.reason] : null).toEqual(['PARKED', 'outcome-unknown']);
+    const lands = enabled(sys, w).filter((e) => e.kind === 'land');
+    expect(lands.map((e) => (e.kind === 'land' ? e.index : -1))).toEqual([0, 1]);
+    expect(sys.quiescent?.(w)).toBe(false);
+    // The newer one first.
+    const later = sys.step(w, lands[1]).state;
+    expect(later.inTransit).toEqual([{ id: 'a', body: 'A', key: 'a#0' }]);
+    expect(later.broker.a?.body).toBe('A');
+    expect(sys.properties.filter((p) => p.kind === 'always').map((p) => p.check(later))).toEqual(sys.properties.filter((p) => p.kind === 'always').map(() => null));
+  });
+
+  it('off, it offers nothing and the world has no slot for it', () => {
+    const sys = systemOf({});
+    const w = toPosting(sys);
+    expect(w.inTransit).toBeUndefined();
+    expect(enabled(sys, w).filter((e) => e.kind === 'post-in-transit' || e.kind === 'land' || e.kind === 'sweep')).toEqual([]);
+  });
+
+  it('fail-closed holds every property in the default world with late landing on (explore, with liveness)', () => {
+    const rules = failClosed;
+    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, inTransitMax: 1 }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
+    expect([r.explorer, r.complete, r.violations, r.states, r.transitions]).toEqual(['objects', true, [], 30770, 94291]);
+  }, 120_000);
+});
+
+/** Runs seeds 1..n of the swarm with `fixed`; the properties violated. */
+function violated(rules: RuleSet, n: number, fixed: FixedOptions): Set<string> {
+  const out = new Set<string>();
+  const steppers = steppersFor(rules, null);
+  for (let seed = 1; seed <= n; seed++) {
+    const options = swarmOptions(seed, fixed);
+    const run = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
+    if (run.violation !== null) out.add(run.violation.property);
+  }
+  return out;
+}
+
+describe('record retention', () => {
+  it('the mutant that lets the sweeper delete records is caught only where the sweeper runs', () => {
+    expect(violated(retentionDeletesRecord, 400, { sweepsMax: 0 })).toEqual(new Set());
+    expect(violated(retentionDeletesRecord, 400, {})).toContain('no-phantom-delivery');
+  }, 120_000);
+
+  it('fail-closed keeps a tombstone: a later body for the swept id is quarantined, not sent', () => {
+    const sys = systemOf({ sweepsMax: 1, operatorActionsMax: 1 });
+    let w = take(sys, toPosting(sys), (e) => e.kind === 'answer' && e.answer === 'accept').state;
+    while (w.engines[0].state !== 'idle') w = take(sys, w, (e) => e.kind === 'step' && e.pid === 1).state;
+    w = take(sys, w, (e) => e.kind === 'sweep').state;
+    const slot = w.records.a;
+    expect(slot?.kind === 'record' ? [slot.record.status, slot.record.payload] : null).toEqual(['DELIVERED', undefined]);
+    expect(enabled(sys, w).some((e) => e.kind === 'sweep')).toBe(false);
+    w = take(sys, w, (e) => e.kind === 'produce').state;
+    w = take(sys, w, (e) => e.kind === 'scan' && e.pid === 1).state;
+    expect(w.quarantined.map((q) => [q.body, q.cause])).toEqual([['B', 'delivered-id-retained']]);
+  });
+
+  it('explore: fail-closed holds with a sweep; the deleting sweeper is caught', () => {
+    const search = (rules: RuleSet) => exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, sweepsMax: 1 }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
+    const fine = search(failClosed);
+    expect([fine.complete, fine.violations, fine.states]).toEqual([true, [], 20215]);
+    // Shortest: a quarantined file replayed after the sweep is refused and parked as never delivered.
+    expect(search(retentionDeletesRecord).violations.map((v) => v.violation.property)).toEqual(['honest-park']);
+  }, 120_000);
+});
