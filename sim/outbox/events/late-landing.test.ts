@@ -28,7 +28,7 @@ function enabled(sys: System, w: World): WorldEvent[] {
 }
 
 /** Takes the first enabled event `match` accepts. */
-function take(sys: System, w: World, match: (e: WorldEvent) => boolean): { state: World; tags: string[] } {
+function take(sys: System, w: World, match: (e: WorldEvent) => boolean): { state: World; tags: readonly string[] } {
   const e = enabled(sys, w).find(match);
   if (e === undefined) throw new Error(`no such event among ${JSON.stringify(enabled(sys, w))}`);
   return sys.step(w, e);
