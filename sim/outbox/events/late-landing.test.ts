@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../../model/catalog/index.ts';
 import type { RuleSet } from '../../../model/rules.ts';
 import retentionDeletesRecord from '../../../properties/mutants/retention-deletes-record.ts';
+import timeoutAsDefinite from '../../../properties/mutants/timeout-as-definite.ts';
 import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
-import { swarmOptions, type FixedOptions } from '../options.ts';
+import { ANSWERS, swarmOptions, type FixedOptions, type WorldOptions } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 
 function systemOf(sizes: Partial<ExploreSizes>, rules: RuleSet = failClosed) {
@@ -100,17 +101,33 @@ describe('late landing', () => {
   }, 120_000);
 });
 
-/** Runs seeds 1..n of the swarm with `fixed`; the properties violated. */
-function violated(rules: RuleSet, n: number, fixed: FixedOptions): Set<string> {
+/** Runs seeds 1..n of the swarm with `fixed` (and `world` applied to each seed's options); the properties violated. */
+function violated(rules: RuleSet, n: number, fixed: FixedOptions, world: (o: WorldOptions) => WorldOptions = (o) => o): Set<string> {
   const out = new Set<string>();
   const steppers = steppersFor(rules, null);
   for (let seed = 1; seed <= n; seed++) {
-    const options = swarmOptions(seed, fixed);
+    const options = world(swarmOptions(seed, fixed));
     const run = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
     if (run.violation !== null) out.add(run.violation.property);
   }
   return out;
 }
+
+/**
+ * A broker whose timeouts never store now: no `lost-reply`. There a rule set
+ * that takes a timeout for a refusal is right, until a timed-out POST lands.
+ */
+function noLostReply(o: WorldOptions): WorldOptions {
+  const lost = ANSWERS.indexOf('lost-reply');
+  return { ...o, answerWeights: o.answerWeights.map((w, i) => (i === lost ? 0 : w)), healAnswer: o.healAnswer === 'lost-reply' ? 'accept' : o.healAnswer };
+}
+
+describe('late landing: what only it catches', () => {
+  it('a timeout taken for a refusal is safe where timeouts never store, and caught (honest-park) once a timed-out POST may land later', () => {
+    expect(violated(timeoutAsDefinite, 1500, { inTransitMax: 0 }, noLostReply)).toEqual(new Set());
+    expect(violated(timeoutAsDefinite, 1500, { inTransitMax: 2 }, noLostReply)).toEqual(new Set(['honest-park']));
+  }, 120_000);
+});
 
 describe('record retention', () => {
   it('the mutant that lets the sweeper delete records is caught only where the sweeper runs', () => {
