@@ -13,16 +13,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RuleSet } from '../model/rules.ts';
 import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, type CheckPlan, type ShardResult } from '../sim/check.ts';
 import { MUTANTS, SURVIVORS } from './mutants/index.ts';
+import { withoutAnswer } from '../sim/outbox/events/broker.ts';
 
 const BUDGET = `seeds 1..${SEEDS_DEFAULT}, faultStepsMax ${BOUNDS_DEFAULT.faultStepsMax}, healStepsMax ${BOUNDS_DEFAULT.healStepsMax}, broker per seed`;
 
 /** The plan of `outbox-sim check --rules PATH` with no other flag. */
-function defaultPlan(rules: RuleSet): CheckPlan {
-  return { rules, oldRules: null, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
+function defaultPlan(rules: RuleSet, without?: string): CheckPlan {
+  return { rules, oldRules: null, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, ...(without !== undefined ? { world: (o) => withoutAnswer(o, without) } : {}), bounds: BOUNDS_DEFAULT };
 }
 
-function checkDefault(rules: RuleSet): ShardResult {
-  const plan = defaultPlan(rules);
+/** The default check; an entry `withoutAnswer` has that answer switched off in every seed. */
+function checkDefault(rules: RuleSet, without?: string): ShardResult {
+  const plan = defaultPlan(rules, without);
   return runShard(plan, plan.seedStart, plan.seedStart + plan.seeds);
 }
 
@@ -56,14 +58,14 @@ let survived = 0;
 
 describe(`check kills every mutant of fail-closed within the default budget (${BUDGET})`, () => {
   for (const m of MUTANTS) {
-    it(`${m.rules.name} is killed (expected: ${m.breaks})`, () => {
-      const r = checkDefault(m.rules);
+    it(`${m.rules.name}${m.withoutAnswer ? ` (no ${m.withoutAnswer})` : ''} is killed (expected: ${m.breaks})`, () => {
+      const r = checkDefault(m.rules, m.withoutAnswer);
       const kill = firstKill(r);
       if (kill === null) {
         killedLines.push(`  SURVIVED ${m.rules.name}`);
       } else {
         killed++;
-        killedLines.push(`  ${m.rules.name.padEnd(38)} killed by ${kill.property} at seed ${kill.seed} (step ${kill.step}, layer ${kill.layer}); violating runs: ${runsLine(r)}`);
+        killedLines.push(`  ${`${m.rules.name}${m.withoutAnswer ? ` [no ${m.withoutAnswer}]` : ''}`.padEnd(38)} killed by ${kill.property} at seed ${kill.seed} (step ${kill.step}, layer ${kill.layer}); violating runs: ${runsLine(r)}`);
       }
       expect(r.runs).toBe(SEEDS_DEFAULT);
       expect(kill, `${m.rules.name} survived the default budget`).not.toBeNull();

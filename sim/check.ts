@@ -33,6 +33,8 @@ export interface CheckPlan {
   dedupeWindow?: number;
   /** `--property at-most-once`: the opt-in property is checked too. */
   atMostOnce?: boolean;
+  /** In-process only (the mutant table): narrows each seed's drawn world, e.g. a broker answer switched off. */
+  world?: (options: WorldOptions) => WorldOptions;
   bounds: RunBounds;
 }
 
@@ -148,7 +150,8 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
-    const options = swarmOptions(seed, fixed);
+    const drawn = swarmOptions(seed, fixed);
+    const options = plan.world === undefined ? drawn : plan.world(drawn);
     const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
     let run;
     try {

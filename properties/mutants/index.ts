@@ -48,6 +48,12 @@ export interface Mutant {
   rules: RuleSet;
   /** The property that must be among those `check` finds violated. */
   breaks: string;
+  /**
+   * A broker answer switched off in this entry's worlds (its weight 0 in every
+   * seed), for a mistake that only a newer fault catches in a world otherwise
+   * kind to it.
+   */
+  withoutAnswer?: string;
 }
 
 /** Mutants `check` must kill within its default budget, by the decision they change. */
@@ -101,6 +107,10 @@ export const MUTANTS: readonly Mutant[] = [
   // Without a tombstone a later body for the swept id is sent as new; the id-ok
   // broker answers success for it and keeps the first: caught only where the sweeper runs.
   { rules: retentionDeletesRecord, breaks: 'no-phantom-delivery' },
+  // late landing: without lost-reply a timeout never stores when answered, and a
+  // timeout taken for a refusal is right; a timed-out POST that lands after the park is caught only
+  // by late landing (late-landing.test.ts: none without it, same seeds).
+  { rules: timeoutAsDefinite, breaks: 'honest-park', withoutAnswer: 'lost-reply' },
   // dispose
   { rules: archiveLiveGeneration, breaks: 'no-phantom-delivery' },
   { rules: archiveById, breaks: 'no-phantom-delivery' },

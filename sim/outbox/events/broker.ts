@@ -177,3 +177,20 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
     stands: 'librdkafka\'s "message is delivered to Kafka, no delivery report": the request times out client-side while it is still on the wire and is stored later, after retries and other requests (Kafka\'s reordering with more than one request in flight)',
   },
 };
+
+/**
+ * A world with one broker answer switched off (weight 0 in random runs; the
+ * steady answer moves to `accept` if it was that one). The mutant table uses
+ * it for a mistake that is right in such a world until a newer fault exists:
+ * without `lost-reply` a timeout never stores when answered, so only a late
+ * landing stores a timed-out POST.
+ */
+export function withoutAnswer(options: WorldOptions, answer: string): WorldOptions {
+  const index = ANSWERS.findIndex((a) => a === answer);
+  if (index < 0) throw new Error(`no broker answer ${answer}`);
+  return {
+    ...options,
+    answerWeights: options.answerWeights.map((w, i) => (i === index ? 0 : w)),
+    healAnswer: options.healAnswer === answer ? 'accept' : options.healAnswer,
+  };
+}

@@ -13,9 +13,10 @@ import timeoutAsDefinite from '../../../properties/mutants/timeout-as-definite.t
 import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
+import { withoutAnswer } from './broker.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
-import { ANSWERS, swarmOptions, type FixedOptions, type WorldOptions } from '../options.ts';
+import { swarmOptions, type FixedOptions, type WorldOptions } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 
 function systemOf(sizes: Partial<ExploreSizes>, rules: RuleSet = failClosed) {
@@ -113,14 +114,8 @@ function violated(rules: RuleSet, n: number, fixed: FixedOptions, world: (o: Wor
   return out;
 }
 
-/**
- * A broker whose timeouts never store now: no `lost-reply`. There a rule set
- * that takes a timeout for a refusal is right, until a timed-out POST lands.
- */
-function noLostReply(o: WorldOptions): WorldOptions {
-  const lost = ANSWERS.indexOf('lost-reply');
-  return { ...o, answerWeights: o.answerWeights.map((w, i) => (i === lost ? 0 : w)), healAnswer: o.healAnswer === 'lost-reply' ? 'accept' : o.healAnswer };
-}
+/** A broker whose timeouts never store when answered (no `lost-reply`): the mutant table's world for timeout-as-definite. */
+const noLostReply = (o: WorldOptions): WorldOptions => withoutAnswer(o, 'lost-reply');
 
 describe('late landing: what only it catches', () => {
   it('a timeout taken for a refusal is safe where timeouts never store, and caught (honest-park) once a timed-out POST may land later', () => {
