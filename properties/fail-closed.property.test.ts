@@ -59,6 +59,11 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
+    // Late landing and record retention (1-6 sweeps): off in most scenarios. At most 1-2 POSTs
+    // in transit, so that the bound is reached (and reported) in every batch.
+    inTransitMax: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 2 }), weight: 1 }),
+    inTransitWeight: fc.integer({ min: 1, max: 5 }),
+    sweepsMax: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
   })
   .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
     const answerWeights = [...otherAnswerWeights];

@@ -34,7 +34,7 @@ describe('check report', () => {
     expect(faults).not.toContain('accept');
     expect(faults).not.toContain('requeue');
     expect(faults).toContain('garbled-unsent');
-    expect(operator).toEqual(['requeue', 'requeue-reset', 'resubmit', 'restore']);
+    expect(operator).toEqual(['requeue', 'requeue-reset', 'resubmit', 'restore', 'sweep']);
     expect(healthy).toContain('accept');
     const named = [...faults, ...operator, ...healthy];
     for (const k of countedKinds().filter((x) => !x.needsOldRules)) expect(named).toContain(k.name);

@@ -123,7 +123,7 @@ const IN_TRANSIT_HIDDEN = 'timeout; the POST is still on its way and may land la
  * The POST joins the world's POSTs in transit; until a `land` delivers it,
  * the broker has not seen it. Offered only while fewer than `inTransitMax`
  * are in transit; the answer that fills the list is tagged
- * `bound:in-transit`, so a run says when the bound held it back.
+ * `fault:in-transit-full`, so a run says when the bound held it back.
  */
 export const timeoutInTransit: EventKind<InTransitEvent> = {
   name: 'timeout-in-transit',
@@ -140,7 +140,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
     const next = stepEngine(ctx, w, e, tags, IN_TRANSIT);
     if (envelope === null || tags.indexOf('layer:post', from) < 0) return next;
     const inTransit = [...(w.inTransit ?? []), { id: envelope.id, body: envelope.body, key: envelope.key }];
-    if (inTransit.length >= inTransitMax(ctx.options)) tags.push('bound:in-transit');
+    if (inTransit.length >= inTransitMax(ctx.options)) tags.push('fault:in-transit-full');
     return { ...next, inTransit };
   }, postingId),
   label: (e) => `e${e.pid} POST -> timeout-in-transit`,
@@ -162,7 +162,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
     {
       name: 'in-transit-full',
       tag: 'fault',
-      counter: 'bound:in-transit',
+      counter: 'fault:in-transit-full',
       doc: {
         enabled: 'a `timeout-in-transit` that makes `inTransitMax` POSTs in transit',
         does: 'the same step, tagged: the bound is reached, so until one lands no answer leaves a POST in transit (the report counts how often the bound held late landing back)',

@@ -56,7 +56,7 @@ describe('late landing', () => {
     const posting = toPosting(sys);
     expect(posting.inTransit).toEqual([]);
     const sent = take(sys, posting, (e) => e.kind === 'post-in-transit');
-    expect(sent.tags).toEqual(expect.arrayContaining(['answer:timeout-in-transit', 'layer:post', 'bound:in-transit']));
+    expect(sent.tags).toEqual(expect.arrayContaining(['answer:timeout-in-transit', 'layer:post', 'fault:in-transit-full']));
     expect(sent.state.broker).toEqual({});
     expect(sent.state.inTransit).toEqual([{ id: 'a', body: 'A', key: 'a#0' }]);
     expect(sent.state.engines[0].state).toBe('completing');
