@@ -48,7 +48,8 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       else s += 'n';
     }
     s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}G${w.parkedGone.join(',')}`;
-    if (w.dedupe !== undefined) for (const id of ids) s += `D${w.dedupe[id] ?? '-'}`;
+    // Slots kinds own (rare, small, open): canonical JSON.
+    if (w.owned !== undefined) s += `O${canonicalJson(w.owned)}`;
     s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
     return s;
   };

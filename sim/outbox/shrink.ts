@@ -6,7 +6,7 @@
  * answers.
  */
 import type { Reducer, Scenario } from '../core/shrink.ts';
-import { ANSWERS, type WorldOptions } from './options.ts';
+import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
 import type { TransitionSystem } from '../core/system.ts';
 
@@ -45,10 +45,10 @@ export function outboxReducer(systemFor: SystemFor): Reducer<World, WorldEvent, 
     const maxBodies = Math.max(1, ...producedPerId.values());
     if (o.bodiesPerId > maxBodies) withOptions({ ...o, bodiesPerId: maxBodies }, s.events);
     if (o.ids > 1 && !s.events.some((e) => e !== null && 'id' in e && e.id === 'b')) withOptions({ ...o, ids: 1 }, s.events);
-    // Simpler broker answers: replace an answer by one earlier in ANSWERS (never later, so this ends).
+    // Simpler broker answers: replace an answer by one earlier in the table (never later, so this ends).
     s.events.forEach((e, i) => {
       if (e === null || e.kind !== 'answer') return;
-      for (const answer of ANSWERS.slice(0, ANSWERS.indexOf(e.answer))) {
+      for (const answer of ANSWER_NAMES.slice(0, ANSWER_NAMES.indexOf(e.answer))) {
         out.push({ ...s, events: s.events.map((x, j) => (j === i ? { ...e, answer } : x)) });
       }
     });

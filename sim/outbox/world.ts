@@ -8,7 +8,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
-import type { Answer } from './options.ts';
+import type { Answer } from './events/broker.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
@@ -28,12 +28,12 @@ export interface World {
   quarantined: QuarantinedFile[];
   broker: Record<string, Holding>;
   /**
-   * Under a dedupe window only (absent otherwise): per id whose dedupe entry
-   * the broker still keeps, the broker steps since it made it (up to the
-   * window). An id the broker holds but that is missing here was forgotten:
-   * its next POST is taken as new (docs/faults.md, `forget`).
+   * Slots that event kinds own, by the owner's slot name; absent while no
+   * kind has written one. A kind's own state lives here (the broker's
+   * dedupe memory under a dedupe window, events/dedupe-window.ts), so the
+   * world's shape and its key (encode.ts) need no edit for it.
    */
-  dedupe?: Record<string, number>;
+  owned?: Readonly<Record<string, unknown>>;
   /** Alive engine processes, by ascending pid. */
   engines: EngineProc[];
   /** Bodies written so far per id. */
@@ -81,7 +81,18 @@ export type WorldEvent =
   | { kind: 'tear-claim'; id: string }
   | { kind: 'newer-schema'; id: string }
   | { kind: 'legacy-record'; id: string }
-  | { kind: 'forget'; id: string };
+  | DeclaredEvent;
+
+/**
+ * Events that table entries declare in their own file, by augmenting this
+ * interface (`declare module '../world.ts'`): kind name to the event's other
+ * fields. A new kind so adds its event without an edit here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DeclaredEvents {}
+
+/** The declared events as members of {@link WorldEvent}. */
+export type DeclaredEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {
