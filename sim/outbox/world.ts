@@ -8,7 +8,6 @@
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
-import type { Answer } from './events/broker.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
@@ -63,36 +62,17 @@ export interface World {
   healing: boolean;
 }
 
-/** Everything that can happen in the world. */
-export type WorldEvent =
-  | { kind: 'scan'; pid: number; id: string }
-  | { kind: 'drain'; pid: number; id: string }
-  | { kind: 'step'; pid: number; at: LifecycleState }
-  | { kind: 'answer'; pid: number; answer: Answer }
-  | { kind: 'crash'; pid: number; at: LifecycleState }
-  | { kind: 'restart'; version: 'new' | 'old' }
-  | { kind: 'upgrade'; pid: number }
-  | { kind: 'produce'; id: string }
-  /** `version: 'old'`: run by the old version's tool (version skew); absent: the checked rule set's. */
-  | { kind: 'requeue'; id: string; reset: boolean; version?: 'old' }
-  | { kind: 'resubmit'; id: string; version?: 'old' }
-  | { kind: 'restore'; index: number }
-  | { kind: 'tear-record'; id: string }
-  | { kind: 'tear-claim'; id: string }
-  | { kind: 'newer-schema'; id: string }
-  | { kind: 'legacy-record'; id: string }
-  | DeclaredEvent;
-
 /**
- * Events that table entries declare in their own file, by augmenting this
- * interface (`declare module '../world.ts'`): kind name to the event's other
- * fields. A new kind so adds its event without an edit here.
+ * The world's events, by their `kind`: each table entry's file (events/)
+ * declares its own by augmenting this interface (`declare module
+ * '../world.ts'`), kind to the event's other fields, so a new kind adds its
+ * event without an edit here.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DeclaredEvents {}
 
-/** The declared events as members of {@link WorldEvent}. */
-export type DeclaredEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
+/** Everything that can happen in the world: the events the table's entries declare. */
+export type WorldEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {

@@ -13,6 +13,12 @@ import type { WorldEvent } from '../world.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, type EventKind } from './kind.ts';
 
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    answer: { pid: number; answer: Answer };
+  }
+}
+
 type AnswerEvent = Extract<WorldEvent, { kind: 'answer' }>;
 
 interface AnswerSpec {
@@ -79,6 +85,11 @@ export const HEALTHY_ANSWER: Answer = ANSWER_NAMES.find((a) => spec(a).reply ===
 export function answerOffered(options: WorldOptions, answer: Answer, healing: boolean, crashes: number): boolean {
   if (healing && answer !== options.healAnswer) return false;
   return spec(answer).crash !== true || crashes < options.crashesMax;
+}
+
+/** The event of the broker giving `answer` to engine `pid`'s POST. */
+export function answerEvent(pid: number, answer: Answer): WorldEvent {
+  return { kind: 'answer', pid, answer };
 }
 
 /** The durable write every answer ends (declared once, on the healthy answer). */

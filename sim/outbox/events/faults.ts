@@ -6,9 +6,20 @@
  * stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
+import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    crash: { pid: number; at: LifecycleState };
+    'tear-record': { id: string };
+    'tear-claim': { id: string };
+    'newer-schema': { id: string };
+    'legacy-record': { id: string };
+  }
+}
 
 type Crash = Extract<WorldEvent, { kind: 'crash' }>;
 type Damage = Extract<WorldEvent, { kind: 'tear-record' | 'tear-claim' | 'newer-schema' | 'legacy-record' }>;
@@ -34,6 +45,7 @@ export const crash: EventKind<Crash> = {
     return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
   },
   label: (e) => `crash e${e.pid} (${e.at})`,
+  replayKey: (e) => `${e.kind}:${e.pid}`,
   counter: 'fault:crash',
   draw: (e, v) => ({
     from: `e${e.pid}`,

@@ -144,6 +144,15 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   apply(w: World, e: E, ctx: WorldContext, tags: string[]): World;
   /** One line in a trace. */
   label(e: E): string;
+  /**
+   * When a recorded event of this kind is the same outside action as an
+   * enabled one, in replay under other rules (`--under`): equal keys. Absent:
+   * the event exactly. An engine's step (or crash) is the same whatever
+   * lifecycle state it is in.
+   */
+  replayKey?(e: E): string;
+  /** Replacing a PARKED record by this kind's step is the operator's release of the park (requeue), not a park lost. */
+  releasesPark?: boolean;
   /** The tag that counts it in a check's report, or null when no tag is its own (engine steps). */
   counter: string | null;
   /** Its sequence-diagram drawing. */

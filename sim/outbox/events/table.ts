@@ -94,14 +94,20 @@ export const EVENT_KINDS: readonly AnyKind[] = [
 const byEvent = new Map<string, AnyKind[]>();
 for (const k of EVENT_KINDS) byEvent.set(k.event, [...(byEvent.get(k.event) ?? []), k]);
 
+/** The table entry of a world event, or undefined for an event no entry produces (one read from a trace). */
+export function findKind(e: WorldEvent): AnyKind | undefined {
+  const candidates = byEvent.get(e.kind);
+  if (candidates === undefined) return undefined;
+  if (candidates.length === 1) return candidates[0];
+  for (const c of candidates) if (c.owns !== undefined && c.owns(e)) return c;
+  return undefined;
+}
+
 /** The table entry of a world event (a plain loop: every step asks). */
 export function kindOf(e: WorldEvent): AnyKind {
-  const candidates = byEvent.get(e.kind);
-  if (candidates !== undefined) {
-    if (candidates.length === 1) return candidates[0];
-    for (const c of candidates) if (c.owns !== undefined && c.owns(e)) return c;
-  }
-  throw new Error(`no event kind for ${JSON.stringify(e)}`);
+  const k = findKind(e);
+  if (k === undefined) throw new Error(`no event kind for ${JSON.stringify(e)}`);
+  return k;
 }
 
 /**
