@@ -26,13 +26,9 @@ export interface World {
   archived: ResultFile[];
   quarantined: QuarantinedFile[];
   broker: Record<string, Holding>;
-  /**
-   * Slots that event kinds own, by the owner's slot name; absent while no
-   * kind has written one. A kind's own state lives here (the broker's
-   * dedupe memory under a dedupe window, events/dedupe-window.ts), so the
-   * world's shape and its key (encode.ts) need no edit for it.
-   */
-  owned?: Readonly<Record<string, unknown>>;
+  // A kind may own slots of its own (the broker's dedupe memory): it declares them on this
+  // interface from its own file (`declare module '../world.ts'`), optional, and names them in its
+  // entry's `slots`, from which the world's key (encode.ts) reads them.
   /** Alive engine processes, by ascending pid. */
   engines: EngineProc[];
   /** Bodies written so far per id. */

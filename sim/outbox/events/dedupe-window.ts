@@ -21,6 +21,15 @@ declare module '../world.ts' {
   interface DeclaredEvents {
     forget: { id: string };
   }
+  interface World {
+    /**
+     * Under a dedupe window only (absent otherwise): per id whose dedupe
+     * entry the broker still keeps, the broker steps since it made it (up to
+     * the window). An id the broker holds but that is missing here was
+     * forgotten: its next POST is taken as new.
+     */
+    dedupe?: Readonly<Record<string, number>>;
+  }
 }
 
 type Forget = Extract<WorldEvent, { kind: 'forget' }>;
@@ -46,21 +55,14 @@ const setting: Setting = {
   banner: (v) => `dedupe window ${v === 0 ? 'off' : v}`,
 };
 
-/** The slot of `World.owned` this kind owns: per id whose dedupe entry the broker keeps, the broker steps since it made it (up to the window). */
-const SLOT = 'dedupe';
-
 const windowOf = (ctx: WorldContext): number => ctx.options.settings?.[setting.name] ?? setting.off;
 
-/**
- * The broker's dedupe memory in `w`, or undefined without a window. An id the
- * broker holds but that is missing here was forgotten: its next POST is
- * taken as new.
- */
+/** The broker's dedupe memory in `w` (`World.dedupe`), or undefined without a window. */
 export function dedupeMemory(w: World): Readonly<Record<string, number>> | undefined {
-  return w.owned?.[SLOT] as Readonly<Record<string, number>> | undefined;
+  return w.dedupe;
 }
 
-const withMemory = (w: World, memory: Record<string, number>): World => ({ ...w, owned: { ...w.owned, [SLOT]: memory } });
+const withMemory = (w: World, dedupe: Record<string, number>): World => ({ ...w, dedupe });
 
 /**
  * A broker answer under the window: a POST for a forgotten id is processed
@@ -124,6 +126,7 @@ export const forget: EventKind<Forget> = {
   hidden: 'the broker forgot the id: its next POST is taken as new',
   knob: { stream: setting.stream, weight: (options) => ((options.settings?.[setting.name] ?? setting.off) > 0 ? 1 : 0), draw: 'setting' },
   setting,
+  slots: ['dedupe'],
   // Every answer to a POST is a broker step of the window.
   wraps: { of: (k) => k.group === 'broker' && k.event === 'answer', apply: underDedupeWindow },
   doc: {

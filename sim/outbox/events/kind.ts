@@ -165,6 +165,12 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   hidden?: string;
   knob: Knob | null;
+  /**
+   * Top-level slots of the world this kind owns: optional fields it declares
+   * on `World` from its own file (`declare module '../world.ts'`), absent
+   * until it writes them. The world's key (encode.ts) reads them from here.
+   */
+  slots?: readonly string[];
   /** A world setting this kind declares (see `Setting`). */
   setting?: Setting;
   /**

@@ -128,6 +128,9 @@ export function applyOf(k: AnyKind): Apply {
   return apply;
 }
 
+/** The world slots the table's kinds own (`slots`). */
+export const OWNED_SLOTS: readonly string[] = EVENT_KINDS.flatMap((k) => k.slots ?? []);
+
 /** The world settings the table's kinds declare (check's and explore's flags, the swarm's draws, the options line). */
 export const SETTINGS: readonly Setting[] = EVENT_KINDS.flatMap((k) => (k.setting === undefined ? [] : [k.setting]));
 
