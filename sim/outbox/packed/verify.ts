@@ -17,6 +17,7 @@ const differ = (what: string, fast: unknown, slow: unknown): never => {
 /** The packed system `fast`, checked against `objects` at every call. */
 export function verified(fast: PackedOutbox, objects: TransitionSystem<World, WorldEvent>): PackedOutbox {
   const { unpack } = fast;
+  const always = objects.properties.filter((q) => q.kind === 'always');
   /** Throws unless `out` is the object system's step of `e` from `s`. */
   const verifyStep = (s: Int32Array, e: WorldEvent, out: Int32Array): void => {
     const slow = objects.key(objects.step(unpack(s), e).state);
@@ -50,7 +51,7 @@ export function verified(fast: PackedOutbox, objects: TransitionSystem<World, Wo
     },
     check(s, p, changed) {
       const v = fast.check(s, p, changed);
-      const slow = objects.properties.filter((q) => q.kind === 'always')[p].check(unpack(s));
+      const slow = always[p].check(unpack(s));
       if (canonicalJson(v) !== canonicalJson(slow)) differ(`the verdict of ${fast.always[p]}`, v, slow);
       return v;
     },
