@@ -21,6 +21,9 @@ export function childStream(rootSeed: number, subsystem: string): Stream {
   return new Arc4Stream(`${rootSeed}/${subsystem}`);
 }
 
+/** Scratch for a stream's key while it is set up (set-up is synchronous, so one serves every stream). */
+const KEY = new Uint8Array(256);
+
 /**
  * seedrandom's ARC4 stream, draw for draw (`seedrandom(text).quick()`:
  * RC4 keyed by the text, the first 256 bytes dropped, four bytes a draw),
@@ -30,13 +33,15 @@ export function childStream(rootSeed: number, subsystem: string): Stream {
  * run and trace, are those of seedrandom (`chooser.test.ts` compares them).
  */
 export class Arc4Stream implements Stream {
-  private readonly s = new Uint8Array(256);
+  // A plain array of small integers: a 256-byte typed array per stream is allocated off the heap, which cost more than the stream's draws.
+  private readonly s: number[] = new Array<number>(256);
   private i = 0;
   private j = 0;
 
   constructor(text: string) {
     // seedrandom's mixkey: the text's char codes smeared into a key of at most 256 bytes.
-    const key = new Uint8Array(256);
+    const key = KEY;
+    key.fill(0);
     let smear = 0;
     for (let k = 0; k < text.length; k++) {
       smear ^= key[k & 255] * 19;
