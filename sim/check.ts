@@ -36,6 +36,8 @@ export interface CheckPlan {
   /** `--property at-most-once`: the opt-in property is checked too. */
   atMostOnce?: boolean;
   bounds: RunBounds;
+  /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
+  stopOnViolation?: boolean;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -207,6 +209,10 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
       result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
       if (result.first[p] === undefined) {
         result.first[p] = { seed, options, violation: run.violation, events: run.events ?? recordedEvents(system, seed, bounds, run) };
+      }
+      if (plan.stopOnViolation === true) {
+        onRun?.(seed - from + 1);
+        return result;
       }
     }
     onRun?.(seed - from + 1);
