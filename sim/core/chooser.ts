@@ -16,9 +16,26 @@ export interface Chooser {
   weighted(subsystem: string, weights: readonly number[]): number;
 }
 
+/** How a child stream is made from its text (the bench swaps in seedrandom itself to time the previous build). */
+let makeStream: (text: string) => Stream = (text) => new Arc4Stream(text);
+
 /** A child stream for a subsystem of a root seed. */
 export function childStream(rootSeed: number, subsystem: string): Stream {
-  return new Arc4Stream(`${rootSeed}/${subsystem}`);
+  return makeStream(`${rootSeed}/${subsystem}`);
+}
+
+/**
+ * Runs `fn` with child streams made by `make` (same draws required: the bench
+ * times the previous build's seedrandom streams beside {@link Arc4Stream}).
+ */
+export function withStreams<T>(make: (text: string) => Stream, fn: () => T): T {
+  const before = makeStream;
+  makeStream = make;
+  try {
+    return fn();
+  } finally {
+    makeStream = before;
+  }
 }
 
 /** Scratch for a stream's key while it is set up (set-up is synchronous, so one serves every stream). */
