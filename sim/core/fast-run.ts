@@ -55,7 +55,10 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   const done = new Array<boolean>(sometimes.length).fill(false);
   // Reused for every step's group weights: nothing allocated per step here.
   const groups: ChoiceGroup<E>[] = [];
+  /** The groups with an event and a weight (their index among the state's groups, or in `groups`), and their weights. */
+  const picks: number[] = [];
   const weights: number[] = [];
+  const lazy = system.groups;
 
   // The states at which the `always` and the `sometimes` properties were last checked: runSeed checks
   // `always` ones after each step (not on the initial state) and `sometimes` ones also on the initial
@@ -81,24 +84,40 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   let budget = bounds.faultStepsMax;
   for (;;) {
     watchStep(steps + 1);
-    const choices = system.choices(state);
     groups.length = 0;
+    picks.length = 0;
     weights.length = 0;
     let empty = true;
-    for (let i = 0; i < choices.length; i++) {
-      const g = choices[i];
-      if (g.events.length === 0) continue;
-      empty = false;
-      if (g.weight > 0) {
-        groups.push(g);
-        weights.push(g.weight);
+    if (lazy !== undefined) {
+      // Which groups have an event, without listing them; the drawn group's events are listed below.
+      const n = lazy.count(state);
+      for (let i = 0; i < n; i++) {
+        if (!lazy.hasEvents(state, i)) continue;
+        empty = false;
+        const weight = lazy.weight(state, i);
+        if (weight > 0) {
+          picks.push(i);
+          weights.push(weight);
+        }
+      }
+    } else {
+      const choices = system.choices(state);
+      for (let i = 0; i < choices.length; i++) {
+        const g = choices[i];
+        if (g.events.length === 0) continue;
+        empty = false;
+        if (g.weight > 0) {
+          groups.push(g);
+          picks.push(groups.length - 1);
+          weights.push(g.weight);
+        }
       }
     }
     if (phase === 'heal' && (empty || (system.quiescent?.(state) ?? false))) {
       const v = eventuallyViolated(system, state);
       return v !== null ? result('violation', { ...v, step: steps }) : result('quiet', null);
     }
-    if (groups.length === 0 || budget === 0) {
+    if (picks.length === 0 || budget === 0) {
       if (phase === 'fault' && system.heal !== undefined) {
         phase = 'heal';
         budget = bounds.healStepsMax;
@@ -107,9 +126,10 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
         continue;
       }
       if (phase === 'heal') return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps });
-      return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+      return result(picks.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
     }
-    const g = groups[chooser.weighted('schedule', weights)];
+    const drawn = picks[chooser.weighted('schedule', weights)];
+    const g = lazy !== undefined ? lazy.choice(state, drawn) : groups[drawn];
     const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
     const before = checked;
     const out = system.step(state, g.events[index]);

@@ -92,6 +92,54 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
   return out;
 }
 
+/** Whether a group has an enabled event: {@link groupChoices}'s enumeration, stopped at the first event. */
+function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): boolean {
+  const ids = ctx.ids;
+  for (let p = 0; p < passes.length; p++) {
+    const pass = passes[p];
+    const kinds = pass.kinds;
+    if (pass.over === 'engines') {
+      for (let e = 0; e < w.engines.length; e++) {
+        const engine = w.engines[e];
+        for (let i = 0; i < ids.length; i++) {
+          const at = { engine, id: ids[i] };
+          for (let k = 0; k < pass.perId.length; k++) if (pass.perId[k].enabled(w, ctx, at).length > 0) return true;
+        }
+        const at = { engine, id: null };
+        for (let k = 0; k < pass.perEngine.length; k++) if (pass.perEngine[k].enabled(w, ctx, at).length > 0) return true;
+      }
+    } else if (pass.over === 'ids') {
+      for (let i = 0; i < ids.length; i++) {
+        const at = { engine: null, id: ids[i] };
+        for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+      }
+    } else {
+      const at = { engine: null, id: null };
+      for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The groups of {@link choicesOf}: all of them, and those that outlive the faults. */
+const ALL_GROUPS = GROUP_PASSES;
+const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
+
+/**
+ * {@link choicesOf} one group at a time, for a random run, which needs to know
+ * which groups have an event but the events of the one group it draws only:
+ * group `i` here is `choicesOf(w, ctx)[i]`.
+ */
+export const lazyChoices = {
+  count: (w: World): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS).length,
+  weight: (w: World, i: number, ctx: WorldContext): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].group.weight(ctx),
+  hasEvents: (w: World, i: number, ctx: WorldContext): boolean => groupHasEvents((w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].passes, w, ctx),
+  choice: (w: World, i: number, ctx: WorldContext): ChoiceGroup<WorldEvent> => {
+    const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
+    return groupChoices(g.group, g.passes, w, ctx);
+  },
+};
+
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {
   const tags: string[] = [];
