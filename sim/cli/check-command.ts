@@ -10,6 +10,7 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
@@ -195,6 +196,9 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
       const have = early.get(p);
       if (have !== undefined && have.seed <= c.seed) continue;
       const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, 'check', BOUNDS_DEFAULT.healStepsMax);
+      // With several workers a lower seed may come back later: its trace replaces the one written first,
+      // so the traces left are those of one worker.
+      if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
       early.set(p, { seed: c.seed, trace });
       if (!flags.json && !quiet) {
         io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
