@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOG, failClosed, freshCycle } from '../../model/catalog/index.ts';
-import type { RuleSet } from '../../model/rules.ts';
+import { guardRules } from '../../model/rule-contract.ts';
+import { extendRules, type RuleSet } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, runShard, seedBounds, steppersFor, type CheckPlan } from '../check.ts';
 import { outboxSystem } from '../outbox/outbox-system.ts';
 import { outboxProperties } from '../outbox/properties.ts';
@@ -63,6 +64,16 @@ describe('fast seed runner against the reference runner', () => {
       expect(fast).toEqual(reference);
     }
   }, 120_000);
+
+  it('reports a decision that breaks its contract at the same seed, step and events (run again to find them)', () => {
+    const rules = guardRules(extendRules(failClosed, { name: 'bad', summary: '', classify: () => 'strange' as never }));
+    const fast = runShard(plan(rules), 1, 40);
+    const reference = runShard(plan(rules), 1, 40, undefined, 'reference');
+    expect(fast.fault).toMatchObject({ decision: 'classify', kind: 'malformed' });
+    expect(fast.fault?.step).toBeGreaterThan(1);
+    expect(fast.fault?.events).toHaveLength((fast.fault?.step ?? 0) - 1);
+    expect(fast).toEqual(reference);
+  });
 });
 
 describe('what the outbox properties say they read', () => {
