@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
@@ -84,6 +84,9 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   };
   log(CHECK_SPEED_HEADING);
   log('');
+  const load = () => loadavg()[0].toFixed(1);
+  log(`Load average when this section started: ${load()} (${cpus().length} cores); the machine is shared, so read the ratios measured side by side, not the absolute figures.`);
+  log('');
 
   // One core: the same seeds through both runners, alternated, after a warm-up of each.
   const plan: CheckPlan = { rules: failClosed, oldRules: null, seedStart: 1, seeds: SPEED_SEEDS, broker: null, bounds: BOUNDS_DEFAULT };
@@ -140,6 +143,8 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   log('| 1 worker s | 2 workers s | **ratio 2/1** | ratio in each round | median | ceiling (2 processes / 1) | **ratio / ceiling** |');
   log('| ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   log(`| ${w.oneBest.toFixed(2)} | ${w.twoBest.toFixed(2)} | ${speedupCells(w)} | ${ceiling.toFixed(2)}x | **${((100 * w.best) / ceiling).toFixed(0)}%** |`);
+  log('');
+  log(`Load average when this section ended: ${load()}. A ceiling near 1x means no second core was free in this run: 2 workers cannot gain there, whatever their own ratio.`);
   log('');
   return lines;
 }
