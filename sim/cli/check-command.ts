@@ -200,13 +200,13 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
       // so the traces left are those of one worker.
       if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
       early.set(p, { seed: c.seed, trace });
-      if (!flags.json && !quiet) {
-        io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
-        io.out(`    replay: ${replayCommand(trace.path, pair)}`);
-      }
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
+      io.out(`    replay: ${replayCommand(trace.path, pair)}`);
     }
   };
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, onViolation: announce });
+  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
+  const answerFirst = !flags.json && !quiet;
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) });
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
