@@ -121,7 +121,7 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
     const p = processSeconds(['check', '--rules', r.name, '--stop-on-first', '--json', '--out', out], ANSWER_RUNS, now);
     const report = JSON.parse(p.stdout) as { runs: number; seconds: number; violations: { property: string; seed: number }[] };
     const found = report.violations.map((v) => `${v.property} at seed ${v.seed}`).join(', ');
-    log(`| \`outbox-sim check --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run; ${report.seconds.toFixed(2)} s of seeds and shrinking) |`);
+    log(`| \`outbox-sim check --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
   }
   const main = processSeconds(['check', '--quiet'], 1, now);
   log(`| \`outbox-sim check\` (the main job: fail-closed, ${fmt(5000)} seeds) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
