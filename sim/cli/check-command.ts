@@ -10,6 +10,7 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
@@ -29,6 +30,7 @@ import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkFaultError } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 
@@ -39,7 +41,6 @@ export interface CheckFlags {
   seeds?: string;
   seed?: string;
   broker?: string;
-  dedupeWindow?: string;
   property?: string;
   json?: boolean;
   out?: string;
@@ -48,6 +49,7 @@ export interface CheckFlags {
   workers?: string;
   shard?: string;
   shardOut?: string;
+  stopOnFirst?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -81,12 +83,16 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
-/** Shrinks and writes the first counterexample of each property, lowest seed first. */
-export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds): WrittenTrace[] {
+/** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written']): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
   return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
-    .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
+    .map((c) => {
+      const early = written?.get(c.violation.property);
+      if (early !== undefined && early.seed === c.seed) return early.trace;
+      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax);
+    });
 }
 
 /** A check stopped by a signal: which, and how many of its seeds ran. */
@@ -96,15 +102,36 @@ export interface InterruptedRun {
   seeds: number;
 }
 
+/** A check ended at its first violation (`--stop-on-first`): how many of its seeds ran. */
+export interface StoppedRun {
+  reason: 'first-violation';
+  runs: number;
+  seeds: number;
+}
+
+/** What a check found and wrote before its summary, and how it ended early. */
+export interface FinishExtras {
+  /** `--stop-on-first`: the run ended at its first violation. */
+  stopped?: StoppedRun | null;
+  /** Counterexamples already shrunk and written (answer first), by property: reused when they are still the first. */
+  written?: ReadonlyMap<string, { seed: number; trace: WrittenTrace }>;
+}
+
+/** The line that heads the summary of a check ended at its first violation. */
+function stoppedLine(s: StoppedRun): string {
+  return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${s.runs.toLocaleString('en-US')} of ${s.seeds.toLocaleString('en-US')} seeds ran; the rest were not run`;
+}
+
 /** The line that heads the summary of an interrupted check. */
 function interruptedLine(i: InterruptedRun): string {
   return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null): number {
-  const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
-  const report: CheckReport & { interrupted: InterruptedRun | null } = {
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
+  const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
+  const stopped = extras.stopped ?? null;
+  const report: CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null } = {
     ...buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
@@ -112,10 +139,12 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
       replayCommand: (path) => replayCommand(path, pair),
     }),
     interrupted,
+    ...(extras.stopped !== undefined ? { stopped } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
     if (interrupted !== null) io.out(interruptedLine(interrupted));
+    if (stopped !== null) io.out(stoppedLine(stopped));
     for (const line of renderReport(report)) io.out(line);
   }
   if (interrupted !== null) return interruptExitCode(interrupted.signal);
@@ -132,12 +161,13 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
-  const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
+  const settings = settingsOf(flags);
+  const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
@@ -147,16 +177,37 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}) }))}`);
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}) }))}`);
     } else {
       io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
     }
   }
   const clock = startClock(io);
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'seeds', to - from);
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
+  const stopOnFirst = flags.stopOnFirst === true;
+  // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
+  // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
+  const early = new Map<string, { seed: number; trace: WrittenTrace }>();
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const announce = (r: ShardResult): void => {
+    for (const c of Object.values(r.first).sort((a, b) => a.seed - b.seed)) {
+      const p = c.violation.property;
+      const have = early.get(p);
+      if (have !== undefined && have.seed <= c.seed) continue;
+      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, 'check', BOUNDS_DEFAULT.healStepsMax);
+      // With several workers a lower seed may come back later: its trace replaces the one written first,
+      // so the traces left are those of one worker.
+      if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
+      early.set(p, { seed: c.seed, trace });
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
+      io.out(`    replay: ${replayCommand(trace.path, pair)}`);
+    }
+  };
+  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
+  const answerFirst = !flags.json && !quiet;
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) });
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
@@ -169,5 +220,6 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted);
+  const stopped: StoppedRun | null = stopOnFirst && Object.keys(merged.first).length > 0 ? { reason: 'first-violation', runs: merged.runs, seeds: to - from } : null;
+  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { ...(stopOnFirst ? { stopped } : {}), written: early });
 }

@@ -153,7 +153,8 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
         if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, polls: 0 });
         else if (++was.polls >= pollsMax) hung.push(slot);
       }
-      if (hung.length === 0 || ended || code !== null) return;
+      // Once a hang is reported the thread is being terminated, which on a loaded machine can outlast a poll: report it once.
+      if (hung.length === 0 || ended || code !== null || forced !== null) return;
       // Several threads stuck at once (check --workers N): name the lowest seed, as a run on one thread would meet it first.
       hung.sort((a, b) => (a.mode === POSITION_RUN && b.mode === POSITION_RUN ? a.a - b.a : 0));
       err(`outbox-sim: ${hungLine(hung[0], budget)}`);

@@ -3,14 +3,16 @@
  * `core/explore-liveness.ts`): the steady modes are the broker's answers
  * that can persist once faults stop (every answer of the menu but a crash
  * during the POST, which is a fault); the steps the system takes by itself
- * are engine steps (scan, drain, step) and the broker giving the mode's
- * answer; quiet is the object system's own test on the healed state, as the
- * liveness phase of `check` asks it.
+ * are engine steps (the table's `engine` group), steps the world takes by
+ * itself (`bySelf`: a POST in transit landing) and the broker giving the
+ * mode's answer; quiet is the object system's own test on the healed state,
+ * as the liveness phase of `check` asks it.
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
 import type { TransitionSystem } from '../core/system.ts';
-import { ANSWERS, type WorldOptions } from './options.ts';
+import { EVENT_KINDS, kindOf } from './events/table.ts';
+import type { WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -19,7 +21,8 @@ import type { World, WorldEvent } from './world.ts';
 export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
   const heal = system.heal;
   if (heal === undefined) throw new Error('outbox liveness: the system has no liveness phase');
-  const modes = ANSWERS.filter((a, i) => a !== 'crash-in-post' && options.answerWeights[i] > 0);
+  // The answers that can persist once faults stop (`steady` in the table), those this world gives.
+  const modes = EVENT_KINDS.filter((k) => k.steady !== undefined && (k.knob === null || k.knob.weight(options) > 0)).map((k) => k.name);
   return {
     properties: system.properties.filter((p) => p.kind === 'eventually').map((p) => p.name),
     modes,
@@ -32,8 +35,10 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
-      // A POST in transit lands by itself (late landing): the network is part of the steady system.
-      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || e.kind === 'land' || (e.kind === 'answer' && e.answer === modes[m]);
+      if (e.kind === 'answer') return e.answer === modes[m];
+      // A step the world takes by itself (a POST in transit landing) is part of the steady system.
+      const k = kindOf(e);
+      return k.group === 'engine' || k.bySelf === true;
     },
   };
 }

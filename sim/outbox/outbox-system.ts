@@ -7,9 +7,11 @@ import { outboxProperties } from './properties.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
-import { choicesOf, stepOf } from './events/choose.ts';
+import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
-import { labelOf } from './events/table.ts';
+import { answerEvent } from './events/broker.ts';
+import { nextStep } from './events/engine.ts';
+import { kindOf, labelOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -58,9 +60,6 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
-      // Slots of opt-in faults exist only in worlds that enable them, so other worlds keep their keys.
-      ...((options.inTransitMax ?? 0) > 0 ? { inTransit: [] } : {}),
-      ...((options.sweepsMax ?? 0) > 0 ? { sweeps: 0 } : {}),
     };
   };
 
@@ -75,20 +74,21 @@ export function outboxSystem(
    */
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
-    // A POST still in transit will land (late landing): not quiet until it has.
-    if ((w.inTransit?.length ?? 0) > 0) return false;
+    const enabled = choices(w).flatMap((g) => g.events);
+    // A step the world takes by itself (a POST in transit landing) will happen: not quiet until it has.
+    if (enabled.some((e) => kindOf(e).bySelf === true)) return false;
     if (w.engines.length === 0) return true;
     const before = durableKey(w);
     const probe = w.engines[0];
-    const starts = choices(w)
-      .flatMap((g) => g.events)
-      .filter((e) => (e.kind === 'scan' || e.kind === 'drain') && e.pid === probe.pid);
+    const starts = enabled
+      // All engines are idle: the probe's engine events are the starts of its passes.
+      .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
     for (const start of starts) {
       let out = step(w, start);
       for (let i = 0; i < 32; i++) {
         const p = out.state.engines.find((x) => x.pid === probe.pid);
         if (p === undefined || p.state === 'idle') break;
-        const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: options.healAnswer } : { kind: 'step', pid: p.pid, at: p.state };
+        const e: WorldEvent = p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p);
         out = step(out.state, e);
         if (out.tags.includes('layer:post')) return false;
       }
@@ -116,6 +116,12 @@ export function outboxSystem(
     properties: outboxProperties(options.atMostOnce === true),
     heal,
     quiescent,
+    groups: {
+      count: (w) => lazyChoices.count(w),
+      weight: (w, i) => lazyChoices.weight(w, i, ctx),
+      hasEvents: (w, i) => lazyChoices.hasEvents(w, i, ctx),
+      choice: (w, i) => lazyChoices.choice(w, i, ctx),
+    },
   };
 }
 
@@ -126,7 +132,7 @@ export function outboxSystem(
  * the record says PARKED.
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
-  if (e.kind === 'requeue') return out;
+  if (kindOf(e).releasesPark === true) return out;
   let gone: string[] | null = null;
   for (const id of Object.keys(w.records)) {
     const before = w.records[id];

@@ -14,6 +14,8 @@ import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
 import { withoutAnswer } from './broker.ts';
+import { dedupeMemory } from './dedupe-window.ts';
+import { runCli } from '../../cli/test-cli.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from '../options.ts';
@@ -52,9 +54,10 @@ function toPosting(sys: System): World {
 
 describe('late landing', () => {
   it('a POST answered timeout-in-transit is not at the broker until it lands; the answer that fills the list is tagged, and no more are offered', () => {
-    const sys = systemOf({ inTransitMax: 1 });
+    const sys = systemOf({ settings: { lateLanding: 1 } });
     const posting = toPosting(sys);
-    expect(posting.inTransit).toEqual([]);
+    // The slot exists only while a POST is in transit.
+    expect(posting.inTransit).toBeUndefined();
     const sent = take(sys, posting, (e) => e.kind === 'post-in-transit');
     expect(sent.tags).toEqual(expect.arrayContaining(['answer:timeout-in-transit', 'layer:post', 'fault:in-transit-full']));
     expect(sent.state.broker).toEqual({});
@@ -66,12 +69,12 @@ describe('late landing', () => {
     const landed = take(sys, w, (e) => e.kind === 'land');
     expect(landed.tags).toEqual(expect.arrayContaining(['fault:land', 'layer:stored']));
     expect(landed.state.broker.a?.body).toBe('A');
-    expect(landed.state.inTransit).toEqual([]);
+    expect(landed.state.inTransit).toBeUndefined();
     expect(enabled(sys, landed.state).some((e) => e.kind === 'post-in-transit')).toBe(true);
   });
 
   it('POSTs in transit land in any order, also after the engine parked the attempt', () => {
-    const sys = systemOf({ inTransitMax: 2, attemptsMax: 2 });
+    const sys = systemOf({ settings: { lateLanding: 2 }, attemptsMax: 2 });
     let w = take(sys, toPosting(sys), (e) => e.kind === 'post-in-transit').state;
     w = take(sys, nextPost(sys, w), (e) => e.kind === 'post-in-transit').state;
     // Two timeouts at attemptsMax 2: parked outcome-unknown, both POSTs still on the wire.
@@ -97,9 +100,24 @@ describe('late landing', () => {
 
   it('fail-closed holds every property in the default world with late landing on (explore, with liveness)', () => {
     const rules = failClosed;
-    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, inTransitMax: 1 }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
+    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { lateLanding: 1 } }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
     expect([r.explorer, r.complete, r.violations, r.states, r.transitions]).toEqual(['objects', true, [], 30770, 94291]);
   }, 120_000);
+});
+
+describe('late landing under a dedupe window', () => {
+  it('a POST left in transit and its landing are broker steps: entries age on both, and a landing for a forgotten id is stored again', () => {
+    const sys = systemOf({ settings: { lateLanding: 1, dedupeWindow: 1 }, engines: 1, crashesMax: 0, attemptsMax: 5 });
+    let w = take(sys, toPosting(sys), (e) => e.kind === 'answer' && e.answer === 'lost-reply').state;
+    expect(dedupeMemory(w)).toEqual({ a: 0 });
+    w = take(sys, nextPost(sys, w), (e) => e.kind === 'post-in-transit').state;
+    expect(dedupeMemory(w)).toEqual({ a: 1 });
+    w = take(sys, w, (e) => e.kind === 'forget').state;
+    expect(dedupeMemory(w)).toEqual({});
+    const landed = take(sys, w, (e) => e.kind === 'land');
+    expect(landed.tags).toEqual(expect.arrayContaining(['fault:land', 'layer:stored']));
+    expect(dedupeMemory(landed.state)).toEqual({ a: 0 });
+  });
 });
 
 /** Runs seeds 1..n of the swarm with `fixed` (and `world` applied to each seed's options); the properties violated. */
@@ -119,19 +137,19 @@ const noLostReply = (o: WorldOptions): WorldOptions => withoutAnswer(o, 'lost-re
 
 describe('late landing: what only it catches', () => {
   it('a timeout taken for a refusal is safe where timeouts never store, and caught (honest-park) once a timed-out POST may land later', () => {
-    expect(violated(timeoutAsDefinite, 1500, { inTransitMax: 0 }, noLostReply)).toEqual(new Set());
-    expect(violated(timeoutAsDefinite, 1500, { inTransitMax: 2 }, noLostReply)).toEqual(new Set(['honest-park']));
+    expect(violated(timeoutAsDefinite, 1500, { settings: { lateLanding: 0 } }, noLostReply)).toEqual(new Set());
+    expect(violated(timeoutAsDefinite, 1500, { settings: { lateLanding: 2 } }, noLostReply)).toEqual(new Set(['honest-park']));
   }, 120_000);
 });
 
 describe('record retention', () => {
   it('the mutant that lets the sweeper delete records is caught only where the sweeper runs', () => {
-    expect(violated(retentionDeletesRecord, 400, { sweepsMax: 0 })).toEqual(new Set());
+    expect(violated(retentionDeletesRecord, 400, { settings: { retention: 0 } })).toEqual(new Set());
     expect(violated(retentionDeletesRecord, 400, {})).toContain('no-phantom-delivery');
   }, 120_000);
 
   it('fail-closed keeps a tombstone: a later body for the swept id is quarantined, not sent', () => {
-    const sys = systemOf({ sweepsMax: 1, operatorActionsMax: 1 });
+    const sys = systemOf({ settings: { retention: 1 }, operatorActionsMax: 1 });
     let w = take(sys, toPosting(sys), (e) => e.kind === 'answer' && e.answer === 'accept').state;
     while (w.engines[0].state !== 'idle') w = take(sys, w, (e) => e.kind === 'step' && e.pid === 1).state;
     w = take(sys, w, (e) => e.kind === 'sweep').state;
@@ -144,10 +162,27 @@ describe('record retention', () => {
   });
 
   it('explore: fail-closed holds with a sweep; the deleting sweeper is caught', () => {
-    const search = (rules: RuleSet) => exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, sweepsMax: 1 }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
+    const search = (rules: RuleSet) => exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { retention: 1 } }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
     const fine = search(failClosed);
     expect([fine.complete, fine.violations, fine.states]).toEqual([true, [], 20215]);
     // Shortest: a quarantined file replayed after the sweep is refused and parked as never delivered.
     expect(search(retentionDeletesRecord).violations.map((v) => v.violation.property)).toEqual(['honest-park']);
+  }, 120_000);
+});
+
+describe('their flags come off the table (world settings)', () => {
+  it('check --late-landing and --retention fix them in every seed and say so; out of bounds is one line, exit 2', async () => {
+    const r = await runCli('check', '--seed', '7', '--late-landing', '2', '--retention', '3', '--out', 'scratch/late-landing');
+    expect(r.out[0]).toContain('late landing (at most 2 POSTs in transit), retention sweeps 3');
+    expect(r.out[1]).toContain('inTransitMax=2 sweepsMax=3');
+    const bad = await runCli('check', '--late-landing', '11');
+    expect([bad.code, bad.err.length]).toEqual([2, 1]);
+    expect(bad.err[0]).toContain('--late-landing');
+  });
+
+  it('explore --late-landing says so in its first line', async () => {
+    const r = await runCli('explore', '--engines', '1', '--late-landing', '1', '--retention', '1', '--out', 'scratch/late-landing');
+    expect(r.out[0]).toContain('late landing (at most 1 POSTs in transit), retention sweeps 1');
+    expect(r.code).toBe(0);
   }, 120_000);
 });

@@ -1,22 +1,54 @@
 /**
  * Record retention (subsystem `operator`): a sweeper deletes DELIVERED
  * records once their retention period has passed, within a budget of its
- * own (`sweepsMax`). The model has no clock, so the period is "any time after
- * the delivery, once no engine is working on the id": a later retry, a
+ * own. The model has no clock, so the period is "any time after the
+ * delivery, once no engine is working on the id": a later retry, a
  * republish or an operator's replay of that id then meets no record, and the
  * outbox has lost its memory that the id was delivered. A rule set may ask
  * for a tombstone instead (`RuleSet.retention`): the record without its
  * payload, which it must then read (`recordShape`).
+ *
+ * Everything of it is declared here: its event, its world setting (the
+ * sweeper's budget, `--retention`, 0: records are kept, drawn by the swarm
+ * from a stream of its own) and the world slot it owns (sweeps so far).
  */
 import type { OutboxRecord } from '../../../model/types.ts';
-import { RETENTION_KNOB, type WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
-import { stepText, type EventKind } from './kind.ts';
+import type { WorldContext } from './context.ts';
+import { stepText, type EventKind, type Setting } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    /** The retention sweeper deletes the DELIVERED record of `id`. */
+    sweep: { id: string };
+  }
+  interface World {
+    /** Under record retention only (absent until the first): DELIVERED records the sweeper deleted so far. */
+    sweeps?: number;
+  }
+}
 
 type Sweep = Extract<WorldEvent, { kind: 'sweep' }>;
 
 /** The sweeper's budget; 0: records are kept forever. */
-export const sweepsMax = (options: WorldOptions): number => options.sweepsMax ?? 0;
+const setting: Setting = {
+  name: 'retention',
+  flag: '--retention',
+  help: {
+    check: 'a retention sweeper may delete up to n DELIVERED records; 0: off (default: drawn per seed)',
+    explore: 'a retention sweeper may delete up to n DELIVERED records (default 0: off)',
+  },
+  min: 0,
+  max: 10,
+  off: 0,
+  stream: 'operator:retention',
+  // On (1-6 sweeps) in one seed in four, drawn as the dedupe window is.
+  draw: (next) => (next() < 0.75 ? 0 : 1 + Math.floor(next() * 6)),
+  words: (v) => `sweepsMax=${v}`,
+  banner: (v) => (v === 0 ? 'retention off' : `retention sweeps ${v}`),
+};
+
+const budgetOf = (options: WorldContext['options']): number => options.settings?.[setting.name] ?? setting.off;
 
 export const sweep: EventKind<Sweep> = {
   name: 'sweep',
@@ -25,7 +57,7 @@ export const sweep: EventKind<Sweep> = {
   range: 'id',
   event: 'sweep',
   enabled: (w, ctx, { id }) => {
-    if (id === null || (w.sweeps ?? 0) >= sweepsMax(ctx.options)) return [];
+    if (id === null || (w.sweeps ?? 0) >= budgetOf(ctx.options)) return [];
     const slot = w.records[id];
     // A tombstone (no payload) has nothing left to sweep.
     if (slot?.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') return [];
@@ -36,17 +68,20 @@ export const sweep: EventKind<Sweep> = {
     const slot = w.records[e.id];
     const { [e.id]: _gone, ...records } = w.records;
     tags.push('fault:sweep');
+    const sweeps = (w.sweeps ?? 0) + 1;
     if (ctx.worldRules.rules.retention === 'tombstone' && slot?.kind === 'record') {
       // The rule set asks for a tombstone: the record without its payload.
       const { payload: _payload, ...tombstone } = slot.record;
-      return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record: tombstone as OutboxRecord } }, sweeps: (w.sweeps ?? 0) + 1 };
+      return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record: tombstone as OutboxRecord } }, sweeps };
     }
-    return { ...w, records, sweeps: (w.sweeps ?? 0) + 1 };
+    return { ...w, records, sweeps };
   },
   label: (e) => `retention sweeper deletes the DELIVERED record of ${e.id}`,
   counter: 'fault:sweep',
   draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `retention: delete DELIVERED record ${e.id}`) }),
-  knob: { stream: RETENTION_KNOB.stream, weight: (options) => (sweepsMax(options) > 0 ? 1 : 0), draw: RETENTION_KNOB.draw },
+  knob: { stream: setting.stream, weight: (options) => (budgetOf(options) > 0 ? 1 : 0), draw: 'setting' },
+  setting,
+  slots: ['sweeps'],
   doc: {
     example: 'retention sweeper deletes the DELIVERED record of a',
     enabled: "retention is on (`sweepsMax` > 0, sweeps left), `a`'s record is an intact DELIVERED record and no engine is working on `a`, before faults stop",
