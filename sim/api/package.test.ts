@@ -64,7 +64,7 @@ describe('examples/vitest-check, installed from the tarball', () => {
 
   it('passes its vitest test through outbox-sim/vitest', () => {
     const r = spawnSync(join(project, 'node_modules', '.bin', 'vitest'), ['run'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
-    expect(r.stdout + r.stderr).toMatch(/Tests\s+3 passed \(3\)/);
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+4 passed \(4\)/);
     expect(r.status).toBe(0);
   });
 
