@@ -12,9 +12,9 @@
  * at the same time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -31,6 +31,35 @@ function npm(args: string[], cwd: string): string {
 
 // Builds dist/ unless it is there and newer than every source (bin/compiled.mjs).
 beforeAll(() => void execFileSync(process.execPath, ['bin/build.mjs', '--if-stale'], { cwd: root, stdio: 'ignore' }), 120_000);
+
+describe('which CLI the bin runs (bin/compiled.mjs)', () => {
+  /** compiledCli(dir) of a folder laid out as a checkout or an install, through node (the bin's module is not the tests' to import). */
+  const compiledIn = (dir: string): string =>
+    execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(new URL('../../bin/compiled.mjs', import.meta.url).href)}); console.log(String(m.compiledCli(${JSON.stringify(dir)})));`], { encoding: 'utf8' }).trim();
+  const file = (dir: string, path: string, at: number): void => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), '');
+    utimesSync(join(dir, path), at, at);
+  };
+
+  it('in a checkout, dist/ only while it is newer than every source; in an install (no sources), dist/', () => {
+    const checkout = join(scratch, 'checkout');
+    file(checkout, 'dist/sim/cli/main.js', 2000);
+    file(checkout, 'sim/cli/main.ts', 1000);
+    file(checkout, 'model/rules.ts', 1000);
+    expect(compiledIn(checkout)).toBe('null');
+    file(checkout, 'dist/build-stamp', 2000);
+    expect(compiledIn(checkout)).toMatch(/dist\/sim\/cli\/$/);
+    // A test edited after the build does not make the build stale; a source does.
+    file(checkout, 'model/rules.test.ts', 3000);
+    expect(compiledIn(checkout)).toMatch(/dist\/sim\/cli\/$/);
+    file(checkout, 'model/rules.ts', 3000);
+    expect(compiledIn(checkout)).toBe('null');
+    const installed = join(scratch, 'installed');
+    file(installed, 'dist/sim/cli/main.js', 1000);
+    expect(compiledIn(installed)).toMatch(/dist\/sim\/cli\/$/);
+  });
+});
 
 describe('npm pack', () => {
   it('ships the compiled package and the docs: no test, nothing git does not track', () => {
