@@ -97,6 +97,13 @@ describe('examples/vitest-check, installed from the tarball', () => {
     expect(r.status).toBe(0);
   });
 
+  it('type-checks against the declarations the package ships (its tsconfig.json, strict)', () => {
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
   it('imports the API under plain node, and its bin runs compiled', () => {
     const line = JSON.parse(execFileSync(process.execPath, ['smoke.mjs'], { cwd: project, encoding: 'utf8' })) as { catalog: string[]; rules: string; runs: number; ok: boolean };
     expect(line).toMatchObject({ rules: 'fail-closed', runs: 50, ok: true });
