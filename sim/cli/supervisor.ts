@@ -155,7 +155,9 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
         if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, polls: 0 });
         else if (++was.polls >= pollsMax) hung.push(slot);
       }
-      if (hung.length === 0 || ended || code !== null) return;
+      // Once the supervisor has decided (forced), the worker is being terminated: a slow termination (a loaded machine,
+      // check --workers N ending its threads) must not report the hang a second time on the next poll.
+      if (hung.length === 0 || ended || code !== null || forced !== null) return;
       // Several threads stuck at once (check --workers N): name the lowest seed, as a run on one thread would meet it first.
       hung.sort((a, b) => (a.mode === POSITION_RUN && b.mode === POSITION_RUN ? a.a - b.a : 0));
       err(`outbox-sim: ${hungLine(hung[0], budget)}`);
