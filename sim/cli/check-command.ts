@@ -21,7 +21,8 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
-import { replayCommand as replayTraceCommand } from '../../traces/render/facts.ts';
+import { IN_PROCESS } from '../rule-values.ts';
+import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -33,6 +34,7 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
+import type { Outcome } from './outcome.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -59,9 +61,15 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
 }
 
-/** The command that replays a trace made under `pair` (naming the rule files it needs). */
+/**
+ * The command that replays a trace made under `pair` (naming the rule files
+ * it needs). A rule set given to the library as a value has no file whose
+ * content hash the trace could record, so its trace is re-run `--under` the
+ * file that exports it (the command names the file to give).
+ */
 export function replayCommand(path: string, pair: RulesPair): string {
-  return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  if (pair.rulesOrigin.source !== IN_PROCESS) return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  return `${replayTraceCommand(path, { rules: { ...pair.rulesOrigin, source: 'catalog' }, oldRules: pair.oldRulesOrigin })} --under ${shellQuote(`<the file that exports ${pair.rulesOrigin.name}>`)}`;
 }
 
 /** Parses `--shard I/N` (1-based I). */
@@ -127,11 +135,19 @@ function interruptedLine(i: InterruptedRun): string {
   return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
+/** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
+export type CheckResult = CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null };
+
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
 export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
+  return finishCheckOutcome(pair, merged, outDir, bounds, seconds, json, io, interrupted, extras).code;
+}
+
+/** {@link finishCheck}, with the report it printed (or would have printed with `--json`). */
+export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
   const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
   const stopped = extras.stopped ?? null;
-  const report: CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null } = {
+  const report: CheckResult = {
     ...buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
@@ -147,15 +163,16 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
     if (stopped !== null) io.out(stoppedLine(stopped));
     for (const line of renderReport(report)) io.out(line);
   }
-  if (interrupted !== null) return interruptExitCode(interrupted.signal);
-  return report.ok ? 0 : 1;
+  const code = interrupted !== null ? interruptExitCode(interrupted.signal) : report.ok ? 0 : 1;
+  return { code, result: report };
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
-  return withInterruptSignals(() => runCheck(flags, io));
+  return withInterruptSignals(async () => (await runCheck(flags, io)).code);
 }
 
-async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
+/** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */
+export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
@@ -221,5 +238,5 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
   const stopped: StoppedRun | null = stopOnFirst && Object.keys(merged.first).length > 0 ? { reason: 'first-violation', runs: merged.runs, seeds: to - from } : null;
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { ...(stopOnFirst ? { stopped } : {}), written: early });
+  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { ...(stopOnFirst ? { stopped } : {}), written: early });
 }
