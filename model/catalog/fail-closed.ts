@@ -85,6 +85,11 @@ const failClosed: RuleSet = {
   summary:
     'A park is final; a new body for a parked or delivered id, or a corrupt or newer-schema record, is quarantined; archive only the confirmed body of the generation read.',
   schemaKnown: SCHEMA_CURRENT,
+  // Its only memory that an id was delivered is the DELIVERED record: a record
+  // deleted by retention would let a later body or a replayed file through as
+  // new (no-phantom-delivery, honest-park), so the sweeper leaves a tombstone.
+  retention: 'tombstone',
+  recordShape: { payload: 'optional' },
   admit,
   mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
   // `inFlight` marks a POST about to be made. Found already set, it says an

@@ -17,7 +17,8 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { steppersFor } from '../check.ts';
 import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
-import { ANSWER_NAMES, swarmKnobs, type WorldOptions } from './options.ts';
+import { EVENT_KINDS } from './events/table.ts';
+import { swarmKnobs, type Answer, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -32,6 +33,8 @@ export interface Scenario {
 const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 });
 // Every weight the swarm draws, by kind name; the healthy answer's is never 0 (as the swarm's `base` draw).
 const KNOBS = swarmKnobs();
+// The answers a broker may settle on once faults stop (`steady` in the table: not a crash during the POST).
+const STEADY_ANSWERS = EVENT_KINDS.flatMap((k) => (k.steady !== undefined ? [k.name as Answer] : []));
 
 /** World options as the check swarm draws them: sizes, broker mode, fault budgets and weights, the dedupe window, late landing and retention. */
 export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
@@ -47,7 +50,7 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     drawn: fc.tuple(...KNOBS.map((k) => (k.draw === 'base' ? fc.integer({ min: 1, max: 12 }) : weight))),
     faultGroupWeight: fc.integer({ min: 1, max: 5 }),
     // The broker's steady answer once faults stop: healthy, or a failure that persists.
-    healAnswer: fc.constantFrom(...ANSWER_NAMES.filter((a) => a !== 'crash-in-post')),
+    healAnswer: fc.constantFrom(...STEADY_ANSWERS),
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),

@@ -128,7 +128,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
       tag: 'fault',
       counter: 'fault:in-transit-full',
       doc: {
-        enabled: 'a `timeout-in-transit` that makes `inTransitMax` POSTs in transit',
+        enabled: 'a `timeout-in-transit` that makes N POSTs in transit, N the bound (`--late-landing`)',
         does: 'the same step, tagged: the bound is reached, so until one lands no answer leaves a POST in transit (the report counts how often the bound held late landing back)',
         stands: 'none: the bound that keeps the model finite, reported rather than silent',
       },
@@ -136,7 +136,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
   ],
   doc: {
     example: `e1 POST -> ${IN_TRANSIT_NAME}`,
-    enabled: 'late landing is on (`inTransitMax` N > 0), the engine is posting, faults have not stopped and fewer than N POSTs are in transit',
+    enabled: 'late landing is on (`--late-landing` N > 0; `inTransitMax=N` in the options line), the engine is posting, faults have not stopped and fewer than N POSTs are in transit',
     does: 'the broker receives nothing yet: the POST joins the POSTs in transit (a `land` delivers it later, in any order); the engine sees `timeout`',
     stands:
       'librdkafka\'s "message is delivered to Kafka, no delivery report": the request times out client-side while it is still on the wire and is stored later, after retries and other requests (Kafka\'s reordering with more than one request in flight)',

@@ -84,7 +84,7 @@ export const sweep: EventKind<Sweep> = {
   slots: ['sweeps'],
   doc: {
     example: 'retention sweeper deletes the DELIVERED record of a',
-    enabled: "retention is on (`sweepsMax` > 0, sweeps left), `a`'s record is an intact DELIVERED record and no engine is working on `a`, before faults stop",
+    enabled: "retention is on (`--retention` N > 0, `sweepsMax=N` in the options line, fewer than N sweeps so far), `a`'s record is an intact DELIVERED record and no engine is working on `a`, before faults stop",
     does: "deletes `a`'s record, so the next file, retry or replay of `a` reads it absent; a rule set declaring `retention: 'tombstone'` keeps it without its payload instead",
     stands: 'an outbox cleanup deleting dispatched records after their retention period (NServiceBus: outbox retention expired, a message retried from the error queue executed again)',
   },
