@@ -6,6 +6,9 @@
  * a {@link FingerprintSet} of 64-bit hashes of the vectors, the parent links
  * a {@link GrowableIndex}. With a {@link SteadyLiveness}, the `eventually`
  * properties are checked as each state is expanded (`explore-liveness.ts`).
+ * With the system's {@link Symmetry}, the visited set holds prints of classes
+ * of states (one state stored per class), while the frontier keeps real
+ * states, so paths and traces stay real.
  */
 import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
