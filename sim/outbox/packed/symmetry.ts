@@ -19,7 +19,6 @@
  * pid, and the search that met it is thrown away (see `pid-watch.ts`).
  */
 import type { Symmetry } from '../../core/explore.ts';
-import { PairTable } from '../../core/pair-table.ts';
 import { fingerprintInts } from '../../core/tuple-table.ts';
 import type { WorldEvent } from '../world.ts';
 import * as L from './layout.ts';
@@ -29,6 +28,9 @@ import type { PackedOutbox } from './system.ts';
 
 const { CLAIM, ENGINE_COUNT, ENGINES, NEXT_PID, PER_ID } = L;
 
+/** New pids a renamed process may get: the engines and the dead claim holders of a state. */
+const NEW_PIDS_MAX = 64;
+
 export class PackedSymmetry {
   private readonly renaming: PidRenaming;
   /** Per engine process id: its pid. */
@@ -37,8 +39,10 @@ export class PackedSymmetry {
   private readonly classOf: number[] = [];
   /** Per claim id: the pid holding it, or -1. */
   private readonly holderOf: number[] = [];
-  /** (process id, new pid) to the renamed process id. */
-  private readonly renamed = new PairTable();
+  /** Per (process id, new pid), at `procId * NEW_PIDS_MAX + pid`: the renamed process id + 1 (0: not yet made). */
+  private renamed = new Int32Array(1 << 12);
+  /** Per pid: the id of the claim it holds. */
+  private readonly heldClaim: number[] = [];
   // Scratch, per engine slot and per id.
   private readonly procs: Int32Array;
   private readonly pids: Int32Array;
@@ -46,9 +50,10 @@ export class PackedSymmetry {
   private readonly masks: Int32Array;
   private readonly order: Int32Array;
   private readonly dead: Int32Array;
-  /** After {@link canonical}: the renaming it applied, real pids in `from`, new ones in `to`. */
-  readonly from: number[] = [];
-  readonly to: number[] = [];
+  /** After {@link canonical}: the renaming it applied, real pids in `from`, new ones in `to`, `renamedCount` of each. */
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  renamedCount = 0;
   private readonly scratch: Int32Array;
 
   constructor(
@@ -57,12 +62,16 @@ export class PackedSymmetry {
   ) {
     this.renaming = new PidRenaming(tables);
     const n = layout.enginesMax;
+    const ids = layout.ids.length;
+    if (n + ids >= NEW_PIDS_MAX) throw new Error(`packed symmetry: at most ${NEW_PIDS_MAX - 1} engines and ids together`);
     this.procs = new Int32Array(n);
     this.pids = new Int32Array(n);
     this.classes = new Int32Array(n);
     this.masks = new Int32Array(n);
     this.order = new Int32Array(n);
-    this.dead = new Int32Array(layout.ids.length);
+    this.dead = new Int32Array(ids);
+    this.from = new Int32Array(n + ids);
+    this.to = new Int32Array(n + ids);
     this.scratch = new Int32Array(layout.width);
   }
 
@@ -88,12 +97,24 @@ export class PackedSymmetry {
   }
 
   private renamedProc(procId: number, pid: number): number {
-    let r = this.renamed.get(procId, pid);
+    const at = procId * NEW_PIDS_MAX + pid;
+    if (at >= this.renamed.length) {
+      const grown = new Int32Array(Math.max(at + 1, this.renamed.length * 2));
+      grown.set(this.renamed);
+      this.renamed = grown;
+    }
+    let r = this.renamed[at] - 1;
     if (r < 0) {
       r = this.renaming.proc(procId, { from: [this.pid(procId)], to: [pid] });
-      this.renamed.set(procId, pid, r);
+      this.renamed[at] = r + 1;
     }
     return r;
+  }
+
+  private heldBy(pid: number): number {
+    let c = this.heldClaim[pid];
+    if (c === undefined) c = this.heldClaim[pid] = this.renaming.heldBy(pid);
+    return c;
   }
 
   /** Writes the canonical form of `s` into `out` (not `s`), and the renaming into `from`/`to`. */
@@ -102,7 +123,7 @@ export class PackedSymmetry {
     const g = this.layout.globals;
     const ids = this.layout.ids.length;
     const n = s[g + ENGINE_COUNT];
-    const { procs, pids, classes, masks, order, dead } = this;
+    const { procs, pids, classes, masks, order, dead, from, to } = this;
     for (let k = 0; k < n; k++) {
       const p = s[g + ENGINES + k];
       procs[k] = p;
@@ -133,35 +154,38 @@ export class PackedSymmetry {
       }
       order[k] = i;
     }
-    this.from.length = 0;
-    this.to.length = 0;
     for (let i = 0; i < n; i++) {
       const k = order[i];
       out[g + ENGINES + i] = this.renamedProc(procs[k], i + 1);
-      this.from.push(pids[k]);
-      this.to.push(i + 1);
+      from[i] = pids[k];
+      to[i] = i + 1;
     }
     for (let d = 0; d < deadCount; d++) {
-      this.from.push(dead[d]);
-      this.to.push(n + 1 + d);
+      from[n + d] = dead[d];
+      to[n + d] = n + 1 + d;
     }
+    const count = n + deadCount;
+    this.renamedCount = count;
     for (let j = 0; j < ids; j++) {
       const h = this.holder(s[j * PER_ID + CLAIM]);
       if (h < 0) continue;
-      out[j * PER_ID + CLAIM] = this.renaming.heldBy(this.to[this.from.indexOf(h)]);
+      let r = 0;
+      while (from[r] !== h) r++;
+      out[j * PER_ID + CLAIM] = this.heldBy(to[r]);
     }
-    out[g + NEXT_PID] = n + deadCount + 1;
+    out[g + NEXT_PID] = count + 1;
   }
 
   /** The renaming of pids that takes `a` to `b`, two states of one class: a's pid `from[i]` is b's `to[i]`. */
   between(a: Int32Array, b: Int32Array): { from: number[]; to: number[] } {
     this.canonical(a, this.scratch);
-    const aFrom = [...this.from];
-    const aTo = [...this.to];
+    const aFrom = Array.from(this.from.subarray(0, this.renamedCount));
+    const aTo = Array.from(this.to.subarray(0, this.renamedCount));
     this.canonical(b, this.scratch);
+    const bFrom = Array.from(this.from.subarray(0, this.renamedCount));
+    const bTo = Array.from(this.to.subarray(0, this.renamedCount));
     // a's pid p is canonical pid c; b's pid q is canonical pid c too.
-    const to = aTo.map((c) => this.from[this.to.indexOf(c)]);
-    return { from: aFrom, to };
+    return { from: aFrom, to: aTo.map((c) => bFrom[bTo.indexOf(c)]) };
   }
 }
 
