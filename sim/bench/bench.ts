@@ -171,25 +171,37 @@ const SYMMETRY_WORLDS = [
   [2, 2, 1],
   [3, 3, 3],
   [4, 4, 4],
+  [5, 4, 4],
   [5, 5, 5],
 ] as const;
 /** Bound of the searches without symmetry beside them (the larger spaces do not fit: no verdict). */
 const NO_SYMMETRY_STATES_MAX = 10_000_000;
 
-/** `explore` with and without symmetry reduction, each in a process of its own: states and seconds to a complete verdict. */
+/** One search as `outbox-sim explore` runs it (packed states, the eventually properties), in this process: wall and CPU seconds. */
+function timeVerdict(sizes: ExploreSizes, symmetry: boolean, statesMax: number): { states: number; transitions: number; complete: boolean; seconds: number; cpuSeconds: number } {
+  const options = exploreOptions(sizes);
+  const steppers = steppersFor(failClosed, null);
+  const t = now();
+  const cpu = process.cpuUsage();
+  const r = exploreOutbox(options, { rules: failClosed }, steppers, { statesMax, liveness: true, symmetry });
+  const used = process.cpuUsage(cpu);
+  return { states: r.states, transitions: r.transitions, complete: r.complete, seconds: now() - t, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** `explore` with and without symmetry reduction: states and seconds to a complete verdict. */
 function symmetrySection(log: (s: string) => void): void {
   log('## explore: symmetry reduction, time to a complete verdict');
   log('');
-  log(`\`outbox-sim explore --engines N --attempts A --crashes C --json\` (fail-closed, one id, 2 bodies), each in a process of its own: with symmetry reduction (the default: one state stored per class of states equal up to renaming engine pids) and with \`--no-symmetry\` (every state, stopped at ${fmt(NO_SYMMETRY_STATES_MAX)}: no verdict where the space is larger). Seconds are the search's, as the JSON reports them (start-up not counted); the machine is shared, so they vary with its load.`);
+  log(`The search \`outbox-sim explore --engines N --attempts A --crashes C\` runs (fail-closed, one id, 2 bodies, the eventually properties too), in this process: with symmetry reduction (the default: one state stored per class of states equal up to renaming engine pids) and with \`--no-symmetry\` (every state, stopped at ${fmt(NO_SYMMETRY_STATES_MAX)}: no verdict where the space is larger). Wall seconds vary with the shared machine's load; CPU seconds (this process's, all threads) less so.`);
   log('');
-  log('| engines | attempts | crashes | states | transitions | complete | seconds | --no-symmetry states | complete | seconds | **states stored, without / with** |');
-  log('| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: |');
+  log('| engines | attempts | crashes | states | transitions | complete | wall s | CPU s | --no-symmetry states | complete | wall s | CPU s | **states stored, without / with** |');
+  log('| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
   for (const [engines, attempts, crashes] of SYMMETRY_WORLDS) {
-    const args = ['--engines', `${engines}`, '--attempts', `${attempts}`, '--crashes', `${crashes}`];
-    const on = exploreProcess([...args, '--max-states', '200000000']);
-    const off = exploreProcess([...args, '--no-symmetry', '--max-states', `${NO_SYMMETRY_STATES_MAX}`]);
+    const sizes = { ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: crashes };
+    const on = timeVerdict(sizes, true, 200_000_000);
+    const off = timeVerdict(sizes, false, NO_SYMMETRY_STATES_MAX);
     const ratio = off.complete ? `${(off.states / on.states).toFixed(1)}x` : `more than ${(off.states / on.states).toFixed(0)}x`;
-    log(`| ${engines} | ${attempts} | ${crashes} | ${fmt(on.states)} | ${fmt(on.transitions)} | ${on.complete} | ${on.seconds.toFixed(2)} | ${fmt(off.states)} | ${off.complete} | ${off.seconds.toFixed(2)} | **${ratio}** |`);
+    log(`| ${engines} | ${attempts} | ${crashes} | ${fmt(on.states)} | ${fmt(on.transitions)} | ${on.complete} | ${on.seconds.toFixed(2)} | ${on.cpuSeconds.toFixed(2)} | ${fmt(off.states)} | ${off.complete} | ${off.seconds.toFixed(2)} | ${off.cpuSeconds.toFixed(2)} | **${ratio}** |`);
   }
   log('');
 }
