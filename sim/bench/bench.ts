@@ -175,7 +175,7 @@ const SYMMETRY_WORLDS = [
   [5, 5, 5],
 ] as const;
 /** Bound of the searches without symmetry beside them (the larger spaces do not fit: no verdict). */
-const NO_SYMMETRY_STATES_MAX = 10_000_000;
+const NO_SYMMETRY_STATES_MAX = 3_000_000;
 
 /** One search as `outbox-sim explore` runs it (packed states, the eventually properties), in this process: wall and CPU seconds. */
 function timeVerdict(sizes: ExploreSizes, symmetry: boolean, statesMax: number): { states: number; transitions: number; complete: boolean; seconds: number; cpuSeconds: number } {
