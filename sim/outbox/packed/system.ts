@@ -8,6 +8,7 @@
  * differential tests run whole searches so).
  */
 import { readSlot } from '../../../model/record.ts';
+import { schemaOf } from '../../../model/schema.ts';
 import { selects } from '../../../model/rules.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
@@ -100,6 +101,7 @@ export function packedOutbox(
   const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
+  const schemas = { new: schemaOf(worldRules.rules), old: schemaOf(worldRules.oldRules ?? worldRules.rules) };
   const crashOn = options.faultWeights[FAULTS.indexOf('crash')] > 0;
   const faultOn = (k: FaultName) => options.faultWeights[FAULTS.indexOf(k)] > 0;
 
@@ -130,7 +132,7 @@ export function packedOutbox(
     const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
     let r = drainable.get(recId, k);
     if (r < 0) {
-      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
+      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version], schemas[version]);
       const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
       r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
       drainable.set(recId, k, r);
