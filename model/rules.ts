@@ -86,6 +86,8 @@ export interface RequeueView {
   /** The id's claim now, as no engine holds it (`mine` is false). */
   claim: ClaimView;
   who: OperatorWho;
+  /** The record as stored, and which declared fields it lacked or held with another type (docs/rules.md, 'Record schema'). */
+  stored?: StoredFields;
 }
 
 /** The publish decision. */

@@ -83,6 +83,25 @@ export function declaredFields(schema: RecordSchema): [string, FieldDecl][] {
   return Object.entries(all);
 }
 
+const newerCache = new WeakMap<RecordSchema, readonly string[]>();
+
+/** The declared fields a record of the legacy schema lacks: those introduced after it (what legacy-record drops). */
+export function fieldsAfterLegacy(schema: RecordSchema): readonly string[] {
+  let names = newerCache.get(schema);
+  if (names === undefined) {
+    names = declaredFields(schema)
+      .filter(([, decl]) => decl.since > LEGACY_SCHEMA)
+      .map(([name]) => name);
+    newerCache.set(schema, names);
+  }
+  return names;
+}
+
+/** Whether a record still holds a field the legacy schema lacks (legacy-record can strip it). */
+export function holdsPostLegacyField(record: StoredRecord, schema: RecordSchema): boolean {
+  return fieldsAfterLegacy(schema).some((f) => record[f] !== undefined);
+}
+
 /** Whether `value` has the type `type`. */
 export function hasType(value: unknown, type: FieldType): boolean {
   return type === 'array' ? Array.isArray(value) : typeof value === type;

@@ -17,8 +17,8 @@ import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 export const ANSWERS = ['accept', 'refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'] as const;
 export type Answer = (typeof ANSWERS)[number];
 
-/** Fault events other than broker answers, in the order of `faultWeights` (entries in events/faults.ts). */
-export const FAULTS = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'] as const;
+/** Fault events other than broker answers, in the order of `faultWeights` (entries in events/faults.ts and events/field-corrupt.ts). */
+export const FAULTS = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'field-corrupt'] as const;
 /**
  * One of `FAULTS`: the event table keys each fault's swarm knob by it
  * (events/faults.ts). Not `FaultKind`, which is how a rule set's decision

@@ -81,6 +81,8 @@ export type WorldEvent =
   | { kind: 'tear-claim'; id: string }
   | { kind: 'newer-schema'; id: string }
   | { kind: 'legacy-record'; id: string }
+  /** One declared field of the record stored missing, of the wrong type, or torn back to an earlier value. */
+  | { kind: 'field-corrupt'; id: string; field: string; how: 'missing' | 'wrong-type' | 'earlier' }
   | { kind: 'forget'; id: string };
 
 /** The outbox ids of a world with `n` ids. */

@@ -6,6 +6,7 @@
  * fault's own stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
+import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import { FAULT_KNOBS, FAULTS, type FaultName } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
@@ -56,8 +57,8 @@ export const crash: EventKind<Crash> = {
 /** A damage fault on id `a`: enabled when `when` holds, within the corruption budget and while switched on. */
 function damage(
   name: Damage['kind'],
-  when: (w: World, id: string) => boolean,
-  change: (w: World, e: Damage) => Partial<World> | null,
+  when: (w: World, id: string, ctx: WorldContext) => boolean,
+  change: (w: World, e: Damage, ctx: WorldContext) => Partial<World> | null,
   doc: EventKind<Damage>['doc'],
 ): EventKind<Damage> {
   const knob = knobOf(name);
@@ -68,10 +69,10 @@ function damage(
     tag: 'fault',
     range: 'id',
     event: name,
-    enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id) ? [{ kind: name, id }] : []),
+    enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id, ctx) ? [{ kind: name, id }] : []),
     weight: (_w, ctx) => knob.weight(ctx.options),
-    apply: (w, e, _ctx, tags) => {
-      const changed = change(w, e);
+    apply: (w, e, ctx, tags) => {
+      const changed = change(w, e, ctx);
       if (changed === null) return w;
       tags.push(`fault:${name}`);
       return { ...w, ...changed, corruptions: w.corruptions + 1 };
@@ -126,21 +127,22 @@ export const newerSchema = damage(
 
 export const legacyRecord = damage(
   'legacy-record',
-  (w, id) => {
+  (w, id, ctx) => {
     const slot = w.records[id];
-    return slot?.kind === 'record' && typeof slot.record.attempts === 'number';
+    return slot?.kind === 'record' && holdsPostLegacyField(slot.record, schemaOf(ctx.worldRules.rules));
   },
-  (w, e) => {
+  (w, e, ctx) => {
     const slot = w.records[e.id];
     if (slot?.kind !== 'record') return null;
-    // A record as a pre-attempts engine wrote it: counters and digest missing.
-    const { attempts: _a, resendEpoch: _r, digest: _d, ...legacy } = slot.record;
+    // A record as an engine of the legacy schema wrote it: every declared field introduced since is missing.
+    const drop = new Set(fieldsAfterLegacy(schemaOf(ctx.worldRules.rules)));
+    const legacy = Object.fromEntries(Object.entries(slot.record).filter(([k]) => !drop.has(k)));
     return { records: { ...w.records, [e.id]: { kind: 'record', record: legacy as typeof slot.record } } };
   },
   {
     example: 'legacy-record a',
-    enabled: '`a` has an intact record that still has `attempts`',
-    does: 'removes `attempts`, `resendEpoch` and `digest`',
+    enabled: '`a` has an intact record that holds a field the checked rule set declares introduced after the legacy schema (0)',
+    does: 'removes every such field: for a rule set without a schema declaration, `attempts`, `resendEpoch` and `digest`',
     stands: 'a record written by an older deployment, before those fields existed, still in the store',
   },
 );

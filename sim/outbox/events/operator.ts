@@ -48,6 +48,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
     action,
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
+    ...(read.kind === 'found' ? { stored: read.stored } : {}),
   });
   // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
   return { ...w, records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 };

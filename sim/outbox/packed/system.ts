@@ -8,7 +8,7 @@
  * differential tests run whole searches so).
  */
 import { readSlot } from '../../../model/record.ts';
-import { schemaOf } from '../../../model/schema.ts';
+import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import { selects } from '../../../model/rules.ts';
 import { canonicalJson } from '../../core/canonical.ts';
 import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
@@ -359,7 +359,7 @@ export function packedOutbox(
         if (slot?.kind === 'record') {
           if (faultOn('tear-record')) out.push(cached(ev(10, 0, j), () => ({ kind: 'tear-record', id })));
           if (slot.record.schema <= 1 && faultOn('newer-schema')) out.push(cached(ev(11, 0, j), () => ({ kind: 'newer-schema', id })));
-          if (typeof slot.record.attempts === 'number' && faultOn('legacy-record')) out.push(cached(ev(12, 0, j), () => ({ kind: 'legacy-record', id })));
+          if (holdsPostLegacyField(slot.record, schemas.new) && faultOn('legacy-record')) out.push(cached(ev(12, 0, j), () => ({ kind: 'legacy-record', id })));
         }
         if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && faultOn('tear-claim')) {
           out.push(cached(ev(13, 0, j), () => ({ kind: 'tear-claim', id })));
