@@ -96,6 +96,18 @@ export function foundRead(record: OutboxRecord): RecordRead & { kind: 'found' } 
   return { kind: 'found', record, legacy: false, stored: { raw: record, missing: [], illTyped: [] } };
 }
 
+/**
+ * A fresh READY record of `schema` for a body: `freshRecord` with every
+ * field the schema declares beyond the base set to its default, written
+ * out, so that a record of that schema found without one has lost it
+ * (absent is not the default).
+ */
+export function freshRecordOf(schema: RecordSchema, body: string, resendEpoch: number): OutboxRecord {
+  const record: Record<string, unknown> = freshRecord(body, resendEpoch);
+  for (const [name, decl] of declaredFields(schema)) if (record[name] === undefined) record[name] = defaultOf(decl, record);
+  return record as OutboxRecord;
+}
+
 /** A fresh READY record for a body, built from nothing. */
 export function freshRecord(body: string, resendEpoch: number): OutboxRecord {
   return { schema: SCHEMA_CURRENT, status: 'READY', payload: body, digest: digestOf(body), attempts: 0, resendEpoch };

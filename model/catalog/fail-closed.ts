@@ -6,7 +6,7 @@
  * when the body the outbox confirmed sending is that file's body, of the
  * generation it read.
  */
-import { freshRecord, SCHEMA_CURRENT } from '../record.ts';
+import { freshRecordOf, SCHEMA_CURRENT } from '../record.ts';
 import type { Admission, DecisionView, DisposeView, Disposal, RuleSet } from '../rules.ts';
 import type { RecordSchema } from '../schema.ts';
 import type { OutboxRecord, Outcome, Reply, StoredFields } from '../types.ts';
@@ -14,7 +14,8 @@ import type { OutboxRecord, Outcome, Reply, StoredFields } from '../types.ts';
 function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
   switch (read.kind) {
     case 'absent':
-      return { kind: 'write', record: freshRecord(body, 0) };
+      // Both flags written from the start: a record of this rule set without them has lost them (`evidence`).
+      return { kind: 'write', record: freshRecordOf(FAIL_CLOSED_SCHEMA, body, 0) };
     case 'corrupt':
       return { kind: 'quarantine', cause: 'corrupt-record' };
     case 'unknown-version':
@@ -60,24 +61,19 @@ interface Evidence {
 
 /**
  * The flags as stored, validated (docs/rules.md, 'Record schema'): absent is
- * not false. A record this rule set has attempted holds both (the pre-send
- * write sets them, as `record` has them filled in), a fresh one neither. A
- * flag of another type, one flag without the other, or neither on a record
- * that counts attempts (or has lost its counters: a legacy record) is
- * evidence damaged: an attempt may have stored the body, so both are taken
- * as set (fail closed), never as the defaults the read filled in.
+ * not false. Every record this rule set writes holds both (its fresh record
+ * writes them out; later writes carry them on), so a record without one, or
+ * with one of another type, has lost evidence (a damaged field, a record of
+ * the legacy schema, a rebuilt record): an attempt may have stored the body,
+ * so both are taken as set (fail closed), never as the defaults the read
+ * filled in.
  */
 function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evidence {
   const trusted = { inFlight: record.inFlight === true, unknownSeen: record.unknownSeen === true };
   if (stored === undefined) return trusted;
   const gone = (f: string) => stored.missing.includes(f);
   const bad = (f: string) => stored.illTyped.includes(f);
-  const counterLost = gone('attempts') || bad('attempts');
-  const damaged =
-    bad('inFlight') ||
-    bad('unknownSeen') ||
-    gone('inFlight') !== gone('unknownSeen') ||
-    (gone('inFlight') && gone('unknownSeen') && (counterLost || record.attempts > 0));
+  const damaged = gone('inFlight') || gone('unknownSeen') || bad('inFlight') || bad('unknownSeen');
   return damaged ? { inFlight: true, unknownSeen: true } : trusted;
 }
 
