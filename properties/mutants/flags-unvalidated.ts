@@ -1,0 +1,17 @@
+/**
+ * Mistake: the evidence flags (`inFlight`, `unknownSeen`) are read from the
+ * record with defaults filled in, without checking that they were stored
+ * (`stored.missing`, `stored.illTyped`): a flag lost to a damaged field or a
+ * legacy record reads as false, and a later refusal parks
+ * `permanent-refusal` over a body the broker holds (honest-park). Caught
+ * only under field-corrupt and legacy-record acting on declared fields.
+ */
+import { extendRules, type RuleSet } from '../../model/rules.ts';
+import flagsTrustDefaults from '../rule-api/flags-trust-defaults.ts';
+
+const mutant: RuleSet = extendRules(flagsTrustDefaults, {
+  name: 'mutant-flags-unvalidated',
+  summary: 'inFlight and unknownSeen are trusted as read with defaults filled in, never checked against the stored record.',
+});
+
+export default mutant;
