@@ -11,7 +11,7 @@
 import { declaredFields, hasType, schemaOf, type FieldDecl } from '../../../model/schema.ts';
 import type { OutboxRecord } from '../../../model/types.ts';
 import { FAULT_KNOBS, FAULTS, type WorldOptions } from '../options.ts';
-import type { World, WorldEvent } from '../world.ts';
+import type { WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type EventKind, type Knob } from './kind.ts';
 
