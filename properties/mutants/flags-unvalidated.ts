@@ -7,11 +7,15 @@
  * only under field-corrupt and legacy-record acting on declared fields.
  */
 import { extendRules, type RuleSet } from '../../model/rules.ts';
-import flagsTrustDefaults from '../rule-api/flags-trust-defaults.ts';
+import failClosed from '../../model/catalog/fail-closed.ts';
 
-const mutant: RuleSet = extendRules(flagsTrustDefaults, {
+const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-flags-unvalidated',
   summary: 'inFlight and unknownSeen are trusted as read with defaults filled in, never checked against the stored record.',
+  // Called without the view: fail-closed then sees no stored record and trusts the values as read.
+  preSend: (record) => failClosed.preSend(record),
+  complete: (record, outcome, limits) => failClosed.complete(record, outcome, limits),
+  requeue: (record, resetAttempts) => failClosed.requeue(record, resetAttempts),
 });
 
 export default mutant;

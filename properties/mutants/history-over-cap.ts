@@ -5,15 +5,17 @@
  * alone would not catch it within the budget; the cap it states does
  * (bounded-record).
  */
-import failClosed, { FAIL_CLOSED_SCHEMA } from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
-import { completeWithHistory } from '../rule-api/park-history-capped.ts';
+import failClosed, { FAIL_CLOSED_SCHEMA } from '../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-history-over-cap',
   summary: 'Keeps the epoch of every park in `parks`, a history it declares capped at one entry, without trimming it.',
   recordSchema: { ...FAIL_CLOSED_SCHEMA, fields: { ...FAIL_CLOSED_SCHEMA.fields, parks: { type: 'array', since: 1, default: [], maxEntries: 1 } } },
-  complete: completeWithHistory(Infinity),
+  complete: (record, outcome, limits, view) =>
+    failClosed.complete(record, outcome, limits, view).map((r) =>
+      r.status === 'PARKED' ? { ...r, parks: [...(Array.isArray(record.parks) ? record.parks : []), r.resendEpoch] } : r,
+    ),
 });
 
 export default mutant;
