@@ -21,7 +21,7 @@ import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from
 import type { Property } from '../sim/core/system.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
-import { ANSWERS, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
+import { ANSWER_NAMES, swarmKnobs, type WorldOptions } from '../sim/outbox/options.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
 
@@ -38,7 +38,8 @@ interface Scenario {
 
 // Like the swarm, a weight is often 0 so that some scenarios switch a fault off entirely.
 const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 });
-const ACCEPT = ANSWERS.indexOf('accept');
+// Every weight the swarm draws, by kind name; the healthy answer's is never 0 (as the swarm's `base` draw).
+const KNOBS = swarmKnobs();
 
 const optionsArb: fc.Arbitrary<WorldOptions> = fc
   .record({
@@ -50,21 +51,20 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     crashesMax: fc.integer({ min: 0, max: 4 }),
     corruptionsMax: fc.integer({ min: 0, max: 3 }),
     operatorActionsMax: fc.integer({ min: 0, max: 4 }),
-    acceptWeight: fc.integer({ min: 1, max: 12 }),
-    otherAnswerWeights: fc.array(weight, { minLength: ANSWERS.length - 1, maxLength: ANSWERS.length - 1 }),
-    faultWeights: fc.array(weight, { minLength: FAULTS.length, maxLength: FAULTS.length }),
+    drawn: fc.tuple(...KNOBS.map((k) => (k.draw === 'base' ? fc.integer({ min: 1, max: 12 }) : weight))),
     faultGroupWeight: fc.integer({ min: 1, max: 5 }),
     // The broker's steady answer once faults stop: healthy, or a failure that persists.
-    healAnswer: fc.constantFrom(...ANSWERS.filter((a) => a !== 'crash-in-post')),
+    healAnswer: fc.constantFrom(...ANSWER_NAMES.filter((a) => a !== 'crash-in-post')),
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
   })
-  .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
-    const answerWeights = [...otherAnswerWeights];
-    answerWeights.splice(ACCEPT, 0, acceptWeight);
-    return { ...o, skew: false, answerWeights };
-  });
+  .map(({ drawn, dedupeWindow, ...o }) => ({
+    ...o,
+    skew: false,
+    weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
+    settings: { dedupeWindow },
+  }));
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   options: optionsArb,

@@ -16,7 +16,7 @@ import { steppersFor } from '../sim/check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
 import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
 import { fieldCorrupt } from '../sim/outbox/events/field-corrupt.ts';
-import { FAULTS } from '../sim/outbox/options.ts';
+import { EVENT_KINDS } from '../sim/outbox/events/table.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
 import { boundedRecord, boundedRecordOf } from '../sim/outbox/properties.ts';
 import { labelOf, type World } from '../sim/outbox/world.ts';
@@ -29,7 +29,8 @@ import parkHistoryOverCap from './rule-api/park-history-over-cap.ts';
 /** `outbox-sim explore` with the eventually properties; `faults`: the only faults switched on (default: all). */
 function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, faults: readonly string[] | null = null) {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes });
-  const only = faults === null ? options : { ...options, faultWeights: FAULTS.map((f) => (faults.includes(f) ? 1 : 0)) };
+  const faultKinds = EVENT_KINDS.filter((k) => k.group === 'fault').map((k) => k.name);
+  const only = faults === null ? options : { ...options, weights: { ...options.weights, ...Object.fromEntries(faultKinds.map((f) => [f, faults.includes(f) ? 1 : 0])) } };
   const r = exploreOutbox(only, oldRules === null ? { rules } : { rules, oldRules }, steppersFor(rules, oldRules), { statesMax: 1_000_000, liveness: true, stopAtFirst: true });
   return { ...r, found: r.violations.map((v) => v.violation.property), path: r.violations[0]?.events.map(labelOf) ?? [] };
 }

@@ -37,6 +37,7 @@ import { progressBar } from './progress.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
 
 export interface ExploreFlags {
@@ -50,7 +51,6 @@ export interface ExploreFlags {
   corruptions?: string;
   operator?: string;
   broker?: string;
-  dedupeWindow?: string;
   property?: string;
   maxStates?: string;
   maxDepth?: string;
@@ -98,7 +98,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
-    dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
+    settings: settingsOf(flags),
     ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
     skew,
   };
@@ -122,7 +122,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -23,12 +23,14 @@ export interface AnswerEffect {
   crash?: readonly string[];
 }
 
-type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+export type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+
+/** How an engine's own event that starts a pass is observed from the world (its entry says: a scan, a drain). */
+export type Observe<E extends EngineWorldEvent = EngineWorldEvent> = (ctx: WorldContext, w: World, proc: EngineProc, e: E) => EngineEvent;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
-function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
-  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
+function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
+  if (observe !== null) return observe(ctx, w, proc, e);
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
   return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
@@ -82,8 +84,12 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
   }
 }
 
-/** Steps engine `e.pid`; `answer` is the broker's answer when the engine is posting. */
-export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null): World {
+/**
+ * Steps engine `e.pid`; `answer` is the broker's answer when the engine is
+ * posting; `observe` how an event that starts a pass is seen (else the
+ * engine's next step, or its POST's reply, is observed).
+ */
+export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null, observe: Observe | null = null): World {
   const index = w.engines.findIndex((p) => p.pid === e.pid);
   const proc = w.engines[index];
   const next: World = { ...w, engines: [...w.engines] };
@@ -98,7 +104,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }
-  const event = engineEventFor(ctx, w, proc, e, reply);
+  const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);

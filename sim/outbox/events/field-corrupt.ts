@@ -10,25 +10,34 @@
  */
 import { declaredFields, hasType, schemaOf, type FieldDecl } from '../../../model/schema.ts';
 import type { OutboxRecord } from '../../../model/types.ts';
-import { FAULT_KNOBS, FAULTS, type WorldOptions } from '../options.ts';
+import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, type EventKind, type Knob } from './kind.ts';
+import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    /** One declared field of the record stored missing, of the wrong type, or torn back to an earlier value. */
+    'field-corrupt': { id: string; field: string; how: 'missing' | 'wrong-type' | 'earlier' };
+  }
+}
 
 type FieldCorrupt = Extract<WorldEvent, { kind: 'field-corrupt' }>;
 export type FieldDamage = FieldCorrupt['how'];
 
-const index = FAULTS.indexOf('field-corrupt');
+const weight = weightOf('field-corrupt');
 
 /**
- * On only where corruptions are allowed: a world without a corruption budget
+ * Its weight by its name, drawn from its own stream `fault:field-corrupt`;
+ * on only where corruptions are allowed: a world without a corruption budget
  * never enables it, so such a world (explore's default) is still searched on
- * packed states, which do not list this kind.
+ * packed states, which do not list this kind. Added after trace format 1, so
+ * it has no place in that format's `faultWeights`.
  */
 const knob: Knob = {
-  stream: FAULT_KNOBS[index].stream,
-  weight: (options: WorldOptions) => (options.corruptionsMax > 0 ? (options.faultWeights[index] ?? 0) : 0),
-  draw: FAULT_KNOBS[index].draw,
+  stream: 'fault:field-corrupt',
+  weight: (options: WorldOptions) => (options.corruptionsMax > 0 ? weight(options) : 0),
+  draw: 'on',
 };
 
 /**

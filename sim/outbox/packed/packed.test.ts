@@ -18,11 +18,11 @@ import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
-import { FAULTS, type WorldOptions } from '../options.ts';
+import type { WorldOptions } from '../options.ts';
 
 /** The world with the faults the packed explorer does not list switched off (field-corrupt: searched by the object system). */
 function packable(o: WorldOptions): WorldOptions {
-  return { ...o, faultWeights: FAULTS.map((f, i) => (PACKED_KINDS.has(f) ? o.faultWeights[i] : 0)) };
+  return { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
 }
 
 interface Case {
