@@ -10,6 +10,7 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
@@ -20,7 +21,8 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
-import { replayCommand as replayTraceCommand } from '../../traces/render/facts.ts';
+import { IN_PROCESS } from '../rule-values.ts';
+import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -32,6 +34,7 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
+import type { Outcome } from './outcome.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -48,6 +51,7 @@ export interface CheckFlags {
   workers?: string;
   shard?: string;
   shardOut?: string;
+  stopOnFirst?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -57,9 +61,15 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
 }
 
-/** The command that replays a trace made under `pair` (naming the rule files it needs). */
+/**
+ * The command that replays a trace made under `pair` (naming the rule files
+ * it needs). A rule set given to the library as a value has no file whose
+ * content hash the trace could record, so its trace is re-run `--under` the
+ * file that exports it (the command names the file to give).
+ */
 export function replayCommand(path: string, pair: RulesPair): string {
-  return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  if (pair.rulesOrigin.source !== IN_PROCESS) return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  return `${replayTraceCommand(path, { rules: { ...pair.rulesOrigin, source: 'catalog' }, oldRules: pair.oldRulesOrigin })} --under ${shellQuote(`<the file that exports ${pair.rulesOrigin.name}>`)}`;
 }
 
 /** Parses `--shard I/N` (1-based I). */
@@ -81,12 +91,16 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
-/** Shrinks and writes the first counterexample of each property, lowest seed first. */
-export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds): WrittenTrace[] {
+/** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written']): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
   return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
-    .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
+    .map((c) => {
+      const early = written?.get(c.violation.property);
+      if (early !== undefined && early.seed === c.seed) return early.trace;
+      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax);
+    });
 }
 
 /** A check stopped by a signal: which, and how many of its seeds ran. */
@@ -96,15 +110,44 @@ export interface InterruptedRun {
   seeds: number;
 }
 
+/** A check ended at its first violation (`--stop-on-first`): how many of its seeds ran. */
+export interface StoppedRun {
+  reason: 'first-violation';
+  runs: number;
+  seeds: number;
+}
+
+/** What a check found and wrote before its summary, and how it ended early. */
+export interface FinishExtras {
+  /** `--stop-on-first`: the run ended at its first violation. */
+  stopped?: StoppedRun | null;
+  /** Counterexamples already shrunk and written (answer first), by property: reused when they are still the first. */
+  written?: ReadonlyMap<string, { seed: number; trace: WrittenTrace }>;
+}
+
+/** The line that heads the summary of a check ended at its first violation. */
+function stoppedLine(s: StoppedRun): string {
+  return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${s.runs.toLocaleString('en-US')} of ${s.seeds.toLocaleString('en-US')} seeds ran; the rest were not run`;
+}
+
 /** The line that heads the summary of an interrupted check. */
 function interruptedLine(i: InterruptedRun): string {
   return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
+/** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
+export type CheckResult = CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null };
+
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null): number {
-  const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
-  const report: CheckReport & { interrupted: InterruptedRun | null } = {
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
+  return finishCheckOutcome(pair, merged, outDir, bounds, seconds, json, io, interrupted, extras).code;
+}
+
+/** {@link finishCheck}, with the report it printed (or would have printed with `--json`). */
+export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
+  const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
+  const stopped = extras.stopped ?? null;
+  const report: CheckResult = {
     ...buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
@@ -112,21 +155,24 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
       replayCommand: (path) => replayCommand(path, pair),
     }),
     interrupted,
+    ...(extras.stopped !== undefined ? { stopped } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
     if (interrupted !== null) io.out(interruptedLine(interrupted));
+    if (stopped !== null) io.out(stoppedLine(stopped));
     for (const line of renderReport(report)) io.out(line);
   }
-  if (interrupted !== null) return interruptExitCode(interrupted.signal);
-  return report.ok ? 0 : 1;
+  const code = interrupted !== null ? interruptExitCode(interrupted.signal) : report.ok ? 0 : 1;
+  return { code, result: report };
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
-  return withInterruptSignals(() => runCheck(flags, io));
+  return withInterruptSignals(async () => (await runCheck(flags, io)).code);
 }
 
-async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
+/** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */
+export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
@@ -157,7 +203,28 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   }
   const clock = startClock(io);
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'seeds', to - from);
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
+  const stopOnFirst = flags.stopOnFirst === true;
+  // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
+  // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
+  const early = new Map<string, { seed: number; trace: WrittenTrace }>();
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const announce = (r: ShardResult): void => {
+    for (const c of Object.values(r.first).sort((a, b) => a.seed - b.seed)) {
+      const p = c.violation.property;
+      const have = early.get(p);
+      if (have !== undefined && have.seed <= c.seed) continue;
+      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, 'check', BOUNDS_DEFAULT.healStepsMax);
+      // With several workers a lower seed may come back later: its trace replaces the one written first,
+      // so the traces left are those of one worker.
+      if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
+      early.set(p, { seed: c.seed, trace });
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
+      io.out(`    replay: ${replayCommand(trace.path, pair)}`);
+    }
+  };
+  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
+  const answerFirst = !flags.json && !quiet;
+  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) });
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
@@ -170,5 +237,6 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted);
+  const stopped: StoppedRun | null = stopOnFirst && Object.keys(merged.first).length > 0 ? { reason: 'first-violation', runs: merged.runs, seeds: to - from } : null;
+  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { ...(stopOnFirst ? { stopped } : {}), written: early });
 }

@@ -75,6 +75,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--workers <n>', 'worker threads (default 1); the report is the same for any number')
     .option('--shard <i/n>', 'run only shard I of N of the seeds (for a CI matrix); combine with merge')
     .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
+    .option('--stop-on-first', 'end the run at the first violation found (exit 1); the summary covers the seeds run')
     .action(async (opts: CheckFlags) => {
       code = await checkCommand(opts, io);
     });

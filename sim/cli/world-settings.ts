@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { SETTINGS } from '../outbox/events/table.ts';
 import { intFlag } from './errors.ts';
+import { UsageError } from '../usage-error.ts';
 
 /** The key commander gives a flag's value (`--dedupe-window` → `dedupeWindow`). */
 const keyOf = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -36,5 +37,18 @@ export function settingsBanner(settings: Readonly<Record<string, number>>, onlyO
     if (value === undefined || (onlyOn && value === s.off)) continue;
     out += `, ${s.banner(value)}`;
   }
+  return out;
+}
+
+/** Settings by name as the flags that give them (the library API passes its `settings` so). */
+export function settingFlagValues(settings: Readonly<Record<string, number>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (settings === undefined) return out;
+  for (const s of SETTINGS) {
+    const value = settings[s.name];
+    if (value !== undefined) out[keyOf(s.flag)] = String(value);
+  }
+  const unknown = Object.keys(settings).filter((name) => !SETTINGS.some((s) => s.name === name));
+  if (unknown.length > 0) throw new UsageError(`unknown world setting ${unknown.map((n) => JSON.stringify(n)).join(', ')}: the settings are ${SETTINGS.map((s) => s.name).join(', ')}`);
   return out;
 }

@@ -26,6 +26,8 @@ export interface CheckTask {
   to: number;
   /** The supervisor's watch cell (see `watch.ts`), when the command runs under one; a thread takes a slot of it. */
   watch?: SharedArrayBuffer | null;
+  /** `check --stop-on-first`: the task ends after its first violating seed. */
+  stopOnViolation?: boolean;
 }
 
 /** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
@@ -33,6 +35,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 

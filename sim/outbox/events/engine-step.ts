@@ -4,6 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
+import { match } from 'ts-pattern';
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
@@ -39,8 +40,9 @@ function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: Engine
 /** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
 function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema): void {
   for (const fx of effects) {
-    switch (fx.kind) {
-      case 'write-record': {
+    // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
+    match(fx)
+      .with({ kind: 'write-record' }, (fx) => {
         // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
         w.records = { ...w.records, [fx.id]: { kind: 'record', record: asWritten(schema, fx.record) } };
         // A metadata-only record (no payload) publishes no body.
@@ -48,26 +50,21 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
-        break;
-      }
-      case 'take-claim':
+      })
+      .with({ kind: 'take-claim' }, (fx) => {
         w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
         tags.push('layer:claim');
-        break;
-      case 'release-claim': {
+      })
+      .with({ kind: 'release-claim' }, (fx) => {
         const { [fx.id]: _gone, ...rest } = w.claims;
         w.claims = rest;
         tags.push('release');
-        break;
-      }
-      case 'post':
-        // Applied by the caller: the broker's part depends on the answer.
-        tags.push('layer:post');
-        break;
-      case 'archive':
-      case 'quarantine': {
+      })
+      // Applied by the caller: the broker's part depends on the answer.
+      .with({ kind: 'post' }, () => void tags.push('layer:post'))
+      .with({ kind: 'archive' }, { kind: 'quarantine' }, (fx) => {
         const f = w.live[fx.file.id];
-        if (f === undefined || f.generation !== fx.file.generation) break;
+        if (f === undefined || f.generation !== fx.file.generation) return;
         const { [fx.file.id]: _moved, ...rest } = w.live;
         w.live = rest;
         if (fx.kind === 'archive') {
@@ -78,9 +75,8 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
           tags.push(`quarantine:${fx.cause}`);
         }
-        break;
-      }
-    }
+      })
+      .exhaustive();
   }
 }
 
