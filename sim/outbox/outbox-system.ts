@@ -131,7 +131,6 @@ export function outboxSystem(
  * the record says PARKED.
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
-  if (kindOf(e).releasesPark === true) return out;
   let gone: string[] | null = null;
   for (const id of Object.keys(w.records)) {
     const before = w.records[id];
@@ -142,6 +141,7 @@ function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out
     if (out.state.parkedGone.includes(item) || gone?.includes(item)) continue;
     gone = [...(gone ?? []), item];
   }
-  if (gone === null) return out;
+  // Looked up only when a park was replaced (rare): every step comes here.
+  if (gone === null || kindOf(e).releasesPark === true) return out;
   return { ...out, state: { ...out.state, parkedGone: [...out.state.parkedGone, ...gone].sort() } };
 }
