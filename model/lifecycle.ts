@@ -76,14 +76,16 @@ export function implementationsFor(rules: RuleSet) {
       ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context) })
       : { kind: 'leave' as const };
   /** The record, when it is READY and this engine selects it (`selectable`); else null. */
-  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => {
+  const readyRead = (context: EngineContext, event: EngineEvent): (RecordRead & { kind: 'found' }) | null => {
     const read = readOf(event);
     if (read === null || read.kind !== 'found') return null;
-    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context) }) ? read.record : null;
+    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context) }) ? read : null;
   };
+  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => readyRead(context, event)?.record ?? null;
+  // The stored record and its missing or ill-typed fields (docs/rules.md, 'Record schema').
   const preSendOf = ({ context, event }: Args) => {
-    const record = readyRecord(context, event);
-    return record === null ? null : rules.preSend(record, { who: whoOf(context) });
+    const read = readyRead(context, event);
+    return read === null ? null : rules.preSend(read.record, { who: whoOf(context), stored: read.stored });
   };
   return {
     guards: {
@@ -127,9 +129,9 @@ export function implementationsFor(rules: RuleSet) {
         return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
       }),
       buildEnvelope: assignCtx(({ context, event }: Args) => {
-        const record = readyRecord(context, event);
-        if (record === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(record, { who: whoOf(context) }) ?? record) };
+        const read = readyRead(context, event);
+        if (read === null || context.id === null) return {};
+        return { envelope: rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored }) ?? read.record) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
@@ -141,7 +143,7 @@ export function implementationsFor(rules: RuleSet) {
         let pending = context.pending;
         if (pending === null) {
           if (read === null || read.kind !== 'found' || context.outcome === null) return {};
-          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context) });
+          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context), stored: read.stored });
         }
         const [next, ...rest] = pending;
         if (next === undefined) return { pending: rest };

@@ -5,6 +5,7 @@
  * what an engine does.
  */
 import type { RecordShape } from './record.ts';
+import { recordSchemaProblem, type RecordSchema } from './schema.ts';
 import type {
   ClaimView,
   Envelope,
@@ -13,6 +14,7 @@ import type {
   RecordRead,
   Reply,
   ResultFile,
+  StoredFields,
 } from './types.ts';
 
 /**
@@ -42,6 +44,13 @@ export interface OperatorWho {
 /** What an engine's decision sees besides its arguments (always given by the world). */
 export interface DecisionView {
   who: Who;
+  /**
+   * The record as stored, and which declared fields it lacked or held with
+   * another type (the record argument has their defaults): absent is not
+   * zero (docs/rules.md, 'Record schema'). Given by the world to `preSend`
+   * and `complete`.
+   */
+  stored?: StoredFields;
 }
 
 /** What `publish` sees: the body on offer, how the record read, and the id's claim now. */
@@ -77,6 +86,8 @@ export interface RequeueView {
   /** The id's claim now, as no engine holds it (`mine` is false). */
   claim: ClaimView;
   who: OperatorWho;
+  /** The record as stored, and which declared fields it lacked or held with another type (docs/rules.md, 'Record schema'). */
+  stored?: StoredFields;
 }
 
 /** The publish decision. */
@@ -127,6 +138,15 @@ export interface RuleDecisions {
    * `corrupt`, and the decisions' contracts accept records without one.
    */
   recordShape?: RecordShape;
+  /**
+   * The record schema it declares (default `SCHEMA_DEFAULT`: the base fields
+   * digest, attempts and resendEpoch, version 1, unknown fields kept, 256
+   * bytes of metadata): the fields it adds (type, the version that
+   * introduced it, default when absent), what its engines do with fields
+   * they do not know when they rewrite a record, and the bounds its records
+   * keep (docs/rules.md, 'Record schema').
+   */
+  recordSchema?: RecordSchema;
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
   /**
@@ -200,6 +220,10 @@ export function ruleSetProblem(value: unknown): string | null {
     if (typeof shape !== 'object' || shape === null || (shape.payload !== 'required' && shape.payload !== 'optional')) {
       return `rule set "${v.name}" has a \`recordShape\` that is not { payload: 'required' | 'optional' }`;
     }
+  }
+  if (v.recordSchema !== undefined) {
+    const problem = recordSchemaProblem(v.recordSchema);
+    if (problem !== null) return `rule set "${v.name}" has a \`recordSchema\` that ${problem}`;
   }
   for (const d of DECISIONS) {
     if (OPTIONAL_DECISIONS.has(d) && v[d] === undefined) continue;

@@ -4,6 +4,7 @@
  * the initial world, the end of faults (heal) and quiescence.
  */
 import { outboxProperties } from './properties.ts';
+import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
@@ -111,7 +112,7 @@ export function outboxSystem(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(options.atMostOnce === true),
+    properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules)),
     heal,
     quiescent,
     groups: {

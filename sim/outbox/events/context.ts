@@ -4,6 +4,7 @@
  * world (record read, claim) that every engine step observes.
  */
 import { readSlot } from '../../../model/record.ts';
+import { schemaOf } from '../../../model/schema.ts';
 import type { RuleSet, Who } from '../../../model/rules.ts';
 import type { ClaimView, RecordRead } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
@@ -47,7 +48,7 @@ export function whoOf(ctx: WorldContext, proc: EngineProc): Who {
 /** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
 export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
   const rules = rulesOf(ctx, proc);
-  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape);
+  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape, schemaOf(rules));
 }
 
 /** A claim as engine `pid` sees it. */

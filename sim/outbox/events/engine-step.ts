@@ -10,7 +10,8 @@ import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
-import { claimView, readFor, type WorldContext } from './context.ts';
+import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
+import { claimView, readFor, rulesOf, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
 export interface AnswerEffect {
@@ -37,12 +38,13 @@ function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: Engine
 }
 
 /** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
-function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[]): void {
+function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema): void {
   for (const fx of effects) {
     // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
     match(fx)
       .with({ kind: 'write-record' }, (fx) => {
-        w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
+        // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
+        w.records = { ...w.records, [fx.id]: { kind: 'record', record: asWritten(schema, fx.record) } };
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
@@ -102,7 +104,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
-  applyEffects(next, proc, out.effects, tags);
+  applyEffects(next, proc, out.effects, tags, schemaOf(rulesOf(ctx, proc)));
   const posted = out.effects.some((fx) => fx.kind === 'post');
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];

@@ -10,6 +10,7 @@ import { answers } from './broker.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
+import { fieldCorrupt } from './field-corrupt.ts';
 import type { AnyKind, Apply, EventTag, GroupName, Setting, Variant } from './kind.ts';
 import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
@@ -66,7 +67,7 @@ export const GROUPS: readonly Group[] = [
     whileHealing: false,
     title: 'Storage and process faults',
     intro:
-      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the other four share the corruption budget (`corruptionsMax`).",
+      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the others share the corruption budget (`corruptionsMax`).",
   },
 ];
 
@@ -89,6 +90,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   newerSchema,
   legacyRecord,
   tearClaim,
+  fieldCorrupt,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();
