@@ -33,6 +33,8 @@ export interface CheckPlan {
   dedupeWindow?: number;
   /** `--property at-most-once`: the opt-in property is checked too. */
   atMostOnce?: boolean;
+  /** The operator's budget for every seed (`--operator N`); absent: drawn per seed. */
+  operatorActionsMax?: number;
   bounds: RunBounds;
 }
 
@@ -107,9 +109,10 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow' | 'atMostOnce'>): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow' | 'atMostOnce' | 'operatorActionsMax'>): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
+    ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),
     skew: plan.oldRules !== null,
     ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),

@@ -11,7 +11,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { dirname, join } from 'node:path';
-import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -31,6 +31,10 @@ import { checkFaultError } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
+import { exploreSuite, smallWorlds } from '../small-worlds.ts';
+import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
+import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
+import type { FixedOptions } from '../outbox/options.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -48,6 +52,9 @@ export interface CheckFlags {
   workers?: string;
   shard?: string;
   shardOut?: string;
+  operator?: string;
+  swarmOnly?: boolean;
+  smallWorldsOnly?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -101,8 +108,16 @@ function interruptedLine(i: InterruptedRun): string {
   return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
+/** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
+export interface CheckParts {
+  smallWorlds: SmallWorldsReport | null;
+  swarm: boolean;
+  coverage: PairCoverage | null;
+  seedStart?: number;
+}
+
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null): number {
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, parts: CheckParts = { smallWorlds: null, swarm: true, coverage: null }): number {
   const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
   const report: CheckReport & { interrupted: InterruptedRun | null } = {
     ...buildReport(merged, written, {
@@ -110,6 +125,7 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
       oldRules: pair.oldRules?.name ?? null,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
+      ...parts,
     }),
     interrupted,
   };
@@ -134,33 +150,44 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
   const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
+  const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
+  const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
+  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}) }) : [];
 
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
-    if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}) }))}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
+    if (!parts.swarm) {
+      // Only the small worlds run.
+    } else if (single || flags.verbose) {
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
     } else {
-      io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
+      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
   const clock = startClock(io);
-  const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'seeds', to - from);
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true });
+  const smallReport = parts.smallWorlds ? runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
+  const coverage = parts.swarm ? pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed)) : null;
+  const signalBefore = interruption();
+  const bar = progressBar(flags.json || quiet || !parts.swarm || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
+  // An interrupt during the small worlds stops the check there: no seed runs.
+  const merged = parts.swarm && signalBefore === null ? await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true }) : emptyShard();
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
-  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: to - from };
+  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
   if (interrupted !== null && shardPath !== null) {
     // A partial shard would merge as if it were whole.
     if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
@@ -169,5 +196,36 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted);
+  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { smallWorlds: smallReport, swarm: parts.swarm, coverage, seedStart: from });
+}
+
+/**
+ * Which halves a check runs: the small worlds, then the swarm, unless a
+ * flag selects one. One seed (`--seed`) and a shard (`--shard`) run the
+ * swarm only: the suite is not split between shards.
+ */
+export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnly' | 'seed' | 'seeds'>, sharded: boolean): { smallWorlds: boolean; swarm: boolean } {
+  if (flags.swarmOnly === true && flags.smallWorldsOnly === true) throw new UsageError('--swarm-only and --small-worlds-only exclude each other (give neither to run both)');
+  if (flags.smallWorldsOnly === true) {
+    const seedFlag = flags.seed !== undefined ? '--seed' : flags.seeds !== undefined ? '--seeds' : sharded ? '--shard' : null;
+    if (seedFlag !== null) throw new UsageError(`--small-worlds-only runs no seed: ${seedFlag} has nothing to do`);
+    return { smallWorlds: true, swarm: false };
+  }
+  return { smallWorlds: flags.swarmOnly !== true && flags.seed === undefined && !sharded, swarm: true };
+}
+
+/** Explores the suite with a progress bar over its worlds; an interrupt stops the world being searched and the suite. */
+function runSmallWorlds(pair: RulesPair, worlds: ReturnType<typeof smallWorlds>, outDir: string, io: Io, clock: ReturnType<typeof startClock>): SmallWorldsReport {
+  const start = elapsedSeconds(clock);
+  const bar = progressBar(io, 'small worlds', worlds.length);
+  const results = exploreSuite(pair, worlds, {
+    outDir,
+    replayCommand: (path) => replayCommand(path, pair),
+    now: () => elapsedSeconds(clock),
+    stopReason: () => (interruption() !== null ? 'interrupted' : null),
+    onProgress: (i, states) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
+  });
+  bar.update(results.length, 'done');
+  bar.stop();
+  return smallWorldsReport(results, elapsedSeconds(clock) - start, worlds.length);
 }

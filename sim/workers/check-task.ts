@@ -16,6 +16,8 @@ export interface PlanSpec {
   broker: BrokerMode | null;
   dedupeWindow?: number;
   atMostOnce?: boolean;
+  /** `check --operator N`: the operator's budget for every seed. */
+  operatorActionsMax?: number;
   bounds: RunBounds;
 }
 
@@ -33,6 +35,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.dedupeWindow !== undefined ? { dedupeWindow: task.plan.dedupeWindow } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.dedupeWindow !== undefined ? { dedupeWindow: task.plan.dedupeWindow } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds }, task.from, task.to);
 }
 
