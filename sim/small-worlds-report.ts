@@ -41,15 +41,24 @@ function verdict(w: SmallWorldResult): string {
   return `PARTIAL (stopped by ${w.stoppedBy ?? 'a bound'}): not a proof`;
 }
 
-/** The violations of the small worlds, for the RESULT block. */
+/**
+ * The violations of the small worlds, for the RESULT block: per property,
+ * the first world that holds it with its shortest trace and replay command,
+ * then the other worlds that hold it too (their traces are written as well,
+ * and listed in the JSON).
+ */
 export function smallWorldViolationLines(r: SmallWorldsReport): string[] {
   const lines: string[] = [];
-  for (const w of r.worlds) {
-    for (const v of w.violations) {
-      lines.push(`  ${v.property} (small world "${w.name}", ${n(w.states)} states searched): ${terminalText(v.detail)}`);
-      lines.push(`    shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
-      lines.push(`    replay: ${terminalText(v.replay)}`);
-    }
+  const properties = [...new Set(r.worlds.flatMap((w) => w.violations.map((v) => v.property)))];
+  for (const p of properties) {
+    const holding = r.worlds.filter((w) => w.violations.some((v) => v.property === p));
+    const [w] = holding;
+    const v = w.violations.find((x) => x.property === p);
+    if (v === undefined) continue;
+    lines.push(`  ${p} (small world "${w.name}", ${n(w.states)} states searched): ${terminalText(v.detail)}`);
+    lines.push(`    shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
+    lines.push(`    replay: ${terminalText(v.replay)}`);
+    if (holding.length > 1) lines.push(`    also in ${holding.length - 1} other small world${holding.length === 2 ? '' : 's'}: ${holding.slice(1).map((x) => x.name).join('; ')}`);
   }
   return lines;
 }

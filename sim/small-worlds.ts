@@ -30,9 +30,10 @@ type Over = Partial<Omit<ExploreSizes, 'skew'>>;
 /**
  * The suite on one version (each over explore's default world: 1 id, 2
  * bodies, 2 engines, attempts 2, 1 crash, broker id-ok): every broker mode;
- * more attempts and crashes (a crash on a retry); two ids; a corruption;
- * several operator actions on one engine (a history or requeue flaw needs
- * them); a broker that forgets (a dedupe window).
+ * more attempts and crashes (a crash on a retry); a broker that forgets (a
+ * dedupe window); two ids; several operator actions on one engine (a
+ * history or requeue flaw needs them); a corruption. Cheapest first, so a
+ * flaw is found early; in all about 650,000 states.
  */
 const ONE_VERSION: readonly [string, Over][] = [
   ['default', {}],
@@ -40,13 +41,13 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['broker key', { broker: 'key' }],
   ['broker none', { broker: 'none' }],
   ['broker log', { broker: 'log' }],
-  ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
   ['1 engine, attempts 3, crashes 2, broker key', { engines: 1, attemptsMax: 3, crashesMax: 2, broker: 'key' }],
-  ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
-  ['1 corruption', { corruptionsMax: 1 }],
-  ['1 engine, 3 operator actions', { engines: 1, operatorActionsMax: 3 }],
-  ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
   ['1 engine, dedupe window 2', { engines: 1, dedupeWindow: 2 }],
+  ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
+  ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
+  ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
+  ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
+  ['1 corruption', { corruptionsMax: 1 }],
 ];
 
 /**
@@ -90,7 +91,8 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null })
       skew: skewed,
     },
   });
-  const all = [...ONE_VERSION.map((w) => build(false, w)), ...(skew ? SKEWED.map((w) => build(true, w)) : [])];
+  // With old rules the skewed worlds come first: the rolling upgrade is what such a check is asked about.
+  const all = [...(skew ? SKEWED.map((w) => build(true, w)) : []), ...ONE_VERSION.map((w) => build(false, w))];
   const seen = new Set<string>();
   return all.filter((w) => {
     const key = JSON.stringify(w.sizes);

@@ -27,7 +27,7 @@ export interface Feature {
   values: readonly string[];
   /** The value of this feature in a world's options. */
   read: (o: WorldOptions) => string;
-  /** Sets the feature to `value` in options drawn for `seed` (leaving what already agrees). */
+  /** Sets the feature to `value` in options drawn for `seed` (keeping a drawn weight or budget that already agrees). */
   write: (o: WorldOptions, value: string, seed: number) => WorldOptions;
 }
 
@@ -244,9 +244,12 @@ export function coverSeed(seed: number, fixed: FixedOptions, drawn: WorldOptions
   const { features, rows } = coveringRows(fixed);
   const row = seed >= 1 && seed <= rows.length ? rows[seed - 1] : undefined;
   if (row === undefined) return drawn;
+  // Every feature is written, also one that reads as its row value already: a
+  // crash in the POST reads `off` with no crash budget, and a later feature
+  // may grant one, so `off` must be a weight of 0, not an empty budget.
   let o = drawn;
   features.forEach((f, i) => {
-    if (f.read(o) !== f.values[row[i]]) o = f.write(o, f.values[row[i]], seed);
+    o = f.write(o, f.values[row[i]], seed);
   });
   return o;
 }
