@@ -27,11 +27,12 @@ import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from '../terminal-text.ts';
-import { checkFaultError } from './rule-fault.ts';
+import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
-import { exploreSuite, smallWorlds } from '../small-worlds.ts';
+import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
@@ -214,17 +215,30 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
   return { smallWorlds: flags.swarmOnly !== true && flags.seed === undefined && !sharded, swarm: true };
 }
 
-/** Explores the suite with a progress bar over its worlds; an interrupt stops the world being searched and the suite. */
-function runSmallWorlds(pair: RulesPair, worlds: ReturnType<typeof smallWorlds>, outDir: string, io: Io, clock: ReturnType<typeof startClock>): SmallWorldsReport {
+/**
+ * Explores the suite with a progress bar over its worlds; an interrupt stops
+ * the world being searched and the suite. A decision that breaks its
+ * contract in a world ends the check as explore ends (one line, a trace of
+ * the path to the state being expanded).
+ */
+function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>): SmallWorldsReport {
   const start = elapsedSeconds(clock);
   const bar = progressBar(io, 'small worlds', worlds.length);
-  const results = exploreSuite(pair, worlds, {
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const run = {
     outDir,
-    replayCommand: (path) => replayCommand(path, pair),
+    replayCommand: (path: string) => replayCommand(path, pair),
     now: () => elapsedSeconds(clock),
     stopReason: () => (interruption() !== null ? 'interrupted' : null),
-    onProgress: (i, states) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
-  });
+    onProgress: (i: number, states: number) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
+  };
+  const results: SmallWorldResult[] = [];
+  for (const [i, w] of worlds.entries()) {
+    bar.update(i, w.name);
+    const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
+    results.push(faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` }));
+    if (interruption() !== null) break;
+  }
   bar.update(results.length, 'done');
   bar.stop();
   return smallWorldsReport(results, elapsedSeconds(clock) - start, worlds.length);
