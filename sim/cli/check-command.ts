@@ -180,7 +180,7 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   }
   const clock = startClock(io);
   const smallReport = parts.smallWorlds ? runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
-  const coverage = parts.swarm ? pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed)) : null;
+  const coverage = parts.swarm ? swarmCoverage(spec, from, to) : null;
   const signalBefore = interruption();
   const bar = progressBar(flags.json || quiet || !parts.swarm || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
   // An interrupt during the small worlds stops the check there: no seed runs.
@@ -198,6 +198,12 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
   return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { smallWorlds: smallReport, swarm: parts.swarm, coverage, seedStart: from });
+}
+
+/** Which pairs of feature values the seeds [from, to) of a plan cover (the same for a whole run and its merged shards). */
+export function swarmCoverage(spec: PlanSpec, from: number, to: number): PairCoverage {
+  const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.dedupeWindow !== undefined ? { dedupeWindow: spec.dedupeWindow } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
+  return pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
 }
 
 /**

@@ -59,7 +59,7 @@ describe('a check process that receives a signal', () => {
   it('SIGINT (Ctrl-C) in a text run: exit 130, the partial summary, the traces found so far', async () => {
     const out = join(dir, 'sigint');
     // The header line is printed after the handlers are installed and before the seeds run.
-    const r = await interruptCheck(['--rules', 'fresh-cycle', '--seeds', '200000', '--out', out], 'SIGINT', (o) => o.includes('outbox-sim check: rules fresh-cycle'), 1500);
+    const r = await interruptCheck(['--swarm-only', '--rules', 'fresh-cycle', '--seeds', '200000', '--out', out], 'SIGINT', (o) => o.includes('outbox-sim check: rules fresh-cycle'), 1500);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.out).toMatch(/INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran/);
@@ -75,7 +75,7 @@ describe('a check process that receives a signal', () => {
     it(`SIGTERM in a --json run with --workers ${workers}: exit 143, an interrupted field, the traces found so far`, async () => {
       const out = join(dir, `sigterm-${workers}`);
       // JSON prints nothing before the end: give the process time to start (about a second) and run seeds.
-      const r = await interruptCheck(['--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--workers', workers, '--out', out], 'SIGTERM', () => true, 4000);
+      const r = await interruptCheck(['--swarm-only', '--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--workers', workers, '--out', out], 'SIGTERM', () => true, 4000);
       expect(r.signal).toBeNull();
       expect(r.code).toBe(143);
       const report = JSON.parse(r.out) as CheckReport & { interrupted: InterruptedRun };

@@ -28,7 +28,7 @@ describe('check, interrupted in-process', () => {
     const listeners = process.listenerCount('SIGTERM');
     // fresh-cycle's two counterexamples come by seed 238; ~2,000 seeds run a second here.
     const timer = setTimeout(() => process.emit('SIGTERM'), 1500);
-    const r = await run('check', '--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--out', out);
+    const r = await run('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '200000', '--json', '--out', out);
     clearTimeout(timer);
     expect(r.code).toBe(143);
     const report = JSON.parse(r.out.join('\n')) as CheckReport & { interrupted: InterruptedRun };
@@ -46,7 +46,7 @@ describe('check, interrupted in-process', () => {
 
   it('a text summary says it was interrupted and how many seeds ran', async () => {
     const timer = setTimeout(() => process.emit('SIGINT'), 500);
-    const r = await run('check', '--seeds', '200000', '--out', join(dir, 'check-text'));
+    const r = await run('check', '--swarm-only', '--seeds', '200000', '--out', join(dir, 'check-text'));
     clearTimeout(timer);
     expect(r.code).toBe(130);
     const line = r.out.find((l) => l.startsWith('INTERRUPTED'));
