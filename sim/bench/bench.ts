@@ -10,7 +10,7 @@
  * Wall-clock time is read here, for reporting only.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { failClosed } from '../../model/catalog/index.ts';
@@ -30,6 +30,7 @@ import { runSeedsParallel } from '../workers/pool.ts';
 import { checkProcessesSeconds, checkProcessRounds, type ProcessRounds } from './check-processes.ts';
 import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './cores.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
+import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
@@ -348,6 +349,8 @@ export async function main(): Promise<number> {
   }
   log('');
   log('Reproduce: `npm run bench` (writes this file).');
-  writeFileAtomic('BENCHMARKS.md', `${lines.join('\n')}\n`);
+  // The finding-power section is `npm run finding-power`'s: kept as it is.
+  const kept = existsSync('BENCHMARKS.md') ? keptSection(readFileSync('BENCHMARKS.md', 'utf8')) : null;
+  writeFileAtomic('BENCHMARKS.md', kept === null ? `${lines.join('\n')}\n` : withSection(`${lines.join('\n')}\n`, kept));
   return 0;
 }

@@ -207,6 +207,13 @@ export function renderSection(rows: readonly FindingRow[], baselines: readonly B
 export const SECTION_START = '<!-- finding-power:start -->';
 export const SECTION_END = '<!-- finding-power:end -->';
 
+/** The lines of the finding-power section of a BENCHMARKS.md, or null when it has none. */
+export function keptSection(file: string): string[] | null {
+  const a = file.indexOf(SECTION_START);
+  const b = file.indexOf(SECTION_END);
+  return a >= 0 && b > a ? file.slice(a + SECTION_START.length, b).replace(/^\n|\n$/g, '').split('\n') : null;
+}
+
 /** BENCHMARKS.md with its finding-power section replaced (or appended). */
 export function withSection(file: string, section: readonly string[]): string {
   const block = [SECTION_START, ...section, SECTION_END].join('\n');

@@ -180,7 +180,6 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   }
   const clock = startClock(io);
   const smallReport = parts.smallWorlds ? runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
-  const coverage = parts.swarm ? swarmCoverage(spec, from, to) : null;
   const signalBefore = interruption();
   const bar = progressBar(flags.json || quiet || !parts.swarm || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
   // An interrupt during the small worlds stops the check there: no seed runs.
@@ -197,6 +196,8 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
+  // Over the seeds that ran: all of them, or after an interrupt about the first `runs` (the pool hands seeds out in order).
+  const coverage = parts.swarm ? swarmCoverage(spec, from, interrupted === null ? to : Math.min(to, from + merged.runs)) : null;
   return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { smallWorlds: smallReport, swarm: parts.swarm, coverage, seedStart: from });
 }
 

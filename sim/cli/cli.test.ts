@@ -112,7 +112,11 @@ describe('outbox-sim check', () => {
     expect(existsSync(phantom?.path ?? '')).toBe(true);
     expect(phantom?.replay).toBe(`npx outbox-sim replay ${phantom?.path}`);
     expect(phantom?.steps).toBeLessThanOrEqual(25);
-  });
+    // The default check explores its small worlds first: each holds a violation, with a trace that was written.
+    expect(report.smallWorlds?.ok).toBe(false);
+    for (const w of report.smallWorlds?.worlds ?? []) for (const v of w.violations) expect(existsSync(v.path)).toBe(true);
+    // The small worlds and the swarm run in one process: on a loaded 2-core machine that takes more than the default timeout.
+  }, 300_000);
   it('passes fail-closed and reaches every fault kind', async () => {
     const r = await run('check', '--swarm-only', '--seeds', '1500', '--json', '--out', join(tmp, 'fc'));
     expect(r.code).toBe(0);

@@ -294,9 +294,14 @@ export function pairCoverage(from: number, to: number, fixed: FixedOptions, opti
         }
       }
     }
-    if (allBySeed === null && covered === pairs) allBySeed = seed;
     const ran = seed - from + 1;
     if (marks.has(ran)) coveredAfter[String(ran)] = covered;
+    if (covered === pairs) {
+      // Every pair has occurred: later seeds add none (a long run need not be read through).
+      allBySeed = seed;
+      for (const m of marks) if (m > ran && m < to - from) coveredAfter[String(m)] = covered;
+      break;
+    }
   }
   coveredAfter[String(to - from)] = covered;
   const missing: string[] = [];
