@@ -12,6 +12,7 @@ import { rulesPair } from './cli/check-command.ts';
 import { main } from './cli/main.ts';
 import { EXPLORE_DEFAULTS } from './outbox/explore-options.ts';
 import { exploreSuite, smallWorlds } from './small-worlds.ts';
+import { clearInterrupt } from './interrupt.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'small-worlds-'));
@@ -102,6 +103,23 @@ describe('check runs the small worlds, then the swarm', () => {
       expect(r.code).toBe(2);
       expect(r.err).toHaveLength(1);
     }
+  });
+  it('a signal during the small worlds stops them between worlds: no seed runs, the summary says so, exit 143', async () => {
+    const listeners = process.listenerCount('SIGTERM');
+    // Sent as the check starts: its handler runs at the suite's next turn of the event loop (between worlds), not after all of them.
+    setImmediate(() => process.emit('SIGTERM'));
+    try {
+      const r = await run('check', '--json', '--out', join(tmp, 'interrupted'));
+      expect(r.code).toBe(143);
+      const report = JSON.parse(r.out) as CheckReport & { interrupted: { signal: string; runs: number } };
+      expect(report.interrupted).toMatchObject({ signal: 'SIGTERM', runs: 0 });
+      expect(report.smallWorlds?.worlds.length).toBeLessThan(smallWorlds(false).length);
+      expect(report.smallWorlds?.decided).toBe(false);
+      expect(report.runs).toBe(0);
+    } finally {
+      clearInterrupt();
+    }
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
   });
   it('--operator N fixes the operator budget of every seed, and one --seed shows it', async () => {
     const r = await run('check', '--swarm-only', '--seed', '300', '--operator', '11', '--out', join(tmp, 'op'));

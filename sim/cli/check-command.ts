@@ -179,7 +179,7 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     }
   }
   const clock = startClock(io);
-  const smallReport = parts.smallWorlds ? runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
+  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
   const signalBefore = interruption();
   const bar = progressBar(flags.json || quiet || !parts.swarm || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
   // An interrupt during the small worlds stops the check there: no seed runs.
@@ -228,7 +228,7 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
  * contract in a world ends the check as explore ends (one line, a trace of
  * the path to the state being expanded).
  */
-function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>): SmallWorldsReport {
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>): Promise<SmallWorldsReport> {
   const start = elapsedSeconds(clock);
   const bar = progressBar(io, 'small worlds', worlds.length);
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -241,10 +241,12 @@ function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, i
   };
   const results: SmallWorldResult[] = [];
   for (const [i, w] of worlds.entries()) {
+    // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interruption() !== null) break;
     bar.update(i, w.name);
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
     results.push(faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` }));
-    if (interruption() !== null) break;
   }
   bar.update(results.length, 'done');
   bar.stop();
