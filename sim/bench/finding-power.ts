@@ -200,7 +200,7 @@ export function renderSection(rows: readonly FindingRow[], baselines: readonly B
     log(`| \`${b.label}\` | ${fmt(b.suiteStates)}${b.incomplete.length > 0 ? ` (partial: ${b.incomplete.join(', ')})` : ''} | ${sec(b.suiteSeconds)} | ${b.suiteViolations.join('; ') || 'none'} | ${sec(b.swarmSeconds)} | ${b.swarmViolations.join('; ') || 'none'} |`);
   }
   log('');
-  log('The guard: `npm run finding-power` exits 1 when a goal above is missed, and `sim/bench/finding-power.test.ts` holds every row to being found by the small worlds of the default check (or, for the few the suite misses, by the swarm within its default seeds), so a change to the suite, the swarm\'s draws or the explorer that loses a finding fails the tests. Reproduce: `npm run finding-power` (rewrites this section only).');
+  log('How the table guards regressions: `npm run finding-power` exits 1 when a goal above is missed (a row not found by the default check within 60 s, or by explore on its world nor a small world; a violation in fail-closed\'s baselines), and `sim/bench/finding-power.test.ts`, in `npm test`, holds every row to being found by a small world of the default check, so a change to the suite or the explorer that loses a finding fails the tests; `properties/mutants.test.ts` holds the swarm alone to killing every mutant in its 5,000 seeds. An explore count marked (none): the rule set\'s own default world holds no violation; the small world named under where does. Reproduce: `npm run finding-power` (rewrites this section only; `npm run bench` keeps it).');
   return lines;
 }
 
