@@ -11,7 +11,10 @@ import type { CheckReport } from './check-report.ts';
 import { rulesPair } from './cli/check-command.ts';
 import { main } from './cli/main.ts';
 import { EXPLORE_DEFAULTS } from './outbox/explore-options.ts';
-import { exploreSuite, smallWorlds } from './small-worlds.ts';
+import { exploreSuite, smallWorlds, type SmallWorldResult } from './small-worlds.ts';
+import { renderSmallWorlds, smallWorldsReport } from './small-worlds-report.ts';
+import { buildReport, renderReport } from './check-report.ts';
+import { emptyShard } from './check.ts';
 import { clearInterrupt } from './interrupt.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
@@ -72,6 +75,34 @@ describe('a violation in a small world', () => {
     // The same rule set on one version is clean in the default world: the flaw is the skew's.
     const [alone] = exploreSuite(pair, [smallWorlds(false)[0]], { outDir: out, replayCommand: (p) => p, now });
     expect([alone.complete, alone.violations]).toEqual([true, []]);
+  });
+});
+
+describe('the summary', () => {
+  const world = (name: string, violated: boolean): SmallWorldResult => ({
+    name,
+    sizes: { ...EXPLORE_DEFAULTS, skew: false },
+    states: 100,
+    complete: !violated,
+    stoppedBy: violated ? 'violation' : null,
+    seconds: 0.5,
+    violations: violated ? [{ property: 'no-silent-loss', detail: 'a=A is gone', trace: 'abc', path: 'traces/found/abc.trace.jsonl', steps: 9, replay: 'npx outbox-sim replay traces/found/abc.trace.jsonl' }] : [],
+  });
+  it('counts a violation found only in a small world: not "no property violated", with its trace and replay; the other worlds that hold it are named', () => {
+    const sw = smallWorldsReport([world('default', true), world('broker key', true), world('broker log', false)], 1.5, 3);
+    const report = buildReport(emptyShard(), [], { rules: 'r', oldRules: null, seconds: 2, replayCommand: (p) => p, smallWorlds: sw, swarm: true, coverage: null });
+    expect(report.ok).toBe(false);
+    const text = renderReport(report);
+    expect(text).toContain('RESULT: 1 property violated (1 in the small worlds, 0 in the swarm)');
+    expect(text).toContain('    replay: npx outbox-sim replay traces/found/abc.trace.jsonl');
+    expect(text).toContain('    also in 1 other small world: broker key');
+    expect(text.some((l) => /^ {2}broker log +100 states +0\.5 s {2}complete, no violation$/.test(l))).toBe(true);
+  });
+  it('a world cut short is not a proof, and says so', () => {
+    const cut = { ...world('big', false), complete: false, stoppedBy: 'max-states' };
+    const text = renderSmallWorlds(smallWorldsReport([cut], 1, 1));
+    expect(text[1]).toContain('PARTIAL (stopped by max-states): not a proof');
+    expect(text).toContain('WARNING: a small world was not searched to its end: the suite proves nothing about it');
   });
 });
 
