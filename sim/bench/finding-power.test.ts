@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../properties/mutants/index.ts';
 import { steppersFor } from '../check.ts';
-import { rulesPair } from '../cli/check-command.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
-import { keptSection, median, missedGoals, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
+import { keptSection, median, missedGoals, rulesPair, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
 import { flawedRules } from './flawed-rules.ts';
 
 mkdirSync('.tmp-test', { recursive: true });

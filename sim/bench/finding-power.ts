@@ -23,12 +23,19 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, steppersFor, type CheckPlan } from '../check.ts';
-import { rulesPair } from '../cli/check-command.ts';
+import { loadRules } from '../rules-loader.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import type { RulesPair } from '../outbox/record-trace.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
 import { flawedRules, type FlawedRules } from './flawed-rules.ts';
+
+/** The rule sets named as `check --rules R --old-rules O` names them (catalog names or files). */
+export async function rulesPair(rules: string, oldRules?: string): Promise<RulesPair> {
+  const r = await loadRules(rules);
+  const o = oldRules !== undefined ? await loadRules(oldRules) : null;
+  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
+}
 
 /** CPU seconds of this process so far. */
 function cpuNow(): number {
