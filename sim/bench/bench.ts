@@ -224,7 +224,7 @@ export async function main(): Promise<number> {
   // The same comparison as a user makes it: whole processes, every start-up paid on both sides.
   const processes: ProcessRounds[] = [];
   for (const n of PROCESS_SEEDS) processes.push(await checkProcessRounds(n, PROCESS_ROUNDS, now));
-  log(`As a user runs it: \`outbox-sim check --seeds N --workers W\`, each run a process of its own timed from its start to its exit (loading the CLI, starting threads, every compiler warming up, writing the report), 1 and 2 workers in ${PROCESS_ROUNDS} alternated rounds:`);
+  log(`As a user runs it: \`outbox-sim check --swarm-only --seeds N --workers W\` (the small worlds, explored first by default, run on one thread whatever the workers), each run a process of its own timed from its start to its exit (loading the CLI, starting threads, every compiler warming up, writing the report), 1 and 2 workers in ${PROCESS_ROUNDS} alternated rounds:`);
   log('');
   log('| seeds | 1 worker s (best) | 2 workers s (best) | **ratio 2/1, best of each** | ratio in each round | median |');
   log('| ---: | ---: | ---: | ---: | --- | ---: |');
