@@ -25,6 +25,7 @@ export const LAYERS: readonly { folder: string; imports: readonly string[] }[] =
   { folder: 'traces/', imports: ['model/', 'sim/'] },
   { folder: 'properties/', imports: ['model/', 'properties/mutants/', 'sim/'] },
   { folder: 'sim/cli/', imports: ['model/', 'properties/mutants/', 'sim/', 'traces/', 'properties/'] },
+  { folder: 'sim/api/', imports: ['model/', 'sim/', 'sim/cli/'] },
   { folder: 'bin/', imports: ['sim/cli/'] },
   { folder: 'docs/', imports: [] },
 ];

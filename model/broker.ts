@@ -3,6 +3,7 @@
  * POST for an id it already holds is its dedupe mode (docs/protocol.md, 'Broker').
  * Pure: the world owns the broker's holdings and applies what this returns.
  */
+import { match } from 'ts-pattern';
 import type { BrokerMode, Envelope, Reply } from './types.ts';
 
 /** What the broker holds for one id: the body and the idempotency key it came with. */
@@ -28,21 +29,17 @@ export interface BrokerAcceptance {
 /** The broker receives an envelope it is willing to process. */
 export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope): BrokerAcceptance {
   const incoming: Holding = { body: envelope.body, key: envelope.key };
-  // A log appends every accepted POST, the first included; the latest is what it holds.
-  if (mode === 'log') return { holding: { ...incoming, log: [...(held?.log ?? []), envelope.body] }, stored: true, reply: 'ok' };
-  if (held === null) return { holding: incoming, stored: true, reply: 'ok' };
-  switch (mode) {
-    case 'id-ok':
-      return { holding: held, stored: false, reply: 'ok' };
-    case 'id-409':
-      return { holding: held, stored: false, reply: 'conflict-409' };
-    case 'key':
-      return held.key === envelope.key
-        ? { holding: held, stored: false, reply: 'ok' }
-        : { holding: incoming, stored: true, reply: 'ok' };
-    case 'none':
-      return { holding: incoming, stored: true, reply: 'ok' };
-  }
+  // The first POST for an id is stored in every mode; a log starts its list of every accepted POST with it (the latest is what it holds).
+  if (held === null) return { holding: mode === 'log' ? { ...incoming, log: [envelope.body] } : incoming, stored: true, reply: 'ok' };
+  // Exhaustive: a new mode is a type error here until its answer to a second POST is decided.
+  return match(mode)
+    .returnType<BrokerAcceptance>()
+    .with('id-ok', () => ({ holding: held, stored: false, reply: 'ok' }))
+    .with('id-409', () => ({ holding: held, stored: false, reply: 'conflict-409' }))
+    .with('key', () => (held.key === envelope.key ? { holding: held, stored: false, reply: 'ok' } : { holding: incoming, stored: true, reply: 'ok' }))
+    .with('none', () => ({ holding: incoming, stored: true, reply: 'ok' }))
+    .with('log', () => ({ holding: { ...incoming, log: [...(held.log ?? []), envelope.body] }, stored: true, reply: 'ok' }))
+    .exhaustive();
 }
 
 /**

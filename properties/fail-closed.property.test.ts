@@ -13,7 +13,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BROKER_MODES } from '../model/broker.ts';
 import { failClosed, freshCycle, freshCycleAfterDefinite } from '../model/catalog/index.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { faultKinds, kindsTagged } from '../sim/check-report.ts';
@@ -21,7 +20,8 @@ import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from
 import type { Property } from '../sim/core/system.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
-import { ANSWERS, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
+import type { WorldOptions } from '../sim/outbox/options.ts';
+import { worldOptionsArb } from '../sim/outbox/arbitraries.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
 
@@ -36,35 +36,8 @@ interface Scenario {
   scheduleSeed: number;
 }
 
-// Like the swarm, a weight is often 0 so that some scenarios switch a fault off entirely.
-const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 });
-const ACCEPT = ANSWERS.indexOf('accept');
-
-const optionsArb: fc.Arbitrary<WorldOptions> = fc
-  .record({
-    engines: fc.integer({ min: 1, max: 3 }),
-    ids: fc.integer({ min: 1, max: 2 }),
-    bodiesPerId: fc.integer({ min: 1, max: 3 }),
-    attemptsMax: fc.integer({ min: 1, max: 5 }),
-    broker: fc.constantFrom(...BROKER_MODES),
-    crashesMax: fc.integer({ min: 0, max: 4 }),
-    corruptionsMax: fc.integer({ min: 0, max: 3 }),
-    operatorActionsMax: fc.integer({ min: 0, max: 4 }),
-    acceptWeight: fc.integer({ min: 1, max: 12 }),
-    otherAnswerWeights: fc.array(weight, { minLength: ANSWERS.length - 1, maxLength: ANSWERS.length - 1 }),
-    faultWeights: fc.array(weight, { minLength: FAULTS.length, maxLength: FAULTS.length }),
-    faultGroupWeight: fc.integer({ min: 1, max: 5 }),
-    // The broker's steady answer once faults stop: healthy, or a failure that persists.
-    healAnswer: fc.constantFrom(...ANSWERS.filter((a) => a !== 'crash-in-post')),
-    faultStepsMax: fc.integer({ min: 20, max: 120 }),
-    // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
-    dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
-  })
-  .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
-    const answerWeights = [...otherAnswerWeights];
-    answerWeights.splice(ACCEPT, 0, acceptWeight);
-    return { ...o, skew: false, answerWeights };
-  });
+// World options as the check swarm draws them (also exported to users: outbox-sim/fast-check).
+const optionsArb = worldOptionsArb;
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   options: optionsArb,

@@ -7,14 +7,16 @@
  */
 import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
-import { runPositionOf, runSeed, type RunBounds } from './core/random.ts';
+import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
+import { runSeedFast } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
-import type { WorldEvent } from './outbox/world.ts';
+import type { World, WorldEvent } from './outbox/world.ts';
+import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
-import type { Violation } from './core/system.ts';
+import type { TransitionSystem, Violation } from './core/system.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -29,13 +31,15 @@ export interface CheckPlan {
   seedStart: number;
   seeds: number;
   broker: BrokerMode | null;
-  /** The broker's dedupe window for every seed (`--dedupe-window`); absent: drawn per seed. */
-  dedupeWindow?: number;
+  /** World settings fixed for every seed (flags such as `--dedupe-window`), by name; one absent is drawn per seed. */
+  settings?: Readonly<Record<string, number>>;
   /** `--property at-most-once`: the opt-in property is checked too. */
   atMostOnce?: boolean;
   /** The operator's budget for every seed (`--operator N`); absent: drawn per seed. */
   operatorActionsMax?: number;
   bounds: RunBounds;
+  /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
+  stopOnViolation?: boolean;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -109,12 +113,12 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow' | 'atMostOnce' | 'operatorActionsMax'>): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
     ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),
     skew: plan.oldRules !== null,
-    ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}),
+    ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),
   };
 }
@@ -145,37 +149,85 @@ export function seedBounds(bounds: RunBounds, options: WorldOptions): RunBounds 
   return { ...bounds, faultStepsMax: Math.min(bounds.faultStepsMax, options.faultStepsMax) };
 }
 
+/**
+ * How a shard runs its seeds: `fast` (what `check` runs: counts only, the
+ * events of a violating run recorded by running it again) or `reference`
+ * (every step recorded, as a trace is; the oracle `fast` is tested against,
+ * and the bench's previous representation).
+ */
+export type SeedRunner = 'fast' | 'reference';
+
+/** One seed's outcome as a shard counts it. */
+interface SeedOutcome {
+  steps: number;
+  tags: Iterable<[string, number]>;
+  reached: readonly string[];
+  end: RunResult<unknown, unknown>['end'];
+  violation: RawCounterexample['violation'] | null;
+  /** The run's events, when the runner recorded them. */
+  events: (WorldEvent | null)[] | null;
+}
+
+function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
+  return { steps: run.steps.length, tags: Object.entries(run.tags), reached: run.reached, end: run.end, violation: run.violation, events: run.steps.map((s) => s.event) };
+}
+
 /** Runs seeds [from, to) of a plan. */
-export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void): ShardResult {
+export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void, runner: SeedRunner = 'fast'): ShardResult {
   const result = emptyShard();
   const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
     const options = swarmOptions(seed, fixed);
     const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
-    let run;
+    const bounds = seedBounds(plan.bounds, options);
+    let run: SeedOutcome;
     try {
-      run = runSeed(system, seed, seedBounds(plan.bounds, options));
+      run = runner === 'fast' ? { ...runSeedFast(system, seed, bounds), events: null } : referenceOutcome(runSeed(system, seed, bounds));
     } catch (err) {
       if (!(err instanceof RuleFault)) throw err;
       // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
-      const at = runPositionOf<WorldEvent>(err);
-      result.fault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
+      // The fast runner keeps no events: the reference runner meets the same fault at the same step and says where.
+      let at = runPositionOf<WorldEvent>(err);
+      let fault: RuleFault = err;
+      if (runner === 'fast') {
+        try {
+          runSeed(system, seed, bounds);
+        } catch (again) {
+          if (!(again instanceof RuleFault)) throw again;
+          fault = again;
+          at = runPositionOf<WorldEvent>(again);
+        }
+      }
+      result.fault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
       return result;
     }
     result.runs++;
-    result.steps += run.steps.length;
-    addCounts(result.tags, run.tags);
+    result.steps += run.steps;
+    for (const [t, n] of run.tags) result.tags[t] = (result.tags[t] ?? 0) + n;
     for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
     result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
     if (run.violation !== null) {
       const p = run.violation.property;
       result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
       if (result.first[p] === undefined) {
-        result.first[p] = { seed, options, violation: run.violation, events: run.steps.map((s) => s.event) };
+        result.first[p] = { seed, options, violation: run.violation, events: run.events ?? recordedEvents(system, seed, bounds, run) };
+      }
+      if (plan.stopOnViolation === true) {
+        onRun?.(seed - from + 1);
+        return result;
       }
     }
     onRun?.(seed - from + 1);
   }
   return result;
+}
+
+/** The events of a violating fast run, recorded by running its seed again with every step kept. */
+function recordedEvents(system: TransitionSystem<World, WorldEvent>, seed: number, bounds: RunBounds, fast: SeedOutcome): (WorldEvent | null)[] {
+  const again = runSeed(system, seed, bounds);
+  if (again.steps.length !== fast.steps || canonicalJson(again.violation) !== canonicalJson(fast.violation)) {
+    throw new Error(`check: seed ${seed} ran differently when run again to record its trace (${again.steps.length} steps against ${fast.steps})`);
+  }
+  return again.steps.map((s) => s.event);
 }

@@ -17,14 +17,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Loader, Message, Plugin } from 'esbuild';
 import * as api from '../model/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { findPackage } from './package-version.ts';
 
-/** The checkout this module runs from (its cache folder holds the bundles). */
+/** The checkout, or the installed package, this module runs from (its cache folder holds the bundles). */
 function checkoutRoot(): string {
-  return resolve(fileURLToPath(new URL('..', import.meta.url)));
+  return resolve(findPackage(import.meta.url).root);
 }
 
 /** Compiler loader per file extension; any other extension is read as TypeScript. */

@@ -16,6 +16,7 @@ import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
 import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath } from './rules-bundle.ts';
 import { UsageError } from './usage-error.ts';
 import { watchedLoad } from './rules-guard.ts';
+import { IN_PROCESS, ruleValue } from './rule-values.ts';
 
 /** Where a rule set came from, as recorded in a trace header. */
 export interface RulesSource {
@@ -91,6 +92,11 @@ export async function loadRules(spec: string, recorded?: RulesSource): Promise<L
 
 /** {@link loadRules} without the watch and the guard. */
 async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<LoadedRules> {
+  const value = ruleValue(spec);
+  if (value !== undefined) {
+    if (recorded !== undefined) throw new UsageError(`a rule set given as a value cannot be checked against the rule file ${recorded.source} the trace was recorded with: give that file's path`);
+    return { rules: value, origin: { name: value.name, source: IN_PROCESS, hash: null } };
+  }
   const fromCatalog = catalogRules(spec);
   if (fromCatalog !== undefined) {
     if (recorded !== undefined) throw new UsageError(`${spec} is a catalog rule set, not the rule file ${recorded.source} the trace was recorded with (replay --under re-runs the recorded world under other rules)`);

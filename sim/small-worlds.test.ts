@@ -41,7 +41,7 @@ describe('the suite', () => {
     expect(worlds.some((w) => w.sizes.corruptionsMax > 0)).toBe(true);
     expect(worlds.some((w) => w.sizes.ids === 2)).toBe(true);
     expect(worlds.some((w) => w.sizes.attemptsMax === 3 && w.sizes.crashesMax === 2)).toBe(true);
-    expect(worlds.some((w) => w.sizes.dedupeWindow > 0)).toBe(true);
+    expect(worlds.some((w) => (w.sizes.settings?.dedupeWindow ?? 0) > 0)).toBe(true);
   });
   it('with old rules, skewed worlds first (an operator action, 3 engines, each dedupe answer), then the one-version worlds', () => {
     const worlds = smallWorlds(true);
@@ -53,8 +53,8 @@ describe('the suite', () => {
     expect(worlds.length - skewed.length).toBe(smallWorlds(false).length);
   });
   it('a fixed broker mode or dedupe window replaces each world\'s own; worlds that then coincide are searched once', () => {
-    const worlds = smallWorlds(false, { broker: 'key', dedupeWindow: 0 });
-    expect(worlds.every((w) => w.sizes.broker === 'key' && w.sizes.dedupeWindow === 0)).toBe(true);
+    const worlds = smallWorlds(false, { broker: 'key', settings: { dedupeWindow: 0 } });
+    expect(worlds.every((w) => w.sizes.broker === 'key' && w.sizes.settings?.dedupeWindow === 0)).toBe(true);
     expect(new Set(worlds.map((w) => JSON.stringify(w.sizes))).size).toBe(worlds.length);
     expect(worlds.length).toBeLessThan(smallWorlds(false).length);
   });

@@ -47,7 +47,7 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['broker none', { broker: 'none' }],
   ['broker log', { broker: 'log' }],
   ['1 engine, attempts 3, crashes 2, broker key', { engines: 1, attemptsMax: 3, crashesMax: 2, broker: 'key' }],
-  ['1 engine, dedupe window 2', { engines: 1, dedupeWindow: 2 }],
+  ['1 engine, dedupe window 2', { engines: 1, settings: { dedupeWindow: 2 } }],
   ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
   ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
   ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
@@ -69,31 +69,36 @@ const SKEWED: readonly [string, Over][] = [
   ['skew, 1 engine, attempts 3, crashes 2', { engines: 1, attemptsMax: 3, crashesMax: 2 }],
 ];
 
-/** What the user fixed that every suite world takes: `--broker`, `--dedupe-window`, `--property at-most-once`. */
+/** What the user fixed that every suite world takes: `--broker`, a world setting (`--dedupe-window`), `--property at-most-once`. */
 export interface SuiteFixed {
   broker: BrokerMode | null;
-  dedupeWindow?: number;
+  /** World settings fixed by flags (`--dedupe-window`), by name. */
+  settings?: Readonly<Record<string, number>>;
   atMostOnce?: boolean;
 }
 
 /**
  * The suite for a check: the one-version worlds, and with old rules the
- * skewed ones too. A fixed broker mode or dedupe window replaces each
+ * skewed ones too. A fixed broker mode or world setting replaces each
  * world's own; worlds that then coincide are searched once (the first name
  * kept).
  */
 export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }): SmallWorld[] {
-  const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => ({
-    name,
-    sizes: {
-      ...EXPLORE_DEFAULTS,
-      ...over,
-      ...(fixed.broker !== null ? { broker: fixed.broker } : {}),
-      ...(fixed.dedupeWindow !== undefined ? { dedupeWindow: fixed.dedupeWindow } : {}),
-      ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
-      skew: skewed,
-    },
-  });
+  const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
+    // A setting fixed by a flag replaces the world's own; the others stay.
+    const settings = { ...over.settings, ...fixed.settings };
+    return {
+      name,
+      sizes: {
+        ...EXPLORE_DEFAULTS,
+        ...over,
+        ...(fixed.broker !== null ? { broker: fixed.broker } : {}),
+        ...(Object.keys(settings).length > 0 ? { settings } : {}),
+        ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
+        skew: skewed,
+      },
+    };
+  };
   // With old rules the skewed worlds come first: the rolling upgrade is what such a check is asked about.
   const all = [...(skew ? SKEWED.map((w) => build(true, w)) : []), ...ONE_VERSION.map((w) => build(false, w))];
   const seen = new Set<string>();

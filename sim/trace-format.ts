@@ -11,14 +11,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from './core/canonical.ts';
 import type { Violation } from './core/system.ts';
-import packageJson from '../package.json' with { type: 'json' };
+import { packageVersion } from './package-version.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** The format version this tool writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
 export const TRACE_FORMAT_NAME = 'outbox-sim-trace';
 /** This tool's version, recorded in every trace and printed by `outbox-sim --version`: package.json's, never a copy of it. */
-export const TOOL_VERSION: string = packageJson.version;
+export const TOOL_VERSION: string = packageVersion();
 
 /**
  * A rule set as recorded: catalog name, or a user file with its content

@@ -9,67 +9,59 @@
 import { freshRecord, SCHEMA_CURRENT } from '../record.ts';
 import type { Admission, DisposeView, Disposal, RuleSet } from '../rules.ts';
 import type { OutboxRecord, Outcome, Reply } from '../types.ts';
+import { match } from 'ts-pattern';
 
 function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
-  switch (read.kind) {
-    case 'absent':
-      return { kind: 'write', record: freshRecord(body, 0) };
-    case 'corrupt':
-      return { kind: 'quarantine', cause: 'corrupt-record' };
-    case 'unknown-version':
-      return { kind: 'quarantine', cause: `unknown-schema-v${read.schema}` };
-    case 'found': {
-      const same = read.record.payload === body;
-      switch (read.record.status) {
-        case 'READY':
-          // Drain the record's current cycle; a different body waits until it ends.
-          return { kind: 'keep' };
-        case 'DELIVERED':
-          return same ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' };
-        case 'PARKED':
-          return same
-            ? { kind: 'quarantine', cause: `parked-${read.record.reason ?? 'unknown'}` }
-            : { kind: 'quarantine', cause: 'parked-id-new-body' };
-      }
-    }
-  }
+  // Exhaustive: a new kind of read, or a new record status, is a type error here until it is decided.
+  return match(read)
+    .returnType<Admission>()
+    .with({ kind: 'absent' }, () => ({ kind: 'write', record: freshRecord(body, 0) }))
+    .with({ kind: 'corrupt' }, () => ({ kind: 'quarantine', cause: 'corrupt-record' }))
+    .with({ kind: 'unknown-version' }, (r) => ({ kind: 'quarantine', cause: `unknown-schema-v${r.schema}` }))
+    // Drain the record's current cycle; a different body waits until it ends.
+    .with({ kind: 'found', record: { status: 'READY' } }, () => ({ kind: 'keep' }))
+    .with({ kind: 'found', record: { status: 'DELIVERED' } }, (r) => (r.record.payload === body ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' }))
+    .with({ kind: 'found', record: { status: 'PARKED' } }, (r) =>
+      r.record.payload === body ? { kind: 'quarantine', cause: `parked-${r.record.reason ?? 'unknown'}` } : { kind: 'quarantine', cause: 'parked-id-new-body' },
+    )
+    .exhaustive();
 }
 
+/** Every reply the broker gives has its outcome: a new reply is a type error here until it is classified. */
 function classify(reply: Reply): Outcome {
-  switch (reply) {
-    case 'ok':
-      return 'confirmed';
-    case 'refused-400':
-    case 'conflict-409':
-      return 'definite';
-    case 'unavailable-503':
-      return 'transient';
-    case 'timeout':
-      return 'indeterminate';
-    case 'garbled-200':
-      return 'unclassified';
-  }
+  return match(reply)
+    .returnType<Outcome>()
+    .with('ok', () => 'confirmed')
+    .with('refused-400', 'conflict-409', () => 'definite')
+    .with('unavailable-503', () => 'transient')
+    .with('timeout', () => 'indeterminate')
+    .with('garbled-200', () => 'unclassified')
+    .exhaustive();
 }
 
 function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }): OutboxRecord[] {
   const base = { ...record, inFlight: false };
-  if (outcome === 'confirmed') return [{ ...base, status: 'DELIVERED' }];
-  // A refusal proves this POST was not stored, not that no earlier one was: after
-  // an attempt whose outcome is unknown (a lost reply, or a POST cut by a crash)
-  // the broker may hold the body (and id-409 answers that copy's duplicate with
-  // 409), so the park says outcome-unknown rather than claim non-delivery
-  // (honest-park, docs/properties.md).
-  if (outcome === 'definite') {
-    return [{ ...base, status: 'PARKED', reason: record.unknownSeen === true ? 'outcome-unknown' : 'permanent-refusal' }];
-  }
-  // transient, indeterminate and unclassified all count as an attempt; an
-  // unclassified reply may have been stored, so it is treated as indeterminate.
-  const unknownSeen = record.unknownSeen === true || outcome !== 'transient';
-  const attempts = record.attempts + 1;
-  if (attempts >= limits.attemptsMax) {
-    return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
-  }
-  return [{ ...base, attempts, unknownSeen }];
+  // Exhaustive: a new outcome is a type error here until it is decided.
+  return match(outcome)
+    .returnType<OutboxRecord[]>()
+    .with('confirmed', () => [{ ...base, status: 'DELIVERED' }])
+    // A refusal proves this POST was not stored, not that no earlier one was: after
+    // an attempt whose outcome is unknown (a lost reply, or a POST cut by a crash)
+    // the broker may hold the body (and id-409 answers that copy's duplicate with
+    // 409), so the park says outcome-unknown rather than claim non-delivery
+    // (honest-park, docs/properties.md).
+    .with('definite', () => [{ ...base, status: 'PARKED', reason: record.unknownSeen === true ? 'outcome-unknown' : 'permanent-refusal' }])
+    // transient, indeterminate and unclassified all count as an attempt; an
+    // unclassified reply may have been stored, so it is treated as indeterminate.
+    .with('transient', 'indeterminate', 'unclassified', (o) => {
+      const unknownSeen = record.unknownSeen === true || o !== 'transient';
+      const attempts = record.attempts + 1;
+      if (attempts >= limits.attemptsMax) {
+        return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
+      }
+      return [{ ...base, attempts, unknownSeen }];
+    })
+    .exhaustive();
 }
 
 function dispose({ file, live, read, sent, outcome }: DisposeView): Disposal {

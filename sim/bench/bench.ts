@@ -32,6 +32,7 @@ import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
+import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -167,7 +168,14 @@ interface SpinFigure {
   ours: ExploreReport;
 }
 
-export async function main(): Promise<number> {
+export async function main(argv: readonly string[] = []): Promise<number> {
+  // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
+  if (argv[0] === '--only') {
+    if (argv[1] !== 'check-speed') throw new Error(`bench: --only takes check-speed, got ${argv[1] ?? 'nothing'}`);
+    const section = await checkSpeedSection(now);
+    writeFileAtomic('BENCHMARKS.md', replaceSection(readFileSync('BENCHMARKS.md', 'utf8'), CHECK_SPEED_HEADING, section));
+    return 0;
+  }
   const lines: string[] = [];
   const log = (s: string) => {
     lines.push(s);
@@ -177,6 +185,7 @@ export async function main(): Promise<number> {
   log('');
   log(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Shared, noisy machine: only ratios measured side by side in this run are quoted.`);
   log('');
+  lines.push(...(await checkSpeedSection(now)));
 
   // Fast path against XState, on the same recorded engine steps, alternated to spread the noise.
   const inputs = recordEngineSteps(300);

@@ -10,6 +10,7 @@
 import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
@@ -20,7 +21,8 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules } from '../rules-loader.ts';
-import { replayCommand as replayTraceCommand } from '../../traces/render/facts.ts';
+import { IN_PROCESS } from '../rule-values.ts';
+import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -29,6 +31,7 @@ import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
@@ -36,6 +39,7 @@ import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
+import type { Outcome } from './outcome.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -44,7 +48,6 @@ export interface CheckFlags {
   seeds?: string;
   seed?: string;
   broker?: string;
-  dedupeWindow?: string;
   property?: string;
   json?: boolean;
   out?: string;
@@ -53,6 +56,7 @@ export interface CheckFlags {
   workers?: string;
   shard?: string;
   shardOut?: string;
+  stopOnFirst?: boolean;
   operator?: string;
   swarmOnly?: boolean;
   smallWorldsOnly?: boolean;
@@ -65,9 +69,15 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
 }
 
-/** The command that replays a trace made under `pair` (naming the rule files it needs). */
+/**
+ * The command that replays a trace made under `pair` (naming the rule files
+ * it needs). A rule set given to the library as a value has no file whose
+ * content hash the trace could record, so its trace is re-run `--under` the
+ * file that exports it (the command names the file to give).
+ */
 export function replayCommand(path: string, pair: RulesPair): string {
-  return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  if (pair.rulesOrigin.source !== IN_PROCESS) return replayTraceCommand(path, { rules: pair.rulesOrigin, oldRules: pair.oldRulesOrigin });
+  return `${replayTraceCommand(path, { rules: { ...pair.rulesOrigin, source: 'catalog' }, oldRules: pair.oldRulesOrigin })} --under ${shellQuote(`<the file that exports ${pair.rulesOrigin.name}>`)}`;
 }
 
 /** Parses `--shard I/N` (1-based I). */
@@ -89,12 +99,16 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
-/** Shrinks and writes the first counterexample of each property, lowest seed first. */
-export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds): WrittenTrace[] {
+/** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written']): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
   return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
-    .map((c) => writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax));
+    .map((c) => {
+      const early = written?.get(c.violation.property);
+      if (early !== undefined && early.seed === c.seed) return early.trace;
+      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax);
+    });
 }
 
 /** A check stopped by a signal: which, and how many of its seeds ran. */
@@ -104,9 +118,22 @@ export interface InterruptedRun {
   seeds: number;
 }
 
-/** The line that heads the summary of an interrupted check. */
-function interruptedLine(i: InterruptedRun): string {
-  return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+/** A check ended at its first violation (`--stop-on-first`): how many of its seeds ran, and the small world that held it (null: a seed did). */
+export interface StoppedRun {
+  reason: 'first-violation';
+  runs: number;
+  seeds: number;
+  smallWorld: string | null;
+}
+
+/** What a check found and wrote before its summary, and how it ended early. */
+export interface FinishExtras {
+  /** `--stop-on-first`: the run ended at its first violation. */
+  stopped?: StoppedRun | null;
+  /** Counterexamples already shrunk and written (answer first), by property: reused when they are still the first. */
+  written?: ReadonlyMap<string, { seed: number; trace: WrittenTrace }>;
+  /** The small worlds, whether the swarm ran, its pair coverage (absent: the swarm alone, as `merge` without coverage). */
+  parts?: CheckParts;
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -117,58 +144,85 @@ export interface CheckParts {
   seedStart?: number;
 }
 
+/** The line that heads the summary of a check ended at its first violation. */
+function stoppedLine(s: StoppedRun): string {
+  if (s.smallWorld !== null) {
+    const rest = s.seeds > 0 ? ` and the swarm's ${s.seeds.toLocaleString('en-US')} seeds were` : ' was';
+    return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): found in small world "${terminalText(s.smallWorld)}"; the rest of the suite${rest} not run`;
+  }
+  return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${s.runs.toLocaleString('en-US')} of ${s.seeds.toLocaleString('en-US')} seeds ran; the rest were not run`;
+}
+
+/** The line that heads the summary of an interrupted check. */
+function interruptedLine(i: InterruptedRun): string {
+  return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+}
+
+/** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
+export type CheckResult = CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null };
+
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
-export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, parts: CheckParts = { smallWorlds: null, swarm: true, coverage: null }): number {
-  const written = writeFirstCounterexamples(pair, merged, outDir, bounds);
-  const report: CheckReport & { interrupted: InterruptedRun | null } = {
+export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
+  return finishCheckOutcome(pair, merged, outDir, bounds, seconds, json, io, interrupted, extras).code;
+}
+
+/** {@link finishCheck}, with the report it printed (or would have printed with `--json`). */
+export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
+  const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
+  const stopped = extras.stopped ?? null;
+  const report: CheckResult = {
     ...buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
-      ...parts,
+      ...extras.parts,
     }),
     interrupted,
+    ...(extras.stopped !== undefined ? { stopped } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
     if (interrupted !== null) io.out(interruptedLine(interrupted));
+    if (stopped !== null) io.out(stoppedLine(stopped));
     for (const line of renderReport(report)) io.out(line);
   }
-  if (interrupted !== null) return interruptExitCode(interrupted.signal);
-  return report.ok ? 0 : 1;
+  const code = interrupted !== null ? interruptExitCode(interrupted.signal) : report.ok ? 0 : 1;
+  return { code, result: report };
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
-  return withInterruptSignals(() => runCheck(flags, io));
+  return withInterruptSignals(async () => (await runCheck(flags, io)).code);
 }
 
-async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
+/** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */
+export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
-  const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
+  const settings = settingsOf(flags);
+  const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
-  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
-  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}) }) : [];
+  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }) : [];
 
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.
@@ -179,11 +233,37 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     }
   }
   const clock = startClock(io);
-  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock) : null;
+  const stopOnFirst = flags.stopOnFirst === true;
+  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
+  const answerFirst = !flags.json && !quiet;
+  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst }) : null;
+  // --stop-on-first: a violation in a small world ends the check there, before the swarm.
+  const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
+  const swarmRuns = parts.swarm && stoppedIn === null;
   const signalBefore = interruption();
-  const bar = progressBar(flags.json || quiet || !parts.swarm || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
+  const bar = progressBar(flags.json || quiet || !swarmRuns || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
+  // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
+  // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
+  const early = new Map<string, { seed: number; trace: WrittenTrace }>();
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const announce = (r: ShardResult): void => {
+    for (const c of Object.values(r.first).sort((a, b) => a.seed - b.seed)) {
+      const p = c.violation.property;
+      const have = early.get(p);
+      if (have !== undefined && have.seed <= c.seed) continue;
+      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, 'check', BOUNDS_DEFAULT.healStepsMax);
+      // With several workers a lower seed may come back later: its trace replaces the one written first,
+      // so the traces left are those of one worker.
+      if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
+      early.set(p, { seed: c.seed, trace });
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
+      io.out(`    replay: ${replayCommand(trace.path, pair)}`);
+    }
+  };
   // An interrupt during the small worlds stops the check there: no seed runs.
-  const merged = parts.swarm && signalBefore === null ? await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true }) : emptyShard();
+  const merged = swarmRuns && signalBefore === null
+    ? await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) })
+    : emptyShard();
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
@@ -196,14 +276,25 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  // Over the seeds that ran: all of them, or after an interrupt about the first `runs` (the pool hands seeds out in order).
-  const coverage = parts.swarm ? swarmCoverage(spec, from, interrupted === null ? to : Math.min(to, from + merged.runs)) : null;
-  return finishCheck(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { smallWorlds: smallReport, swarm: parts.swarm, coverage, seedStart: from });
+  const stopped: StoppedRun | null = !stopOnFirst
+    ? null
+    : stoppedIn !== null
+      ? { reason: 'first-violation', runs: 0, seeds: parts.swarm ? to - from : 0, smallWorld: stoppedIn }
+      : Object.keys(merged.first).length > 0
+        ? { reason: 'first-violation', runs: merged.runs, seeds: to - from, smallWorld: null }
+        : null;
+  // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
+  const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs)) : null;
+  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
+    ...(stopOnFirst ? { stopped } : {}),
+    written: early,
+    parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
+  });
 }
 
 /** Which pairs of feature values the seeds [from, to) of a plan cover (the same for a whole run and its merged shards). */
 export function swarmCoverage(spec: PlanSpec, from: number, to: number): PairCoverage {
-  const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.dedupeWindow !== undefined ? { dedupeWindow: spec.dedupeWindow } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
+  const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.settings !== undefined ? { settings: spec.settings } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
   return pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
 }
 
@@ -224,11 +315,13 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
 
 /**
  * Explores the suite with a progress bar over its worlds; an interrupt stops
- * the world being searched and the suite. A decision that breaks its
- * contract in a world ends the check as explore ends (one line, a trace of
- * the path to the state being expanded).
+ * the world being searched and the suite, and so does a violation under
+ * `--stop-on-first`. A decision that breaks its contract in a world ends the
+ * check as explore ends (one line, a trace of the path to the state being
+ * expanded). With `announce` (answer first), a world's violations are
+ * printed with their replay commands as soon as the world is searched.
  */
-async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>): Promise<SmallWorldsReport> {
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean }): Promise<SmallWorldsReport> {
   const start = elapsedSeconds(clock);
   const bar = progressBar(io, 'small worlds', worlds.length);
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -246,7 +339,15 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
     if (interruption() !== null) break;
     bar.update(i, w.name);
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
-    results.push(faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` }));
+    const r = faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
+    results.push(r);
+    if (how.announce) {
+      for (const v of r.violations) {
+        io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(v.property)} in small world "${w.name}" (${terminalText(v.detail)}); trace ${terminalText(v.path)} (${v.steps} steps)`);
+        io.out(`    replay: ${terminalText(v.replay)}`);
+      }
+    }
+    if (how.stopOnFirst && r.violations.length > 0) break;
   }
   bar.update(results.length, 'done');
   bar.stop();

@@ -1,8 +1,7 @@
-// Worker-thread entry of a supervised command (see supervisor.ts): load
-// TypeScript through tsx, then run the command thread with the wall clock
-// (for reporting only).
+// Worker-thread entry of a supervised command (see supervisor.ts) when the
+// CLI runs from the TypeScript sources: load them through tsx, then run the
+// entry the compiled package starts directly (command-worker-entry.ts).
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCommandThread } = await import('./command-thread.ts');
-await runCommandThread(() => Number(process.hrtime.bigint()) / 1e9);
+await import('./command-worker-entry.ts');

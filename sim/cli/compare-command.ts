@@ -20,6 +20,7 @@ import { terminalText } from '../terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFolder } from './output-place.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
+import type { Outcome } from './outcome.ts';
 
 /** One cell of the table. */
 export interface CompareRow {
@@ -75,11 +76,26 @@ function mdLabel(label: string): string {
   return mdCode(terminalText(label)).replace(/\|/g, '\\|');
 }
 
-export async function compareCommand(
-  specs: string[],
-  flags: { format?: string; seeds?: string; maxStates?: string; workers?: string; out?: string },
-  io: Io,
-): Promise<number> {
+/** Flags of `compare` as commander gives them. */
+export interface CompareFlags {
+  format?: string;
+  seeds?: string;
+  maxStates?: string;
+  workers?: string;
+  out?: string;
+}
+
+/** What `compare --format json` prints. */
+export interface CompareResult {
+  rows: CompareRow[];
+}
+
+export async function compareCommand(specs: string[], flags: CompareFlags, io: Io): Promise<number> {
+  return (await runCompare(specs, flags, io)).code;
+}
+
+/** The whole of `compare`: the CLI's command and the library's `compare` (sim/api/) both run it. */
+export async function runCompare(specs: string[], flags: CompareFlags, io: Io): Promise<Outcome<CompareResult>> {
   if (specs.length === 0) throw new UsageError('compare needs at least one rule set (a catalog name or a .ts file)');
   const format = choiceFlag('--format', flags.format, FORMATS, 'text');
   const seeds = intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
@@ -126,9 +142,10 @@ export async function compareCommand(
   const anyViolated = rows.some((r) => r.verdict === 'violated');
   // Nothing violated, yet some rule set's search stopped at --max-states: not a proof (exit 3, as explore).
   const exitCode = anyViolated ? 1 : rows.every((r) => r.complete) ? 0 : EXIT_PARTIAL;
+  const outcome = { code: exitCode, result: { rows } };
   if (format === 'json') {
-    io.out(JSON.stringify({ rows }));
-    return exitCode;
+    io.out(JSON.stringify(outcome.result));
+    return outcome;
   }
   const cell = (r: CompareRow) =>
     r.verdict === 'holds'
@@ -148,11 +165,11 @@ export async function compareCommand(
       io.out('');
       for (const r of violated) io.out(`- ${mdLabel(r.label)} / ${r.property}: ${mdCode(terminalText(r.replay ?? ''))}`);
     }
-    return exitCode;
+    return outcome;
   }
   for (const [i, label] of labels.entries()) {
     io.out(terminalText(label));
     for (const r of table[i]) io.out(`  ${r.property.padEnd(22)} ${cell(r)}${r.replay ? `  (${terminalText(r.replay)})` : ''}`);
   }
-  return exitCode;
+  return outcome;
 }

@@ -25,6 +25,7 @@ import { intFlag } from './errors.ts';
 import type { Io } from './io.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
+import type { Outcome } from './outcome.ts';
 
 function outcomeLine(w: World): string {
   const o = outcomesOf(w);
@@ -35,7 +36,24 @@ function outcomeLine(w: World): string {
 /** Default bound on the paired states searched. */
 export const DIFF_STATES_DEFAULT = 500_000;
 
+/** One side of a difference: its rule set and the trace written for it. */
+export interface DiffSide {
+  rules: string;
+  trace: string;
+  path: string;
+}
+
+/** What `diff --json` prints: no difference within the bound, or the shortest run with one. */
+export type DiffResult =
+  | { differ: false; states: number; complete: boolean }
+  | { differ: true; steps: number; difference: string; old: DiffSide; new: DiffSide };
+
 export async function diffCommand(oldSpec: string, newSpec: string, flags: ExploreFlags, io: Io): Promise<number> {
+  return (await runDiff(oldSpec, newSpec, flags, io)).code;
+}
+
+/** The whole of `diff`: the CLI's command and the library's `diff` (sim/api/) both run it. */
+export async function runDiff(oldSpec: string, newSpec: string, flags: ExploreFlags, io: Io): Promise<Outcome<DiffResult>> {
   const oldPair = await rulesPair(oldSpec, undefined);
   const newPair = await rulesPair(newSpec, undefined);
   const sizes = sizesOf(flags, false);
@@ -50,10 +68,11 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   const found = r.violations[0];
   if (found === undefined) {
     const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: bound reached, nothing found, not a proof; exit ${EXIT_PARTIAL})`}`;
-    if (flags.json) io.out(JSON.stringify({ differ: false, states: r.states, complete: r.complete }));
+    const result: DiffResult = { differ: false, states: r.states, complete: r.complete };
+    if (flags.json) io.out(JSON.stringify(result));
     else io.out(line);
     // A search cut by its bound proves nothing about the states beyond it: not the exit of a proof.
-    return r.complete ? 0 : EXIT_PARTIAL;
+    return { code: r.complete ? 0 : EXIT_PARTIAL, result };
   }
   const write = (pair: typeof oldPair, events: (typeof found.events)[number]['left'][]) => {
     const system = pair === oldPair ? left : right;
@@ -64,15 +83,16 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   };
   const oldSide = write(oldPair, found.events.map((e) => e.left));
   const newSide = write(newPair, found.events.map((e) => e.right));
+  const result: DiffResult = {
+    differ: true,
+    steps: found.events.length,
+    difference: found.violation.detail,
+    old: { rules: oldPair.rules.name, trace: oldSide.trace.id, path: oldSide.path },
+    new: { rules: newPair.rules.name, trace: newSide.trace.id, path: newSide.path },
+  };
   if (flags.json) {
-    io.out(JSON.stringify({
-      differ: true,
-      steps: found.events.length,
-      difference: found.violation.detail,
-      old: { rules: oldPair.rules.name, trace: oldSide.trace.id, path: oldSide.path },
-      new: { rules: newPair.rules.name, trace: newSide.trace.id, path: newSide.path },
-    }));
-    return 1;
+    io.out(JSON.stringify(result));
+    return { code: 1, result };
   }
   io.out(`outbox-sim diff: ${terminalText(oldPair.rules.name)} (old) against ${terminalText(newPair.rules.name)} (new): outcomes differ after ${found.events.length} steps`);
   io.out(`  ${terminalText(found.violation.detail)}`);
@@ -96,5 +116,5 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
   io.out('');
   io.out(`old trace ${oldSide.trace.id}: ${terminalText(oldSide.path)}  (${terminalText(replayCommand(oldSide.path, oldPair))})`);
   io.out(`new trace ${newSide.trace.id}: ${terminalText(newSide.path)}  (${terminalText(replayCommand(newSide.path, newPair))})`);
-  return 1;
+  return { code: 1, result };
 }

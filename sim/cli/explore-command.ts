@@ -37,7 +37,9 @@ import { progressBar } from './progress.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
+import type { Outcome } from './outcome.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -50,7 +52,6 @@ export interface ExploreFlags {
   corruptions?: string;
   operator?: string;
   broker?: string;
-  dedupeWindow?: string;
   property?: string;
   maxStates?: string;
   maxDepth?: string;
@@ -98,7 +99,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
-    dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
+    settings: settingsOf(flags),
     ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
     skew,
   };
@@ -107,7 +108,46 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
 /** The stop reason of a search that an interrupt ended. */
 export const INTERRUPTED = 'interrupted';
 
+/** A violation an exploration found, with its shortest trace. */
+export interface ExploreViolation {
+  property: string;
+  trace: string;
+  path: string;
+  steps: number;
+  detail: string;
+  replay: string;
+}
+
+/** What `explore --json` prints. */
+export interface ExploreResult {
+  ok: boolean;
+  complete: boolean;
+  stoppedBy: string | null;
+  /** No violation and the whole bounded space searched. */
+  proof: boolean;
+  checked: string[];
+  explorer: OutboxSearch['explorer'];
+  fallback: string | null;
+  states: number;
+  transitions: number;
+  depth: number;
+  seconds: number;
+  statesPerSecond: number;
+  indexBytesPerState: number;
+  frontierBytesPerState: number;
+  residentBytesPerState: number;
+  residentBytesMax: number;
+  residentBytesPeak: number;
+  collisionBound: number;
+  violations: ExploreViolation[];
+}
+
 export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
+  return (await runExplore(flags, io)).code;
+}
+
+/** The whole of `explore`: the CLI's command and the library's `explore` (sim/api/) both run it. */
+export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<ExploreResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
@@ -122,7 +162,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -150,7 +190,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const residentBytesPerState = (residentMax - residentBefore) / Math.max(1, r.states);
   const seconds = elapsedSeconds(clock);
   bar.stop();
-  const violations = r.violations.map((v) => {
+  const violations: ExploreViolation[] = r.violations.map((v) => {
     const c = counterexampleOf(options, v);
     const w = writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, trace: w.trace.id, path: w.path, steps: w.stepsAfter, detail: v.violation.detail, replay: replayCommand(w.path, pair) };
@@ -161,9 +201,10 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
   const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
+  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations };
   if (flags.json) {
-    io.out(JSON.stringify({ ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations }));
-    return code;
+    io.out(JSON.stringify(result));
+    return { code, result };
   }
   if (!quiet) {
     io.out(`  checked: ${r.checked.join(', ')}`);
@@ -177,7 +218,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
     io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
     io.out(`  replay: ${terminalText(v.replay)}`);
   }
-  return code;
+  return { code, result };
 }
 
 /** What a person reads of how the search ended, before the violations (if any) are listed. */

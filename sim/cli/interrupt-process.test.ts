@@ -58,8 +58,8 @@ function expectCleanOut(out: string, traces: readonly string[]): void {
 describe('a check process that receives a signal', () => {
   it('SIGINT (Ctrl-C) in a text run: exit 130, the partial summary, the traces found so far', async () => {
     const out = join(dir, 'sigint');
-    // The header line is printed after the handlers are installed and before the seeds run.
-    const r = await interruptCheck(['--swarm-only', '--rules', 'fresh-cycle', '--seeds', '200000', '--out', out], 'SIGINT', (o) => o.includes('outbox-sim check: rules fresh-cycle'), 1500);
+    // A text run prints each first counterexample as it is found (answer first): the signal is sent once seed 49's is out.
+    const r = await interruptCheck(['--swarm-only', '--rules', 'fresh-cycle', '--seeds', '200000', '--out', out], 'SIGINT', (o) => /found after .* at seed 49 /.test(o), 300);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(130);
     expect(r.out).toMatch(/INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran/);

@@ -9,7 +9,8 @@
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
-import { replayExactly, rerunTrace } from '../outbox/rerun-trace.ts';
+import { replayExactly, rerunTrace, type ExactReplay } from '../outbox/rerun-trace.ts';
+import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { terminalText } from '../terminal-text.ts';
@@ -25,15 +26,26 @@ export interface ReplayFlags {
   json?: boolean;
 }
 
+/** What `replay --json` prints: an exact replay (identical, or where it diverges), or the verdict of a re-run `--under` other rules. */
+export type ReplayResult =
+  | ({ trace: string } & ExactReplay)
+  | { trace: string; rules: string; verdict: 'still violates' | 'no longer violates'; property: string | null; departedAt: number | null; skipped: number; steps: number };
+
 export async function replayCommand(path: string, flags: ReplayFlags, io: Io): Promise<number> {
+  return (await runReplay(path, flags, io)).code;
+}
+
+/** The whole of `replay`: the CLI's command and the library's `replay` (sim/api/) both run it. */
+export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promise<Outcome<ReplayResult>> {
   const trace = readTrace(path);
   const supplied = { rules: flags.rules, oldRules: flags.oldRules };
   if (flags.under === undefined) {
     const r = await replayExactly(trace, supplied);
-    if (flags.json) io.out(JSON.stringify({ trace: trace.id, ...r }));
+    const result: ReplayResult = { trace: trace.id, ...r };
+    if (flags.json) io.out(JSON.stringify(result));
     else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${trace.header.violation ? `, ending in ${terminalText(trace.header.violation.property)}` : ''}`);
     else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
-    return r.identical ? 0 : 1;
+    return { code: r.identical ? 0 : 1, result };
   }
   if (flags.rules !== undefined) {
     throw new UsageError(`--rules supplies the rule file the trace was recorded with, for an exact replay; --under ${flags.under} re-runs the recorded world under other rules: give one of them`);
@@ -41,11 +53,12 @@ export async function replayCommand(path: string, flags: ReplayFlags, io: Io): P
   const { rules } = await loadRules(flags.under);
   const r = await rerunTrace(trace, rules, supplied);
   const verdict = r.violation !== null ? 'still violates' : 'no longer violates';
+  const result: ReplayResult = { trace: trace.id, rules: rules.name, verdict, property: r.violation?.property ?? null, departedAt: r.departedAt, skipped: r.skipped, steps: r.steps };
   if (flags.json) {
-    io.out(JSON.stringify({ trace: trace.id, rules: rules.name, verdict, property: r.violation?.property ?? null, departedAt: r.departedAt, skipped: r.skipped, steps: r.steps }));
+    io.out(JSON.stringify(result));
   } else {
     io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${verdict}${r.violation ? ` ${r.violation.property} (step ${r.violation.step}): ${terminalText(r.violation.detail)}` : ''}`);
     io.out(r.departedAt === null ? '  follows the recording to its end' : `  departs from the recording at step ${r.departedAt} (${terminalText(trace.steps[r.departedAt - 1]?.label ?? '?')}); ${r.skipped} recorded events were not enabled`);
   }
-  return r.violation !== null ? 1 : 0;
+  return { code: r.violation !== null ? 1 : 0, result };
 }

@@ -22,6 +22,7 @@ import { Worker } from 'node:worker_threads';
 import { DECISIONS } from '../../model/rules.ts';
 import { UsageError } from '../usage-error.ts';
 import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from '../interrupt.ts';
+import { runsCompiled } from '../compiled.ts';
 import { newWatchBuffer, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from '../watch.ts';
 
 /** Default budget of one decision call or one rule file's import, in seconds. */
@@ -95,7 +96,8 @@ export interface SuperviseOptions {
   err?: (line: string) => void;
 }
 
-const COMMAND_WORKER = new URL('./command-worker.mjs', import.meta.url);
+/** The worker's entry: the compiled one from dist/, else the one that loads the sources through tsx. */
+const COMMAND_WORKER = runsCompiled(import.meta.url) ? new URL('./command-worker-entry.js', import.meta.url) : new URL('./command-worker.mjs', import.meta.url);
 
 /** Runs the CLI on `argv` in a watched worker thread; resolves to the exit code. */
 export function supervise(argv: readonly string[], options: SuperviseOptions = {}): Promise<number> {
@@ -153,7 +155,9 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
         if (was === undefined || was.seq !== slot.seq || was.what !== slot.what) seen.set(slot.slot, { seq: slot.seq, what: slot.what, polls: 0 });
         else if (++was.polls >= pollsMax) hung.push(slot);
       }
-      if (hung.length === 0 || ended || code !== null) return;
+      // Once the supervisor has decided (forced), the worker is being terminated: a slow termination (a loaded machine,
+      // check --workers N ending its threads) must not report the hang a second time on the next poll.
+      if (hung.length === 0 || ended || code !== null || forced !== null) return;
       // Several threads stuck at once (check --workers N): name the lowest seed, as a run on one thread would meet it first.
       hung.sort((a, b) => (a.mode === POSITION_RUN && b.mode === POSITION_RUN ? a.a - b.a : 0));
       err(`outbox-sim: ${hungLine(hung[0], budget)}`);

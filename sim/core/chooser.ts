@@ -3,8 +3,6 @@
  * name, so that adding a draw in one subsystem never shifts another's
  * (one root seed, a child seed per subsystem). Nothing else draws chance.
  */
-import seedrandom from 'seedrandom';
-
 /** A stream of uniform draws in [0, 1). */
 export interface Stream {
   next(): number;
@@ -18,10 +16,89 @@ export interface Chooser {
   weighted(subsystem: string, weights: readonly number[]): number;
 }
 
+/** How a child stream is made from its text (the bench swaps in seedrandom itself to time the previous build). */
+let makeStream: (text: string) => Stream = (text) => new Arc4Stream(text);
+
 /** A child stream for a subsystem of a root seed. */
 export function childStream(rootSeed: number, subsystem: string): Stream {
-  const rng = seedrandom(`${rootSeed}/${subsystem}`);
-  return { next: () => rng.quick() };
+  return makeStream(`${rootSeed}/${subsystem}`);
+}
+
+/**
+ * Runs `fn` with child streams made by `make` (same draws required: the bench
+ * times the previous build's seedrandom streams beside {@link Arc4Stream}).
+ */
+export function withStreams<T>(make: (text: string) => Stream, fn: () => T): T {
+  const before = makeStream;
+  makeStream = make;
+  try {
+    return fn();
+  } finally {
+    makeStream = before;
+  }
+}
+
+/** Scratch for a stream's key while it is set up (set-up is synchronous, so one serves every stream). */
+const KEY = new Uint8Array(256);
+
+/**
+ * seedrandom's ARC4 stream, draw for draw (`seedrandom(text).quick()`:
+ * RC4 keyed by the text, the first 256 bytes dropped, four bytes a draw),
+ * without what seedrandom does besides: mixing every new stream into its
+ * global entropy pool through strings, which made a stream cost about 10 us
+ * and a seed's streams a tenth of `check`. Every seed's draws, and so every
+ * run and trace, are those of seedrandom (`chooser.test.ts` compares them).
+ */
+export class Arc4Stream implements Stream {
+  // A plain array of small integers: a 256-byte typed array per stream is allocated off the heap, which cost more than the stream's draws.
+  private readonly s: number[] = new Array<number>(256);
+  private i = 0;
+  private j = 0;
+
+  constructor(text: string) {
+    // seedrandom's mixkey: the text's char codes smeared into a key of at most 256 bytes.
+    const key = KEY;
+    key.fill(0);
+    let smear = 0;
+    for (let k = 0; k < text.length; k++) {
+      smear ^= key[k & 255] * 19;
+      key[k & 255] = (smear + text.charCodeAt(k)) & 255;
+    }
+    const keyLength = Math.max(1, Math.min(text.length, 256));
+    const s = this.s;
+    for (let k = 0; k < 256; k++) s[k] = k;
+    let j = 0;
+    for (let k = 0; k < 256; k++) {
+      const t = s[k];
+      j = (j + key[k % keyLength] + t) & 255;
+      s[k] = s[j];
+      s[j] = t;
+    }
+    this.bytes(256);
+  }
+
+  /** The next `count` bytes, big-endian in one number (RC4's output, as seedrandom's `g`). */
+  private bytes(count: number): number {
+    const s = this.s;
+    let i = this.i;
+    let j = this.j;
+    let r = 0;
+    while (count-- > 0) {
+      i = (i + 1) & 255;
+      const t = s[i];
+      j = (j + t) & 255;
+      s[i] = s[j];
+      s[j] = t;
+      r = r * 256 + s[(s[i] + t) & 255];
+    }
+    this.i = i;
+    this.j = j;
+    return r;
+  }
+
+  next(): number {
+    return this.bytes(4) / 0x100000000;
+  }
 }
 
 /**

@@ -79,4 +79,15 @@ export interface TransitionSystem<S, E> {
   heal?(state: S): S;
   /** True when nothing more will happen without outside action (checked during the liveness phase). */
   quiescent?(state: S): boolean;
+  /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
+  groups?: GroupedChoices<S, E>;
+}
+
+/** A state's choice groups one at a time: group `i` is `choices(state)[i]`. */
+export interface GroupedChoices<S, E> {
+  count(state: S): number;
+  weight(state: S, i: number): number;
+  /** Whether group `i` has an event (without listing them all). */
+  hasEvents(state: S, i: number): boolean;
+  choice(state: S, i: number): ChoiceGroup<E>;
 }

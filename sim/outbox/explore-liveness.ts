@@ -3,14 +3,15 @@
  * `core/explore-liveness.ts`): the steady modes are the broker's answers
  * that can persist once faults stop (every answer of the menu but a crash
  * during the POST, which is a fault); the steps the system takes by itself
- * are engine steps (scan, drain, step) and the broker giving the mode's
+ * are engine steps (the table's `engine` group) and the broker giving the mode's
  * answer; quiet is the object system's own test on the healed state, as the
  * liveness phase of `check` asks it.
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
 import type { TransitionSystem } from '../core/system.ts';
-import { ANSWERS, type WorldOptions } from './options.ts';
+import { EVENT_KINDS, kindOf } from './events/table.ts';
+import type { WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -19,7 +20,8 @@ import type { World, WorldEvent } from './world.ts';
 export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
   const heal = system.heal;
   if (heal === undefined) throw new Error('outbox liveness: the system has no liveness phase');
-  const modes = ANSWERS.filter((a, i) => a !== 'crash-in-post' && options.answerWeights[i] > 0);
+  // The answers that can persist once faults stop (`steady` in the table), those this world gives.
+  const modes = EVENT_KINDS.filter((k) => k.steady !== undefined && (k.knob === null || k.knob.weight(options) > 0)).map((k) => k.name);
   return {
     properties: system.properties.filter((p) => p.kind === 'eventually').map((p) => p.name),
     modes,
@@ -32,7 +34,7 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
-      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || (e.kind === 'answer' && e.answer === modes[m]);
+      return e.kind === 'answer' ? e.answer === modes[m] : kindOf(e).group === 'engine';
     },
   };
 }

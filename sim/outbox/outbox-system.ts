@@ -7,9 +7,11 @@ import { outboxProperties } from './properties.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
-import { choicesOf, stepOf } from './events/choose.ts';
+import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
-import { labelOf } from './events/table.ts';
+import { answerEvent } from './events/broker.ts';
+import { nextStep } from './events/engine.ts';
+import { kindOf, labelOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -77,13 +79,14 @@ export function outboxSystem(
     const probe = w.engines[0];
     const starts = choices(w)
       .flatMap((g) => g.events)
-      .filter((e) => (e.kind === 'scan' || e.kind === 'drain') && e.pid === probe.pid);
+      // All engines are idle: the probe's engine events are the starts of its passes.
+      .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
     for (const start of starts) {
       let out = step(w, start);
       for (let i = 0; i < 32; i++) {
         const p = out.state.engines.find((x) => x.pid === probe.pid);
         if (p === undefined || p.state === 'idle') break;
-        const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: options.healAnswer } : { kind: 'step', pid: p.pid, at: p.state };
+        const e: WorldEvent = p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p);
         out = step(out.state, e);
         if (out.tags.includes('layer:post')) return false;
       }
@@ -111,6 +114,12 @@ export function outboxSystem(
     properties: outboxProperties(options.atMostOnce === true),
     heal,
     quiescent,
+    groups: {
+      count: (w) => lazyChoices.count(w),
+      weight: (w, i) => lazyChoices.weight(w, i, ctx),
+      hasEvents: (w, i) => lazyChoices.hasEvents(w, i, ctx),
+      choice: (w, i) => lazyChoices.choice(w, i, ctx),
+    },
   };
 }
 
@@ -121,7 +130,6 @@ export function outboxSystem(
  * the record says PARKED.
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
-  if (e.kind === 'requeue') return out;
   let gone: string[] | null = null;
   for (const id of Object.keys(w.records)) {
     const before = w.records[id];
@@ -132,6 +140,7 @@ function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out
     if (out.state.parkedGone.includes(item) || gone?.includes(item)) continue;
     gone = [...(gone ?? []), item];
   }
-  if (gone === null) return out;
+  // Looked up only when a park was replaced (rare): every step comes here.
+  if (gone === null || kindOf(e).releasesPark === true) return out;
   return { ...out, state: { ...out.state, parkedGone: [...out.state.parkedGone, ...gone].sort() } };
 }

@@ -199,6 +199,7 @@ function statusReached(status: string, reason?: string): Property<World> {
   return {
     name,
     kind: 'sometimes',
+    reads: ['records'],
     description: `some record is ${status}${reason ? ` (${reason})` : ''}`,
     check(w) {
       for (const id of Object.keys(w.records)) {

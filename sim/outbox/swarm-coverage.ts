@@ -19,7 +19,10 @@
  */
 import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 import { lightStream } from '../core/chooser.ts';
-import { ANSWERS, FAULTS, type FixedOptions, type WorldOptions } from './options.ts';
+import { ANSWER_NAMES, HEALTHY_ANSWER, answerOffered } from './events/broker.ts';
+import type { AnyKind } from './events/kind.ts';
+import { EVENT_KINDS } from './events/table.ts';
+import type { FixedOptions, WorldOptions } from './options.ts';
 
 /** One feature: its name and the values it takes. */
 export interface Feature {
@@ -51,42 +54,45 @@ function atLeastOne(seed: number, name: string, drawn: number): number {
   return drawn > 0 ? drawn : 1 + Math.floor(lightStream(seed, `cover:${name}`).next() * 3);
 }
 
-function answerFeature(answer: (typeof ANSWERS)[number]): Feature {
-  const i = ANSWERS.indexOf(answer);
-  // A crash in the POST takes a crash from the budget: on only with one left.
-  const needsCrash = answer === 'crash-in-post';
-  return {
-    name: answer,
-    values: ON_OFF,
-    read: (o) => (o.answerWeights[i] > 0 && (!needsCrash || o.crashesMax > 0) ? 'on' : 'off'),
-    write: (o, v, seed) => {
-      const weights = [...o.answerWeights];
-      if (v === 'off') {
-        weights[i] = 0;
-        return { ...o, answerWeights: weights };
-      }
-      if (weights[i] === 0) weights[i] = onWeight(seed, answer);
-      return { ...o, answerWeights: weights, ...(needsCrash ? { crashesMax: atLeastOne(seed, 'crashes', o.crashesMax) } : {}) };
-    },
+/**
+ * The kinds a covering row switches on and off: every kind of the event
+ * table whose swarm knob is drawn `on` (the broker's answers but the healthy
+ * one, the faults). Their order decides the covering rows, so it is the one
+ * trace format 1 listed their weights in (answers, then faults: `knob.v1`),
+ * which keeps seeds 1-256 the worlds pinned in tests; a kind added since
+ * follows in table order.
+ */
+function switchedKinds(): AnyKind[] {
+  const place = (k: AnyKind): number => {
+    const v1 = k.knob?.v1;
+    return v1 === undefined ? Infinity : (v1.list === 'answerWeights' ? 0 : 1000) + v1.index;
   };
+  return EVENT_KINDS.filter((k) => k.knob !== null && k.knob.draw === 'on').sort((x, y) => place(x) - place(y));
 }
 
-function faultFeature(fault: (typeof FAULTS)[number]): Feature {
-  const i = FAULTS.indexOf(fault);
-  // A crash needs the crash budget; the other faults share the corruption budget (its own feature).
-  const isCrash = fault === 'crash';
+/**
+ * Whether a kind takes a crash from the crash budget (a crash, a crash in
+ * the POST), so that it reads `on` only with one left: an answer is one the
+ * broker does not offer with an empty budget.
+ */
+function needsCrash(k: AnyKind): boolean {
+  if (k.group === 'fault') return k.name === 'crash';
+  const a = ANSWER_NAMES.find((n) => n === k.name);
+  return a !== undefined && !answerOffered({ crashesMax: 0, healAnswer: HEALTHY_ANSWER } as WorldOptions, a, false, 0);
+}
+
+/** A kind switched on (its weight above 0, by name in `weights`) or off. */
+function kindFeature(k: AnyKind): Feature {
+  const name = k.name;
+  const crashes = needsCrash(k);
   return {
-    name: fault,
+    name,
     values: ON_OFF,
-    read: (o) => (o.faultWeights[i] > 0 && (!isCrash || o.crashesMax > 0) ? 'on' : 'off'),
+    read: (o) => ((o.weights[name] ?? 0) > 0 && (!crashes || o.crashesMax > 0) ? 'on' : 'off'),
     write: (o, v, seed) => {
-      const weights = [...o.faultWeights];
-      if (v === 'off') {
-        weights[i] = 0;
-        return { ...o, faultWeights: weights };
-      }
-      if (weights[i] === 0) weights[i] = onWeight(seed, fault);
-      return { ...o, faultWeights: weights, ...(isCrash ? { crashesMax: atLeastOne(seed, 'crashes', o.crashesMax) } : {}) };
+      if (v === 'off') return { ...o, weights: { ...o.weights, [name]: 0 } };
+      const weight = (o.weights[name] ?? 0) > 0 ? o.weights[name] : onWeight(seed, name);
+      return { ...o, weights: { ...o.weights, [name]: weight }, ...(crashes ? { crashesMax: atLeastOne(seed, 'crashes', o.crashesMax) } : {}) };
     },
   };
 }
@@ -118,8 +124,7 @@ export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
     read: (o) => (o.corruptionsMax > 0 ? 'on' : 'off'),
     write: (o, v, seed) => ({ ...o, corruptionsMax: v === 'off' ? 0 : atLeastOne(seed, 'corruptions', o.corruptionsMax) }),
   });
-  for (const a of ANSWERS) if (a !== 'accept') features.push(answerFeature(a));
-  for (const f of FAULTS) features.push(faultFeature(f));
+  for (const k of switchedKinds()) features.push(kindFeature(k));
   return features;
 }
 

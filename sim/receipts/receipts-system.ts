@@ -5,6 +5,7 @@
  * SDK behaviour come only from `model/receipts`; this file decides which
  * events are enabled and applies them to the world.
  */
+import { match } from 'ts-pattern';
 import { canStep, dispatchStep, EMPTY_DISPATCHER, endAttempt, enterCall, type DispatchResult } from '../../model/receipts/dispatcher.ts';
 import { newExecutor, sdkEnd, sdkStart } from '../../model/receipts/executor.ts';
 import { beginHandling, finishHandling, type Command } from '../../model/receipts/kernel.ts';
@@ -194,58 +195,68 @@ export function receiptsSystem(options: ReceiptsOptions, reader: Reader = readNe
 
   const step = (w: ReceiptsWorld, e: ReceiptsEvent): StepResult<ReceiptsWorld> => {
     const tags: string[] = [];
-    switch (e.kind) {
-      case 'handle':
+    // Exhaustive: a new kind of receipts event is a type error here until the world steps it.
+    return match(e)
+      .returnType<StepResult<ReceiptsWorld>>()
+      .with({ kind: 'handle' }, (e) => {
         tags.push('layer:handling');
         return { state: handle(w, e.kernel, e.key, tags), tags };
-      case 'step-call':
+      })
+      .with({ kind: 'step-call' }, (e) => {
         return { state: stepCall(w, e.kernel, tags), tags };
-      case 'finish-execution': {
+      })
+      .with({ kind: 'finish-execution' }, (e) => {
         const ex = w.sdk.executions[e.index];
         if (ex === undefined) return { state: w, tags };
         tags.push('sdk:succeeded');
         const store = ex.attempt === null ? w.dispatcher.store : endAttempt(w.dispatcher.store, ex.attempt, 'succeeded');
         return { state: { ...w, sdk: sdkEnd(w.sdk, e.index, 'succeeded'), dispatcher: { ...w.dispatcher, store } }, tags };
-      }
-      case 'damage':
+      })
+      .with({ kind: 'damage' }, (e) => {
         tags.push('fault:damage');
         return { state: rewrite(w, e.line, damageLine(w.store.lines[e.line] ?? ''), 'damage'), tags };
-      case 'unknown-version':
+      })
+      .with({ kind: 'unknown-version' }, (e) => {
         tags.push('fault:unknown-version');
         return { state: rewrite(w, e.line, rewriteToUnknownVersion(w.store.lines[e.line] ?? ''), 'unknownVersion'), tags };
-      case 'torn-append':
+      })
+      .with({ kind: 'torn-append' }, () => {
         tags.push('fault:torn-append');
         return {
           state: { ...w, store: { lines: [...w.store.lines, TORN_UNRELATED_LINE] }, written: [...w.written, TORN_UNRELATED_LINE], faults: used(w, 'tornAppend') },
           tags,
         };
-      case 'reader-throws':
+      })
+      .with({ kind: 'reader-throws' }, () => {
         tags.push('fault:reader-throws');
         return { state: { ...w, readerThrows: true, faults: used(w, 'readerThrows') }, tags };
-      case 'revision-change':
+      })
+      .with({ kind: 'revision-change' }, () => {
         tags.push('fault:revision-change');
         return { state: { ...w, revision: w.revision + 1, faults: used(w, 'revisionChange') }, tags };
-      case 'new-process':
+      })
+      .with({ kind: 'new-process' }, () => {
         // Kernel memory (in-flight calls) and dispatcher memory (per-task locks) are lost; disk, records and the SDK stay.
         tags.push('fault:new-process');
         return {
           state: { ...w, kernels: w.kernels.map((k) => ({ id: k.id, inFlight: null })), dispatcher: { ...w.dispatcher, locks: {} }, faults: used(w, 'newProcess') },
           tags,
         };
-      case 'cancel': {
+      })
+      .with({ kind: 'cancel' }, (e) => {
         tags.push('operator:cancel');
         const store = endAttempt(w.dispatcher.store, e.session, 'cancelled');
         const index = w.sdk.executions.findIndex((x) => x.attempt === e.session && x.status === 'running');
         const sdk = index < 0 ? w.sdk : sdkEnd(w.sdk, index, 'cancelled');
         return { state: { ...w, dispatcher: { ...w.dispatcher, store }, sdk, faults: used(w, 'cancel') }, tags };
-      }
-      case 'new-key': {
+      })
+      .with({ kind: 'new-key' }, () => {
         tags.push('operator:new-key');
         const n = w.commands.length + 1;
         const command: Command = { key: `k${n}`, task: FIRST_COMMAND.task, round: n, rev: w.revision };
         return { state: { ...w, commands: [...w.commands, command], faults: used(w, 'newKey') }, tags };
-      }
-    }
+      })
+      .exhaustive();
   };
 
   return {

@@ -14,7 +14,7 @@ export interface PlanSpec {
   rules: string;
   oldRules: string | null;
   broker: BrokerMode | null;
-  dedupeWindow?: number;
+  settings?: Readonly<Record<string, number>>;
   atMostOnce?: boolean;
   /** `check --operator N`: the operator's budget for every seed. */
   operatorActionsMax?: number;
@@ -28,6 +28,8 @@ export interface CheckTask {
   to: number;
   /** The supervisor's watch cell (see `watch.ts`), when the command runs under one; a thread takes a slot of it. */
   watch?: SharedArrayBuffer | null;
+  /** `check --stop-on-first`: the task ends after its first violating seed. */
+  stopOnViolation?: boolean;
 }
 
 /** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
@@ -35,6 +37,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.dedupeWindow !== undefined ? { dedupeWindow: task.plan.dedupeWindow } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 

@@ -47,13 +47,14 @@ class Cursor {
     private next: number,
     private to: number,
     private readonly interruptible: boolean,
+    private readonly stopOnViolation: boolean,
   ) {}
   get remaining(): number {
     return this.to - this.next;
   }
   take(size: number): CheckTask | null {
     if (this.next >= this.to || (this.interruptible && interruption() !== null)) return null;
-    const task = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size), watch: watchBuffer() };
+    const task: CheckTask = { plan: this.plan, from: this.next, to: Math.min(this.to, this.next + size), watch: watchBuffer(), ...(this.stopOnViolation ? { stopOnViolation: true } : {}) };
     this.next = task.to;
     return task;
   }
@@ -72,23 +73,40 @@ export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<
   return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
-/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done; `interruptible`: stop early on an interrupt. */
+/** How a parallel run may end early, and who hears of violations as they come. */
+export interface ParallelOptions {
+  /** Stop handing out seeds on an interrupt. */
+  interruptible?: boolean;
+  /**
+   * Stop handing out seeds after the first violating seed (`--stop-on-first`):
+   * each task ends at its first violation, and no seed above it is handed
+   * out. With one worker the seeds run are exactly those up to that seed.
+   */
+  stopOnViolation?: boolean;
+  /** Called with each task's result that holds a counterexample, as it arrives (answer first). */
+  onViolation?: (r: ShardResult) => void;
+}
+
+/** Runs seeds [from, to) on `workers` threads (the main thread included); reports seeds done; may stop early (see {@link ParallelOptions}). */
 export async function runSeedsParallel(
   plan: PlanSpec,
   from: number,
   to: number,
   workers: number,
   onSeeds?: (done: number) => void,
-  { interruptible = false }: { interruptible?: boolean } = {},
+  { interruptible = false, stopOnViolation = false, onViolation }: ParallelOptions = {},
 ): Promise<ShardResult> {
-  const cursor = new Cursor(plan, from, to, interruptible);
+  const cursor = new Cursor(plan, from, to, interruptible, stopOnViolation);
   const results: ShardResult[] = [];
   let done = 0;
   const finish = (r: ShardResult): void => {
     results.push(r);
     if (r.fault !== undefined) cursor.stopAt(r.fault.seed);
+    const found = Object.values(r.first);
+    if (stopOnViolation && found.length > 0) cursor.stopAt(Math.min(...found.map((c) => c.seed)) + 1);
     done += r.runs;
     onSeeds?.(done);
+    if (found.length > 0 && r.fault === undefined) onViolation?.(r);
   };
   const threads = workers - 1;
   const pool = threads > 0 ? await checkThreadPool(threads, plan) : null;

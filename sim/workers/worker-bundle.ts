@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import type { PlanSpec } from './check-task.ts';
+import { runsCompiled } from '../compiled.ts';
 
 interface Places {
   tsxWorker: string;
@@ -148,12 +149,15 @@ export function bundleServes(plan: PlanSpec): boolean {
 }
 
 /**
- * The file a `check` worker thread for `plan` loads: the bundle (built now
+ * The file a `check` worker thread for `plan` loads: from the compiled
+ * package, its compiled entry; from the sources, the bundle (built now
  * if missing or stale), or the tsx entry when the plan names a rule file or
  * the bundle cannot be built here (a read-only install, say); both run the
  * same code, so the results are the same.
  */
 export async function checkWorkerFile(plan: PlanSpec): Promise<string> {
+  // The compiled package is plain JavaScript already: its threads load it as it is.
+  if (runsCompiled(import.meta.url)) return fileURLToPath(new URL('./check-worker-entry.js', import.meta.url));
   if (!bundleServes(plan)) return tsxWorker();
   try {
     return cachedBundle() ?? (await buildBundle());

@@ -7,12 +7,15 @@ import type { ChoiceGroup, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range } from './kind.ts';
-import { EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
 interface Pass {
   over: 'engines' | 'ids' | 'world';
   kinds: AnyKind[];
+  /** Of an `engines` pass, its `engine-id` kinds and its `engine` kinds, each in table order (split once, not per step). */
+  perId: AnyKind[];
+  perEngine: AnyKind[];
 }
 
 const passOf = (r: Range): Pass['over'] => (r === 'engine' || r === 'engine-id' ? 'engines' : r === 'id' ? 'ids' : 'world');
@@ -24,7 +27,11 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
     for (const k of EVENT_KINDS.filter((x) => x.group === g.name)) {
       const last = passes[passes.length - 1];
       if (last !== undefined && last.over === passOf(k.range)) last.kinds.push(k);
-      else passes.push({ over: passOf(k.range), kinds: [k] });
+      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [] });
+    }
+    for (const pass of passes) {
+      pass.perId = pass.kinds.filter((k) => k.range === 'engine-id');
+      pass.perEngine = pass.kinds.filter((k) => k.range === 'engine');
     }
     return [g.name, passes];
   }),
@@ -32,6 +39,7 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
 
 /** Adds a kind's instances (and, in a weighted group, their weights). Plain loops: this is every step's hot path. */
 function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldContext, events: WorldEvent[], weights: number[] | null): void {
+  if (found.length === 0) return;
   for (let i = 0; i < found.length; i++) {
     events.push(found[i]);
     if (weights !== null) weights.push(k.weight !== undefined ? k.weight(w, ctx) : 1);
@@ -41,16 +49,34 @@ function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldCo
 function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
   const events: WorldEvent[] = [];
   const weights: number[] | null = g.weighted ? [] : null;
-  for (const pass of passes) {
+  const ids = ctx.ids;
+  for (let p = 0; p < passes.length; p++) {
+    const pass = passes[p];
+    const kinds = pass.kinds;
     if (pass.over === 'engines') {
-      for (const engine of w.engines) {
-        for (const id of ctx.ids) for (const k of pass.kinds) if (k.range === 'engine-id') addAll(k, k.enabled(w, ctx, { engine, id }), w, ctx, events, weights);
-        for (const k of pass.kinds) if (k.range === 'engine') addAll(k, k.enabled(w, ctx, { engine, id: null }), w, ctx, events, weights);
+      const perId = pass.perId;
+      const perEngine = pass.perEngine;
+      for (let e = 0; e < w.engines.length; e++) {
+        const engine = w.engines[e];
+        if (perId.length > 0) {
+          for (let i = 0; i < ids.length; i++) {
+            const at = { engine, id: ids[i] };
+            for (let k = 0; k < perId.length; k++) addAll(perId[k], perId[k].enabled(w, ctx, at), w, ctx, events, weights);
+          }
+        }
+        if (perEngine.length > 0) {
+          const at = { engine, id: null };
+          for (let k = 0; k < perEngine.length; k++) addAll(perEngine[k], perEngine[k].enabled(w, ctx, at), w, ctx, events, weights);
+        }
       }
     } else if (pass.over === 'ids') {
-      for (const id of ctx.ids) for (const k of pass.kinds) addAll(k, k.enabled(w, ctx, { engine: null, id }), w, ctx, events, weights);
+      for (let i = 0; i < ids.length; i++) {
+        const at = { engine: null, id: ids[i] };
+        for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
+      }
     } else {
-      for (const k of pass.kinds) addAll(k, k.enabled(w, ctx, { engine: null, id: null }), w, ctx, events, weights);
+      const at = { engine: null, id: null };
+      for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
     }
   }
   return weights === null ? { group: g.name, weight: g.weight(ctx), events } : { group: g.name, weight: g.weight(ctx), events, eventWeights: weights };
@@ -66,8 +92,56 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
   return out;
 }
 
+/** Whether a group has an enabled event: {@link groupChoices}'s enumeration, stopped at the first event. */
+function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): boolean {
+  const ids = ctx.ids;
+  for (let p = 0; p < passes.length; p++) {
+    const pass = passes[p];
+    const kinds = pass.kinds;
+    if (pass.over === 'engines') {
+      for (let e = 0; e < w.engines.length; e++) {
+        const engine = w.engines[e];
+        for (let i = 0; i < ids.length; i++) {
+          const at = { engine, id: ids[i] };
+          for (let k = 0; k < pass.perId.length; k++) if (pass.perId[k].enabled(w, ctx, at).length > 0) return true;
+        }
+        const at = { engine, id: null };
+        for (let k = 0; k < pass.perEngine.length; k++) if (pass.perEngine[k].enabled(w, ctx, at).length > 0) return true;
+      }
+    } else if (pass.over === 'ids') {
+      for (let i = 0; i < ids.length; i++) {
+        const at = { engine: null, id: ids[i] };
+        for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+      }
+    } else {
+      const at = { engine: null, id: null };
+      for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+    }
+  }
+  return false;
+}
+
+/** The groups of {@link choicesOf}: all of them, and those that outlive the faults. */
+const ALL_GROUPS = GROUP_PASSES;
+const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
+
+/**
+ * {@link choicesOf} one group at a time, for a random run, which needs to know
+ * which groups have an event but the events of the one group it draws only:
+ * group `i` here is `choicesOf(w, ctx)[i]`.
+ */
+export const lazyChoices = {
+  count: (w: World): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS).length,
+  weight: (w: World, i: number, ctx: WorldContext): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].group.weight(ctx),
+  hasEvents: (w: World, i: number, ctx: WorldContext): boolean => groupHasEvents((w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].passes, w, ctx),
+  choice: (w: World, i: number, ctx: WorldContext): ChoiceGroup<WorldEvent> => {
+    const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
+    return groupChoices(g.group, g.passes, w, ctx);
+  },
+};
+
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {
   const tags: string[] = [];
-  return { state: kindOf(e).apply(w, e, ctx, tags), tags };
+  return { state: applyOf(kindOf(e))(w, e, ctx, tags), tags };
 }

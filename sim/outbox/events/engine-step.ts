@@ -4,6 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
+import { match } from 'ts-pattern';
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
@@ -22,12 +23,14 @@ export interface AnswerEffect {
   crash?: readonly string[];
 }
 
-type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+export type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+
+/** How an engine's own event that starts a pass is observed from the world (its entry says: a scan, a drain). */
+export type Observe<E extends EngineWorldEvent = EngineWorldEvent> = (ctx: WorldContext, w: World, proc: EngineProc, e: E) => EngineEvent;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
-function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
-  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
+function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
+  if (observe !== null) return observe(ctx, w, proc, e);
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
   return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
@@ -36,34 +39,30 @@ function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: Engine
 /** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
 function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[]): void {
   for (const fx of effects) {
-    switch (fx.kind) {
-      case 'write-record': {
+    // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
+    match(fx)
+      .with({ kind: 'write-record' }, (fx) => {
         w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
-        break;
-      }
-      case 'take-claim':
+      })
+      .with({ kind: 'take-claim' }, (fx) => {
         w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
         tags.push('layer:claim');
-        break;
-      case 'release-claim': {
+      })
+      .with({ kind: 'release-claim' }, (fx) => {
         const { [fx.id]: _gone, ...rest } = w.claims;
         w.claims = rest;
         tags.push('release');
-        break;
-      }
-      case 'post':
-        // Applied by the caller: the broker's part depends on the answer.
-        tags.push('layer:post');
-        break;
-      case 'archive':
-      case 'quarantine': {
+      })
+      // Applied by the caller: the broker's part depends on the answer.
+      .with({ kind: 'post' }, () => void tags.push('layer:post'))
+      .with({ kind: 'archive' }, { kind: 'quarantine' }, (fx) => {
         const f = w.live[fx.file.id];
-        if (f === undefined || f.generation !== fx.file.generation) break;
+        if (f === undefined || f.generation !== fx.file.generation) return;
         const { [fx.file.id]: _moved, ...rest } = w.live;
         w.live = rest;
         if (fx.kind === 'archive') {
@@ -74,14 +73,17 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
           tags.push(`quarantine:${fx.cause}`);
         }
-        break;
-      }
-    }
+      })
+      .exhaustive();
   }
 }
 
-/** Steps engine `e.pid`; `answer` is the broker's answer when the engine is posting. */
-export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null): World {
+/**
+ * Steps engine `e.pid`; `answer` is the broker's answer when the engine is
+ * posting; `observe` how an event that starts a pass is seen (else the
+ * engine's next step, or its POST's reply, is observed).
+ */
+export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null, observe: Observe | null = null): World {
   const index = w.engines.findIndex((p) => p.pid === e.pid);
   const proc = w.engines[index];
   const next: World = { ...w, engines: [...w.engines] };
@@ -96,7 +98,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }
-  const event = engineEventFor(ctx, w, proc, e, reply);
+  const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);

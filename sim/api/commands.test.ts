@@ -1,0 +1,114 @@
+/**
+ * The library API returns what the command's `--json` prints (the same
+ * function computes both), takes rule sets as catalog names, paths or
+ * values, and the vitest helper fails with the violation's summary, trace
+ * path and replay command.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { check, compare, diff, explore, replay, UsageError } from './commands.ts';
+import { expectHolds, outboxMatchers } from './vitest.ts';
+import { runCli } from '../cli/test-cli.ts';
+import corruptAsAbsent from '../../properties/mutants/corrupt-as-absent.ts';
+import { failClosed } from '../../model/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-api-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A result without its timings and memory figures, which differ from run to run. */
+function steady(o: object): unknown {
+  return JSON.parse(JSON.stringify(o, (k, v: unknown) => (/^(seconds|statesPerSecond|resident.*|.*BytesPerState)$/.test(k) ? 0 : v)));
+}
+
+describe('library API', () => {
+  it('check resolves to the object check --json prints', async () => {
+    const out = join(dir, 'check');
+    const fromApi = await check({ rules: 'fresh-cycle', seeds: 40, out });
+    const cli = await runCli('check', '--rules', 'fresh-cycle', '--seeds', '40', '--out', out, '--json');
+    expect(cli.code).toBe(1);
+    expect(steady(fromApi)).toEqual(steady(JSON.parse(cli.out[0]) as object));
+    expect(fromApi.ok).toBe(false);
+    // Both halves: the small worlds first (fresh-cycle fails the default world), then the swarm with its pair coverage.
+    expect(fromApi.smallWorlds?.ok).toBe(false);
+    expect(fromApi.coverage?.pairs).toBeGreaterThan(0);
+  });
+
+  it('check takes swarmOnly, smallWorldsOnly and operator as check takes --swarm-only, --small-worlds-only and --operator', async () => {
+    const out = join(dir, 'halves');
+    const swarm = await check({ rules: 'fresh-cycle', seeds: 20, swarmOnly: true, operator: 10, out });
+    const swarmCli = await runCli('check', '--rules', 'fresh-cycle', '--seeds', '20', '--swarm-only', '--operator', '10', '--out', out, '--json');
+    expect(steady(swarm)).toEqual(steady(JSON.parse(swarmCli.out[0]) as object));
+    expect(swarm).toMatchObject({ smallWorlds: null, swarm: true, runs: 20 });
+    const small = await check({ rules: 'fresh-cycle', smallWorldsOnly: true, out });
+    const smallCli = await runCli('check', '--rules', 'fresh-cycle', '--small-worlds-only', '--out', out, '--json');
+    expect(steady(small)).toEqual(steady(JSON.parse(smallCli.out[0]) as object));
+    expect(small).toMatchObject({ swarm: false, coverage: null, runs: 0, ok: false });
+    // A check that fails in its small worlds alone fails expectHolds too, naming the world.
+    expect(() => expectHolds(small)).toThrow(/fresh-cycle: \S+ violated in small world "default" \(\d+ steps, shortest\)[^\n]*\n {2}trace: \S+\.trace\.jsonl\n {2}replay: /);
+    await expect(check({ swarmOnly: true, smallWorldsOnly: true })).rejects.toThrow(/exclude each other/);
+  });
+
+  it('explore resolves to the object explore --json prints', async () => {
+    const out = join(dir, 'explore');
+    const fromApi = await explore({ rules: 'fail-closed', ids: 1, bodies: 1, engines: 1, out });
+    const cli = await runCli('explore', '--rules', 'fail-closed', '--ids', '1', '--bodies', '1', '--engines', '1', '--out', out, '--json');
+    expect(steady(fromApi)).toEqual(steady(JSON.parse(cli.out[0]) as object));
+    expect(fromApi.proof).toBe(true);
+  });
+
+  it('takes a rule set as a value, and replays what it wrote', async () => {
+    const out = join(dir, 'value');
+    const report = await check({ rules: corruptAsAbsent, seeds: 60, swarmOnly: true, out });
+    expect(report.rules).toBe('mutant-corrupt-as-absent');
+    const v = report.violations[0];
+    expect(v.replay).toBe(`npx outbox-sim replay ${v.path} --under '<the file that exports mutant-corrupt-as-absent>'`);
+    expect(await replay({ trace: v.path, under: 'properties/mutants/corrupt-as-absent.ts' })).toMatchObject({ trace: v.trace, verdict: 'still violates', property: v.property, departedAt: null });
+    expect(await replay({ trace: v.path, under: corruptAsAbsent })).toMatchObject({ verdict: 'still violates', departedAt: null });
+    expect(await replay({ trace: v.path, under: failClosed })).toMatchObject({ verdict: 'no longer violates' });
+  });
+
+  it('a catalog rule set given as a value is named by its catalog name', async () => {
+    const report = await check({ rules: failClosed, seeds: 5, swarmOnly: true, out: join(dir, 'catalog') });
+    expect(report).toMatchObject({ ok: true, rules: 'fail-closed', runs: 5 });
+  });
+
+  it('compare and diff resolve to their JSON', async () => {
+    const table = await compare({ rules: ['fail-closed', corruptAsAbsent], seeds: 30, maxStates: 2000, out: join(dir, 'compare') });
+    expect(new Set(table.rows.map((r) => r.rules))).toEqual(new Set(['fail-closed', 'mutant-corrupt-as-absent']));
+    const d = await diff({ old: 'fail-closed', new: 'fresh-cycle', maxStates: 200_000, out: join(dir, 'diff') });
+    expect(d.differ).toBe(true);
+    if (d.differ) expect(d.old.rules).toBe('fail-closed');
+  });
+
+  it('bad options reject with the command line error', async () => {
+    await expect(check({ seeds: 0 })).rejects.toThrow(UsageError);
+    await expect(check({ rules: 'no-such-rules' })).rejects.toThrow(/unknown rule set "no-such-rules"/);
+    await expect(check({ rules: corruptAsAbsent, workers: 2 })).rejects.toThrow(/workers: 1/);
+  });
+});
+
+describe('outbox-sim/vitest', () => {
+  it('fails with the summary, the trace path and the replay command', async () => {
+    const report = await check({ rules: 'properties/mutants/corrupt-as-absent.ts', seeds: 60, swarmOnly: true, out: join(dir, 'helper') });
+    const v = report.violations[0];
+    let message = '';
+    try {
+      expectHolds(report);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    const lines = message.split('\n');
+    expect(lines[0]).toBe(`mutant-corrupt-as-absent: ${v.property} violated at seed ${v.seed} (${v.steps} steps): ${v.detail}`);
+    expect(lines[1]).toBe(`  trace: ${v.path}`);
+    expect(lines[2]).toBe(`  replay: npx outbox-sim replay ${v.path} --rules ./properties/mutants/corrupt-as-absent.ts`);
+    expect(outboxMatchers.toHoldEveryProperty(report).pass).toBe(false);
+  });
+
+  it('passes when every property holds, and asks for a proof when told', async () => {
+    const partial = await explore({ maxStates: 50, out: join(dir, 'partial') });
+    expect(() => expectHolds(partial)).not.toThrow();
+    expect(() => expectHolds(partial, { proof: true })).toThrow(/no proof: the search stopped at max-states after/);
+  });
+});

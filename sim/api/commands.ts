@@ -1,0 +1,216 @@
+/**
+ * The commands as functions: `check`, `explore`, `replay`, `compare` and
+ * `diff` take an options object and resolve to the object the command's
+ * `--json` prints. Each runs the very function the command line runs
+ * (`runCheck` and the others in sim/cli/): the options become the command's
+ * flags, so defaults, bounds and error messages are the command line's. Bad
+ * input rejects with a {@link UsageError} whose message names the flag
+ * (`--seeds must be ...`).
+ *
+ * Differences from the command line: nothing is printed; no signal handler
+ * is installed (a library leaves the process's signals alone); a user's rule
+ * file is loaded in this thread, without the watchdog the command line puts
+ * around it (a test runner's own timeout stands in for it).
+ */
+import { settingFlagValues } from '../cli/world-settings.ts';
+import type { BrokerMode } from '../../model/types.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import { runCheck, type CheckFlags, type CheckResult } from '../cli/check-command.ts';
+import { runExplore, type ExploreFlags, type ExploreResult } from '../cli/explore-command.ts';
+import { runCompare, type CompareResult } from '../cli/compare-command.ts';
+import { runDiff, type DiffResult } from '../cli/diff-command.ts';
+import { runReplay, type ReplayResult } from '../cli/replay-command.ts';
+import type { Io } from '../cli/io.ts';
+import { isValueSpec, specOfValue } from '../rule-values.ts';
+import { UsageError } from '../usage-error.ts';
+
+export type { CheckResult, ExploreResult, CompareResult, DiffResult, ReplayResult };
+export type { CheckReport, ReportedViolation, Layers } from '../check-report.ts';
+export type { InterruptedRun, StoppedRun } from '../cli/check-command.ts';
+export type { SmallWorldsReport } from '../small-worlds-report.ts';
+export type { SmallWorldResult, SmallWorldViolation } from '../small-worlds.ts';
+export type { PairCoverage } from '../outbox/swarm-coverage.ts';
+export type { ExploreViolation } from '../cli/explore-command.ts';
+export type { CompareRow } from '../cli/compare-command.ts';
+export type { DiffSide } from '../cli/diff-command.ts';
+export { UsageError };
+
+/** A rule set: a catalog name (`'fail-closed'`), a path to a rule file (`'./rules/mine.ts'`), or a {@link RuleSet} value. */
+export type RulesInput = string | RuleSet;
+
+/** Options of {@link check}; each is the command's flag of the same name. */
+export interface CheckOptions {
+  /** Default `'fail-closed'`. */
+  rules?: RulesInput;
+  /** Older engines running beside (version skew). */
+  oldRules?: RulesInput;
+  /** Number of seeds (default 5000). */
+  seeds?: number;
+  /** Run this one seed only. */
+  seed?: number;
+  broker?: BrokerMode;
+  /**
+   * World settings that event kinds declare (docs/faults.md), by name, e.g.
+   * `{ dedupeWindow: 3 }`; each is the command's flag of that setting.
+   */
+  settings?: Readonly<Record<string, number>>;
+  property?: 'at-most-once';
+  /** The operator's budget of actions for every seed (default: drawn per seed). */
+  operator?: number;
+  /** Run the seeded swarm only, not the small worlds explored first. */
+  swarmOnly?: boolean;
+  /** Explore the small worlds only, no swarm (no `seeds`, `seed` or `shard` then). */
+  smallWorldsOnly?: boolean;
+  /** Where counterexample traces are written (default `traces/found`). */
+  out?: string;
+  /** Worker threads (default 1); a rule set given as a value runs on one. */
+  workers?: number;
+  /** Only shard `index` (1-based) of `count` of the seeds; the shard file is written to `shardOut`. */
+  shard?: { index: number; count: number };
+  shardOut?: string;
+}
+
+/** The sizes of one bounded world (explore, diff); each is the command's flag of the same name. */
+export interface WorldSizeOptions {
+  ids?: number;
+  bodies?: number;
+  engines?: number;
+  attempts?: number;
+  crashes?: number;
+  corruptions?: number;
+  operator?: number;
+  broker?: BrokerMode;
+}
+
+/** Options of {@link explore}. */
+export interface ExploreOptions extends WorldSizeOptions {
+  rules?: RulesInput;
+  oldRules?: RulesInput;
+  /**
+   * World settings that event kinds declare (docs/faults.md), by name, e.g.
+   * `{ dedupeWindow: 3 }`; each is the command's flag of that setting.
+   */
+  settings?: Readonly<Record<string, number>>;
+  property?: 'at-most-once';
+  maxStates?: number;
+  maxDepth?: number;
+  /** MiB; default 70% of the machine. */
+  maxMemory?: number;
+  /** Go on after a violation: every property violated, each with its shortest trace. */
+  continue?: boolean;
+  out?: string;
+}
+
+/** Options of {@link replay}. */
+export interface ReplayOptions {
+  /** The .trace.jsonl file. */
+  trace: string;
+  /** The rule file the trace was recorded with (its content hash must match). */
+  rules?: string;
+  /** The rule file the trace's older engines ran. */
+  oldRules?: string;
+  /** Re-run the recorded world under these rules instead of replaying exactly. */
+  under?: RulesInput;
+}
+
+/** Options of {@link compare}. */
+export interface CompareOptions {
+  /** The rule sets, one row each. */
+  rules: RulesInput[];
+  seeds?: number;
+  maxStates?: number;
+  workers?: number;
+  out?: string;
+}
+
+/** Options of {@link diff}. */
+export interface DiffOptions extends WorldSizeOptions {
+  /** The rule set in use. */
+  old: RulesInput;
+  /** The proposed rule set. */
+  new: RulesInput;
+  maxStates?: number;
+  out?: string;
+}
+
+/** Commands print nothing when called as functions; the clock times `seconds` in the results (reporting only, as the command line's). */
+const SILENT: Io = { out: () => undefined, err: () => undefined, tty: false, now: () => Number(process.hrtime.bigint()) / 1e9 };
+
+function specOf(rules: RulesInput): string {
+  return typeof rules === 'string' ? rules : specOfValue(rules);
+}
+
+function optionalSpec(rules: RulesInput | undefined): string | undefined {
+  return rules === undefined ? undefined : specOf(rules);
+}
+
+/** A number option as the command line's flag text (the flag's parser checks it). */
+function text(n: number | undefined): string | undefined {
+  return n === undefined ? undefined : String(n);
+}
+
+function sizeFlags(o: WorldSizeOptions): ExploreFlags {
+  return { ids: text(o.ids), bodies: text(o.bodies), engines: text(o.engines), attempts: text(o.attempts), crashes: text(o.crashes), corruptions: text(o.corruptions), operator: text(o.operator), broker: o.broker };
+}
+
+/** `outbox-sim check`: seeded worlds full of faults; resolves to the report `check --json` prints. */
+export async function check(options: CheckOptions = {}): Promise<CheckResult> {
+  const flags: CheckFlags = {
+    rules: optionalSpec(options.rules),
+    oldRules: optionalSpec(options.oldRules),
+    seeds: text(options.seeds),
+    seed: text(options.seed),
+    broker: options.broker,
+    ...settingFlagValues(options.settings),
+    property: options.property,
+    operator: text(options.operator),
+    swarmOnly: options.swarmOnly,
+    smallWorldsOnly: options.smallWorldsOnly,
+    out: options.out,
+    workers: text(options.workers),
+    shard: options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`,
+    shardOut: options.shardOut,
+    json: true,
+  };
+  if ((options.workers ?? 1) > 1 && (isValueSpec(flags.rules) || isValueSpec(flags.oldRules))) {
+    throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
+  }
+  return (await runCheck(flags, SILENT)).result;
+}
+
+/** `outbox-sim explore`: exhaustive search of one bounded world; resolves to what `explore --json` prints. */
+export async function explore(options: ExploreOptions = {}): Promise<ExploreResult> {
+  const flags: ExploreFlags = {
+    ...sizeFlags(options),
+    rules: optionalSpec(options.rules),
+    oldRules: optionalSpec(options.oldRules),
+    ...settingFlagValues(options.settings),
+    property: options.property,
+    maxStates: text(options.maxStates),
+    maxDepth: text(options.maxDepth),
+    maxMemory: text(options.maxMemory),
+    continue: options.continue,
+    out: options.out,
+    json: true,
+  };
+  return (await runExplore(flags, SILENT)).result;
+}
+
+/** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
+export async function replay(options: ReplayOptions): Promise<ReplayResult> {
+  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, SILENT)).result;
+}
+
+/** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */
+export async function compare(options: CompareOptions): Promise<CompareResult> {
+  const specs = options.rules.map(specOf);
+  if ((options.workers ?? 1) > 1 && specs.some(isValueSpec)) {
+    throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
+  }
+  return (await runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, SILENT)).result;
+}
+
+/** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
+export async function diff(options: DiffOptions): Promise<DiffResult> {
+  return (await runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, SILENT)).result;
+}

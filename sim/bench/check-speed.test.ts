@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { replaceSection } from './check-speed.ts';
+
+describe('replaceSection', () => {
+  const doc = ['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b1', ''].join('\n');
+
+  it('replaces only the section under the heading, keeping the others (sections other benches wrote)', () => {
+    expect(replaceSection(doc, '## Mine', ['## Mine', 'new', ''])).toBe(['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'new', '', '## B', 'b1', ''].join('\n'));
+  });
+
+  it('replaces a last section up to the end, and appends the section when the heading is absent', () => {
+    expect(replaceSection(doc, '## B', ['## B', 'b2', ''])).toBe(['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b2', ''].join('\n'));
+    expect(replaceSection('# Benchmarks\n\nintro\n', '## New', ['## New', 'x', ''])).toBe('# Benchmarks\n\nintro\n\n## New\nx\n\n');
+  });
+});

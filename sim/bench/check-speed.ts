@@ -1,0 +1,161 @@
+/**
+ * The bench's section on `check`'s speed where users wait (issue 23):
+ * - simulated steps per second on one core, the fast seed runner against the
+ *   previous representation (the reference runner recording every step, with
+ *   seedrandom's own streams), same seeds, alternated rounds in this process;
+ * - time to the first violation of each flawed catalog rule set, as a user
+ *   runs it (`check --rules R --stop-on-first`, a process from start to exit),
+ *   and the start-up of `outbox-sim rules`;
+ * - 2 workers against 1 beside the machine's own ceiling (two independent
+ *   `check` processes against one), measured in the same run.
+ * Wall-clock time is read here, for reporting only.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import seedrandom from 'seedrandom';
+import { CATALOG, failClosed } from '../../model/catalog/index.ts';
+import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../check.ts';
+import { withStreams, type Stream } from '../core/chooser.ts';
+import { checkProcessesSeconds, checkProcessRounds } from './check-processes.ts';
+import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
+
+/** The heading of this section: `--only check-speed` replaces the section under it in BENCHMARKS.md. */
+export const CHECK_SPEED_HEADING = '## check where users wait: steps per second, first answers, workers';
+
+/** seedrandom's stream, as the previous build made every child stream. */
+const seedrandomStream = (text: string): Stream => {
+  const rng = seedrandom(text);
+  return { next: () => rng.quick() };
+};
+
+/** Seeds of the one-core comparison, and its rounds. */
+const SPEED_SEEDS = 6_000;
+const SPEED_ROUNDS = 4;
+/** Runs of each process timed for a first answer (best of). */
+const ANSWER_RUNS = 3;
+/** Seeds of the workers' comparison and its ceiling, and their rounds. */
+const WORKER_SEEDS = 10_000;
+const WORKER_ROUNDS = 2;
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Steps per second of one side, best of its rounds. */
+interface Side {
+  steps: number;
+  seconds: number[];
+}
+
+/** CPU seconds of this process so far: on a machine shared with other work, a run's own CPU time is steadier than its wall time. */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+function timeShard(plan: CheckPlan, runner: SeedRunner): { steps: number; seconds: number } {
+  const run = () => runShard(plan, 1, SPEED_SEEDS + 1, undefined, runner);
+  const t = cpuSeconds();
+  const r = runner === 'fast' ? run() : withStreams(seedrandomStream, run);
+  return { steps: r.steps, seconds: cpuSeconds() - t };
+}
+
+/** A command's wall seconds from spawn to exit, best of `runs`, with its last output. */
+function processSeconds(args: readonly string[], runs: number, now: () => number): { seconds: number; stdout: string; status: number | null } {
+  let best = Infinity;
+  let last = { stdout: '', status: null as number | null };
+  for (let r = 0; r < runs; r++) {
+    const t = now();
+    const p = spawnSync(process.execPath, ['bin/outbox-sim.mjs', ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    best = Math.min(best, now() - t);
+    last = { stdout: p.stdout, status: p.status };
+  }
+  return { seconds: best, ...last };
+}
+
+/** The section's lines (markdown), measured now. */
+export async function checkSpeedSection(now: () => number): Promise<string[]> {
+  const lines: string[] = [];
+  const log = (s: string) => {
+    lines.push(s);
+    process.stdout.write(`${s}\n`);
+  };
+  log(CHECK_SPEED_HEADING);
+  log('');
+  const load = () => loadavg()[0].toFixed(1);
+  log(`Load average when this section started: ${load()} (${cpus().length} cores); the machine is shared, so read the ratios measured side by side, not the absolute figures.`);
+  log('');
+
+  // One core: the same seeds through both runners, alternated, after a warm-up of each.
+  const plan: CheckPlan = { rules: failClosed, oldRules: null, seedStart: 1, seeds: SPEED_SEEDS, broker: null, bounds: BOUNDS_DEFAULT };
+  runShard({ ...plan }, 1, 1001);
+  withStreams(seedrandomStream, () => runShard(plan, 1, 1001, undefined, 'reference'));
+  const sides = await alternatedRounds(
+    SPEED_ROUNDS,
+    async () => timeShard(plan, 'reference'),
+    async () => timeShard(plan, 'fast'),
+  );
+  const previous: Side = { steps: sides.one[0].steps, seconds: sides.one.map((x) => x.seconds) };
+  const fast: Side = { steps: sides.two[0].steps, seconds: sides.two.map((x) => x.seconds) };
+  if (previous.steps !== fast.steps) throw new Error(`bench: the runners simulated different steps (${previous.steps} against ${fast.steps})`);
+  const s = speedup(previous.seconds, fast.seconds);
+  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). The previous representation records every step (label, step record, tag object) with seedrandom's streams; the fast runner (sim/core/fast-run.ts) counts, checks a property only when a field it reads changed, and draws from the same ARC4 streams without seedrandom's entropy pool. Same runs, verdicts and traces (sim/core/fast-run.test.ts).`);
+  log('');
+  log('| runner | best CPU s | steps/s (best) | **ratio, best of each** | ratio in each round | median |');
+  log('| --- | ---: | ---: | ---: | --- | ---: |');
+  log(`| previous (reference runner, seedrandom) | ${s.oneBest.toFixed(2)} | ${fmt(previous.steps / s.oneBest)} | | | |`);
+  log(`| fast runner | ${s.twoBest.toFixed(2)} | ${fmt(fast.steps / s.twoBest)} | ${speedupCells(s)} |`);
+  log('');
+
+  // First answers, as a user waits for them.
+  const out = mkdtempSync(join(tmpdir(), 'outbox-sim-bench-answers-'));
+  log(`Time from the command to the answer, each a process of its own (best of ${ANSWER_RUNS}; start-up included):`);
+  log('');
+  log('| command | s | answer |');
+  log('| --- | ---: | --- |');
+  const rules = processSeconds(['rules'], ANSWER_RUNS, now);
+  log(`| \`outbox-sim rules\` | ${rules.seconds.toFixed(2)} | the catalog listed |`);
+  for (const r of CATALOG.filter((x) => x !== failClosed)) {
+    // The swarm's first answer (the small worlds, explored first by default, answer from their own search).
+    const p = processSeconds(['check', '--swarm-only', '--rules', r.name, '--stop-on-first', '--json', '--out', out], ANSWER_RUNS, now);
+    const report = JSON.parse(p.stdout) as { runs: number; seconds: number; violations: { property: string; seed: number }[] };
+    const found = report.violations.map((v) => `${v.property} at seed ${v.seed}`).join(', ');
+    log(`| \`outbox-sim check --swarm-only --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
+  }
+  const main = processSeconds(['check', '--quiet'], 1, now);
+  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds, then ${fmt(5000)} seeds) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
+  rmSync(out, { recursive: true, force: true });
+  log('');
+
+  // 2 workers against 1, beside two independent processes against one, in the same run.
+  const rounds = await checkProcessRounds(WORKER_SEEDS, WORKER_ROUNDS, now);
+  const alone: number[] = [];
+  const pair: number[] = [];
+  for (let r = 0; r < WORKER_ROUNDS; r++) {
+    alone.push(await checkProcessesSeconds(1, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
+    pair.push(await checkProcessesSeconds(2, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
+  }
+  const w = speedup(rounds.one, rounds.two);
+  const ceiling = (2 * Math.min(...alone)) / Math.min(...pair);
+  log(`2 workers against 1 (\`check --swarm-only --seeds ${fmt(WORKER_SEEDS)} --workers W\`, whole processes, ${WORKER_ROUNDS} alternated rounds) beside the machine's ceiling: two independent \`check --swarm-only --seeds ${fmt(WORKER_SEEDS)}\` processes started together against one alone (best of ${WORKER_ROUNDS} each), measured in the same run:`);
+  log('');
+  log('| 1 worker s | 2 workers s | **ratio 2/1** | ratio in each round | median | ceiling (2 processes / 1) | **ratio / ceiling** |');
+  log('| ---: | ---: | ---: | --- | ---: | ---: | ---: |');
+  log(`| ${w.oneBest.toFixed(2)} | ${w.twoBest.toFixed(2)} | ${speedupCells(w)} | ${ceiling.toFixed(2)}x | **${((100 * w.best) / ceiling).toFixed(0)}%** |`);
+  log('');
+  log(`Load average when this section ended: ${load()}. A ceiling near 1x means no second core was free in this run: 2 workers cannot gain there, whatever their own ratio.`);
+  log('');
+  return lines;
+}
+
+/** `text` with the section under `heading` replaced by `section` (appended when absent); other sections are kept as they are. */
+export function replaceSection(text: string, heading: string, section: readonly string[]): string {
+  const all = text.split('\n');
+  const start = all.indexOf(heading);
+  if (start < 0) return `${text.replace(/\n*$/, '\n\n')}${section.join('\n')}\n`;
+  let end = all.findIndex((l, i) => i > start && l.startsWith('## '));
+  if (end < 0) end = all.length;
+  return [...all.slice(0, start), ...section, ...all.slice(end)].join('\n');
+}

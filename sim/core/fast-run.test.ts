@@ -1,0 +1,96 @@
+/**
+ * The fast seed runner against the reference one (`runSeed`, which records
+ * every step as a trace does): over thousands of seeded worlds of every
+ * catalog rule set, with and without version skew and a forgetful broker,
+ * each seed runs the same steps to the same end, verdict, tag counts and
+ * reached goals, and whole shards (with the traces of their first
+ * counterexamples) come out identical.
+ */
+import { describe, expect, it } from 'vitest';
+import { CATALOG, failClosed, freshCycle } from '../../model/catalog/index.ts';
+import { guardRules } from '../../model/rule-contract.ts';
+import { extendRules, type RuleSet } from '../../model/rules.ts';
+import { BOUNDS_DEFAULT, fixedOptions, runShard, seedBounds, steppersFor, type CheckPlan } from '../check.ts';
+import { outboxSystem } from '../outbox/outbox-system.ts';
+import { outboxProperties } from '../outbox/properties.ts';
+import { swarmOptions } from '../outbox/options.ts';
+import type { World } from '../outbox/world.ts';
+import { runSeedFast } from './fast-run.ts';
+import { runSeed } from './random.ts';
+
+const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
+
+function compareSeeds(p: CheckPlan, from: number, to: number): number {
+  const steppers = steppersFor(p.rules, p.oldRules);
+  let violations = 0;
+  for (let seed = from; seed < to; seed++) {
+    const options = swarmOptions(seed, fixedOptions(p));
+    const system = outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers);
+    const bounds = seedBounds(p.bounds, options);
+    const slow = runSeed(system, seed, bounds);
+    const fast = runSeedFast(system, seed, bounds);
+    expect({ seed, steps: fast.steps, end: fast.end, violation: fast.violation, tags: Object.fromEntries(fast.tags), reached: fast.reached }).toEqual({
+      seed,
+      steps: slow.steps.length,
+      end: slow.end,
+      violation: slow.violation,
+      tags: slow.tags,
+      reached: slow.reached,
+    });
+    if (slow.violation !== null) violations++;
+  }
+  return violations;
+}
+
+describe('fast seed runner against the reference runner', () => {
+  it('runs each seed of every catalog rule set the same way (steps, end, verdict, tags, goals reached)', () => {
+    let violations = 0;
+    for (const rules of CATALOG) violations += compareSeeds(plan(rules), 1, 1201);
+    // The flawed rule sets' violations are among the runs compared.
+    expect(violations).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('runs each seed the same way under version skew, a forgetful broker and the opt-in at-most-once', () => {
+    compareSeeds(plan(failClosed, { oldRules: freshCycle }), 1, 601);
+    compareSeeds(plan(failClosed, { settings: { dedupeWindow: 2 }, broker: 'id-409' }), 1, 401);
+    compareSeeds(plan(failClosed, { atMostOnce: true, broker: 'log' }), 1, 401);
+  }, 120_000);
+
+  it('gives identical shards, first counterexamples and their traces included', () => {
+    for (const p of [plan(freshCycle), plan(failClosed, { oldRules: freshCycle })]) {
+      const fast = runShard(p, 1, 801);
+      const reference = runShard(p, 1, 801, undefined, 'reference');
+      expect(Object.keys(fast.first).length).toBeGreaterThan(0);
+      expect(fast).toEqual(reference);
+    }
+  }, 120_000);
+
+  it('reports a decision that breaks its contract at the same seed, step and events (run again to find them)', () => {
+    const rules = guardRules(extendRules(failClosed, { name: 'bad', summary: '', classify: () => 'strange' as never }));
+    const fast = runShard(plan(rules), 1, 40);
+    const reference = runShard(plan(rules), 1, 40, undefined, 'reference');
+    expect(fast.fault).toMatchObject({ decision: 'classify', kind: 'malformed' });
+    expect(fast.fault?.step).toBeGreaterThan(1);
+    expect(fast.fault?.events).toHaveLength((fast.fault?.step ?? 0) - 1);
+    expect(fast).toEqual(reference);
+  });
+});
+
+describe('what the outbox properties say they read', () => {
+  it('is all they read: each verdict is the same on a world holding only those fields', () => {
+    const properties = outboxProperties(true).filter((p) => p.reads !== undefined);
+    const p = plan(freshCycle, { broker: 'log' });
+    const steppers = steppersFor(p.rules, null);
+    for (let seed = 1; seed <= 150; seed++) {
+      const options = swarmOptions(seed, fixedOptions(p));
+      const system = outboxSystem(options, { rules: p.rules }, steppers);
+      const run = runSeed(system, seed, seedBounds(p.bounds, options), true);
+      for (const w of run.states ?? []) {
+        for (const property of properties) {
+          const only = Object.fromEntries((property.reads ?? []).map((f) => [f, w[f]])) as unknown as World;
+          expect(property.check(only)).toEqual(property.check(w));
+        }
+      }
+    }
+  }, 120_000);
+});
