@@ -30,6 +30,7 @@ import { runSeedsParallel } from '../workers/pool.ts';
 import { checkProcessesSeconds, checkProcessRounds, type ProcessRounds } from './check-processes.ts';
 import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './cores.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
+import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
 
@@ -277,7 +278,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   // The same comparison as a user makes it: whole processes, every start-up paid on both sides.
   const processes: ProcessRounds[] = [];
   for (const n of PROCESS_SEEDS) processes.push(await checkProcessRounds(n, PROCESS_ROUNDS, now));
-  log(`As a user runs it: \`outbox-sim check --seeds N --workers W\`, each run a process of its own timed from its start to its exit (loading the CLI, starting threads, every compiler warming up, writing the report), 1 and 2 workers in ${PROCESS_ROUNDS} alternated rounds:`);
+  log(`As a user runs it: \`outbox-sim check --swarm-only --seeds N --workers W\` (the small worlds, explored first by default, run on one thread whatever the workers), each run a process of its own timed from its start to its exit (loading the CLI, starting threads, every compiler warming up, writing the report), 1 and 2 workers in ${PROCESS_ROUNDS} alternated rounds:`);
   log('');
   log('| seeds | 1 worker s (best) | 2 workers s (best) | **ratio 2/1, best of each** | ratio in each round | median |');
   log('| ---: | ---: | ---: | ---: | --- | ---: |');
@@ -405,6 +406,8 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   }
   log('');
   log('Reproduce: `npm run bench` (writes this file).');
-  writeFileAtomic('BENCHMARKS.md', `${lines.join('\n')}\n`);
+  // The finding-power section is `npm run finding-power`'s: kept as it is.
+  const kept = existsSync('BENCHMARKS.md') ? keptSection(readFileSync('BENCHMARKS.md', 'utf8')) : null;
+  writeFileAtomic('BENCHMARKS.md', kept === null ? `${lines.join('\n')}\n` : withSection(`${lines.join('\n')}\n`, kept));
   return 0;
 }
