@@ -96,6 +96,8 @@ svg text { font: 12px ui-monospace, monospace; fill: var(--fg); }
 #statechart .state-name { font-weight: 600; }
 #statechart .who { fill: #1d4ed8; font-weight: 700; }
 #statechart .arc { fill: none; stroke: #aaa; }
+#statechart .arc-head { fill: #aaa; }
+#statechart g.edge.taken .arc-head { fill: #1d4ed8; }
 #statechart .edge-label { font-size: 10px; fill: var(--muted); }
 #statechart g.edge.taken .arc { stroke: #1d4ed8; stroke-width: 2.5; }
 #statechart g.edge.taken .edge-label { fill: #1d4ed8; }
@@ -147,7 +149,7 @@ export function renderHtml(trace: Trace, options: RenderOptions): string {
   const sequence = sequenceSvg(sequenceLayout(lanesOf(trace, states), stepDrawings(trace, states), trace.header.violation));
   // The lifecycle statechart is the outbox engines' machine; other models have no engines to light.
   const statechart = outbox
-    ? `<section class="panel" id="panel-statechart" data-testid="panel-statechart"><h2>Engine lifecycle</h2><p class="muted">The XState machine's states in step order; arcs above go forward, below go back. Lit: the states the engines are in at this step; blue arcs: the moves this step made.</p><div class="scroll">${statechartSvg(statechartLayout(lifecycleMachine))}</div></section>`
+    ? `<section class="panel" id="panel-statechart" data-testid="panel-statechart"><h2>Engine lifecycle</h2><p class="muted">The XState machine's states in step order; arcs above lead to a later state, arcs below back to an earlier one, arrowheads at the state they lead to. Lit: the states the engines are in at this step; blue arcs: the moves this step made.</p><div class="scroll">${statechartSvg(statechartLayout(lifecycleMachine))}</div></section>`
     : '';
   const v = trace.header.violation;
   const title = `outbox-sim trace ${trace.id}${v === null ? '' : `: ${v.property}`}`;

@@ -32,6 +32,14 @@ describe('the SVG statechart', () => {
     const post = layout.edges.find((e) => e.from === 'posting' && e.to === 'completing');
     expect(post?.events).toEqual(['POST']);
     expect(layout.edges.find((e) => e.from === 'preSend' && e.to === 'posting')?.events).toEqual(['STEP', 'always']);
+    // Every arrowhead's tip is on the box of the state its transition leads to.
+    for (const e of layout.edges) {
+      const box = layout.states.find((s) => s.name === e.to);
+      const [tx, ty] = e.head[0];
+      expect(tx).toBeGreaterThanOrEqual(box?.x ?? Infinity);
+      expect(tx).toBeLessThanOrEqual((box?.x ?? -Infinity) + 112);
+      expect([box?.y, (box?.y ?? 0) + 40]).toContain(ty);
+    }
     // Boxes in a row, apart, inside the picture.
     for (let i = 1; i < layout.states.length; i++) expect(layout.states[i].x).toBeGreaterThan(layout.states[i - 1].x + 100);
     expect(layout.width).toBeGreaterThan(layout.states.at(-1)?.x ?? 0);

@@ -37,6 +37,8 @@ export interface PlacedEdge {
   /** The events that take it (`always` for an eventless one), in the machine's order. */
   events: string[];
   d: string;
+  /** The arrowhead at the target end: a triangle's points, along the curve's last tangent. */
+  head: [number, number][];
   lx: number;
   ly: number;
 }
@@ -50,6 +52,18 @@ export interface StatechartLayout {
 }
 
 const r = (v: number): string => String(Math.round(v * 10) / 10);
+
+/** A triangle with its tip at (ex, ey), pointing away from the control point (cx, cy). */
+function arrowhead(cx: number, cy: number, ex: number, ey: number): [number, number][] {
+  const len = Math.hypot(ex - cx, ey - cy) || 1;
+  const ux = (ex - cx) / len;
+  const uy = (ey - cy) / len;
+  return [
+    [ex, ey],
+    [ex - 8 * ux - 4 * uy, ey - 8 * uy + 4 * ux],
+    [ex - 8 * ux + 4 * uy, ey - 8 * uy - 4 * ux],
+  ];
+}
 
 /** Places the machine's states and transitions (flat machines only, as the lifecycle is). */
 export function statechartLayout(machine: AnyStateMachine): StatechartLayout {
@@ -81,7 +95,7 @@ export function statechartLayout(machine: AnyStateMachine): StatechartLayout {
     const x1 = centre(p.from);
     if (a === b) {
       const top = boxY - rise(0);
-      return { ...p, d: `M${r(x1 - 14)},${r(boxY)}C${r(x1 - 22)},${r(top)} ${r(x1 + 22)},${r(top)} ${r(x1 + 14)},${r(boxY)}`, lx: x1, ly: top + 2 };
+      return { ...p, d: `M${r(x1 - 14)},${r(boxY)}C${r(x1 - 22)},${r(top)} ${r(x1 + 22)},${r(top)} ${r(x1 + 14)},${r(boxY)}`, head: arrowhead(x1 + 22, top, x1 + 14, boxY), lx: x1, ly: top + 2 };
     }
     // Ends a little off the centre, so arcs into and out of one box do not meet at one point.
     const sx = x1 + (b > a ? 10 : -10);
@@ -91,7 +105,7 @@ export function statechartLayout(machine: AnyStateMachine): StatechartLayout {
     const peak = above ? boxY - rise(b - a) : boxY + BOX_H + rise(a - b);
     // A quadratic curve's middle is half-way to its control point; the control point sits at twice the rise.
     const cy = 2 * peak - edgeY;
-    return { ...p, d: `M${r(sx)},${r(edgeY)}Q${r((sx + ex) / 2)},${r(cy)} ${r(ex)},${r(edgeY)}`, lx: (sx + ex) / 2, ly: above ? peak - 3 : peak + 11 };
+    return { ...p, d: `M${r(sx)},${r(edgeY)}Q${r((sx + ex) / 2)},${r(cy)} ${r(ex)},${r(edgeY)}`, head: arrowhead((sx + ex) / 2, cy, ex, edgeY), lx: (sx + ex) / 2, ly: above ? peak - 3 : peak + 11 };
   });
   const low = Math.max(0, ...list.filter((p) => spanOf(p) < 0).map((p) => rise(-spanOf(p))));
   return { width: LEFT * 2 + names.length * (BOX_W + GAP) - GAP, height: boxY + BOX_H + low + 22, states, edges };
@@ -103,7 +117,7 @@ export function statechartSvg(layout: StatechartLayout): string {
     const label = e.events.join(', ');
     return (
       `<g class="edge" data-edge="${escapeHtml(`${e.from}>${e.to}`)}"><title>${escapeHtml(`${e.from} → ${e.to}: ${label}`)}</title>` +
-      `<path class="arc" d="${e.d}"/><text class="edge-label" x="${r(e.lx)}" y="${r(e.ly)}" text-anchor="middle">${escapeHtml(label)}</text></g>`
+      `<path class="arc" d="${e.d}"/><polygon class="arc-head" points="${e.head.map(([x, y]) => `${r(x)},${r(y)}`).join(' ')}"/><text class="edge-label" x="${r(e.lx)}" y="${r(e.ly)}" text-anchor="middle">${escapeHtml(label)}</text></g>`
     );
   });
   const states = layout.states.map(
