@@ -213,6 +213,16 @@ describe('the HTML explorer in Chromium', () => {
     // Back with the keyboard: the highlight follows.
     await page.keyboard.press('k');
     expect(await page.locator('#sequence g.msg.current').getAttribute('data-step')).toBe(String(vStep - 1));
+    // The diagram scrolls in its own box to keep the current message in view; the page does not scroll sideways.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    const inView = await page.evaluate(() => {
+      const box = document.getElementById('sequence-scroll')?.getBoundingClientRect();
+      const msg = document.querySelector('#sequence g.msg.current')?.getBoundingClientRect();
+      return box !== undefined && msg !== undefined && msg.top >= box.top - 1 && msg.top < box.bottom;
+    });
+    expect(inView).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
   it('ran with no script error and fetched nothing but the page itself', () => {

@@ -64,11 +64,17 @@ export const CLIENT_SCRIPT = String.raw`
     });
   }
 
+  // Scrolls the diagram's own box (not the page) so the current message is in view.
+  function reveal(b) {
+    var box = document.getElementById('sequence-scroll');
+    if (b.y < box.scrollTop || b.y + b.height > box.scrollTop + box.clientHeight) box.scrollTop = Math.max(0, b.y - box.clientHeight / 3);
+  }
+
   function drawDiagrams() {
     document.querySelectorAll('#sequence g.msg').forEach(function (g) {
       var here = Number(g.getAttribute('data-step')) === cur;
       g.classList.toggle('current', here);
-      if (here) g.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      if (here) reveal(g.getBBox());
     });
     var at = data.engines[cur] || [];
     var moved = data.moves[cur] || [];

@@ -58,6 +58,7 @@ nav { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 button { font: inherit; padding: 2px 10px; }
 #step-label { font-weight: 600; margin-left: 8px; }
 main { display: grid; grid-template-columns: minmax(240px, 360px) 1fr; gap: 16px; padding: 12px 16px; }
+main > div { min-width: 0; }
 #steps { margin: 0; padding: 0; list-style: none; font-family: ui-monospace, monospace; font-size: 13px; }
 #steps li { padding: 2px 6px; border-left: 4px solid transparent; cursor: pointer; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 #steps li.fault { color: #9a3412; }

@@ -64,6 +64,9 @@ describe('the SVG sequence diagram', () => {
     const last = layout.steps.find((s) => s.n === v?.step);
     expect(last?.classes).toContain('violation');
     expect(last?.notes.at(-1)?.text).toBe(`VIOLATION ${v?.property}: ${v?.detail}`);
+    // Notes hold their text; the picture (and so the highlight band) is as wide as everything drawn.
+    for (const st of layout.steps) for (const nt of st.notes) expect(nt.w).toBeGreaterThanOrEqual(Math.min(nt.text.length, TEXT_CHARS_MAX) * 7);
+    expect(layout.width).toBeGreaterThanOrEqual(Math.max(...layout.steps.flatMap((st) => st.notes.map((nt) => nt.x + nt.w))));
     // Steps go down the page without overlapping.
     for (let i = 1; i < layout.steps.length; i++) expect(layout.steps[i].y).toBe(layout.steps[i - 1].y + layout.steps[i - 1].h);
     expect(layout.height).toBeGreaterThan(layout.steps.at(-1)?.y ?? 0);

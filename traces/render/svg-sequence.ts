@@ -20,6 +20,8 @@ const NOTE_H = 22;
 const LOOP_W = 28;
 /** Visible characters of a message or note; the full text is its tooltip (`<title>`). */
 export const TEXT_CHARS_MAX = 80;
+/** The width of one character of the diagram's 12px monospace text, a little over, so boxes hold their text. */
+const CHAR_W = 7.4;
 
 /** A lane placed: its centre line's x. */
 export interface PlacedLane extends Lane {
@@ -65,6 +67,11 @@ function shorten(s: string): string {
   return s.length <= TEXT_CHARS_MAX ? s : `${s.slice(0, TEXT_CHARS_MAX - 1)}…`;
 }
 
+/** How far a text drawn from x reaches to the right. */
+function textEnd(x: number, s: string): number {
+  return x + shorten(s).length * CHAR_W;
+}
+
 /** Lanes a drawing names (`from`, `to`, each of `note.over`), in order of first mention. */
 function named(d: StepDrawing): string[] {
   return [d.from, d.to, ...(d.note === undefined ? [] : d.note.over.split(','))].map((s) => s.trim());
@@ -87,9 +94,14 @@ export function sequenceLayout(lanes: readonly Lane[], drawings: readonly StepDr
     const hi = Math.max(...xs) + LANE_W / 2 - 8;
     return { x: lo, w: hi - lo };
   };
+  // A note is as wide as the lanes it is over, or as its text when that is longer.
+  const noteBox = (over: string[], text: string): { x: number; w: number } => {
+    const b = span(over);
+    return { x: b.x, w: Math.max(b.w, textEnd(12, text)) };
+  };
   const steps: PlacedStep[] = [];
   let y = TOP;
-  const all0 = span([placed[0].id, placed[placed.length - 1].id]);
+  const all0 = noteBox([placed[0].id, placed[placed.length - 1].id], '0. initial world');
   steps.push({ n: 0, y, h: ROW_H, shape: 'none', x1: 0, x2: 0, ay: y, broken: false, text: '', notes: [{ ...all0, y: y + 4, text: '0. initial world', kind: 'plain' }], classes: ['msg'] });
   y += ROW_H;
   for (const d of drawings) {
@@ -110,12 +122,17 @@ export function sequenceLayout(lanes: readonly Lane[], drawings: readonly StepDr
       ay: y + ROW_H - 9,
       broken: d.broken,
       text: d.text,
-      notes: notes.map((nt, i) => ({ ...span(nt.over), y: y + arrowH + i * (NOTE_H + 4), text: nt.text, kind: nt.kind })),
+      notes: notes.map((nt, i) => ({ ...noteBox(nt.over, nt.text), y: y + arrowH + i * (NOTE_H + 4), text: nt.text, kind: nt.kind })),
       classes: ['msg', ...(d.fault || d.broken ? ['fault'] : []), ...(d.violation ? ['violation'] : [])],
     });
     y += steps[steps.length - 1].h;
   }
-  return { width: LEFT + placed.length * LANE_W + 200, height: y + 10, lanes: placed, steps };
+  // Wide enough for the lanes and for every text: the highlight band spans it all.
+  const ends = steps.flatMap((st) => [
+    ...st.notes.map((nt) => nt.x + nt.w),
+    st.shape === 'arrow' ? textEnd(Math.min(st.x1, st.x2) + 6, st.text) : st.shape === 'self' ? textEnd(st.x1 + LOOP_W + 6, st.text) : 0,
+  ]);
+  return { width: Math.ceil(Math.max(LEFT + placed.length * LANE_W, ...ends) + 12), height: y + 10, lanes: placed, steps };
 }
 
 const r = (v: number): string => String(Math.round(v * 10) / 10);
