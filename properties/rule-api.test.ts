@@ -182,6 +182,6 @@ describe('which records an engine selects is a decision (selectable)', () => {
   });
   it('a selectable that returns a non-boolean breaks its contract', () => {
     const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
-    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/selectable returned "yes", expected a boolean/);
+    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/selectable returned "yes", expected a boolean/);
   });
 });

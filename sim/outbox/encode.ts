@@ -33,7 +33,7 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       const slot = w.records[id];
       s += slot === undefined ? '-' : slot.kind === 'torn' ? `T${slot.bytes}` : recordKey(slot.record);
       const c = w.claims[id];
-      s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : `|${c.owner}`;
+      s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : c.until === undefined ? `|${c.owner}` : `|${c.owner}@${c.until}`;
       s += `|${fileKey(w.live[id])}`;
       const b = w.broker[id];
       s += b === undefined ? '|-' : `|${b.body}#${b.key}`;
@@ -49,6 +49,8 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
     }
     s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}G${w.parkedGone.join(',')}`;
     if (w.dedupe !== undefined) for (const id of ids) s += `D${w.dedupe[id] ?? '-'}`;
+    // The clock, in a world with one only: a world without one keeps the keys it always had.
+    if (w.clock !== undefined) s += `C${w.clock}`;
     s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
     return s;
   };

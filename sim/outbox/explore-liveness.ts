@@ -3,7 +3,7 @@
  * `core/explore-liveness.ts`): the steady modes are the broker's answers
  * that can persist once faults stop (every answer of the menu but a crash
  * during the POST, which is a fault); the steps the system takes by itself
- * are engine steps (scan, drain, step) and the broker giving the mode's
+ * are engine steps (scan, drain, step), time passing (tick) and the broker giving the mode's
  * answer; quiet is the object system's own test on the healed state, as the
  * liveness phase of `check` asks it.
  */
@@ -32,7 +32,8 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
-      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || (e.kind === 'answer' && e.answer === modes[m]);
+      // Time passing is no fault: it goes on once faults stop (events/clock.ts).
+      return e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || e.kind === 'tick' || (e.kind === 'answer' && e.answer === modes[m]);
     },
   };
 }

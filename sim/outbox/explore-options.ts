@@ -21,6 +21,10 @@ export interface ExploreSizes {
   skew: boolean;
   /** The opt-in property at-most-once is checked too. */
   atMostOnce?: boolean;
+  /** The clock's horizon in ticks (docs/rules.md, 'Time'); 0 or absent: no clock. */
+  ticksMax?: number;
+  /** A claim's lease in ticks (needs a clock); 0 or absent: claims never expire, and no engine stalls. */
+  leaseTicks?: number;
 }
 
 export const EXPLORE_DEFAULTS: ExploreSizes = {
@@ -45,5 +49,7 @@ export function exploreOptions(s: ExploreSizes): WorldOptions {
     faultGroupWeight: 1,
     healAnswer: 'accept',
     faultStepsMax: 120,
+    // With leases, the stall fault is on like every other fault.
+    ...((s.ticksMax ?? 0) > 0 && (s.leaseTicks ?? 0) > 0 ? { stallWeight: 1 } : {}),
   };
 }

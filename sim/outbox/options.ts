@@ -52,6 +52,20 @@ export interface WorldOptions {
    */
   dedupeWindow?: number;
   /**
+   * The logical clock (events/clock.ts, docs/rules.md 'Time'): while faults
+   * last, time passes (`tick`) up to this horizon, in ticks; once they stop it
+   * runs on. 0 or absent: the world has no clock and decisions see `now: 0`.
+   */
+  ticksMax?: number;
+  /**
+   * A claim's lease, in ticks from when it was taken: once the clock passes
+   * it, the claim reads `expired` to other engines although its holder may
+   * live on. 0 or absent (or no clock): claims never expire.
+   */
+  leaseTicks?: number;
+  /** Relative weight of the `stall` fault (an engine pauses past its lease); 0 or absent: off. */
+  stallWeight?: number;
+  /**
    * Opt-in property at-most-once (`--property at-most-once`): for a consumer
    * that is not idempotent; it sees duplicates under `--broker log`.
    */
@@ -77,7 +91,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow' | 'atMostOnce'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'dedupeWindow' | 'atMostOnce' | 'ticksMax' | 'leaseTicks'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
@@ -91,9 +105,11 @@ function between(pick: (n: number) => number, lo: number, hi: number): number {
  * A forgetful broker stores again what a permanent one drops, which hides
  * the flaws that need the broker to keep the first body (the phantom
  * deliveries of docs/rules.md), so most seeds keep the shipped broker's
- * permanent memory.
+ * permanent memory. `lease` for the world's clock: on in one seed in four,
+ * with a lease of 1-3 ticks (else no clock), so that most seeds keep the
+ * timeless world every other knob was tuned in.
  */
-export type KnobDraw = 'base' | 'on' | 'window';
+export type KnobDraw = 'base' | 'on' | 'window' | 'lease';
 
 /** A kind's swarm knob: the named stream its weight is drawn from, and how. */
 export interface SwarmKnob {
@@ -110,6 +126,18 @@ export const FAULT_KNOBS: readonly SwarmKnob[] = FAULTS.map((f) => ({ name: f, s
 /** The broker's dedupe window (its entry in the event table is events/dedupe-window.ts). */
 export const DEDUPE_WINDOW_KNOB: SwarmKnob = { name: 'forget', stream: 'broker:dedupe-window', draw: 'window' };
 
+/** The world's clock and its leases: the lease length drawn (0: no clock); its entry is `tick` (events/clock.ts). */
+export const CLOCK_KNOB: SwarmKnob = { name: 'tick', stream: 'clock:lease', draw: 'lease' };
+/** The stall fault's weight (events/clock.ts). */
+export const STALL_KNOB: SwarmKnob = { name: 'stall', stream: 'fault:stall', draw: 'on' };
+
+/**
+ * The clock's horizon in random runs: above what a run's faulty phase
+ * reaches (at most 120 steps, about one in eight a tick, plus stalls), so
+ * that no window a rule sets ends after it.
+ */
+export const CHECK_TICKS_MAX = 64;
+
 /**
  * Each knob's value for a seed, drawn from the knob's own stream only: a
  * knob's draw depends on the seed and its stream's name, never on which
@@ -122,6 +150,7 @@ export function drawKnobs(seed: number, knobs: readonly SwarmKnob[]): number[] {
     const stream = lightStream(seed, k.stream);
     if (k.draw === 'base') out.push(6 + Math.floor(stream.next() * 6));
     else if (k.draw === 'window') out.push(stream.next() < 0.75 ? 0 : 1 + Math.floor(stream.next() * 6));
+    else if (k.draw === 'lease') out.push(stream.next() < 0.75 ? 0 : 1 + Math.floor(stream.next() * 3));
     else out.push(Math.floor(stream.next() * 4) === 0 ? 0 : 1 + Math.floor(stream.next() * 4));
   }
   return out;
@@ -175,6 +204,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     skew: fixed.skew ?? false,
     dedupeWindow: fixed.dedupeWindow ?? drawKnobs(seed, [DEDUPE_WINDOW_KNOB])[0],
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
+    ...clockOptions(seed, fixed),
     crashesMax,
     corruptionsMax,
     operatorActionsMax,
@@ -186,11 +216,24 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   };
 }
 
+/**
+ * The clock of a seed's world, drawn from its own streams (absent fields: no
+ * clock): a lease of 1-3 ticks in one seed in four, with the check horizon
+ * and the stall fault's weight. Fixed `ticksMax`/`leaseTicks` win.
+ */
+function clockOptions(seed: number, fixed: FixedOptions): Pick<WorldOptions, 'ticksMax' | 'leaseTicks' | 'stallWeight'> {
+  const [lease, stall] = drawKnobs(seed, [CLOCK_KNOB, STALL_KNOB]);
+  const leaseTicks = fixed.leaseTicks ?? lease;
+  const ticksMax = fixed.ticksMax ?? (leaseTicks > 0 ? CHECK_TICKS_MAX : 0);
+  if (ticksMax <= 0) return {};
+  return { ticksMax, leaseTicks, stallWeight: leaseTicks > 0 ? stall : 0 };
+}
+
 /** One line describing the options, printed before a run. */
 export function describeOptions(o: WorldOptions): string {
   const answers = ANSWERS.map((a, i) => `${a}:${o.answerWeights[i]}`).join(' ');
   const faults = FAULTS.map((f, i) => `${f}:${o.faultWeights[i]}`).join(' ');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker} dedupeWindow=${o.dedupeWindow ?? 0}${(o.ticksMax ?? 0) > 0 ? ` ticksMax=${o.ticksMax} leaseTicks=${o.leaseTicks ?? 0} stall:${o.stallWeight ?? 0}` : ''} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight} answers[${answers}] faults[${faults}] healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */

@@ -58,6 +58,8 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
+      // A clock only in a world with one (events/clock.ts).
+      ...((options.ticksMax ?? 0) > 0 ? { clock: 0 } : {}),
     };
   };
 
@@ -73,6 +75,14 @@ export function outboxSystem(
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
     if (w.engines.length === 0) return true;
+    // With a clock, quiet also later: a pass that would act once a window opens or a lease
+    // expires (time runs on once faults stop) means the system is waiting, not done.
+    if (!quietAt(w)) return false;
+    return w.clock === undefined || quietAt({ ...w, clock: w.clock + FUTURE_TICKS });
+  };
+
+  /** No engine starting a pass in `w` now would change anything durable or POST anything. */
+  const quietAt = (w: World): boolean => {
     const before = durableKey(w);
     const probe = w.engines[0];
     const starts = choices(w)
@@ -113,6 +123,13 @@ export function outboxSystem(
     quiescent,
   };
 }
+
+/**
+ * How far ahead a world with a clock is probed for quiet: past any window a
+ * rule waits for and any lease, as the liveness phase's unbounded clock
+ * would eventually be.
+ */
+const FUTURE_TICKS = 1_000;
 
 /**
  * A PARKED record replaced other than by an operator's requeue (a fresh

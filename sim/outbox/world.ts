@@ -61,6 +61,12 @@ export interface World {
   parkedGone: string[];
   /** Faults have stopped (liveness phase). */
   healing: boolean;
+  /**
+   * The logical clock, in ticks: present only in a world with a clock
+   * (`ticksMax` > 0; absent otherwise, so a world without one has the states
+   * it always had). It advances by `tick` and `stall` events (events/clock.ts).
+   */
+  clock?: number;
 }
 
 /** Everything that can happen in the world. */
@@ -81,7 +87,11 @@ export type WorldEvent =
   | { kind: 'tear-claim'; id: string }
   | { kind: 'newer-schema'; id: string }
   | { kind: 'legacy-record'; id: string }
-  | { kind: 'forget'; id: string };
+  | { kind: 'forget'; id: string }
+  /** Time passes between steps: the clock advances to `to`. */
+  | { kind: 'tick'; to: number }
+  /** Engine `pid` stalls (a pause) while the clock runs on to `to`: its lease expires under it. */
+  | { kind: 'stall'; pid: number; at: LifecycleState; to: number };
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {

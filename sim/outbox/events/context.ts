@@ -50,10 +50,25 @@ export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: strin
   return readSlot(w.records[id], rules.schemaKnown, rules.recordShape);
 }
 
-/** A claim as engine `pid` sees it. */
+/** A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. */
 export function claimView(w: World, id: string, pid: number): ClaimView {
   const c = w.claims[id];
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
-  return { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  const view: ClaimView = { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  return c.until === undefined ? view : { ...view, expired: (w.clock ?? 0) >= c.until };
+}
+
+/** The clock as decisions see it: 0 in a world without one. */
+export function nowOf(w: World): number {
+  return w.clock ?? 0;
+}
+
+/**
+ * The tick at which a claim taken now expires, or undefined in a world
+ * without leases (its claims never expire; `leaseTicks` 0 or no clock).
+ */
+export function leaseUntil(ctx: WorldContext, w: World): number | undefined {
+  const lease = ctx.options.leaseTicks ?? 0;
+  return w.clock === undefined || lease <= 0 ? undefined : w.clock + lease;
 }

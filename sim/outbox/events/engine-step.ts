@@ -9,7 +9,7 @@ import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
-import { claimView, readFor, type WorldContext } from './context.ts';
+import { claimView, leaseUntil, nowOf, readFor, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
 export interface AnswerEffect {
@@ -26,15 +26,22 @@ type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
-  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
+  // The clock, in a world with one (a world without one tells decisions 0 and keeps its events as they were).
+  const now = w.clock === undefined ? {} : { now: nowOf(w) };
+  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid), ...now };
+  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id), ...now };
   const id = proc.ctx.id ?? '';
-  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
-  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
+  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid), ...now };
+  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null, ...now };
 }
 
-/** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
-function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[]): void {
+/**
+ * Applies the durable effects of one engine step to `w` (a fresh copy owned
+ * by the caller). The world checks no claim: whether a write checks the
+ * claim token first is the rule set's decision (`fences`), taken in the
+ * statechart; an unfenced write or POST of a stale holder lands.
+ */
+function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], until: number | undefined): void {
   for (const fx of effects) {
     switch (fx.kind) {
       case 'write-record': {
@@ -47,7 +54,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         break;
       }
       case 'take-claim':
-        w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
+        w.claims = { ...w.claims, [fx.id]: until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until } };
         tags.push('layer:claim');
         break;
       case 'release-claim': {
@@ -100,7 +107,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
-  applyEffects(next, proc, out.effects, tags);
+  applyEffects(next, proc, out.effects, tags, leaseUntil(ctx, w));
   const posted = out.effects.some((fx) => fx.kind === 'post');
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];

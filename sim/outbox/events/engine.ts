@@ -6,7 +6,7 @@
  */
 import type { WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
-import { readFor, rulesOf, whoOf } from './context.ts';
+import { nowOf, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -45,7 +45,7 @@ export const drain: EventKind<Drain> = {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
     // A READY record the engine's rule set does not select (`selectable`) is not drained.
-    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
   label: (e) => `e${e.pid} drain ${e.id}`,

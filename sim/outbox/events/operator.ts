@@ -12,7 +12,7 @@
 import { readSlot } from '../../../model/record.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
-import { claimView, type WorldContext } from './context.ts';
+import { claimView, nowOf, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
 
 type Requeue = Extract<WorldEvent, { kind: 'requeue' }>;
@@ -47,6 +47,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
     action,
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
+    now: nowOf(w),
   });
   return { ...w, records: { ...w.records, [id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 };
 }

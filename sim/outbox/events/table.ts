@@ -7,6 +7,7 @@
  */
 import type { WorldContext } from './context.ts';
 import { answers } from './broker.ts';
+import { stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
@@ -79,6 +80,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   forget,
   restart,
   upgrade,
+  tick,
   produce,
   requeue,
   requeueReset,
@@ -89,6 +91,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   newerSchema,
   legacyRecord,
   tearClaim,
+  stall,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();
