@@ -14,6 +14,7 @@ import { ANSWERS, type WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
+import { waitsForTime } from './outbox-system.ts';
 
 /** The liveness of the outbox on the object system. */
 export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
@@ -28,7 +29,11 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
       // Restarted engines are idle: a state with a busy engine is busy healed too (the cheap test first).
       if (w.engines.some((p) => p.state !== 'idle')) return 'busy';
       const healed = heal(w);
-      return isQuiet(system, healed) ? eventuallyViolated(system, healed) : 'busy';
+      if (isQuiet(system, healed)) return eventuallyViolated(system, healed);
+      // At the clock's horizon time stops in the search: a world that only waits for a later
+      // time (a back-off, a lease) is not judged there, neither quiet nor busy (docs/rules.md, 'Time').
+      if (w.clock !== undefined && w.clock >= (options.ticksMax ?? 0) && waitsForTime(system, healed)) return null;
+      return 'busy';
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {

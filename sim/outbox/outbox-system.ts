@@ -112,7 +112,7 @@ export function outboxSystem(
     return { ...w, engines, nextPid, healing: true };
   };
 
-  return {
+  const system: TransitionSystem<World, WorldEvent> = {
     initial,
     choices,
     step,
@@ -122,6 +122,21 @@ export function outboxSystem(
     heal,
     quiescent,
   };
+  QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
+  return system;
+}
+
+/** Each outbox system's quiet test at the present time only (no later time probed). */
+const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();
+
+/**
+ * Whether `w` is waiting for time to pass: quiet now (no pass would change
+ * anything at the clock's present reading) but not quiet later (a window
+ * opens or a lease expires). False in a world without a clock.
+ */
+export function waitsForTime(system: TransitionSystem<World, WorldEvent>, w: World): boolean {
+  const now = QUIET_NOW.get(system);
+  return w.clock !== undefined && now !== undefined && now(w) && system.quiescent?.(w) === false;
 }
 
 /**
