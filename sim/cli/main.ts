@@ -97,6 +97,8 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
     .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
     .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it (default 0: never)')
+    .option('--ticks <n>', 'a logical clock whose horizon is n ticks while faults last (default 0: no clock)')
+    .option('--lease <n>', 'a claim\'s lease expires n ticks after it is taken; needs --ticks (default 0: never)')
     .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')

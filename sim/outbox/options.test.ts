@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { seededChooser } from '../core/chooser.ts';
 import { EVENT_KINDS } from './events/table.ts';
-import { ANSWER_KNOBS, ANSWERS, DEDUPE_WINDOW_KNOB, drawKnobs, FAULT_KNOBS, FAULTS, swarmOptions, type SwarmKnob } from './options.ts';
+import { ANSWER_KNOBS, ANSWERS, CLOCK_KNOB, DEDUPE_WINDOW_KNOB, drawKnobs, STALL_KNOB, FAULT_KNOBS, FAULTS, swarmOptions, type SwarmKnob } from './options.ts';
 
 const SEEDS = 2_000;
 
 describe('swarm knobs', () => {
   it('draws every table knob, each from the stream its table entry names', () => {
     const table = EVENT_KINDS.flatMap((k) => (k.knob === null ? [] : [{ name: k.name, stream: k.knob.stream, draw: k.knob.draw }]));
-    expect([...ANSWER_KNOBS, ...FAULT_KNOBS, DEDUPE_WINDOW_KNOB].sort((a, b) => a.name.localeCompare(b.name))).toEqual(table.sort((a, b) => a.name.localeCompare(b.name)));
+    expect([...ANSWER_KNOBS, ...FAULT_KNOBS, DEDUPE_WINDOW_KNOB, CLOCK_KNOB, STALL_KNOB].sort((a, b) => a.name.localeCompare(b.name))).toEqual(table.sort((a, b) => a.name.localeCompare(b.name)));
     expect(ANSWER_KNOBS.map((k) => k.name)).toEqual([...ANSWERS]);
     expect(FAULT_KNOBS.map((k) => k.name)).toEqual([...FAULTS]);
   });

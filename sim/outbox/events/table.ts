@@ -67,7 +67,7 @@ export const GROUPS: readonly Group[] = [
     whileHealing: false,
     title: 'Storage and process faults',
     intro:
-      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the other four share the corruption budget (`corruptionsMax`).",
+      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the other four share the corruption budget (`corruptionsMax`); a stall needs a world with leases, and the clock's horizon bounds it.",
   },
 ];
 
