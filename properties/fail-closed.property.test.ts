@@ -21,7 +21,7 @@ import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from
 import type { Property } from '../sim/core/system.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
-import { ANSWERS, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
+import { ANSWERS, CHECK_TICKS_MAX, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
 
@@ -59,11 +59,15 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
+    // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks, and the stall fault's weight.
+    leaseTicks: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
+    stallWeight: weight,
   })
-  .map(({ acceptWeight, otherAnswerWeights, ...o }) => {
+  .map(({ acceptWeight, otherAnswerWeights, leaseTicks, stallWeight, ...o }) => {
     const answerWeights = [...otherAnswerWeights];
     answerWeights.splice(ACCEPT, 0, acceptWeight);
-    return { ...o, skew: false, answerWeights };
+    const clock = leaseTicks > 0 ? { ticksMax: CHECK_TICKS_MAX, leaseTicks, stallWeight } : {};
+    return { ...o, skew: false, answerWeights, ...clock };
   });
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
