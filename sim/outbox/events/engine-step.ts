@@ -26,13 +26,19 @@ type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  // The clock, in a world with one (a world without one tells decisions 0 and keeps its events as they were).
-  const now = w.clock === undefined ? {} : { now: nowOf(w) };
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid), ...now };
-  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id), ...now };
+  const event = observe(ctx, w, proc, e, reply);
+  // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as they were.
+  if (w.clock !== undefined) event.now = nowOf(w);
+  return event;
+}
+
+/** What the engine observes of the world for its step: the record, the claim, the live file, the broker's reply. */
+function observe(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
+  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
+  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
   const id = proc.ctx.id ?? '';
-  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid), ...now };
-  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null, ...now };
+  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
+  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
 }
 
 /**
