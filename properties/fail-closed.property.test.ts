@@ -21,7 +21,8 @@ import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from
 import type { Property } from '../sim/core/system.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
-import { ANSWERS, CHECK_TICKS_MAX, FAULTS, type WorldOptions } from '../sim/outbox/options.ts';
+import { ANSWER_NAMES, swarmKnobs, type WorldOptions } from '../sim/outbox/options.ts';
+import { CHECK_TICKS_MAX } from '../sim/outbox/events/clock.ts';
 import type { World } from '../sim/outbox/world.ts';
 import { outboxProperties } from '../sim/outbox/properties.ts';
 
@@ -38,7 +39,8 @@ interface Scenario {
 
 // Like the swarm, a weight is often 0 so that some scenarios switch a fault off entirely.
 const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 });
-const ACCEPT = ANSWERS.indexOf('accept');
+// Every weight the swarm draws, by kind name; the healthy answer's is never 0 (as the swarm's `base` draw).
+const KNOBS = swarmKnobs();
 
 const optionsArb: fc.Arbitrary<WorldOptions> = fc
   .record({
@@ -50,25 +52,23 @@ const optionsArb: fc.Arbitrary<WorldOptions> = fc
     crashesMax: fc.integer({ min: 0, max: 4 }),
     corruptionsMax: fc.integer({ min: 0, max: 3 }),
     operatorActionsMax: fc.integer({ min: 0, max: 4 }),
-    acceptWeight: fc.integer({ min: 1, max: 12 }),
-    otherAnswerWeights: fc.array(weight, { minLength: ANSWERS.length - 1, maxLength: ANSWERS.length - 1 }),
-    faultWeights: fc.array(weight, { minLength: FAULTS.length, maxLength: FAULTS.length }),
+    drawn: fc.tuple(...KNOBS.map((k) => (k.draw === 'base' ? fc.integer({ min: 1, max: 12 }) : weight))),
     faultGroupWeight: fc.integer({ min: 1, max: 5 }),
     // The broker's steady answer once faults stop: healthy, or a failure that persists.
-    healAnswer: fc.constantFrom(...ANSWERS.filter((a) => a !== 'crash-in-post')),
+    healAnswer: fc.constantFrom(...ANSWER_NAMES.filter((a) => a !== 'crash-in-post')),
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
-    // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks, and the stall fault's weight.
-    leaseTicks: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
-    stallWeight: weight,
+    // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks (the stall fault's weight is drawn with the others).
+    lease: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
   })
-  .map(({ acceptWeight, otherAnswerWeights, leaseTicks, stallWeight, ...o }) => {
-    const answerWeights = [...otherAnswerWeights];
-    answerWeights.splice(ACCEPT, 0, acceptWeight);
-    const clock = leaseTicks > 0 ? { ticksMax: CHECK_TICKS_MAX, leaseTicks, stallWeight } : {};
-    return { ...o, skew: false, answerWeights, ...clock };
-  });
+  .map(({ drawn, dedupeWindow, lease, ...o }) => ({
+    ...o,
+    skew: false,
+    weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
+    // A lease comes with a clock whose horizon is check's.
+    settings: { dedupeWindow, ...(lease > 0 ? { ticks: CHECK_TICKS_MAX, lease } : {}) },
+  }));
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   options: optionsArb,

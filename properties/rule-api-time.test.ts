@@ -30,7 +30,7 @@ function search(rules: RuleSet, sizes: Partial<ExploreSizes>) {
 }
 
 /** A small world with leases: two engines, one body, a lease of one tick, the clock's horizon at two. */
-const LEASES: Partial<ExploreSizes> = { bodiesPerId: 1, crashesMax: 0, ticksMax: 2, leaseTicks: 1 };
+const LEASES: Partial<ExploreSizes> = { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } };
 
 /** Steps a world by the labels of enabled events (throws when one is not enabled); the tags of each step. */
 function walk(rules: RuleSet, sizes: Partial<ExploreSizes>, labels: readonly string[]): { w: World; tags: string[][] } {
@@ -119,7 +119,7 @@ describe('fencing is the rule set\'s decision (fences)', () => {
 });
 
 describe('decisions see the clock (view.now): retry windows and back-off', () => {
-  const WINDOWS: Partial<ExploreSizes> = { ticksMax: 3, attemptsMax: 4, engines: 1 };
+  const WINDOWS: Partial<ExploreSizes> = { settings: { ticks: 3 }, attemptsMax: 4, engines: 1 };
   it('parking once the retry window is exhausted is clean', () => {
     const r = search(retryWindow, WINDOWS);
     expect([r.complete, r.found]).toEqual([true, []]);
@@ -131,11 +131,11 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
     expect(r.paths[0].filter((l) => l.startsWith('tick ')).length).toBeGreaterThanOrEqual(2);
   });
   it('a back-off that waits for a later tick is no finding: quiet is judged after time runs on, and at the horizon a wait is not judged', () => {
-    const r = search(retryBackoff, { ticksMax: 3, attemptsMax: 3, engines: 1 });
+    const r = search(retryBackoff, { settings: { ticks: 3 }, attemptsMax: 3, engines: 1 });
     expect([r.complete, r.found]).toEqual([true, []]);
   });
   it('a world waiting for time to pass is not quiet: the back-off\'s record is retried once time runs on', () => {
-    const sizes = { ticksMax: 3, attemptsMax: 3, engines: 1 };
+    const sizes = { settings: { ticks: 3 }, attemptsMax: 3, engines: 1 };
     const { w } = walk(retryBackoff, sizes, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing', 'e1 disposing']);
     const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules: retryBackoff }, steppersFor(retryBackoff, null));
     const healed = system.heal?.(w) as World;
@@ -148,7 +148,7 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
       const steppers = steppersFor(rules, null);
       const found = new Set<string>();
       for (const seed of seeds) {
-        const options = swarmOptions(seed, { ticksMax: 64, leaseTicks: 2 });
+        const options = swarmOptions(seed, { settings: { ticks: 64, lease: 2 } });
         const r = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
         if (r.violation !== null) found.add(r.violation.property);
       }

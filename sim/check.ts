@@ -29,8 +29,8 @@ export interface CheckPlan {
   seedStart: number;
   seeds: number;
   broker: BrokerMode | null;
-  /** The broker's dedupe window for every seed (`--dedupe-window`); absent: drawn per seed. */
-  dedupeWindow?: number;
+  /** World settings fixed for every seed (flags such as `--dedupe-window`), by name; one absent is drawn per seed. */
+  settings?: Readonly<Record<string, number>>;
   /** `--property at-most-once`: the opt-in property is checked too. */
   atMostOnce?: boolean;
   bounds: RunBounds;
@@ -107,11 +107,11 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'dedupeWindow' | 'atMostOnce'>): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'settings' | 'atMostOnce'>): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
     skew: plan.oldRules !== null,
-    ...(plan.dedupeWindow !== undefined ? { dedupeWindow: plan.dedupeWindow } : {}),
+    ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),
   };
 }

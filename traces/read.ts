@@ -14,6 +14,7 @@ import { basename } from 'node:path';
 import { UsageError } from '../sim/usage-error.ts';
 import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { headerProblem, stepProblem } from './shape.ts';
+import { currentOptions } from '../sim/outbox/legacy-options.ts';
 import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
 
 /** The ways a trace cannot be read. */
@@ -140,5 +141,7 @@ export function readTrace(path: string): Trace {
   if (costly !== null) {
     throw new TraceReadError('too-large', `${basename(path)}: rebuilding its states would copy more than ${REBUILD_COPIES_MAX.toLocaleString('en-US')} entries (by step ${costly}); it is not a trace outbox-sim wrote`);
   }
-  return { id: traceId(header, steps), header, steps };
+  // The id is of the lines as written; an older trace's options are then read in today's shape.
+  const id = traceId(header, steps);
+  return { id, header: header.model === 'outbox' ? { ...header, options: currentOptions(header.options) } : header, steps };
 }

@@ -15,7 +15,7 @@ import { runCli as run } from '../sim/cli/test-cli.ts';
 const dir = tempDir('shape-');
 afterAll(() => removeDir(dir));
 
-const base = readTrace('traces/corpus/803dcc60d203.trace.jsonl');
+const base = readTrace('traces/corpus/3a27c00d2537.trace.jsonl');
 
 /** Writes a trace whose every line is sealed with a correct checksum, in its own folder (for recheck). */
 function sealed(name: string, header: unknown, steps: readonly unknown[]): string {
@@ -32,7 +32,8 @@ const withStep = (i: number, patch: Record<string, unknown>) => base.steps.map((
 
 const CASES: { name: string; header: unknown; steps: readonly unknown[]; line: number; where: string }[] = [
   { name: 'rules-null', header: withHeader({ rules: null }), steps: base.steps, line: 1, where: 'rules' },
-  { name: 'options-weights', header: withHeader({ options: { ...(base.header.options as object), answerWeights: 'many' } }), steps: base.steps, line: 1, where: 'options.answerWeights' },
+  { name: 'options-weights', header: withHeader({ options: { ...(base.header.options as object), weights: 'many' } }), steps: base.steps, line: 1, where: 'options.weights' },
+  { name: 'options-old-weights', header: withHeader({ options: { ...(base.header.options as object), answerWeights: 'many' } }), steps: base.steps, line: 1, where: 'options.answerWeights' },
   { name: 'engines-billion', header: withHeader({ options: { ...(base.header.options as object), engines: 1e9 } }), steps: base.steps, line: 1, where: 'options.engines' },
   { name: 'violation-step', header: withHeader({ violation: { ...base.header.violation, step: 'last' } }), steps: base.steps, line: 1, where: 'violation.step' },
   { name: 'tags-number', header: base.header, steps: withStep(2, { tags: 5 }), line: 4, where: 'tags' },

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { BROKER_MODES } from '../model/broker.ts';
-import { ANSWERS, FAULTS } from '../sim/outbox/options.ts';
+import { ANSWER_NAMES } from '../sim/outbox/options.ts';
 
 const count = (max: number) => z.int().min(0).max(max);
 
@@ -39,10 +39,13 @@ const outboxOptionsShape = z.looseObject({
   crashesMax: count(1000),
   corruptionsMax: count(1000),
   operatorActionsMax: count(1000),
-  answerWeights: z.array(count(1_000_000)).max(ANSWERS.length),
-  faultWeights: z.array(count(1_000_000)).max(FAULTS.length),
+  // Each kind's weight by name; a trace from before that keeps them by position (sim/outbox/legacy-options.ts).
+  weights: z.record(z.string(), count(1_000_000)).refine((w) => Object.keys(w).length <= 256, 'more than 256 weights').optional(),
+  answerWeights: z.array(count(1_000_000)).max(64).optional(),
+  faultWeights: z.array(count(1_000_000)).max(64).optional(),
+  settings: z.record(z.string(), count(1_000_000)).refine((w) => Object.keys(w).length <= 64, 'more than 64 settings').optional(),
   faultGroupWeight: count(1_000_000),
-  healAnswer: z.enum(ANSWERS),
+  healAnswer: z.enum(ANSWER_NAMES as [string, ...string[]]),
   faultStepsMax: count(1_000_000),
 });
 

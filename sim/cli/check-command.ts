@@ -29,6 +29,7 @@ import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkFaultError } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 
@@ -39,7 +40,6 @@ export interface CheckFlags {
   seeds?: string;
   seed?: string;
   broker?: string;
-  dedupeWindow?: string;
   property?: string;
   json?: boolean;
   out?: string;
@@ -132,12 +132,13 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
-  const dedupeWindow = flags.dedupeWindow === undefined ? undefined : intFlag('--dedupe-window', flags.dedupeWindow, 0, 0, 1000);
+  const settings = settingsOf(flags);
+  const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
@@ -147,9 +148,9 @@ async function runCheck(flags: CheckFlags, io: Io): Promise<number> {
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${dedupeWindow === undefined ? '' : `, dedupe window ${dedupeWindow === 0 ? 'off' : dedupeWindow}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}; ${workers} worker${workers === 1 ? '' : 's'}`);
     if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(dedupeWindow !== undefined ? { dedupeWindow } : {}) }))}`);
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}) }))}`);
     } else {
       io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
     }

@@ -30,7 +30,6 @@ import { BOUNDS_DEFAULT } from '../check.ts';
 import { rulesPair, replayCommand } from './check-command.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
-import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { faultTraced } from './rule-fault.ts';
 import { memoryGuard, memoryMiBDefault, residentPeakBytes } from './memory-guard.ts';
@@ -38,6 +37,7 @@ import { progressBar } from './progress.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
+import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
 
 export interface ExploreFlags {
@@ -51,9 +51,6 @@ export interface ExploreFlags {
   corruptions?: string;
   operator?: string;
   broker?: string;
-  dedupeWindow?: string;
-  ticks?: string;
-  lease?: string;
   property?: string;
   maxStates?: string;
   maxDepth?: string;
@@ -101,19 +98,10 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
-    dedupeWindow: intFlag('--dedupe-window', flags.dedupeWindow, d.dedupeWindow, 0, 1000),
-    ...clockOf(flags),
+    settings: settingsOf(flags),
     ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
     skew,
   };
-}
-
-/** The clock named by `--ticks` and `--lease` (docs/rules.md, 'Time'); none unless given. */
-function clockOf(flags: ExploreFlags): Pick<ExploreSizes, 'ticksMax' | 'leaseTicks'> {
-  const ticksMax = intFlag('--ticks', flags.ticks, 0, 0, 12);
-  const leaseTicks = intFlag('--lease', flags.lease, 0, 0, 12);
-  if (leaseTicks > 0 && ticksMax === 0) throw new UsageError('--lease needs a clock: give --ticks N too');
-  return ticksMax === 0 ? {} : { ticksMax, leaseTicks };
 }
 
 /** The stop reason of a search that an interrupt ended. */
@@ -134,7 +122,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${sizes.dedupeWindow > 0 ? `, dedupe window ${sizes.dedupeWindow}` : ''}${(sizes.ticksMax ?? 0) > 0 ? `, clock to tick ${sizes.ticksMax}, lease ${sizes.leaseTicks ?? 0}` : ''}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

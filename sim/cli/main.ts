@@ -22,6 +22,7 @@ import { TOOL_VERSION } from '../trace-format.ts';
 import { RuleFault } from '../../model/rule-contract.ts';
 import { ruleFaultLine } from './rule-fault.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
+import { settingFlags } from './world-settings.ts';
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -58,7 +59,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
       code = rulesCommand(opts.json === true, io);
     });
 
-  program
+  settingFlags(program
     .command('check')
     .description('run seeded worlds full of faults against a rule set (the main job)')
     .option('--rules <name|path>', 'rule set to check (catalog name or .ts file)', 'fail-closed')
@@ -66,8 +67,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--seeds <n>', 'number of seeds to run')
     .option('--seed <s>', 'run this one seed only')
     .option('--broker <mode>', 'broker dedupe mode for every seed: id-ok, id-409, key, none, log (log: keeps every accepted POST; default: drawn per seed from the first four)')
-    .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
-    .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it; 0: never (default: drawn per seed)')
+    .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)'), 'check')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')
@@ -91,14 +91,11 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
       code = await replayCommand(trace, opts, io);
     });
 
-  worldSizeOptions(program
+  settingFlags(worldSizeOptions(program
     .command('explore'))
     .description('exhaustive breadth-first search of one bounded world (shortest counterexample)')
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
-    .option('--old-rules <name|path>', 'older engines beside the new (version skew)')
-    .option('--dedupe-window <n>', 'the broker may forget an id n broker steps after storing it (default 0: never)')
-    .option('--ticks <n>', 'a logical clock whose horizon is n ticks while faults last (default 0: no clock)')
-    .option('--lease <n>', 'a claim\'s lease expires n ticks after it is taken; needs --ticks (default 0: never)')
+    .option('--old-rules <name|path>', 'older engines beside the new (version skew)'), 'explore')
     .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)')
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')

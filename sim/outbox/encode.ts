@@ -8,6 +8,7 @@
  */
 import { canonicalJson } from '../core/canonical.ts';
 import type { OutboxRecord, ResultFile } from '../../model/types.ts';
+import { OWNED_SLOTS } from './events/table.ts';
 import type { World } from './world.ts';
 
 const recordKeys = new WeakMap<OutboxRecord, string>();
@@ -48,9 +49,11 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       else s += 'n';
     }
     s += `P${w.published.join(',')}K${w.parkedAttempts.join(',')}G${w.parkedGone.join(',')}`;
-    if (w.dedupe !== undefined) for (const id of ids) s += `D${w.dedupe[id] ?? '-'}`;
-    // The clock, in a world with one only: a world without one keeps the keys it always had.
-    if (w.clock !== undefined) s += `C${w.clock}`;
+    // Slots kinds own (`slots` in the table; rare, small, open): canonical JSON.
+    for (const slot of OWNED_SLOTS) {
+      const v = (w as unknown as Record<string, unknown>)[slot];
+      if (v !== undefined) s += `O${slot}${canonicalJson(v)}`;
+    }
     s += `N${w.nextPid},${w.nextGeneration},${w.crashes},${w.corruptions},${w.operatorActions},${w.healing ? 1 : 0}`;
     return s;
   };

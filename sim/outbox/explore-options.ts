@@ -4,7 +4,9 @@
  * random runs).
  */
 import type { BrokerMode } from '../../model/types.ts';
-import { ANSWERS, FAULTS, type WorldOptions } from './options.ts';
+import { HEALTHY_ANSWER } from './events/broker.ts';
+import { EVENT_KINDS } from './events/table.ts';
+import type { WorldOptions } from './options.ts';
 
 /** Sizes and budgets of an exhaustive search. */
 export interface ExploreSizes {
@@ -16,15 +18,11 @@ export interface ExploreSizes {
   corruptionsMax: number;
   operatorActionsMax: number;
   broker: BrokerMode;
-  /** The broker's dedupe window in broker steps; 0: it never forgets. */
-  dedupeWindow: number;
+  /** The world settings the table's kinds declare (`--dedupe-window` ...), by name; absent: off. */
+  settings?: Readonly<Record<string, number>>;
   skew: boolean;
   /** The opt-in property at-most-once is checked too. */
   atMostOnce?: boolean;
-  /** The clock's horizon in ticks (docs/rules.md, 'Time'); 0 or absent: no clock. */
-  ticksMax?: number;
-  /** A claim's lease in ticks (needs a clock); 0 or absent: claims never expire, and no engine stalls. */
-  leaseTicks?: number;
 }
 
 export const EXPLORE_DEFAULTS: ExploreSizes = {
@@ -36,7 +34,6 @@ export const EXPLORE_DEFAULTS: ExploreSizes = {
   corruptionsMax: 0,
   operatorActionsMax: 0,
   broker: 'id-ok',
-  dedupeWindow: 0,
   skew: false,
 };
 
@@ -44,12 +41,10 @@ export const EXPLORE_DEFAULTS: ExploreSizes = {
 export function exploreOptions(s: ExploreSizes): WorldOptions {
   return {
     ...s,
-    answerWeights: ANSWERS.map(() => 1),
-    faultWeights: FAULTS.map(() => 1),
+    // Every kind on (a kind that follows a setting is on when its setting is).
+    weights: Object.fromEntries(EVENT_KINDS.flatMap((k) => (k.knob === null || k.knob.draw === 'setting' ? [] : [[k.name, 1]]))),
     faultGroupWeight: 1,
-    healAnswer: 'accept',
+    healAnswer: HEALTHY_ANSWER,
     faultStepsMax: 120,
-    // With leases, the stall fault is on like every other fault.
-    ...((s.ticksMax ?? 0) > 0 && (s.leaseTicks ?? 0) > 0 ? { stallWeight: 1 } : {}),
   };
 }

@@ -11,7 +11,7 @@ import { livenessTraceEvents } from '../core/explore-liveness.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxSystem, type Steppers, type WorldRules } from './outbox-system.ts';
-import { ANSWERS, type WorldOptions } from './options.ts';
+import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
 import type { WorldEvent } from './world.ts';
@@ -65,6 +65,6 @@ export function exploreOutbox(
  * broker gives the steady answer the lasso was found under.
  */
 export function counterexampleOf(options: WorldOptions, v: FoundViolation<WorldEvent>): { options: WorldOptions; events: (WorldEvent | null)[] } {
-  const mode = ANSWERS.find((a) => a === v.healed?.mode);
+  const mode = ANSWER_NAMES.find((a) => a === v.healed?.mode);
   return { options: mode === undefined ? options : { ...options, healAnswer: mode }, events: livenessTraceEvents(v, BOUNDS_DEFAULT.healStepsMax) };
 }

@@ -19,7 +19,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-o
 import { outboxLiveness } from './explore-liveness.ts';
 import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { ANSWERS } from './options.ts';
+import { ANSWER_NAMES } from './options.ts';
 import { labelOf } from './world.ts';
 
 /** The search `outbox-sim explore` runs (packed states). */
@@ -134,7 +134,7 @@ describe('explore: eventually properties, each with its shortest trace, which re
     const options = exploreOptions(EXPLORE_DEFAULTS);
     const system = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
     // Every broker answer but a crash during the POST can persist once faults stop.
-    expect(outboxLiveness(options, system, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWERS.filter((a) => a !== 'crash-in-post'));
+    expect(outboxLiveness(options, system, BOUNDS_DEFAULT.healStepsMax).modes).toEqual(ANSWER_NAMES.filter((a) => a !== 'crash-in-post'));
     expect(searchLive(failClosed, { attemptsMax: 3 }).violations).toEqual([]);
     expect(searchLive(retryPastCap, { attemptsMax: 3 }).violations[0]?.violation.detail).toMatch(/with the broker answering unavailable-503, a cycle of \d+ steps repeats forever/);
   });

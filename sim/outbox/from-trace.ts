@@ -14,6 +14,7 @@ import type { RulesPair } from './record-trace.ts';
 import type { WorldOptions } from './options.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { WorldEvent } from './world.ts';
+import { findKind } from './events/table.ts';
 
 /** The rule files a user supplies for a trace recorded with rule files of their own (paths as typed). */
 export interface SuppliedRules {
@@ -77,7 +78,6 @@ export async function recordedWorld(header: TraceHeader, supplied: SuppliedRules
  * any rules; every other event exactly.
  */
 export function outboxMatchKey(e: WorldEvent): string {
-  if (e.kind === 'step') return `step:${e.pid}`;
-  if (e.kind === 'crash') return `crash:${e.pid}`;
-  return canonicalJson(e);
+  const key = findKind(e)?.replayKey;
+  return key === undefined ? canonicalJson(e) : key(e);
 }

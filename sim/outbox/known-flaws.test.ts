@@ -9,14 +9,15 @@ import { failClosed, freshCycle, freshCycleAfterDefinite } from '../../model/cat
 import type { RuleSet } from '../../model/rules.ts';
 import { noPhantomDelivery } from './properties.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { ANSWERS, FAULTS, type Answer, type WorldOptions } from './options.ts';
+import { type Answer, type WorldOptions } from './options.ts';
+import { EXPLORE_DEFAULTS, exploreOptions } from './explore-options.ts';
 import type { World, WorldEvent } from './world.ts';
 
 function options(attemptsMax: number): WorldOptions {
   return {
     engines: 1, ids: 1, bodiesPerId: 2, attemptsMax, broker: 'id-ok', skew: false,
     crashesMax: 0, corruptionsMax: 0, operatorActionsMax: 0,
-    answerWeights: ANSWERS.map(() => 1), faultWeights: FAULTS.map(() => 1), faultGroupWeight: 1, healAnswer: 'accept', faultStepsMax: 120,
+    weights: exploreOptions(EXPLORE_DEFAULTS).weights, faultGroupWeight: 1, healAnswer: 'accept', faultStepsMax: 120,
   };
 }
 

@@ -6,21 +6,25 @@
 import { describe, expect, it } from 'vitest';
 import { seededChooser } from '../core/chooser.ts';
 import { EVENT_KINDS } from './events/table.ts';
-import { ANSWER_KNOBS, ANSWERS, CLOCK_KNOB, DEDUPE_WINDOW_KNOB, drawKnobs, STALL_KNOB, FAULT_KNOBS, FAULTS, swarmOptions, type SwarmKnob } from './options.ts';
+import { describeOptions, drawKnobs, swarmKnobs, swarmOptions, type SwarmKnob } from './options.ts';
 
 const SEEDS = 2_000;
 
 describe('swarm knobs', () => {
-  it('draws every table knob, each from the stream its table entry names', () => {
-    const table = EVENT_KINDS.flatMap((k) => (k.knob === null ? [] : [{ name: k.name, stream: k.knob.stream, draw: k.knob.draw }]));
-    expect([...ANSWER_KNOBS, ...FAULT_KNOBS, DEDUPE_WINDOW_KNOB, CLOCK_KNOB, STALL_KNOB].sort((a, b) => a.name.localeCompare(b.name))).toEqual(table.sort((a, b) => a.name.localeCompare(b.name)));
-    expect(ANSWER_KNOBS.map((k) => k.name)).toEqual([...ANSWERS]);
-    expect(FAULT_KNOBS.map((k) => k.name)).toEqual([...FAULTS]);
+  it('draws every table knob but those that follow a setting, each from the stream its table entry names, kept by kind name', () => {
+    const table = EVENT_KINDS.flatMap((k) => (k.knob === null || k.knob.draw === 'setting' ? [] : [{ name: k.name, stream: k.knob.stream, draw: k.knob.draw }]));
+    expect(swarmKnobs()).toEqual(table);
+    const o = swarmOptions(3);
+    expect(Object.keys(o.weights)).toEqual(table.map((k) => k.name));
+    expect(Object.keys(o.settings ?? {})).toEqual(EVENT_KINDS.flatMap((k) => (k.setting ? [k.setting.name] : [])));
+    // The options line names each weight by its kind.
+    const words = describeOptions(o).split(/[ [\]]/);
+    for (const k of table) expect(words).toContain(`${k.name}:${o.weights[k.name]}`);
   });
 
   it('a kind added anywhere in a copy of the table leaves every other kind drawn as before, for every seed', () => {
     const dummy: SwarmKnob = { name: 'dummy', stream: 'answer:dummy', draw: 'on' };
-    const knobs = [...ANSWER_KNOBS, ...FAULT_KNOBS, DEDUPE_WINDOW_KNOB];
+    const knobs = swarmKnobs();
     let dummyOn = 0;
     for (let seed = 0; seed < SEEDS; seed++) {
       const before = drawKnobs(seed, knobs);
@@ -45,7 +49,7 @@ describe('swarm knobs', () => {
       const pick = (n: number) => c.int('swarm', n);
       return knobs.map((k) => (k.draw === 'base' ? 6 + pick(6) : pick(4) === 0 ? 0 : 1 + pick(4)));
     };
-    const knobs = [...ANSWER_KNOBS, ...FAULT_KNOBS];
+    const knobs = swarmKnobs();
     const dummy: SwarmKnob = { name: 'dummy', stream: 'answer:dummy', draw: 'on' };
     let moved = 0;
     for (let seed = 0; seed < 100; seed++) if (JSON.stringify(positional(seed, [dummy, ...knobs]).slice(1)) !== JSON.stringify(positional(seed, knobs))) moved++;
@@ -56,17 +60,16 @@ describe('swarm knobs', () => {
     const offs = new Set<string>();
     for (let seed = 0; seed < 500; seed++) {
       const o = swarmOptions(seed);
-      expect(o.answerWeights).toHaveLength(ANSWERS.length);
-      expect(o.faultWeights).toHaveLength(FAULTS.length);
-      expect(o.answerWeights[0]).toBeGreaterThanOrEqual(6);
-      expect(o.answerWeights[0]).toBeLessThanOrEqual(11);
-      [...o.answerWeights.slice(1), ...o.faultWeights].forEach((w, i) => {
+      expect(o.weights.accept).toBeGreaterThanOrEqual(6);
+      expect(o.weights.accept).toBeLessThanOrEqual(11);
+      for (const k of swarmKnobs().filter((x) => x.draw === 'on')) {
+        const w = o.weights[k.name];
         expect(w).toBeGreaterThanOrEqual(0);
         expect(w).toBeLessThanOrEqual(4);
-        if (w === 0) offs.add(String(i));
-      });
+        if (w === 0) offs.add(k.name);
+      }
       expect(o.healAnswer).not.toBe('crash-in-post');
     }
-    expect(offs.size).toBe(ANSWERS.length - 1 + FAULTS.length);
+    expect(offs.size).toBe(swarmKnobs().length - 1);
   });
 });

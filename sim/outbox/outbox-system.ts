@@ -9,7 +9,10 @@ import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
-import { labelOf } from './events/table.ts';
+import { answerEvent } from './events/broker.ts';
+import { hasClock, later } from './events/clock.ts';
+import { nextStep } from './events/engine.ts';
+import { kindOf, labelOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -32,6 +35,8 @@ export function outboxSystem(
 ): TransitionSystem<World, WorldEvent> {
   const ids = idNames(options.ids);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
+  // A world with a clock (events/clock.ts): its quiet is also judged later.
+  const timed = hasClock(options);
 
   const initial = (): World => {
     const engines: EngineProc[] = [];
@@ -58,8 +63,6 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
-      // A clock only in a world with one (events/clock.ts).
-      ...((options.ticksMax ?? 0) > 0 ? { clock: 0 } : {}),
     };
   };
 
@@ -78,7 +81,7 @@ export function outboxSystem(
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
     if (!quietAt(w)) return false;
-    return w.clock === undefined || quietAt({ ...w, clock: w.clock + FUTURE_TICKS });
+    return !timed || quietAt(later(w, FUTURE_TICKS));
   };
 
   /** No engine starting a pass in `w` now would change anything durable or POST anything. */
@@ -87,13 +90,14 @@ export function outboxSystem(
     const probe = w.engines[0];
     const starts = choices(w)
       .flatMap((g) => g.events)
-      .filter((e) => (e.kind === 'scan' || e.kind === 'drain') && e.pid === probe.pid);
+      // All engines are idle: the probe's engine events are the starts of its passes.
+      .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
     for (const start of starts) {
       let out = step(w, start);
       for (let i = 0; i < 32; i++) {
         const p = out.state.engines.find((x) => x.pid === probe.pid);
         if (p === undefined || p.state === 'idle') break;
-        const e: WorldEvent = p.state === 'posting' ? { kind: 'answer', pid: p.pid, answer: options.healAnswer } : { kind: 'step', pid: p.pid, at: p.state };
+        const e: WorldEvent = p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p);
         out = step(out.state, e);
         if (out.tags.includes('layer:post')) return false;
       }
@@ -122,11 +126,11 @@ export function outboxSystem(
     heal,
     quiescent,
   };
-  QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
+  if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
 
-/** Each outbox system's quiet test at the present time only (no later time probed). */
+/** Each outbox system's quiet test at the present time only (no later time probed), for the systems of worlds with a clock. */
 const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();
 
 /**
@@ -136,7 +140,7 @@ const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) =>
  */
 export function waitsForTime(system: TransitionSystem<World, WorldEvent>, w: World): boolean {
   const now = QUIET_NOW.get(system);
-  return w.clock !== undefined && now !== undefined && now(w) && system.quiescent?.(w) === false;
+  return now !== undefined && now(w) && system.quiescent?.(w) === false;
 }
 
 /**
@@ -153,7 +157,7 @@ const FUTURE_TICKS = 1_000;
  * the record says PARKED.
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
-  if (e.kind === 'requeue') return out;
+  if (kindOf(e).releasesPark === true) return out;
   let gone: string[] | null = null;
   for (const id of Object.keys(w.records)) {
     const before = w.records[id];

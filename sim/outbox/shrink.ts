@@ -6,8 +6,9 @@
  * answers.
  */
 import type { Reducer, Scenario } from '../core/shrink.ts';
-import { ANSWERS, type WorldOptions } from './options.ts';
+import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
+import { kindOf } from './events/table.ts';
 import type { TransitionSystem } from '../core/system.ts';
 
 /** Rebuilds the system for changed options. */
@@ -37,18 +38,18 @@ export function outboxReducer(systemFor: SystemFor): Reducer<World, WorldEvent, 
     }
     // Drop a body's lifecycle: its `produce` and the steps only it enabled fall away in validation.
     s.events.forEach((e, i) => {
-      if (e !== null && e.kind === 'produce') out.push({ ...s, events: s.events.filter((_, j) => j !== i) });
+      if (e !== null && kindOf(e).group === 'producer') out.push({ ...s, events: s.events.filter((_, j) => j !== i) });
     });
     if (o.attemptsMax > 1) withOptions({ ...o, attemptsMax: o.attemptsMax - 1 }, s.events);
     const producedPerId = new Map<string, number>();
-    for (const e of s.events) if (e !== null && e.kind === 'produce') producedPerId.set(e.id, (producedPerId.get(e.id) ?? 0) + 1);
+    for (const e of s.events) if (e !== null && kindOf(e).group === 'producer' && 'id' in e) producedPerId.set(e.id, (producedPerId.get(e.id) ?? 0) + 1);
     const maxBodies = Math.max(1, ...producedPerId.values());
     if (o.bodiesPerId > maxBodies) withOptions({ ...o, bodiesPerId: maxBodies }, s.events);
     if (o.ids > 1 && !s.events.some((e) => e !== null && 'id' in e && e.id === 'b')) withOptions({ ...o, ids: 1 }, s.events);
-    // Simpler broker answers: replace an answer by one earlier in ANSWERS (never later, so this ends).
+    // Simpler broker answers: replace an answer by one earlier in the table (never later, so this ends).
     s.events.forEach((e, i) => {
       if (e === null || e.kind !== 'answer') return;
-      for (const answer of ANSWERS.slice(0, ANSWERS.indexOf(e.answer))) {
+      for (const answer of ANSWER_NAMES.slice(0, ANSWER_NAMES.indexOf(e.answer))) {
         out.push({ ...s, events: s.events.map((x, j) => (j === i ? { ...e, answer } : x)) });
       }
     });

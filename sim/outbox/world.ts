@@ -8,7 +8,6 @@
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
-import type { Answer } from './options.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
@@ -27,13 +26,9 @@ export interface World {
   archived: ResultFile[];
   quarantined: QuarantinedFile[];
   broker: Record<string, Holding>;
-  /**
-   * Under a dedupe window only (absent otherwise): per id whose dedupe entry
-   * the broker still keeps, the broker steps since it made it (up to the
-   * window). An id the broker holds but that is missing here was forgotten:
-   * its next POST is taken as new (docs/faults.md, `forget`).
-   */
-  dedupe?: Record<string, number>;
+  // A kind may own slots of its own (the broker's dedupe memory): it declares them on this
+  // interface from its own file (`declare module '../world.ts'`), optional, and names them in its
+  // entry's `slots`, from which the world's key (encode.ts) reads them.
   /** Alive engine processes, by ascending pid. */
   engines: EngineProc[];
   /** Bodies written so far per id. */
@@ -61,37 +56,19 @@ export interface World {
   parkedGone: string[];
   /** Faults have stopped (liveness phase). */
   healing: boolean;
-  /**
-   * The logical clock, in ticks: present only in a world with a clock
-   * (`ticksMax` > 0; absent otherwise, so a world without one has the states
-   * it always had). It advances by `tick` and `stall` events (events/clock.ts).
-   */
-  clock?: number;
 }
 
-/** Everything that can happen in the world. */
-export type WorldEvent =
-  | { kind: 'scan'; pid: number; id: string }
-  | { kind: 'drain'; pid: number; id: string }
-  | { kind: 'step'; pid: number; at: LifecycleState }
-  | { kind: 'answer'; pid: number; answer: Answer }
-  | { kind: 'crash'; pid: number; at: LifecycleState }
-  | { kind: 'restart'; version: 'new' | 'old' }
-  | { kind: 'upgrade'; pid: number }
-  | { kind: 'produce'; id: string }
-  /** `version: 'old'`: run by the old version's tool (version skew); absent: the checked rule set's. */
-  | { kind: 'requeue'; id: string; reset: boolean; version?: 'old' }
-  | { kind: 'resubmit'; id: string; version?: 'old' }
-  | { kind: 'restore'; index: number }
-  | { kind: 'tear-record'; id: string }
-  | { kind: 'tear-claim'; id: string }
-  | { kind: 'newer-schema'; id: string }
-  | { kind: 'legacy-record'; id: string }
-  | { kind: 'forget'; id: string }
-  /** Time passes between steps: the clock advances to `to`. */
-  | { kind: 'tick'; to: number }
-  /** Engine `pid` stalls (a pause) while the clock runs on to `to`: its lease expires under it. */
-  | { kind: 'stall'; pid: number; at: LifecycleState; to: number };
+/**
+ * The world's events, by their `kind`: each table entry's file (events/)
+ * declares its own by augmenting this interface (`declare module
+ * '../world.ts'`), kind to the event's other fields, so a new kind adds its
+ * event without an edit here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DeclaredEvents {}
+
+/** Everything that can happen in the world: the events the table's entries declare. */
+export type WorldEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {

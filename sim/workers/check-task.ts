@@ -14,7 +14,7 @@ export interface PlanSpec {
   rules: string;
   oldRules: string | null;
   broker: BrokerMode | null;
-  dedupeWindow?: number;
+  settings?: Readonly<Record<string, number>>;
   atMostOnce?: boolean;
   bounds: RunBounds;
 }
@@ -33,6 +33,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.dedupeWindow !== undefined ? { dedupeWindow: task.plan.dedupeWindow } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds }, task.from, task.to);
 }
 

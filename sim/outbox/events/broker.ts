@@ -1,17 +1,23 @@
 /**
- * The broker's answers to a POST (subsystem `broker`), one entry per answer,
- * in the order of `ANSWERS` (the order of `answerWeights`; each weight is
- * drawn from the answer's own stream).
+ * The broker's answers to a POST (subsystem `broker`), one entry per answer
+ * (each weight drawn from the answer's own stream, kept by its name). This
+ * list is the menu of answers: the `Answer` type and every list of answers
+ * elsewhere are read off it.
  * Each says whether the broker received the POST (and then processed it by
  * its dedupe mode, docs/protocol.md 'Broker') and which reply the engine
  * sees. The POST is the durable write every answer ends.
  */
 import type { Reply } from '../../../model/types.ts';
-import { ANSWER_KNOBS, answerOffered, ANSWERS, type Answer } from '../options.ts';
+import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
-import { underDedupeWindow } from './dedupe-window.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
-import { stepText, type EventKind } from './kind.ts';
+import { stepText, weightOf, type EventKind } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    answer: { pid: number; answer: Answer };
+  }
+}
 
 type AnswerEvent = Extract<WorldEvent, { kind: 'answer' }>;
 
@@ -23,9 +29,15 @@ interface AnswerSpec {
   hidden?: string;
   /** The real failure it stands for. */
   stands: string;
+  /** The engine dies during the POST (a crash: needs one left in the budget, and cannot persist once faults stop). */
+  crash?: boolean;
 }
 
-const SPECS: Record<Answer, AnswerSpec> = {
+/**
+ * The answers, in the order of their events in a choice group (which decides
+ * which answer a seed draws) and in trace format 1's `answerWeights`.
+ */
+const SPECS = {
   accept: { received: true, reply: null, stands: 'none: a healthy broker' },
   'refuse-400': { received: false, reply: 'refused-400', stands: 'the broker rejects the request as invalid' },
   'refuse-409': { received: false, reply: 'conflict-409', stands: 'the broker reports a conflict for this request' },
@@ -48,6 +60,7 @@ const SPECS: Record<Answer, AnswerSpec> = {
     reply: 'timeout',
     hidden: 'the engine dies after the broker received the POST',
     stands: 'the engine process dies after the broker stored the request, before it reads the reply; counts as a crash and needs one left in the budget',
+    crash: true,
   },
   'garbled-unsent': {
     received: false,
@@ -55,28 +68,52 @@ const SPECS: Record<Answer, AnswerSpec> = {
     hidden: 'the failure reply cannot be parsed, nothing stored',
     stands: 'a failure response cut short so that it cannot be parsed; nothing was stored',
   },
-};
+} satisfies Record<string, AnswerSpec>;
+
+/** A broker answer to a POST: one of the entries below. */
+export type Answer = keyof typeof SPECS;
+
+const spec = (name: Answer): AnswerSpec => SPECS[name];
+
+/** Every answer, in table order. */
+export const ANSWER_NAMES: readonly Answer[] = Object.keys(SPECS) as Answer[];
+
+/** The healthy answer: the one whose reply is the broker's own (what a broker gives once healed, in half the seeds). */
+export const HEALTHY_ANSWER: Answer = ANSWER_NAMES.find((a) => spec(a).reply === null && spec(a).received) ?? ANSWER_NAMES[0];
+
+/** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */
+export function answerOffered(options: WorldOptions, answer: Answer, healing: boolean, crashes: number): boolean {
+  if (healing && answer !== options.healAnswer) return false;
+  return spec(answer).crash !== true || crashes < options.crashesMax;
+}
+
+/** The event of the broker giving `answer` to engine `pid`'s POST. */
+export function answerEvent(pid: number, answer: Answer): WorldEvent {
+  return { kind: 'answer', pid, answer };
+}
 
 /** The durable write every answer ends (declared once, on the healthy answer). */
 export const POST_WRITE = 'POST (broker received)';
 
 function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
-  const spec = SPECS[name];
-  const crash = name === 'crash-in-post' ? ['fault:crash-in-post', 'crash@post-received'] : undefined;
-  const effect: AnswerEffect = { name, received: spec.received, reply: spec.reply, ...(crash ? { crash } : {}) };
-  const seen = spec.reply === null ? "the broker's own reply" : name === 'crash-in-post' ? 'nothing: the engine is gone' : `\`${spec.reply}\``;
+  const a = spec(name);
+  const healthy = name === HEALTHY_ANSWER;
+  const crash = a.crash === true ? [`fault:${name}`, 'crash@post-received'] : undefined;
+  const effect: AnswerEffect = { name, received: a.received, reply: a.reply, ...(crash ? { crash } : {}) };
+  const seen = a.reply === null ? "the broker's own reply" : crash ? 'nothing: the engine is gone' : `\`${a.reply}\``;
+  const weight = weightOf(name);
   return {
     name,
     group: 'broker',
-    tag: name === 'accept' ? 'normal' : 'fault',
+    tag: healthy ? 'normal' : 'fault',
     range: 'engine',
     event: 'answer',
     owns: (e) => e.answer === name,
     enabled: (w, ctx, { engine }) =>
       engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
-    weight: (w, ctx) => (w.healing ? 1 : ctx.options.answerWeights[index]),
-    apply: underDedupeWindow((w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect)),
+    weight: (w, ctx) => (w.healing ? 1 : weight(ctx.options)),
+    apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, effect),
     label: (e) => `e${e.pid} POST -> ${e.answer}`,
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
@@ -86,23 +123,24 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       return {
         from,
         to: 'Broker',
-        broken: spec.hidden !== undefined,
+        broken: a.hidden !== undefined,
         text: stepText(v, what),
-        ...(spec.hidden !== undefined ? { note: { over: `${from},Broker`, text: `fault: ${spec.hidden}` } } : {}),
+        ...(a.hidden !== undefined ? { note: { over: `${from},Broker`, text: `fault: ${a.hidden}` } } : {}),
       };
     },
-    ...(spec.hidden !== undefined ? { hidden: spec.hidden } : {}),
-    knob: { stream: ANSWER_KNOBS[index].stream, weight: (options) => options.answerWeights[index], draw: ANSWER_KNOBS[index].draw },
-    ...(name === 'accept' ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
+    ...(a.hidden !== undefined ? { hidden: a.hidden } : {}),
+    knob: { stream: `answer:${name}`, weight, draw: healthy ? 'base' : 'on', v1: { list: 'answerWeights', index } },
+    ...(crash ? {} : { steady: healthy ? ('healthy' as const) : ('failure' as const) }),
+    ...(healthy ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
     ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] } } : {}),
     doc: {
       example: `e1 POST -> ${name}`,
-      enabled: name === 'crash-in-post' ? 'the engine is posting and crashes are left' : 'the engine is posting',
-      does: `the broker ${spec.received ? 'receives it (and stores it per its dedupe mode)' : 'stores nothing'}; the engine sees ${seen}`,
-      stands: spec.stands,
+      enabled: crash ? 'the engine is posting and crashes are left' : 'the engine is posting',
+      does: `the broker ${a.received ? 'receives it (and stores it per its dedupe mode)' : 'stores nothing'}; the engine sees ${seen}`,
+      stands: a.stands,
     },
   };
 }
 
-/** The answers, in `ANSWERS` order. */
-export const answers: readonly EventKind<AnswerEvent>[] = ANSWERS.map(answerKind);
+/** The answers, in table order. */
+export const answers: readonly EventKind<AnswerEvent>[] = ANSWER_NAMES.map(answerKind);

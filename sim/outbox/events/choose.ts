@@ -7,7 +7,7 @@ import type { ChoiceGroup, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range } from './kind.ts';
-import { EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
 interface Pass {
@@ -69,5 +69,5 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {
   const tags: string[] = [];
-  return { state: kindOf(e).apply(w, e, ctx, tags), tags };
+  return { state: applyOf(kindOf(e))(w, e, ctx, tags), tags };
 }

@@ -9,6 +9,7 @@ import type { ClaimView, RecordRead } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { Stepper } from '../stepper.ts';
 import type { EngineProc, World } from '../world.ts';
+import { nowOf } from './clock.ts';
 
 /** The rule sets a world runs. */
 export interface WorldRules {
@@ -56,19 +57,5 @@ export function claimView(w: World, id: string, pid: number): ClaimView {
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
   const view: ClaimView = { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
-  return c.until === undefined ? view : { ...view, expired: (w.clock ?? 0) >= c.until };
-}
-
-/** The clock as decisions see it: 0 in a world without one. */
-export function nowOf(w: World): number {
-  return w.clock ?? 0;
-}
-
-/**
- * The tick at which a claim taken now expires, or undefined in a world
- * without leases (its claims never expire; `leaseTicks` 0 or no clock).
- */
-export function leaseUntil(ctx: WorldContext, w: World): number | undefined {
-  const lease = ctx.options.leaseTicks ?? 0;
-  return w.clock === undefined || lease <= 0 ? undefined : w.clock + lease;
+  return c.until === undefined ? view : { ...view, expired: nowOf(w) >= c.until };
 }

@@ -14,9 +14,10 @@ import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions } from '../options.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
+import { dedupeMemory } from './dedupe-window.ts';
 
 function worldOf(dedupeWindow: number, broker: BrokerMode = 'id-ok') {
-  const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, attemptsMax: 5, crashesMax: 0, broker, dedupeWindow });
+  const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, attemptsMax: 5, crashesMax: 0, broker, settings: { dedupeWindow } });
   return outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
 }
 
@@ -50,27 +51,27 @@ describe('a broker that forgets (dedupe window)', () => {
     let p = pass(system, w, 'lost-reply');
     w = p.w;
     expect(w.broker.a?.body).toBe('A');
-    expect(w.dedupe).toEqual({ a: 0 });
+    expect(dedupeMemory(w)).toEqual({ a: 0 });
     expect(labels(system, w)).not.toContain('broker forgets a');
     p = pass(system, w, 'unavailable-503');
-    expect(p.w.dedupe).toEqual({ a: 1 });
+    expect(dedupeMemory(p.w)).toEqual({ a: 1 });
     expect(labels(system, p.w)).not.toContain('broker forgets a');
     p = pass(system, p.w, 'unavailable-503');
-    expect(p.w.dedupe).toEqual({ a: 2 });
+    expect(dedupeMemory(p.w)).toEqual({ a: 2 });
     expect(labels(system, p.w)).toContain('broker forgets a');
     // Without forgetting, a retry is a duplicate: dropped, nothing stored.
     const kept = pass(system, p.w, 'accept');
     expect(kept.tags).not.toContain('layer:stored');
-    expect(kept.w.dedupe).toEqual({ a: 2 });
+    expect(dedupeMemory(kept.w)).toEqual({ a: 2 });
     // Forgotten: the broker still holds A, and the retry is stored again, a second copy.
     const forgot = take(system, p.w, 'broker forgets a');
     expect(forgot.tags).toEqual(['fault:forget']);
     expect(forgot.w.broker.a?.body).toBe('A');
-    expect(forgot.w.dedupe).toEqual({});
+    expect(dedupeMemory(forgot.w)).toEqual({});
     const again = pass(system, forgot.w, 'accept');
     expect(again.tags).toContain('layer:stored');
     expect(again.w.broker.a).toEqual({ body: 'A', key: 'a#0' });
-    expect(again.w.dedupe).toEqual({ a: 0 });
+    expect(dedupeMemory(again.w)).toEqual({ a: 0 });
   });
 
   it('a POST that stores nothing leaves a forgotten id held and forgotten', () => {
@@ -81,7 +82,7 @@ describe('a broker that forgets (dedupe window)', () => {
     w = take(system, w, 'broker forgets a').w;
     const unsent = pass(system, w, 'unavailable-503');
     expect(unsent.w.broker.a?.body).toBe('A');
-    expect(unsent.w.dedupe).toEqual({});
+    expect(dedupeMemory(unsent.w)).toEqual({});
   });
 
   it('under id-409 a forgotten id is answered ok where a remembered one is refused', () => {
@@ -106,26 +107,26 @@ describe('a broker that forgets (dedupe window)', () => {
     const system = worldOf(0);
     let w = take(system, system.initial(), 'produce a').w;
     for (let i = 0; i < 4; i++) w = pass(system, w, i === 0 ? 'lost-reply' : 'unavailable-503').w;
-    expect(w.dedupe).toBeUndefined();
+    expect(dedupeMemory(w)).toBeUndefined();
     expect(labels(system, w).some((l) => l.startsWith('broker forgets'))).toBe(false);
   });
 });
 
 describe('the dedupe window in the swarm and in explore', () => {
   it('is drawn per seed from its own stream: off in about three seeds in four, else 1-6; fixed by --dedupe-window', () => {
-    const windows = Array.from({ length: 1000 }, (_, seed) => swarmOptions(seed).dedupeWindow ?? -1);
+    const windows = Array.from({ length: 1000 }, (_, seed) => swarmOptions(seed).settings?.dedupeWindow ?? -1);
     const off = windows.filter((x) => x === 0).length;
     expect(off).toBeGreaterThan(700);
     expect(off).toBeLessThan(800);
     expect(new Set(windows.filter((x) => x > 0))).toEqual(new Set([1, 2, 3, 4, 5, 6]));
-    expect(swarmOptions(7, { dedupeWindow: 3 }).dedupeWindow).toBe(3);
+    expect(swarmOptions(7, { settings: { dedupeWindow: 3 } }).settings?.dedupeWindow).toBe(3);
     // Fixing the window moves no other draw.
-    expect({ ...swarmOptions(7, { dedupeWindow: 3 }), dedupeWindow: 0 }).toEqual({ ...swarmOptions(7), dedupeWindow: 0 });
+    expect({ ...swarmOptions(7, { settings: { dedupeWindow: 3 } }), settings: {} }).toEqual({ ...swarmOptions(7), settings: {} });
   });
 
   it('explore searches a forgetful broker on the object system (the packed explorer does not list forget), the default world on packed states', () => {
     const search = (dedupeWindow: number) => {
-      const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, dedupeWindow });
+      const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, settings: { dedupeWindow } });
       return exploreOutbox(options, { rules: failClosed }, steppersFor(failClosed, null), { statesMax: 100_000 });
     };
     const permanent = search(0);
@@ -141,7 +142,7 @@ describe('the dedupe window in the swarm and in explore', () => {
   it('fresh-cycle\'s phantom delivery is still found under a forgetful broker, by a shortest trace that forgets nothing', () => {
     // fresh-cycle breaks no-phantom-delivery because the broker keeps A and drops B; a broker that
     // forgot A would store B, but forgetting is a fault the search may also leave out.
-    const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, operatorActionsMax: 0, dedupeWindow: 1 });
+    const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 1, operatorActionsMax: 0, settings: { dedupeWindow: 1 } });
     const r = exploreOutbox(options, { rules: freshCycle }, steppersFor(freshCycle, null), { statesMax: 200_000 });
     expect(r.violations[0]?.violation.property).toBe('no-phantom-delivery');
     const events: WorldEvent[] = r.violations[0]?.events ?? [];

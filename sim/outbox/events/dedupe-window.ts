@@ -6,33 +6,78 @@
  * duplicate window do. What it delivered stays delivered (`World.broker`);
  * only its memory goes, so the next POST for the id is taken as a first one
  * and stored again: a second copy of a body, or a body that replaces the one
- * delivered. The window is a world option (`dedupeWindow`, 0: permanent);
- * the swarm draws it from a stream of its own.
+ * delivered.
+ *
+ * Everything of it is declared here: its event, its world setting (the
+ * window, `--dedupe-window`, 0: permanent, drawn by the swarm from a stream
+ * of its own), the world slot it owns (the broker's memory), and how it
+ * changes the broker's answers.
  */
-import { DEDUPE_WINDOW_KNOB } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, type EventKind } from './kind.ts';
+import { stepText, type Apply, type EventKind, type Setting } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    forget: { id: string };
+  }
+  interface World {
+    /**
+     * Under a dedupe window only (absent otherwise): per id whose dedupe
+     * entry the broker still keeps, the broker steps since it made it (up to
+     * the window). An id the broker holds but that is missing here was
+     * forgotten: its next POST is taken as new.
+     */
+    dedupe?: Readonly<Record<string, number>>;
+  }
+}
 
 type Forget = Extract<WorldEvent, { kind: 'forget' }>;
 type AnswerEvent = Extract<WorldEvent, { kind: 'answer' }>;
-type Apply = (w: World, e: AnswerEvent, ctx: WorldContext, tags: string[]) => World;
 
-const windowOf = (ctx: WorldContext): number => ctx.options.dedupeWindow ?? 0;
+/** The window: broker steps after which the broker may forget an id. */
+const setting: Setting = {
+  name: 'dedupeWindow',
+  flag: '--dedupe-window',
+  help: {
+    check: 'the broker may forget an id n broker steps after storing it; 0: never (default: drawn per seed)',
+    explore: 'the broker may forget an id n broker steps after storing it (default 0: never)',
+  },
+  min: 0,
+  max: 1000,
+  off: 0,
+  stream: 'broker:dedupe-window',
+  // On (1-6 broker steps) in one seed in four, else off (permanent). A forgetful broker stores again
+  // what a permanent one drops, which hides the flaws that need the broker to keep the first body
+  // (the phantom deliveries of docs/rules.md), so most seeds keep the shipped broker's permanent memory.
+  draw: (next) => (next() < 0.75 ? 0 : 1 + Math.floor(next() * 6)),
+  words: (v) => `dedupeWindow=${v}`,
+  banner: (v) => `dedupe window ${v === 0 ? 'off' : v}`,
+};
+
+const windowOf = (ctx: WorldContext): number => ctx.options.settings?.[setting.name] ?? setting.off;
+
+/** The broker's dedupe memory in `w` (`World.dedupe`), or undefined without a window. */
+export function dedupeMemory(w: World): Readonly<Record<string, number>> | undefined {
+  return w.dedupe;
+}
+
+const withMemory = (w: World, dedupe: Record<string, number>): World => ({ ...w, dedupe });
 
 /**
  * A broker answer under the window: a POST for a forgotten id is processed
  * as the first for it, every answer is one broker step (each entry ages by
  * one, up to the window), and a POST the broker stored makes a fresh entry.
  * Without a window the answer is `apply` unchanged, and the world gets no
- * `dedupe` slot.
+ * slot.
  */
-export function underDedupeWindow(apply: Apply): Apply {
+function underDedupeWindow(apply: Apply): Apply {
   return (w, e, ctx, tags) => {
     const window = windowOf(ctx);
     if (window === 0) return apply(w, e, ctx, tags);
-    const memory = w.dedupe ?? {};
-    const id = w.engines.find((p) => p.pid === e.pid)?.ctx.envelope?.id ?? null;
+    const memory = dedupeMemory(w) ?? {};
+    const pid = (e as AnswerEvent).pid;
+    const id = w.engines.find((p) => p.pid === pid)?.ctx.envelope?.id ?? null;
     const forgotten = id !== null && w.broker[id] !== undefined && memory[id] === undefined;
     let seen = w;
     if (forgotten) {
@@ -47,7 +92,7 @@ export function underDedupeWindow(apply: Apply): Apply {
     if (stored && id !== null) dedupe[id] = 0;
     // A forgotten id whose POST stored nothing: the broker still holds what it delivered.
     const broker = forgotten && !stored ? { ...next.broker, [id]: w.broker[id] } : next.broker;
-    return { ...next, broker, dedupe };
+    return withMemory({ ...next, broker }, dedupe);
   };
 }
 
@@ -60,14 +105,14 @@ export const forget: EventKind<Forget> = {
   enabled: (w, ctx, { id }) => {
     const window = windowOf(ctx);
     if (id === null || window === 0 || w.healing) return [];
-    const age = w.dedupe?.[id];
+    const age = dedupeMemory(w)?.[id];
     return age !== undefined && age >= window ? [{ kind: 'forget', id }] : [];
   },
   weight: () => 1,
   apply: (w, e, _ctx, tags) => {
-    const { [e.id]: _gone, ...rest } = w.dedupe ?? {};
+    const { [e.id]: _gone, ...rest } = dedupeMemory(w) ?? {};
     tags.push('fault:forget');
-    return { ...w, dedupe: rest };
+    return withMemory(w, rest);
   },
   label: (e) => `broker forgets ${e.id}`,
   counter: 'fault:forget',
@@ -79,7 +124,11 @@ export const forget: EventKind<Forget> = {
     note: { over: 'Broker', text: `fault: the dedupe entry of ${e.id} expired` },
   }),
   hidden: 'the broker forgot the id: its next POST is taken as new',
-  knob: { stream: DEDUPE_WINDOW_KNOB.stream, weight: (options) => ((options.dedupeWindow ?? 0) > 0 ? 1 : 0), draw: DEDUPE_WINDOW_KNOB.draw },
+  knob: { stream: setting.stream, weight: (options) => ((options.settings?.[setting.name] ?? setting.off) > 0 ? 1 : 0), draw: 'setting' },
+  setting,
+  slots: ['dedupe'],
+  // Every answer to a POST is a broker step of the window.
+  wraps: { of: (k) => k.group === 'broker' && k.event === 'answer', apply: underDedupeWindow },
   doc: {
     example: 'broker forgets a',
     enabled: 'a dedupe window is set (`dedupeWindow` W > 0), faults have not stopped, and the broker made `a`\'s dedupe entry at least W broker steps (answers to POSTs) ago',

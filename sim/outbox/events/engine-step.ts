@@ -9,7 +9,8 @@ import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
-import { claimView, leaseUntil, nowOf, readFor, type WorldContext } from './context.ts';
+import { hasClock, leaseUntil, nowOf } from './clock.ts';
+import { claimView, readFor, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
 export interface AnswerEffect {
@@ -22,20 +23,22 @@ export interface AnswerEffect {
   crash?: readonly string[];
 }
 
-type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+export type EngineWorldEvent = Extract<WorldEvent, { pid: number }>;
+
+/** How an engine's own event that starts a pass is observed from the world (its entry says: a scan, a drain). */
+export type Observe<E extends EngineWorldEvent = EngineWorldEvent> = (ctx: WorldContext, w: World, proc: EngineProc, e: E) => EngineEvent;
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
-function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  const event = observe(ctx, w, proc, e, reply);
+function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
+  const event = observed(ctx, w, proc, e, reply, observe);
   // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as they were.
-  if (w.clock !== undefined) event.now = nowOf(w);
+  if (hasClock(ctx.options)) event.now = nowOf(w);
   return event;
 }
 
-/** What the engine observes of the world for its step: the record, the claim, the live file, the broker's reply. */
-function observe(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null): EngineEvent {
-  if (e.kind === 'scan') return { type: 'SCAN', file: w.live[e.id], read: readFor(ctx, w, proc, e.id), claim: claimView(w, e.id, proc.pid) };
-  if (e.kind === 'drain') return { type: 'DRAIN', id: e.id, read: readFor(ctx, w, proc, e.id) };
+/** What the engine observes of the world for its step: as its entry says (a scan, a drain), else the record, the claim, the live file, the broker's reply. */
+function observed(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
+  if (observe !== null) return observe(ctx, w, proc, e);
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
   return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
@@ -93,8 +96,12 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
   }
 }
 
-/** Steps engine `e.pid`; `answer` is the broker's answer when the engine is posting. */
-export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null): World {
+/**
+ * Steps engine `e.pid`; `answer` is the broker's answer when the engine is
+ * posting; `observe` how an event that starts a pass is seen (else the
+ * engine's next step, or its POST's reply, is observed).
+ */
+export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null, observe: Observe | null = null): World {
   const index = w.engines.findIndex((p) => p.pid === e.pid);
   const proc = w.engines[index];
   const next: World = { ...w, engines: [...w.engines] };
@@ -109,7 +116,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }
-  const event = engineEventFor(ctx, w, proc, e, reply);
+  const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);

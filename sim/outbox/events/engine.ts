@@ -4,15 +4,38 @@
  * writes are the crash-point matrix's rows, together with the POST
  * (broker.ts).
  */
-import type { WorldEvent } from '../world.ts';
+import type { LifecycleState } from '../../../model/lifecycle.ts';
+import type { EngineProc, WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
-import { nowOf, readFor, rulesOf, whoOf } from './context.ts';
-import { stepEngine } from './engine-step.ts';
+import { nowOf } from './clock.ts';
+import { claimView, readFor, rulesOf, whoOf } from './context.ts';
+import { stepEngine, type Observe } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    scan: { pid: number; id: string };
+    drain: { pid: number; id: string };
+    /** `at`: the lifecycle state the step leaves. */
+    step: { pid: number; at: LifecycleState };
+  }
+}
 
 type Scan = Extract<WorldEvent, { kind: 'scan' }>;
 type Drain = Extract<WorldEvent, { kind: 'drain' }>;
 type Step = Extract<WorldEvent, { kind: 'step' }>;
+
+/** A scan sees the id's live file, its record and its claim. */
+const seeFile: Observe = (ctx, w, proc, e) => {
+  const id = (e as Scan).id;
+  return { type: 'SCAN', file: w.live[id], read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid) };
+};
+
+/** A drain sees the id's record alone. */
+const seeRecord: Observe = (ctx, w, proc, e) => {
+  const id = (e as Drain).id;
+  return { type: 'DRAIN', id, read: readFor(ctx, w, proc, id) };
+};
 
 export const scan: EventKind<Scan> = {
   name: 'scan',
@@ -21,7 +44,7 @@ export const scan: EventKind<Scan> = {
   range: 'engine-id',
   event: 'scan',
   enabled: (w, _ctx, { engine, id }) => (engine?.state === 'idle' && id !== null && w.live[id] !== undefined ? [{ kind: 'scan', pid: engine.pid, id }] : []),
-  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
+  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeFile),
   label: (e) => `e${e.pid} scan ${e.id}`,
   counter: null,
   draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `scan results/${e.id}, publish`) }),
@@ -47,7 +70,7 @@ export const drain: EventKind<Drain> = {
     // A READY record the engine's rule set does not select (`selectable`) is not drained.
     return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
-  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
+  apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,
   counter: null,
   draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `drain ${e.id}`) }),
@@ -59,6 +82,11 @@ export const drain: EventKind<Drain> = {
     stands: 'the gateway retrying a record whose file is gone',
   },
 };
+
+/** Engine `proc`'s next step as an event (in any state but `idle` and `posting`). */
+export function nextStep(proc: EngineProc): WorldEvent {
+  return { kind: 'step', pid: proc.pid, at: proc.state };
+}
 
 /** Words for an engine step in the diagram, by the lifecycle state it leaves. */
 const STEP_WORDS: Record<string, string> = {
@@ -80,6 +108,7 @@ export const step: EventKind<Step> = {
     engine !== null && engine.state !== 'idle' && engine.state !== 'posting' ? [{ kind: 'step', pid: engine.pid, at: engine.state }] : [],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
   label: (e) => `e${e.pid} ${e.at}`,
+  replayKey: (e) => `${e.kind}:${e.pid}`,
   counter: null,
   draw: (e, v) =>
     e.at === 'disposing'

@@ -2,24 +2,34 @@
  * Storage and process faults (subsystem `fault`): a crash, and four kinds of
  * damage to the store. A crash needs one left in the crash budget; the other
  * four share the corruption budget. Each is switched on or off per world by
- * its weight in `faultWeights` (in `FAULTS` order, each drawn from the
- * fault's own stream).
+ * its weight (`WorldOptions.weights`, by name, drawn from the fault's own
+ * stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
-import { FAULT_KNOBS, FAULTS, type FaultName } from '../options.ts';
+import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, type EventKind, type Knob } from './kind.ts';
+import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    crash: { pid: number; at: LifecycleState };
+    'tear-record': { id: string };
+    'tear-claim': { id: string };
+    'newer-schema': { id: string };
+    'legacy-record': { id: string };
+  }
+}
 
 type Crash = Extract<WorldEvent, { kind: 'crash' }>;
 type Damage = Extract<WorldEvent, { kind: 'tear-record' | 'tear-claim' | 'newer-schema' | 'legacy-record' }>;
 
-function knobOf(name: FaultName): Knob {
-  const index = FAULTS.indexOf(name);
-  return { stream: FAULT_KNOBS[index].stream, weight: (options) => options.faultWeights[index], draw: FAULT_KNOBS[index].draw };
+/** A fault's knob: its weight by its name, drawn from `fault:<name>`; `v1Index`: its place in trace format 1's `faultWeights`. */
+function knobOf(name: string, v1Index: number): Knob {
+  return { stream: `fault:${name}`, weight: weightOf(name), draw: 'on', v1: { list: 'faultWeights', index: v1Index } };
 }
 
-const crashKnob = knobOf('crash');
+const crashKnob = knobOf('crash', 0);
 
 export const crash: EventKind<Crash> = {
   name: 'crash',
@@ -35,6 +45,7 @@ export const crash: EventKind<Crash> = {
     return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
   },
   label: (e) => `crash e${e.pid} (${e.at})`,
+  replayKey: (e) => `${e.kind}:${e.pid}`,
   counter: 'fault:crash',
   draw: (e, v) => ({
     from: `e${e.pid}`,
@@ -56,11 +67,12 @@ export const crash: EventKind<Crash> = {
 /** A damage fault on id `a`: enabled when `when` holds, within the corruption budget and while switched on. */
 function damage(
   name: Damage['kind'],
+  v1Index: number,
   when: (w: World, id: string) => boolean,
   change: (w: World, e: Damage) => Partial<World> | null,
   doc: EventKind<Damage>['doc'],
 ): EventKind<Damage> {
-  const knob = knobOf(name);
+  const knob = knobOf(name, v1Index);
   const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx.options) > 0;
   return {
     name,
@@ -89,6 +101,7 @@ const intact = (w: World, id: string) => w.records[id]?.kind === 'record';
 
 export const tearRecord = damage(
   'tear-record',
+  1,
   intact,
   (w, e) => {
     const slot = w.records[e.id];
@@ -105,6 +118,7 @@ export const tearRecord = damage(
 
 export const newerSchema = damage(
   'newer-schema',
+  3,
   (w, id) => {
     const slot = w.records[id];
     return slot?.kind === 'record' && slot.record.schema <= 1;
@@ -126,6 +140,7 @@ export const newerSchema = damage(
 
 export const legacyRecord = damage(
   'legacy-record',
+  4,
   (w, id) => {
     const slot = w.records[id];
     return slot?.kind === 'record' && typeof slot.record.attempts === 'number';
@@ -147,6 +162,7 @@ export const legacyRecord = damage(
 
 export const tearClaim = damage(
   'tear-claim',
+  2,
   (w, id) => w.claims[id]?.kind === 'held',
   (w, e) => ({ claims: { ...w.claims, [e.id]: { kind: 'torn' } } }),
   {

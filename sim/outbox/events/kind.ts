@@ -5,7 +5,7 @@
  * live in this folder, a file per group; `table.ts` lists them in order.
  */
 import type { EngineProc, World, WorldEvent } from '../world.ts';
-import type { KnobDraw, WorldOptions } from '../options.ts';
+import type { WorldOptions } from '../options.ts';
 import type { WorldContext } from './context.ts';
 
 /** How the report and the renderers file a kind: the system's own work, a failure of the world, or a person's action. */
@@ -64,16 +64,72 @@ export interface DurableWrite {
 }
 
 /**
+ * How a kind's swarm knob draws its weight: `base` for the healthy answer
+ * (6-11, so that most POSTs succeed), `on` for a kind switched off entirely
+ * in about one seed in four (else 1-4); `setting`: nothing is drawn into the
+ * weights, the kind's weight follows a world setting it declares (its
+ * `setting`, drawn from the setting's own stream).
+ */
+export type KnobDraw = 'base' | 'on' | 'setting';
+
+/**
  * The swarm knob of a kind: `stream` names the seeded stream the swarm draws
- * its weight from (`drawKnobs` in options.ts), its own, so that adding a kind
- * moves no other kind's draw; `draw` says how (see `KnobDraw`).
+ * its weight from (`drawWeights` in options.ts), its own, so that adding a
+ * kind moves no other kind's draw; `draw` says how (see `KnobDraw`). A world
+ * keeps the drawn weights by kind name (`WorldOptions.weights`).
  */
 export interface Knob {
   stream: string;
   /** Its weight in a world's options (0: switched off for that world). */
   weight: (options: WorldOptions) => number;
   draw: KnobDraw;
+  /**
+   * Where trace format 1 kept this weight (by position in one of two lists),
+   * for reading old traces (sim/outbox/legacy-options.ts); absent for kinds
+   * added since.
+   */
+  v1?: { list: 'answerWeights' | 'faultWeights'; index: number };
 }
+
+/** A kind's weight as a world's options hold it, by its name (0 when absent: a trace from before the kind). */
+export function weightOf(name: string): (options: WorldOptions) => number {
+  return (options) => options.weights[name] ?? 0;
+}
+
+/**
+ * A world setting a kind declares for itself (the broker's dedupe window):
+ * its key in `WorldOptions.settings` (and so in traces), the flag `check`
+ * and `explore` take for it, its bounds, its swarm draw on a stream of its
+ * own, and its words in the options line and the commands' first line.
+ */
+export interface Setting {
+  /** Key in `WorldOptions.settings`; the camel-case form of `flag` (as commander names it). */
+  name: string;
+  /** The flag of `check` and `explore`, e.g. `--dedupe-window`; it takes an integer. */
+  flag: string;
+  help: { check: string; explore: string };
+  min: number;
+  max: number;
+  /** Its value when not set: `explore`'s default, and a trace that predates it. */
+  off: number;
+  /** The seeded stream the swarm draws it from. */
+  stream: string;
+  /** Its value for a seed, drawn from `next` (the stream's numbers in [0, 1)). */
+  draw(next: () => number): number;
+  /** Its words in a world's options line (`describeOptions`). */
+  words(value: number): string;
+  /** Its words in the first line of `check` and `explore`, when it is set. */
+  banner(value: number): string;
+  /**
+   * Another setting this one means nothing without (a lease needs a clock):
+   * a flag giving this one on without that one on is bad input, `what` says
+   * what is missing.
+   */
+  needs?: { setting: string; what: string };
+}
+
+/** A world event's `apply`. */
+export type Apply<E extends WorldEvent = WorldEvent> = (w: World, e: E, ctx: WorldContext, tags: string[]) => World;
 
 /** One kind of event. `E` is the world event it produces. */
 export interface EventKind<E extends WorldEvent = WorldEvent> {
@@ -94,6 +150,15 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   apply(w: World, e: E, ctx: WorldContext, tags: string[]): World;
   /** One line in a trace. */
   label(e: E): string;
+  /**
+   * When a recorded event of this kind is the same outside action as an
+   * enabled one, in replay under other rules (`--under`): equal keys. Absent:
+   * the event exactly. An engine's step (or crash) is the same whatever
+   * lifecycle state it is in.
+   */
+  replayKey?(e: E): string;
+  /** Replacing a PARKED record by this kind's step is the operator's release of the park (requeue), not a park lost. */
+  releasesPark?: boolean;
   /** The tag that counts it in a check's report, or null when no tag is its own (engine steps). */
   counter: string | null;
   /** Its sequence-diagram drawing. */
@@ -106,6 +171,32 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   hidden?: string;
   knob: Knob | null;
+  /**
+   * Top-level slots of the world this kind owns: optional fields it declares
+   * on `World` from its own file (`declare module '../world.ts'`), absent
+   * until it writes them. The world's key (encode.ts) reads them from here.
+   */
+  slots?: readonly string[];
+  /** A world setting this kind declares (see `Setting`). */
+  setting?: Setting;
+  /**
+   * A step the system takes by itself once faults stop, outside the engine
+   * group (time passing): the exhaustive liveness search takes it among the
+   * steady steps, beside engine steps and the steady broker answer.
+   */
+  steadyStep?: boolean;
+  /**
+   * This kind changes how other kinds' steps act (the dedupe window ages the
+   * broker's memory on every answer): `of` says which kinds, `apply` wraps
+   * their `apply`. The table composes it (`applyOf` in table.ts).
+   */
+  wraps?: { of(k: AnyKind): boolean; apply(inner: Apply): Apply };
+  /**
+   * Broker answers only: whether the broker may settle on this answer once
+   * faults stop (`healAnswer`): `healthy` for the healthy answer, `failure`
+   * for a failure that can persist (an outage), absent for one that cannot.
+   */
+  steady?: 'healthy' | 'failure';
   /** The durable writes made by this kind's steps (crash-point matrix rows). */
   durable?: readonly DurableWrite[];
   /** A crash this kind causes in the middle of a durable write: the write and the crash tag. */

@@ -12,8 +12,18 @@
 import { readSlot } from '../../../model/record.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
-import { claimView, nowOf, type WorldContext } from './context.ts';
+import { nowOf } from './clock.ts';
+import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
+
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    /** `version: 'old'`: run by the old version's tool (version skew); absent: the checked rule set's. */
+    requeue: { id: string; reset: boolean; version?: 'old' };
+    resubmit: { id: string; version?: 'old' };
+    restore: { index: number };
+  }
+}
 
 type Requeue = Extract<WorldEvent, { kind: 'requeue' }>;
 type Resubmit = Extract<WorldEvent, { kind: 'resubmit' }>;
@@ -71,6 +81,7 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       tags.push(`fault:${name}`);
       return runRequeue(w, ctx, e.id, e.reset, 'requeue', e.version);
     },
+    releasesPark: true,
     label: (e) => `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`,
     counter: `fault:${name}`,
     draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`) }),

@@ -7,6 +7,13 @@ import { initialMemory } from '../stepper.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { stepText, type EventKind, type StepView } from './kind.ts';
 
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    restart: { version: 'new' | 'old' };
+    upgrade: { pid: number };
+  }
+}
+
 type Restart = Extract<WorldEvent, { kind: 'restart' }>;
 type Upgrade = Extract<WorldEvent, { kind: 'upgrade' }>;
 

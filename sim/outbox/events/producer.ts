@@ -2,6 +2,12 @@
 import { bodyName, type WorldEvent } from '../world.ts';
 import type { EventKind } from './kind.ts';
 
+declare module '../world.ts' {
+  interface DeclaredEvents {
+    produce: { id: string };
+  }
+}
+
 type Produce = Extract<WorldEvent, { kind: 'produce' }>;
 
 export const produce: EventKind<Produce> = {

@@ -9,7 +9,7 @@ import { LIFECYCLE_STATES } from '../../../model/lifecycle.ts';
 import { BOUNDS_DEFAULT, fixedOptions, runShard, SEEDS_DEFAULT, seedBounds, steppersFor } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { outboxSystem } from '../outbox-system.ts';
-import { ANSWERS, FAULTS, swarmOptions } from '../options.ts';
+import { ANSWER_NAMES, swarmOptions } from '../options.ts';
 import { crashPoints, LIFECYCLE_STATE_NAMES } from './crash-points.ts';
 import { countedKinds, EVENT_KINDS, GROUPS, kindOf, WORLD_EVENT_KINDS } from './table.ts';
 
@@ -32,9 +32,11 @@ describe('the event table', () => {
     );
   });
 
-  it('lists the answers in the order of the options\' weights (ANSWERS), each knob with a stream of its own', () => {
-    expect(EVENT_KINDS.filter((k) => k.event === 'answer').map((k) => k.name)).toEqual([...ANSWERS]);
-    for (const f of FAULTS) expect(EVENT_KINDS.find((k) => k.name === f)?.knob?.stream).toBe(`fault:${f}`);
+  it('lists the answers as the Answer list reads them, each knob with a stream of its own, each old trace position once', () => {
+    expect(EVENT_KINDS.filter((k) => k.event === 'answer').map((k) => k.name)).toEqual([...ANSWER_NAMES]);
+    for (const k of EVENT_KINDS.filter((x) => x.group === 'fault')) expect(k.knob?.stream).toBe(`fault:${k.name}`);
+    const v1 = EVENT_KINDS.flatMap((k) => (k.knob?.v1 ? [`${k.knob.v1.list}[${k.knob.v1.index}]`] : []));
+    expect(new Set(v1).size).toBe(v1.length);
     const streams = EVENT_KINDS.flatMap((k) => (k.knob ? [k.knob.stream] : []));
     expect(new Set(streams).size).toBe(streams.length);
   });

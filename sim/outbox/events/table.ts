@@ -11,7 +11,7 @@ import { stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
-import type { AnyKind, EventTag, GroupName, Variant } from './kind.ts';
+import type { AnyKind, Apply, EventTag, GroupName, Setting, Variant } from './kind.ts';
 import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
 import { produce } from './producer.ts';
@@ -97,15 +97,45 @@ export const EVENT_KINDS: readonly AnyKind[] = [
 const byEvent = new Map<string, AnyKind[]>();
 for (const k of EVENT_KINDS) byEvent.set(k.event, [...(byEvent.get(k.event) ?? []), k]);
 
+/** The table entry of a world event, or undefined for an event no entry produces (one read from a trace). */
+export function findKind(e: WorldEvent): AnyKind | undefined {
+  const candidates = byEvent.get(e.kind);
+  if (candidates === undefined) return undefined;
+  if (candidates.length === 1) return candidates[0];
+  for (const c of candidates) if (c.owns !== undefined && c.owns(e)) return c;
+  return undefined;
+}
+
 /** The table entry of a world event (a plain loop: every step asks). */
 export function kindOf(e: WorldEvent): AnyKind {
-  const candidates = byEvent.get(e.kind);
-  if (candidates !== undefined) {
-    if (candidates.length === 1) return candidates[0];
-    for (const c of candidates) if (c.owns !== undefined && c.owns(e)) return c;
-  }
-  throw new Error(`no event kind for ${JSON.stringify(e)}`);
+  const k = findKind(e);
+  if (k === undefined) throw new Error(`no event kind for ${JSON.stringify(e)}`);
+  return k;
 }
+
+/**
+ * Each kind's `apply` as the world runs it: wrapped by every kind that
+ * declares it changes this one's steps (`wraps`), in table order.
+ */
+const applies = new Map<AnyKind, Apply>();
+for (const k of EVENT_KINDS) {
+  let apply: Apply = (w, e, ctx, tags) => k.apply(w, e, ctx, tags);
+  for (const by of EVENT_KINDS) if (by.wraps !== undefined && by.wraps.of(k)) apply = by.wraps.apply(apply);
+  applies.set(k, apply);
+}
+
+/** Applies an event by its kind (with the wrappers of other kinds). */
+export function applyOf(k: AnyKind): Apply {
+  const apply = applies.get(k);
+  if (apply === undefined) throw new Error(`kind ${k.name} is not in the event table`);
+  return apply;
+}
+
+/** The world slots the table's kinds own (`slots`). */
+export const OWNED_SLOTS: readonly string[] = EVENT_KINDS.flatMap((k) => k.slots ?? []);
+
+/** The world settings the table's kinds declare (check's and explore's flags, the swarm's draws, the options line). */
+export const SETTINGS: readonly Setting[] = EVENT_KINDS.flatMap((k) => (k.setting === undefined ? [] : [k.setting]));
 
 /** The world event kinds the table produces (a trace's event is the outbox's when its kind is one of these). */
 export const WORLD_EVENT_KINDS: ReadonlySet<string> = new Set(byEvent.keys());

@@ -1,0 +1,88 @@
+/**
+ * One engine's enabled events, listed straight off the vector in the object
+ * system's order: in `idle` a scan of each id with a live file, else a drain
+ * of each id whose record its rule set selects; in `posting` each broker
+ * answer of the table the broker may give; in any other state its next
+ * step; and its crash, while crashes are left and switched on.
+ */
+import { readSlot } from '../../../model/record.ts';
+import { selects } from '../../../model/rules.ts';
+import { PairTable } from '../../core/pair-table.ts';
+import { answerOffered, type Answer } from '../events/broker.ts';
+import type { EngineProc, WorldEvent } from '../world.ts';
+import type { PackedContext } from './context.ts';
+import { EventCache } from './event-cache.ts';
+import { ANSWER_KINDS, kindOn } from './kinds.ts';
+import * as L from './layout.ts';
+
+// Slot positions copied to module constants (see transitions.ts).
+const { CRASHES, HEALING, LIVE, PER_ID, REC } = L;
+const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
+const code = EventCache.code;
+
+/** The listing functions of one world. */
+export interface EngineEvents {
+  /** Appends the engine's own events and the broker's answers to its POST. */
+  list(s: Int32Array, proc: EngineProc, engineEvents: WorldEvent[], brokerEvents: WorldEvent[]): void;
+  /** The engine's crash, when crashes are still allowed (empty otherwise). */
+  crash(s: Int32Array, proc: EngineProc): WorldEvent[];
+}
+
+export function engineEvents(c: PackedContext): EngineEvents {
+  const { options, worldRules, ids, tables, g } = c;
+  const answers = ANSWER_KINDS.map((k) => k.name as Answer);
+  const crashOn = kindOn(options, 'crash');
+  const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
+  const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
+  const rulesFor = { new: worldRules.rules, old: worldRules.oldRules ?? worldRules.rules };
+
+  /**
+   * Whether an engine would drain a record slot: it reads as a READY record its
+   * rule set selects. Without `selectable` that depends on the version only; with
+   * it, on the engine (its decision is told the pid), so the memo is per engine.
+   */
+  const drainable = new PairTable();
+  const readyFor = (recId: number, proc: EngineProc, j: number): boolean => {
+    const version = proc.version;
+    const rules = rulesFor[version];
+    // The decision is told the id and the pid: both are in the key (at most 30 ids).
+    const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
+    let r = drainable.get(recId, k);
+    if (r < 0) {
+      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
+      const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
+      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
+      drainable.set(recId, k, r);
+    }
+    return r === 1;
+  };
+
+  const list = (s: Int32Array, proc: EngineProc, engine: WorldEvent[], broker: WorldEvent[]): void => {
+    const pid = proc.pid;
+    if (proc.state === 'idle') {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        if (s[j * PER_ID + LIVE] !== 0) engine.push(c.events.get(code(0, pid, j), () => ({ kind: 'scan', pid, id })));
+        else if (readyFor(s[j * PER_ID + REC], proc, j)) engine.push(c.events.get(code(1, pid, j), () => ({ kind: 'drain', pid, id })));
+      }
+    } else if (proc.state === 'posting') {
+      const healing = s[g + HEALING] === 1;
+      for (let i = 0; i < answers.length; i++) {
+        const answer = answers[i];
+        if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
+        broker.push(c.events.get(code(2, pid, i), () => ({ kind: 'answer', pid, answer })));
+      }
+    } else {
+      const at = proc.state;
+      engine.push(c.events.get(code(3, pid, STATES.indexOf(at)), () => ({ kind: 'step', pid, at })));
+    }
+  };
+
+  const crash = (s: Int32Array, proc: EngineProc): WorldEvent[] => {
+    if (s[g + CRASHES] >= options.crashesMax || !crashOn) return [];
+    const { pid, state: at } = proc;
+    return [c.events.get(code(9, pid, STATES.indexOf(at)), () => ({ kind: 'crash', pid, at }))];
+  };
+
+  return { list, crash };
+}

@@ -1,0 +1,173 @@
+/**
+ * The expansion cache: one engine's enabled events and their programs depend
+ * only on its process, the slots of the ids it may touch, whether the
+ * claims' holders are alive, and a few world-wide slots, so they are
+ * memoised on those. In front of that memo, the engine's process and its
+ * context (one per state: its view of the state's prefix and the holders'
+ * liveness) find the expansion in one probe of a small table, so a state
+ * with several engines costs one pair lookup per engine.
+ */
+import { PairTable } from '../../core/pair-table.ts';
+import { TupleTable } from '../../core/tuple-table.ts';
+import type { WorldEvent } from '../world.ts';
+import type { PackedContext } from './context.ts';
+import type { EngineEvents } from './engine-events.ts';
+import * as L from './layout.ts';
+
+// Slot positions copied to module constants (see transitions.ts).
+const { BROKER, CLAIM, CRASHES, ENGINES, HEALING, LIVE, PARKED_GONE, PER_ID, REC } = L;
+
+/** One engine's enabled events (engine steps and broker answers) and their programs. */
+export interface EngineExpansion {
+  engine: WorldEvent[];
+  broker: WorldEvent[];
+  /** The engine's crash, when crashes are still allowed. */
+  crash: WorldEvent[];
+  enginePrograms: Int32Array[];
+  brokerPrograms: Int32Array[];
+  crashPrograms: Int32Array[];
+}
+
+export interface Expansions {
+  /**
+   * A state's prefix: every slot before the engines (per id slots, lists,
+   * counters, the engine count). Few states differ in it (thousands of
+   * prefixes for millions of states), so it indexes what depends on nothing
+   * else: the events that are not an engine's, and engines' contexts.
+   */
+  prefixOf(s: Int32Array): number;
+  /** The engines' context in `s` (whose prefix is `prefix`). */
+  contextOf(s: Int32Array, prefix: number): number;
+  /** Engine k's expansion in `s`, whose context is `context`. */
+  expansionOf(s: Int32Array, k: number, context: number): EngineExpansion;
+}
+
+export function expansions(c: PackedContext, listing: EngineEvents): Expansions {
+  const { options, ids, tables, transitions, g } = c;
+
+  const expansionMemo = new TupleTable();
+  const expanded: EngineExpansion[] = [];
+  const engineKey = new Int32Array(8 + ids.length * (PER_ID + 1));
+  const expansionKey = (s: Int32Array, procId: number): number => {
+    const proc = tables.procs.value(procId);
+    if (proc === undefined) throw new Error('packed outbox: empty engine slot');
+    let n = 0;
+    engineKey[n++] = procId;
+    engineKey[n++] = s[g + HEALING];
+    engineKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+    const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
+    for (let j = 0; j < ids.length; j++) {
+      if (only >= 0 && j !== only) continue;
+      // What the engine's events read of the id (see PackedTransitions.buildKey).
+      engineKey[n++] = s[j * PER_ID + REC];
+      engineKey[n++] = s[j * PER_ID + CLAIM];
+      engineKey[n++] = s[j * PER_ID + LIVE];
+      if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
+      engineKey[n++] = transitions.holderAlive(s, j);
+    }
+    // A broker answer notes a POST of a body parked and replaced since (parked-stays-parked per body).
+    if (proc.state === 'posting') engineKey[n++] = s[g + PARKED_GONE];
+    return n;
+  };
+  const expansionOfKey = (s: Int32Array, procId: number): number => {
+    const n = expansionKey(s, procId);
+    let x = expansionMemo.find(engineKey, n);
+    if (x >= 0) return x;
+    const proc = tables.procs.value(procId);
+    if (proc === undefined) throw new Error('packed outbox: empty engine slot');
+    const engine: WorldEvent[] = [];
+    const broker: WorldEvent[] = [];
+    listing.list(s, proc, engine, broker);
+    const crash = listing.crash(s, proc);
+    x = expansionMemo.add(engineKey, n);
+    expanded[x] = {
+      engine,
+      broker,
+      crash,
+      enginePrograms: engine.map((e) => transitions.programFor(s, e)),
+      brokerPrograms: broker.map((e) => transitions.programFor(s, e)),
+      crashPrograms: crash.map((e) => transitions.programFor(s, e)),
+    };
+    return x;
+  };
+
+  const prefixWidth = g + ENGINES;
+  const prefixes = new TupleTable();
+  const lastPrefix = new Int32Array(prefixWidth);
+  let lastPrefixIndex = -1;
+  const prefixOf = (s: Int32Array): number => {
+    // States expanded one after another mostly share their prefix.
+    let same = lastPrefixIndex >= 0;
+    for (let i = 0; same && i < prefixWidth; i++) same = lastPrefix[i] === s[i];
+    if (same) return lastPrefixIndex;
+    let x = prefixes.find(s, prefixWidth);
+    if (x < 0) x = prefixes.add(s, prefixWidth);
+    for (let i = 0; i < prefixWidth; i++) lastPrefix[i] = s[i];
+    lastPrefixIndex = x;
+    return x;
+  };
+
+  /**
+   * What of a prefix any engine reads: healing, whether crashes are left,
+   * the bodies parked and replaced since (a broker answer to a POST of one
+   * is noted for parked-stays-parked, so its cached program depends on them),
+   * and per id the record, claim, live file and broker's holding. Prefixes
+   * that differ elsewhere (counts produced, reported bodies, lists) share
+   * it, which keeps the engines' tables small.
+   */
+  const engineViews = new TupleTable();
+  const engineViewOf: number[] = [];
+  const engineViewKey = new Int32Array(3 + 4 * ids.length);
+  const engineView = (s: Int32Array, prefix: number): number => {
+    let v = engineViewOf[prefix];
+    if (v === undefined) {
+      let n = 0;
+      engineViewKey[n++] = s[g + HEALING];
+      engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+      engineViewKey[n++] = s[g + PARKED_GONE];
+      for (let j = 0; j < ids.length; j++) {
+        const o = j * PER_ID;
+        engineViewKey[n++] = s[o + REC];
+        engineViewKey[n++] = s[o + CLAIM];
+        engineViewKey[n++] = s[o + LIVE];
+        engineViewKey[n++] = s[o + BROKER];
+      }
+      v = engineViews.find(engineViewKey, n);
+      if (v < 0) v = engineViews.add(engineViewKey, n);
+      engineViewOf[prefix] = v;
+    }
+    return v;
+  };
+
+  /**
+   * An engine's context: its view of the prefix, and for each id whether
+   * its claim's holder is alive (all an engine sees of the others).
+   */
+  const contexts = new PairTable();
+  let lastContextView = -1;
+  let lastAlive = 0;
+  let lastContextId = -1;
+  const contextOf = (s: Int32Array, prefix: number): number => {
+    const view = engineView(s, prefix);
+    let alive = 0;
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
+    if (view === lastContextView && alive === lastAlive) return lastContextId;
+    let x = contexts.get(view, alive);
+    if (x < 0) contexts.set(view, alive, (x = contexts.size));
+    lastContextView = view;
+    lastAlive = alive;
+    return (lastContextId = x);
+  };
+  const byContext = new PairTable();
+  const expansionOf = (s: Int32Array, k: number, context: number): EngineExpansion => {
+    const procId = s[g + ENGINES + k];
+    let x = byContext.get(procId, context);
+    if (x < 0) {
+      x = expansionOfKey(s, procId);
+      byContext.set(procId, context, x);
+    }
+    return expanded[x];
+  };
+
+  return { prefixOf, contextOf, expansionOf };
+}

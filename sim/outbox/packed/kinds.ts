@@ -1,0 +1,52 @@
+/**
+ * Which kinds of the event table the packed explorer lists by hand, for
+ * speed (`engine-events.ts`, `world-events.ts`); `table-agreement.test.ts`
+ * holds each to its table entry. The broker's answers are listed by going
+ * over the table's answer entries, so every answer is here by construction;
+ * the other kinds are specialised one by one. A world that enables a kind
+ * not listed here is {@link Unrepresentable}: it is searched on the object
+ * system, which takes every kind from the table, so a new kind is searched
+ * correctly, if slower, before anyone specialises it here.
+ */
+import { EVENT_KINDS } from '../events/table.ts';
+import type { AnyKind } from '../events/kind.ts';
+import type { WorldOptions } from '../options.ts';
+import { Unrepresentable } from './layout.ts';
+
+/** The table's broker answers (events `answer`), in table order: an engine in `posting` lists them in this order. */
+export const ANSWER_KINDS: readonly AnyKind[] = EVENT_KINDS.filter((k) => k.group === 'broker' && k.event === 'answer');
+
+/** The kinds specialised here. */
+export const PACKED_KINDS: ReadonlySet<string> = new Set([
+  'scan',
+  'drain',
+  'step',
+  ...ANSWER_KINDS.map((k) => k.name),
+  'restart',
+  'upgrade',
+  'produce',
+  'requeue',
+  'requeue-reset',
+  'resubmit',
+  'restore',
+  'crash',
+  'tear-record',
+  'newer-schema',
+  'legacy-record',
+  'tear-claim',
+]);
+
+/** Whether a kind is on in a world (its knob's weight; a kind without a knob always is). */
+export function kindOn(options: WorldOptions, name: string): boolean {
+  const k = EVENT_KINDS.find((x) => x.name === name);
+  return k !== undefined && (k.knob === null || k.knob.weight(options) > 0);
+}
+
+/** Throws {@link Unrepresentable} when the world enables a kind not specialised here. */
+export function requirePackedKinds(options: WorldOptions): void {
+  for (const k of EVENT_KINDS) {
+    if (!PACKED_KINDS.has(k.name) && (k.knob === null || k.knob.weight(options) > 0)) {
+      throw new Unrepresentable(`the packed explorer does not list the events of kind ${k.name}, which this world enables`);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The enabled events that are not an engine's, listed straight off the
+ * vector in the object system's order: `middle` (after the broker's answers,
+ * before the crashes) the restarts, upgrades, the producer and the operator's
+ * actions; `last` (after the crashes) the corruptions.
+ */
+import type { WorldEvent } from '../world.ts';
+import type { PackedContext } from './context.ts';
+import { EventCache } from './event-cache.ts';
+import { kindOn } from './kinds.ts';
+import * as L from './layout.ts';
+
+// Slot positions copied to module constants (see transitions.ts).
+const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
+const code = EventCache.code;
+
+/** Lists events of a state into `out`. */
+export type Lister = (s: Int32Array, out: WorldEvent[]) => void;
+
+export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } {
+  const { options, ids, tables, g, skew } = c;
+  const on = {
+    tearRecord: kindOn(options, 'tear-record'),
+    newerSchema: kindOn(options, 'newer-schema'),
+    legacyRecord: kindOn(options, 'legacy-record'),
+    tearClaim: kindOn(options, 'tear-claim'),
+  };
+
+  const middle: Lister = (s, out) => {
+    const healing = s[g + HEALING] === 1;
+    const count = s[g + ENGINE_COUNT];
+    if (count < options.engines) {
+      out.push(c.events.get(code(4, 0, 0), () => ({ kind: 'restart', version: 'new' })));
+      if (skew && !healing) out.push(c.events.get(code(4, 0, 1), () => ({ kind: 'restart', version: 'old' })));
+    }
+    if (healing) return;
+    if (skew) {
+      for (let k = 0; k < count; k++) {
+        const proc = tables.procs.value(s[g + ENGINES + k]);
+        if (proc?.version === 'old') {
+          const pid = proc.pid;
+          out.push(c.events.get(code(5, pid, 0), () => ({ kind: 'upgrade', pid })));
+        }
+      }
+    }
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j];
+      if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) < options.bodiesPerId) out.push(c.events.get(code(6, 0, j), () => ({ kind: 'produce', id })));
+    }
+    if (s[g + OPERATOR] < options.operatorActionsMax) {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        // As events/operator.ts: each action once per deployed version's tool (the old one's under skew).
+        if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
+          out.push(c.events.get(code(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
+          if (skew) out.push(c.events.get(code(7, 1, 2 * j), () => ({ kind: 'requeue', id, reset: false, version: 'old' })));
+          out.push(c.events.get(code(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
+          if (skew) out.push(c.events.get(code(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
+        }
+        if (slot?.kind === 'record' && slot.record.status === 'READY') {
+          out.push(c.events.get(code(14, 0, j), () => ({ kind: 'resubmit', id })));
+          if (skew) out.push(c.events.get(code(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
+        }
+      }
+      const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
+      quarantined.forEach((q, index) => {
+        if (s[ids.indexOf(q.id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
+      });
+    }
+  };
+
+  const last: Lister = (s, out) => {
+    if (s[g + HEALING] === 1) return;
+    if (s[g + CORRUPTIONS] < options.corruptionsMax) {
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        if (slot?.kind === 'record') {
+          if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
+          if (slot.record.schema <= 1 && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
+          if (typeof slot.record.attempts === 'number' && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
+        }
+        if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
+          out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
+        }
+      }
+    }
+  };
+
+  return { middle, last };
+}

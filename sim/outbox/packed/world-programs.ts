@@ -1,0 +1,49 @@
+/**
+ * The programs of the events that are not an engine's (restarts to operator
+ * actions, and corruptions). They read nothing of the engines but their
+ * count, and under version skew their versions: without skew they are
+ * memoised on the state's prefix (and, with operator actions, on whether
+ * each claim's holder is alive: a `requeue` decision sees the claim).
+ */
+import { PairTable } from '../../core/pair-table.ts';
+import type { WorldEvent } from '../world.ts';
+import type { PackedContext } from './context.ts';
+import type { Lister } from './world-events.ts';
+
+export interface WorldPrograms {
+  middle: Int32Array[];
+  last: Int32Array[];
+}
+
+export interface WorldProgramsOf {
+  /** The memoised programs of `s`, whose prefix is `prefix`; null under version skew (no memo). */
+  memoised(s: Int32Array, prefix: number): WorldPrograms | null;
+  /** The programs of the events `list` lists in `s`, derived now. */
+  programsOf(s: Int32Array, list: Lister): Int32Array[];
+}
+
+export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: Lister }): WorldProgramsOf {
+  const { options, ids, transitions, skew } = c;
+  const rest: WorldEvent[] = [];
+  const programsOf = (s: Int32Array, list: Lister): Int32Array[] => {
+    rest.length = 0;
+    list(s, rest);
+    return rest.map((e) => transitions.programFor(s, e));
+  };
+  if (skew) return { memoised: () => null, programsOf };
+
+  const memo: (WorldPrograms | undefined)[] = [];
+  const byAlive = new PairTable();
+  const memoIndex = (s: Int32Array, prefix: number): number => {
+    if (options.operatorActionsMax === 0) return prefix;
+    let alive = 0;
+    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
+    let x = byAlive.get(prefix, alive);
+    if (x < 0) byAlive.set(prefix, alive, (x = byAlive.size));
+    return x;
+  };
+  return {
+    memoised: (s, prefix) => (memo[memoIndex(s, prefix)] ??= { middle: programsOf(s, lists.middle), last: programsOf(s, lists.last) }),
+    programsOf,
+  };
+}
