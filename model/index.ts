@@ -3,6 +3,8 @@
  */
 export { extendRules, ruleSetProblem } from './rules.ts';
 export type { Admission, AdmitView, DecisionView, Disposal, DisposeView, EngineLimits, RuleDecisions, RuleSet } from './rules.ts';
+export { FENCED_WRITES } from './time.ts';
+export type { FencedWrite, TimeView } from './time.ts';
 export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
 export { admitFreshCycleWhen } from './catalog/fresh-cycle-when.ts';
 export { digestOf, freshRecord, SCHEMA_CURRENT } from './record.ts';

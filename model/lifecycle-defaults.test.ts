@@ -27,7 +27,7 @@ function scanWith(machine: typeof lifecycleMachine) {
 describe('the lifecycle statechart has no rule set by default', () => {
   it('every decision of the default implementations throws, naming the decision', () => {
     expect(() => UNPROVIDED.classify('ok')).toThrow(/"classify" of no rule set/);
-    expect(() => UNPROVIDED.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/"admit" of no rule set/);
+    expect(() => UNPROVIDED.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/"admit" of no rule set/);
   });
 
   it('stepping the unprovided machine through a decision throws instead of deciding as fail-closed', () => {

@@ -64,12 +64,16 @@ export type RecordRead =
  * token: pids are never reused and a process holds one claim at a time, so
  * "the holder of the current token" is "the process named here".
  */
-export type ClaimSlot = { kind: 'held'; owner: number } | { kind: 'torn' };
+export type ClaimSlot =
+  /** `until`: in a world with leases, the tick at which the lease expires (docs/rules.md, 'Time'). */
+  | { kind: 'held'; owner: number; until?: number }
+  | { kind: 'torn' };
 
 /** What an engine sees of a claim when it wants to take it. */
 export type ClaimView =
   | { kind: 'free' }
-  | { kind: 'held'; mine: boolean; ownerAlive: boolean }
+  /** `expired`: present in a world with leases only; true once the holder's lease has run out (it may live on). */
+  | { kind: 'held'; mine: boolean; ownerAlive: boolean; expired?: boolean }
   | { kind: 'torn' };
 
 /** The envelope a provider POSTs to the broker. */

@@ -106,7 +106,7 @@ describe('operator actions: the executing version\'s rules, and resubmit of READ
     const views: RequeueView[] = [];
     const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
     const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
-    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
+    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: 0, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
     expect(w.operatorActions).toBe(1);
   });
   it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {
@@ -182,6 +182,6 @@ describe('which records an engine selects is a decision (selectable)', () => {
   });
   it('a selectable that returns a non-boolean breaks its contract', () => {
     const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
-    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/selectable returned "yes", expected a boolean/);
+    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/selectable returned "yes", expected a boolean/);
   });
 });

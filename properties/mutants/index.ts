@@ -43,6 +43,7 @@ import refusalAfterUnknown from './refusal-after-unknown.ts';
 import rebuildParkedSameBody from './rebuild-parked-same-body.ts';
 import historyOverCap from './history-over-cap.ts';
 import flagsUnvalidated from './flags-unvalidated.ts';
+import unfencedLease from './unfenced-lease.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -74,6 +75,10 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
   { rules: stealLiveClaim, breaks: 'exclusive-attempt' },
   { rules: neverReclaimDead, breaks: 'no-silent-loss' },
+  // mayClaim + fences: only a world with leases (the seeds that draw a clock) takes a live holder's
+  // claim; unfenced, the stale holder parks the body the new holder then POSTs. (It also breaks
+  // exclusive-attempt, as a fenced lease does when the stall falls after the POST.)
+  { rules: unfencedLease, breaks: 'parked-stays-parked' },
   // classify
   { rules: conflictAsConfirmed, breaks: 'no-phantom-delivery' },
   // A garbled reply may be a cut-short failure that stored nothing (garbled-unsent).

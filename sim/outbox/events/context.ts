@@ -10,6 +10,7 @@ import type { ClaimView, RecordRead } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { Stepper } from '../stepper.ts';
 import type { EngineProc, World } from '../world.ts';
+import { nowOf } from './clock.ts';
 
 /** The rule sets a world runs. */
 export interface WorldRules {
@@ -51,10 +52,11 @@ export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: strin
   return readSlot(w.records[id], rules.schemaKnown, rules.recordShape, schemaOf(rules));
 }
 
-/** A claim as engine `pid` sees it. */
+/** A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. */
 export function claimView(w: World, id: string, pid: number): ClaimView {
   const c = w.claims[id];
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
-  return { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  const view: ClaimView = { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  return c.until === undefined ? view : { ...view, expired: nowOf(w) >= c.until };
 }

@@ -13,6 +13,7 @@ import { readSlot } from '../../../model/record.ts';
 import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -58,6 +59,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
     ...(read.kind === 'found' ? { stored: read.stored } : {}),
+    now: nowOf(w),
   });
   // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
   return { ...w, records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 };

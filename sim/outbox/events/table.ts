@@ -7,6 +7,7 @@
  */
 import type { WorldContext } from './context.ts';
 import { answers } from './broker.ts';
+import { stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
@@ -67,7 +68,7 @@ export const GROUPS: readonly Group[] = [
     whileHealing: false,
     title: 'Storage and process faults',
     intro:
-      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the others share the corruption budget (`corruptionsMax`).",
+      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the others but the stall share the corruption budget (`corruptionsMax`); a stall needs a world with leases, and the clock's horizon bounds it.",
   },
 ];
 
@@ -80,6 +81,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   forget,
   restart,
   upgrade,
+  tick,
   produce,
   requeue,
   requeueReset,
@@ -91,6 +93,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   legacyRecord,
   tearClaim,
   fieldCorrupt,
+  stall,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();
