@@ -56,7 +56,7 @@ function runScript(script: string, cwd: string, env: Record<string, string>, she
 /** The report of one unsharded check of the same seeds, as `--json` prints it. */
 async function singleRun(rules: string): Promise<Record<string, unknown>> {
   const out: string[] = [];
-  const code = await main(['check', '--rules', rules, '--seeds', SEEDS, '--json', '--out', join(tmp, 'single-found')], { out: (l) => out.push(l), err: () => undefined, tty: false });
+  const code = await main(['check', '--swarm-only', '--rules', rules, '--seeds', SEEDS, '--json', '--out', join(tmp, 'single-found')], { out: (l) => out.push(l), err: () => undefined, tty: false });
   expect(code).toBe(0);
   return JSON.parse(out.join('\n')) as Record<string, unknown>;
 }

@@ -11,6 +11,8 @@ import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 import { terminalText } from './terminal-text.ts';
+import type { PairCoverage } from './outbox/swarm-coverage.ts';
+import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 
 /** The tags that count the kinds of one table tag a check should see fire (docs/faults.md). */
 export function kindsTagged(tag: EventTag, skew: boolean): string[] {
@@ -80,7 +82,16 @@ export interface ReportedViolation {
 
 /** The whole report; `--json` prints it. */
 export interface CheckReport {
+  /** No property violated, in the small worlds nor in the swarm. */
   ok: boolean;
+  /** The small worlds explored before the swarm; null when not run (`--swarm-only`, `--seed`, `--shard`, merge). */
+  smallWorlds: SmallWorldsReport | null;
+  /** False when only the small worlds ran (`--small-worlds-only`): the swarm's fields below are then empty. */
+  swarm: boolean;
+  /** Which pairs of the swarm's feature values occurred in the seeds run; null when not computed. */
+  coverage: PairCoverage | null;
+  /** The first seed of the swarm (what `coverage.allBySeed` counts from). */
+  seedStart?: number;
   rules: string;
   oldRules: string | null;
   runs: number;
@@ -108,7 +119,7 @@ export interface CheckReport {
 export function buildReport(
   merged: ShardResult,
   written: WrittenTrace[],
-  meta: { rules: string; oldRules: string | null; seconds: number; replayCommand: (path: string) => string },
+  meta: { rules: string; oldRules: string | null; seconds: number; replayCommand: (path: string) => string; smallWorlds?: SmallWorldsReport | null; swarm?: boolean; coverage?: PairCoverage | null; seedStart?: number },
 ): CheckReport {
   const skew = meta.oldRules !== null;
   const count = (tag: EventTag) => Object.fromEntries(kindsTagged(tag, skew).map((k) => [k, merged.tags[k] ?? 0]));
@@ -131,8 +142,13 @@ export function buildReport(
       replay: meta.replayCommand(w.path),
     };
   });
+  const smallWorlds = meta.smallWorlds ?? null;
   return {
-    ok: violations.length === 0,
+    ok: violations.length === 0 && (smallWorlds?.ok ?? true),
+    smallWorlds,
+    swarm: meta.swarm ?? true,
+    coverage: meta.coverage ?? null,
+    ...(meta.seedStart !== undefined ? { seedStart: meta.seedStart } : {}),
     rules: meta.rules,
     oldRules: meta.oldRules,
     runs: merged.runs,
@@ -174,12 +190,18 @@ function n(x: number): string {
 export function renderReport(r: CheckReport): string[] {
   const lines: string[] = [];
   lines.push(`outbox-sim check: rules ${terminalText(r.rules)}${r.oldRules ? `, old rules ${terminalText(r.oldRules)} (version skew)` : ''}`);
-  lines.push(`  ${n(r.runs)} runs, ${n(r.steps)} steps, ${r.seconds.toFixed(1)} s`);
+  const sw = r.smallWorlds;
+  if (sw !== null) lines.push(`  small worlds: ${sw.worlds.length} explored, ${n(sw.states)} states, ${sw.seconds.toFixed(1)} s`);
+  if (r.swarm) lines.push(`  ${sw !== null ? 'swarm: ' : ''}${n(r.runs)} runs, ${n(r.steps)} steps${sw !== null ? '' : `, ${r.seconds.toFixed(1)} s`}`);
+  if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');
-  if (r.violations.length === 0) {
+  const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
+  const violated = new Set([...r.violations.map((v) => v.property), ...(sw === null ? [] : sw.worlds.flatMap((w) => w.violations.map((v) => v.property)))]).size;
+  if (violated === 0) {
     lines.push('RESULT: no property violated');
   } else {
-    lines.push(`RESULT: ${r.violations.length} propert${r.violations.length === 1 ? 'y' : 'ies'} violated`);
+    lines.push(`RESULT: ${violated} propert${violated === 1 ? 'y' : 'ies'} violated${sw === null ? '' : ` (${smallViolated} in the small worlds, ${r.violations.length} in the swarm)`}`);
+    if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
@@ -187,6 +209,9 @@ export function renderReport(r: CheckReport): string[] {
     }
   }
   lines.push('');
+  if (sw !== null) lines.push(...renderSmallWorlds(sw));
+  if (!r.swarm) return lines;
+  if (r.coverage !== null) lines.push(...renderCoverage(r.coverage, r.seedStart ?? 1));
   const counts = (title: string, c: Record<string, number>) => {
     lines.push(title);
     for (const [k, v] of Object.entries(c)) lines.push(`  ${kindName(k).padEnd(24)} ${n(v)}`);

@@ -37,6 +37,8 @@ export interface CheckPlan {
   atMostOnce?: boolean;
   /** In-process only (the mutant table): narrows each seed's drawn world, e.g. a broker answer switched off. */
   world?: (options: WorldOptions) => WorldOptions;
+  /** The operator's budget for every seed (`--operator N`); absent: drawn per seed. */
+  operatorActionsMax?: number;
   bounds: RunBounds;
   /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
   stopOnViolation?: boolean;
@@ -113,9 +115,10 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'settings' | 'atMostOnce'>): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
+    ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),
     skew: plan.oldRules !== null,
     ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),

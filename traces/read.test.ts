@@ -16,7 +16,7 @@ let text = '';
 
 beforeAll(async () => {
   const quiet = { out: () => undefined, err: () => undefined, tty: false };
-  await main(['check', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', join(tmp, 'found')], quiet);
+  await main(['check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', join(tmp, 'found')], quiet);
   good = join(tmp, 'found', readdirSync(join(tmp, 'found'))[0]);
   text = readFileSync(good, 'utf8');
 });

@@ -30,6 +30,24 @@ describe('library API', () => {
     expect(cli.code).toBe(1);
     expect(steady(fromApi)).toEqual(steady(JSON.parse(cli.out[0]) as object));
     expect(fromApi.ok).toBe(false);
+    // Both halves: the small worlds first (fresh-cycle fails the default world), then the swarm with its pair coverage.
+    expect(fromApi.smallWorlds?.ok).toBe(false);
+    expect(fromApi.coverage?.pairs).toBeGreaterThan(0);
+  });
+
+  it('check takes swarmOnly, smallWorldsOnly and operator as check takes --swarm-only, --small-worlds-only and --operator', async () => {
+    const out = join(dir, 'halves');
+    const swarm = await check({ rules: 'fresh-cycle', seeds: 20, swarmOnly: true, operator: 10, out });
+    const swarmCli = await runCli('check', '--rules', 'fresh-cycle', '--seeds', '20', '--swarm-only', '--operator', '10', '--out', out, '--json');
+    expect(steady(swarm)).toEqual(steady(JSON.parse(swarmCli.out[0]) as object));
+    expect(swarm).toMatchObject({ smallWorlds: null, swarm: true, runs: 20 });
+    const small = await check({ rules: 'fresh-cycle', smallWorldsOnly: true, out });
+    const smallCli = await runCli('check', '--rules', 'fresh-cycle', '--small-worlds-only', '--out', out, '--json');
+    expect(steady(small)).toEqual(steady(JSON.parse(smallCli.out[0]) as object));
+    expect(small).toMatchObject({ swarm: false, coverage: null, runs: 0, ok: false });
+    // A check that fails in its small worlds alone fails expectHolds too, naming the world.
+    expect(() => expectHolds(small)).toThrow(/fresh-cycle: \S+ violated in small world "default" \(\d+ steps, shortest\)[^\n]*\n {2}trace: \S+\.trace\.jsonl\n {2}replay: /);
+    await expect(check({ swarmOnly: true, smallWorldsOnly: true })).rejects.toThrow(/exclude each other/);
   });
 
   it('explore resolves to the object explore --json prints', async () => {
@@ -42,7 +60,7 @@ describe('library API', () => {
 
   it('takes a rule set as a value, and replays what it wrote', async () => {
     const out = join(dir, 'value');
-    const report = await check({ rules: corruptAsAbsent, seeds: 60, out });
+    const report = await check({ rules: corruptAsAbsent, seeds: 60, swarmOnly: true, out });
     expect(report.rules).toBe('mutant-corrupt-as-absent');
     const v = report.violations[0];
     expect(v.replay).toBe(`npx outbox-sim replay ${v.path} --under '<the file that exports mutant-corrupt-as-absent>'`);
@@ -52,7 +70,7 @@ describe('library API', () => {
   });
 
   it('a catalog rule set given as a value is named by its catalog name', async () => {
-    const report = await check({ rules: failClosed, seeds: 5, out: join(dir, 'catalog') });
+    const report = await check({ rules: failClosed, seeds: 5, swarmOnly: true, out: join(dir, 'catalog') });
     expect(report).toMatchObject({ ok: true, rules: 'fail-closed', runs: 5 });
   });
 
@@ -73,7 +91,7 @@ describe('library API', () => {
 
 describe('outbox-sim/vitest', () => {
   it('fails with the summary, the trace path and the replay command', async () => {
-    const report = await check({ rules: 'properties/mutants/corrupt-as-absent.ts', seeds: 60, out: join(dir, 'helper') });
+    const report = await check({ rules: 'properties/mutants/corrupt-as-absent.ts', seeds: 60, swarmOnly: true, out: join(dir, 'helper') });
     const v = report.violations[0];
     let message = '';
     try {

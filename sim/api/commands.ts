@@ -26,7 +26,10 @@ import { UsageError } from '../usage-error.ts';
 
 export type { CheckResult, ExploreResult, CompareResult, DiffResult, ReplayResult };
 export type { CheckReport, ReportedViolation, Layers } from '../check-report.ts';
-export type { InterruptedRun } from '../cli/check-command.ts';
+export type { InterruptedRun, StoppedRun } from '../cli/check-command.ts';
+export type { SmallWorldsReport } from '../small-worlds-report.ts';
+export type { SmallWorldResult, SmallWorldViolation } from '../small-worlds.ts';
+export type { PairCoverage } from '../outbox/swarm-coverage.ts';
 export type { ExploreViolation } from '../cli/explore-command.ts';
 export type { CompareRow } from '../cli/compare-command.ts';
 export type { DiffSide } from '../cli/diff-command.ts';
@@ -52,6 +55,12 @@ export interface CheckOptions {
    */
   settings?: Readonly<Record<string, number>>;
   property?: 'at-most-once';
+  /** The operator's budget of actions for every seed (default: drawn per seed). */
+  operator?: number;
+  /** Run the seeded swarm only, not the small worlds explored first. */
+  swarmOnly?: boolean;
+  /** Explore the small worlds only, no swarm (no `seeds`, `seed` or `shard` then). */
+  smallWorldsOnly?: boolean;
   /** Where counterexample traces are written (default `traces/found`). */
   out?: string;
   /** Worker threads (default 1); a rule set given as a value runs on one. */
@@ -83,6 +92,8 @@ export interface ExploreOptions extends WorldSizeOptions {
    */
   settings?: Readonly<Record<string, number>>;
   property?: 'at-most-once';
+  /** False: store every state (`--no-symmetry`); default: one per class of states equal up to renaming engine pids. */
+  symmetry?: boolean;
   maxStates?: number;
   maxDepth?: number;
   /** MiB; default 70% of the machine. */
@@ -154,6 +165,9 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
     broker: options.broker,
     ...settingFlagValues(options.settings),
     property: options.property,
+    operator: text(options.operator),
+    swarmOnly: options.swarmOnly,
+    smallWorldsOnly: options.smallWorldsOnly,
     out: options.out,
     workers: text(options.workers),
     shard: options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`,
@@ -178,6 +192,7 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
     maxDepth: text(options.maxDepth),
     maxMemory: text(options.maxMemory),
     continue: options.continue,
+    ...(options.symmetry === false ? { symmetry: false } : {}),
     out: options.out,
     json: true,
   };

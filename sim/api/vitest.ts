@@ -40,7 +40,11 @@ export function failuresOf(result: CheckedResult): FailureLine[] {
       .map((r) => ({ summary: `${r.label}: ${r.property} violated (trace ${r.trace ?? '?'}, ${r.steps ?? '?'} steps)`, path: r.trace, replay: r.replay }));
   }
   if ('runs' in result) {
-    return result.violations.map((v) => ({ summary: `${result.rules}: ${v.property} violated at seed ${v.seed} (${v.steps} steps): ${v.detail}`, path: v.path, replay: v.replay }));
+    // The small worlds' violations first (check explores them before its swarm): a check can fail on them alone.
+    const small = (result.smallWorlds?.worlds ?? []).flatMap((w) =>
+      w.violations.map((v) => ({ summary: `${result.rules}: ${v.property} violated in small world "${w.name}" (${v.steps} steps, shortest): ${v.detail}`, path: v.path, replay: v.replay })),
+    );
+    return [...small, ...result.violations.map((v) => ({ summary: `${result.rules}: ${v.property} violated at seed ${v.seed} (${v.steps} steps): ${v.detail}`, path: v.path, replay: v.replay }))];
   }
   return result.violations.map((v) => ({ summary: `${v.property} violated (${v.steps} steps, shortest): ${v.detail}`, path: v.path, replay: v.replay }));
 }

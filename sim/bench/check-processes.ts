@@ -35,8 +35,12 @@ export interface ProcessRounds {
   two: number[];
 }
 
-/** `rounds` alternated rounds of one `check` process with 1 worker and one with 2. */
+/**
+ * `rounds` alternated rounds of one `check` process with 1 worker and one
+ * with 2. The swarm only (`--swarm-only`): worker threads share out seeds,
+ * while the small worlds explored before them run on one thread either way.
+ */
 export async function checkProcessRounds(seeds: number, rounds: number, now: () => number): Promise<ProcessRounds> {
-  const run = (workers: number) => () => checkProcessesSeconds(1, ['--seeds', `${seeds}`, '--workers', `${workers}`], now);
+  const run = (workers: number) => () => checkProcessesSeconds(1, ['--swarm-only', '--seeds', `${seeds}`, '--workers', `${workers}`], now);
   return { seeds, ...(await alternatedRounds(rounds, run(1), run(2))) };
 }

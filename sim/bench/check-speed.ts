@@ -118,13 +118,14 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   const rules = processSeconds(['rules'], ANSWER_RUNS, now);
   log(`| \`outbox-sim rules\` | ${rules.seconds.toFixed(2)} | the catalog listed |`);
   for (const r of CATALOG.filter((x) => x !== failClosed)) {
-    const p = processSeconds(['check', '--rules', r.name, '--stop-on-first', '--json', '--out', out], ANSWER_RUNS, now);
+    // The swarm's first answer (the small worlds, explored first by default, answer from their own search).
+    const p = processSeconds(['check', '--swarm-only', '--rules', r.name, '--stop-on-first', '--json', '--out', out], ANSWER_RUNS, now);
     const report = JSON.parse(p.stdout) as { runs: number; seconds: number; violations: { property: string; seed: number }[] };
     const found = report.violations.map((v) => `${v.property} at seed ${v.seed}`).join(', ');
-    log(`| \`outbox-sim check --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
+    log(`| \`outbox-sim check --swarm-only --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
   }
   const main = processSeconds(['check', '--quiet'], 1, now);
-  log(`| \`outbox-sim check\` (the main job: fail-closed, ${fmt(5000)} seeds) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
+  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds, then ${fmt(5000)} seeds) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
   rmSync(out, { recursive: true, force: true });
   log('');
 
@@ -133,12 +134,12 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   const alone: number[] = [];
   const pair: number[] = [];
   for (let r = 0; r < WORKER_ROUNDS; r++) {
-    alone.push(await checkProcessesSeconds(1, ['--seeds', `${WORKER_SEEDS}`], now));
-    pair.push(await checkProcessesSeconds(2, ['--seeds', `${WORKER_SEEDS}`], now));
+    alone.push(await checkProcessesSeconds(1, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
+    pair.push(await checkProcessesSeconds(2, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
   }
   const w = speedup(rounds.one, rounds.two);
   const ceiling = (2 * Math.min(...alone)) / Math.min(...pair);
-  log(`2 workers against 1 (\`check --seeds ${fmt(WORKER_SEEDS)} --workers W\`, whole processes, ${WORKER_ROUNDS} alternated rounds) beside the machine's ceiling: two independent \`check --seeds ${fmt(WORKER_SEEDS)}\` processes started together against one alone (best of ${WORKER_ROUNDS} each), measured in the same run:`);
+  log(`2 workers against 1 (\`check --swarm-only --seeds ${fmt(WORKER_SEEDS)} --workers W\`, whole processes, ${WORKER_ROUNDS} alternated rounds) beside the machine's ceiling: two independent \`check --swarm-only --seeds ${fmt(WORKER_SEEDS)}\` processes started together against one alone (best of ${WORKER_ROUNDS} each), measured in the same run:`);
   log('');
   log('| 1 worker s | 2 workers s | **ratio 2/1** | ratio in each round | median | ceiling (2 processes / 1) | **ratio / ceiling** |');
   log('| ---: | ---: | ---: | --- | ---: | ---: | ---: |');

@@ -12,7 +12,7 @@ import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -29,11 +29,16 @@ import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { terminalText } from '../terminal-text.ts';
-import { checkFaultError } from './rule-fault.ts';
+import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
+import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreOptions } from '../outbox/explore-options.ts';
+import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
+import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
+import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
 
 /** Flags of `check` as commander gives them. */
@@ -52,6 +57,9 @@ export interface CheckFlags {
   shard?: string;
   shardOut?: string;
   stopOnFirst?: boolean;
+  operator?: string;
+  swarmOnly?: boolean;
+  smallWorldsOnly?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -110,11 +118,12 @@ export interface InterruptedRun {
   seeds: number;
 }
 
-/** A check ended at its first violation (`--stop-on-first`): how many of its seeds ran. */
+/** A check ended at its first violation (`--stop-on-first`): how many of its seeds ran, and the small world that held it (null: a seed did). */
 export interface StoppedRun {
   reason: 'first-violation';
   runs: number;
   seeds: number;
+  smallWorld: string | null;
 }
 
 /** What a check found and wrote before its summary, and how it ended early. */
@@ -123,10 +132,24 @@ export interface FinishExtras {
   stopped?: StoppedRun | null;
   /** Counterexamples already shrunk and written (answer first), by property: reused when they are still the first. */
   written?: ReadonlyMap<string, { seed: number; trace: WrittenTrace }>;
+  /** The small worlds, whether the swarm ran, its pair coverage (absent: the swarm alone, as `merge` without coverage). */
+  parts?: CheckParts;
+}
+
+/** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
+export interface CheckParts {
+  smallWorlds: SmallWorldsReport | null;
+  swarm: boolean;
+  coverage: PairCoverage | null;
+  seedStart?: number;
 }
 
 /** The line that heads the summary of a check ended at its first violation. */
 function stoppedLine(s: StoppedRun): string {
+  if (s.smallWorld !== null) {
+    const rest = s.seeds > 0 ? ` and the swarm's ${s.seeds.toLocaleString('en-US')} seeds were` : ' was';
+    return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): found in small world "${terminalText(s.smallWorld)}"; the rest of the suite${rest} not run`;
+  }
   return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${s.runs.toLocaleString('en-US')} of ${s.seeds.toLocaleString('en-US')} seeds ran; the rest were not run`;
 }
 
@@ -153,6 +176,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
       oldRules: pair.oldRules?.name ?? null,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
+      ...extras.parts,
     }),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
@@ -181,29 +205,43 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const settings = settingsOf(flags);
   const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
+  const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
+  const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
+  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }) : [];
 
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}; ${workers} worker${workers === 1 ? '' : 's'}`);
-    if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}) }))}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
+    if (!parts.swarm) {
+      // Only the small worlds run.
+    } else if (single || flags.verbose) {
+      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
     } else {
-      io.out('  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode and fault mix (see one with --seed S)');
+      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
   const clock = startClock(io);
-  const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'seeds', to - from);
   const stopOnFirst = flags.stopOnFirst === true;
+  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
+  const answerFirst = !flags.json && !quiet;
+  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst }) : null;
+  // --stop-on-first: a violation in a small world ends the check there, before the swarm.
+  const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
+  const swarmRuns = parts.swarm && stoppedIn === null;
+  const signalBefore = interruption();
+  const bar = progressBar(flags.json || quiet || !swarmRuns || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
   // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
   // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
   const early = new Map<string, { seed: number; trace: WrittenTrace }>();
@@ -222,13 +260,14 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
       io.out(`    replay: ${replayCommand(trace.path, pair)}`);
     }
   };
-  // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
-  const answerFirst = !flags.json && !quiet;
-  const merged = await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) });
+  // An interrupt during the small worlds stops the check there: no seed runs.
+  const merged = swarmRuns && signalBefore === null
+    ? await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) })
+    : emptyShard();
   bar.stop();
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
-  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: to - from };
+  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
   if (interrupted !== null && shardPath !== null) {
     // A partial shard would merge as if it were whole.
     if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
@@ -237,6 +276,80 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
     writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
     if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
   }
-  const stopped: StoppedRun | null = stopOnFirst && Object.keys(merged.first).length > 0 ? { reason: 'first-violation', runs: merged.runs, seeds: to - from } : null;
-  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, { ...(stopOnFirst ? { stopped } : {}), written: early });
+  const stopped: StoppedRun | null = !stopOnFirst
+    ? null
+    : stoppedIn !== null
+      ? { reason: 'first-violation', runs: 0, seeds: parts.swarm ? to - from : 0, smallWorld: stoppedIn }
+      : Object.keys(merged.first).length > 0
+        ? { reason: 'first-violation', runs: merged.runs, seeds: to - from, smallWorld: null }
+        : null;
+  // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
+  const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs)) : null;
+  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
+    ...(stopOnFirst ? { stopped } : {}),
+    written: early,
+    parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
+  });
+}
+
+/** Which pairs of feature values the seeds [from, to) of a plan cover (the same for a whole run and its merged shards). */
+export function swarmCoverage(spec: PlanSpec, from: number, to: number): PairCoverage {
+  const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.settings !== undefined ? { settings: spec.settings } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
+  return pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
+}
+
+/**
+ * Which halves a check runs: the small worlds, then the swarm, unless a
+ * flag selects one. One seed (`--seed`) and a shard (`--shard`) run the
+ * swarm only: the suite is not split between shards.
+ */
+export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnly' | 'seed' | 'seeds'>, sharded: boolean): { smallWorlds: boolean; swarm: boolean } {
+  if (flags.swarmOnly === true && flags.smallWorldsOnly === true) throw new UsageError('--swarm-only and --small-worlds-only exclude each other (give neither to run both)');
+  if (flags.smallWorldsOnly === true) {
+    const seedFlag = flags.seed !== undefined ? '--seed' : flags.seeds !== undefined ? '--seeds' : sharded ? '--shard' : null;
+    if (seedFlag !== null) throw new UsageError(`--small-worlds-only runs no seed: ${seedFlag} has nothing to do`);
+    return { smallWorlds: true, swarm: false };
+  }
+  return { smallWorlds: flags.swarmOnly !== true && flags.seed === undefined && !sharded, swarm: true };
+}
+
+/**
+ * Explores the suite with a progress bar over its worlds; an interrupt stops
+ * the world being searched and the suite, and so does a violation under
+ * `--stop-on-first`. A decision that breaks its contract in a world ends the
+ * check as explore ends (one line, a trace of the path to the state being
+ * expanded). With `announce` (answer first), a world's violations are
+ * printed with their replay commands as soon as the world is searched.
+ */
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean }): Promise<SmallWorldsReport> {
+  const start = elapsedSeconds(clock);
+  const bar = progressBar(io, 'small worlds', worlds.length);
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const run = {
+    outDir,
+    replayCommand: (path: string) => replayCommand(path, pair),
+    now: () => elapsedSeconds(clock),
+    stopReason: () => (interruption() !== null ? 'interrupted' : null),
+    onProgress: (i: number, states: number) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
+  };
+  const results: SmallWorldResult[] = [];
+  for (const [i, w] of worlds.entries()) {
+    // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interruption() !== null) break;
+    bar.update(i, w.name);
+    const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
+    const r = faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
+    results.push(r);
+    if (how.announce) {
+      for (const v of r.violations) {
+        io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(v.property)} in small world "${w.name}" (${terminalText(v.detail)}); trace ${terminalText(v.path)} (${v.steps} steps)`);
+        io.out(`    replay: ${terminalText(v.replay)}`);
+      }
+    }
+    if (how.stopOnFirst && r.violations.length > 0) break;
+  }
+  bar.update(results.length, 'done');
+  bar.stop();
+  return smallWorldsReport(results, elapsedSeconds(clock) - start, worlds.length);
 }

@@ -94,7 +94,7 @@ describe('the README example rule file', () => {
     expect(block).not.toBeNull();
     const path = join(tmp, 'copied-example.ts');
     writeFileSync(path, block?.[1] ?? '');
-    const r = await run('check', '--rules', path, '--seeds', '50', '--json', '--out', join(tmp, 'found'));
+    const r = await run('check', '--swarm-only', '--rules', path, '--seeds', '50', '--json', '--out', join(tmp, 'found'));
     expect(r.code).not.toBe(2);
     expect((JSON.parse(r.out) as CheckReport).rules).toBe('refusal-reopens');
   });
@@ -112,9 +112,13 @@ describe('outbox-sim check', () => {
     expect(existsSync(phantom?.path ?? '')).toBe(true);
     expect(phantom?.replay).toBe(`npx outbox-sim replay ${phantom?.path}`);
     expect(phantom?.steps).toBeLessThanOrEqual(25);
-  });
+    // The default check explores its small worlds first: each holds a violation, with a trace that was written.
+    expect(report.smallWorlds?.ok).toBe(false);
+    for (const w of report.smallWorlds?.worlds ?? []) for (const v of w.violations) expect(existsSync(v.path)).toBe(true);
+    // The small worlds and the swarm run in one process: on a loaded 2-core machine that takes more than the default timeout.
+  }, 300_000);
   it('passes fail-closed and reaches every fault kind', async () => {
-    const r = await run('check', '--seeds', '1500', '--json', '--out', join(tmp, 'fc'));
+    const r = await run('check', '--swarm-only', '--seeds', '1500', '--json', '--out', join(tmp, 'fc'));
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out) as CheckReport;
     expect(report.ok).toBe(true);
@@ -123,7 +127,7 @@ describe('outbox-sim check', () => {
     expect(report.layers.recordsRead.corrupt).toBeGreaterThan(0);
   });
   it('runs version-skewed engines with --old-rules and reports the upgrade fault', async () => {
-    const r = await run('check', '--old-rules', 'fresh-cycle', '--seeds', '400', '--json', '--out', join(tmp, 'skew'));
+    const r = await run('check', '--swarm-only', '--old-rules', 'fresh-cycle', '--seeds', '400', '--json', '--out', join(tmp, 'skew'));
     expect(r.code).not.toBe(2);
     const report = JSON.parse(r.out) as CheckReport;
     expect(report.oldRules).toBe('fresh-cycle');

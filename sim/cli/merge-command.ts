@@ -7,7 +7,7 @@
  */
 import { mergeShards } from '../check.ts';
 import { readShardFile, shardsProblem } from '../shard-file.ts';
-import { finishCheck } from './check-command.ts';
+import { finishCheck, swarmCoverage } from './check-command.ts';
 import { recordedRules } from '../outbox/from-trace.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -28,5 +28,6 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   if (!flags.json && flags.quiet !== true) io.out(`outbox-sim merge: ${files.length} shards of seeds ${files[0].seedStart}..${files[0].seedStart + files[0].seeds - 1}`);
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
-  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io);
+  const { seedStart, seeds } = files[0];
+  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds), seedStart } });
 }

@@ -62,7 +62,7 @@ describe('NO_COLOR and TERM=dumb', () => {
   });
   it('check under NO_COLOR on a terminal: progress as plain lines, nothing with an escape', async () => {
     vi.stubEnv('NO_COLOR', '1');
-    const r = await run('check', '--seeds', '30');
+    const r = await run('check', '--swarm-only', '--seeds', '30');
     expect(r.code).toBe(0);
     expect(r.err.some((l) => l.startsWith('seeds 100% | 30/30'))).toBe(true);
     expect([...r.out, ...r.err].join('\n')).not.toContain('\u001b');
@@ -72,8 +72,8 @@ describe('NO_COLOR and TERM=dumb', () => {
 describe('--quiet', () => {
   it('check: no header lines and no progress, the summary unchanged', async () => {
     vi.stubEnv('NO_COLOR', '1'); // so that a bar, if drawn, would show in err
-    const loud = await run('check', '--seeds', '30');
-    const quiet = await run('check', '--seeds', '30', '--quiet');
+    const loud = await run('check', '--swarm-only', '--seeds', '30');
+    const quiet = await run('check', '--swarm-only', '--seeds', '30', '--quiet');
     expect(quiet.code).toBe(loud.code);
     expect(loud.out[0]).toMatch(/^outbox-sim check: rules fail-closed; seeds 1\.\.30/);
     expect(loud.out.some((l) => l.startsWith('  swarm:'))).toBe(true);
@@ -100,10 +100,10 @@ describe('--quiet', () => {
 describe('the check summary explains its layers', () => {
   it('says why deliveries reported can exceed bodies stored, on a run where they do', async () => {
     // At 1,000 seeds the runs report more deliveries than the broker stored bodies (at 200 the reverse: both happen).
-    const json = await run('check', '--seeds', '1000', '--json');
+    const json = await run('check', '--swarm-only', '--seeds', '1000', '--json');
     const layers = (JSON.parse(json.out.join('\n')) as { layers: { bodiesStored: number; deliveriesReported: number } }).layers;
     expect(layers.deliveriesReported).toBeGreaterThan(layers.bodiesStored);
-    const text = (await run('check', '--seeds', '200', '--quiet')).out;
+    const text = (await run('check', '--swarm-only', '--seeds', '200', '--quiet')).out;
     const at = text.indexOf('Layers:');
     expect(at).toBeGreaterThan(0);
     expect(text.slice(at + 3, at + 3 + LAYERS_EXPLAINED.length)).toEqual([...LAYERS_EXPLAINED]);

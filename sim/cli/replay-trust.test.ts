@@ -28,7 +28,7 @@ let recorded: ReturnType<typeof readTrace>;
 
 beforeAll(async () => {
   const quiet = { out: () => undefined, err: () => undefined, tty: false };
-  await main(['check', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', join(tmp, 'found')], quiet);
+  await main(['check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', join(tmp, 'found')], quiet);
   recorded = readTrace(join(tmp, 'found', readdirSync(join(tmp, 'found'))[0]));
 });
 

@@ -49,7 +49,7 @@ function traces(dir: string): string[] {
 
 describe('a rule file outside the checkout, through every command', () => {
   it('check finds the flaw, records ./flawed.ts, and prints a replay command that works', () => {
-    const r = cli(home, 'check', '--rules', './flawed.ts', '--seeds', '300', '--out', 'found');
+    const r = cli(home, 'check', '--swarm-only', '--rules', './flawed.ts', '--seeds', '300', '--out', 'found');
     expect(r.err).toBe('');
     expect(r.code).toBe(1);
     expect(r.out).toContain('outbox-sim check: rules my-flawed');
@@ -65,8 +65,8 @@ describe('a rule file outside the checkout, through every command', () => {
   });
 
   it('check --workers 2 loads it in the worker thread too, with the same traces', () => {
-    expect(cli(home, 'check', '--rules', './flawed.ts', '--seeds', '600', '--json', '--out', 'w1').code).toBe(1);
-    const two = cli(home, 'check', '--rules', './flawed.ts', '--seeds', '600', '--workers', '2', '--json', '--out', 'w2');
+    expect(cli(home, 'check', '--swarm-only', '--rules', './flawed.ts', '--seeds', '600', '--json', '--out', 'w1').code).toBe(1);
+    const two = cli(home, 'check', '--swarm-only', '--rules', './flawed.ts', '--seeds', '600', '--workers', '2', '--json', '--out', 'w2');
     expect(two.err).toBe('');
     expect(two.code).toBe(1);
     expect(JSON.parse(two.out)).toMatchObject({ rules: 'my-flawed', runs: 600 });

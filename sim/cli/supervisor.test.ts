@@ -40,7 +40,7 @@ function node(args: string[], onStdout?: (text: string, child: ReturnType<typeof
 
 describe('supervisor', () => {
   it('a decision that never returns: exit 2 within the budget and a few seconds, one line naming it, the seed and the step', { timeout: 60_000 }, async () => {
-    const r = await node(['bin/outbox-sim.mjs', 'check', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--decision-timeout', '1', '--out', tmp]);
+    const r = await node(['bin/outbox-sim.mjs', 'check', '--swarm-only', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--decision-timeout', '1', '--out', tmp]);
     expect(r.code).toBe(2);
     expect(r.seconds).toBeLessThan(1 + 15);
     // The first seed that POSTs (seed 1 of this swarm never does).

@@ -20,6 +20,7 @@ import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
 import { EVENT_KINDS } from './events/table.ts';
 import { swarmKnobs, type Answer, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
+import { CHECK_TICKS_MAX } from './events/clock.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** A world and the choices that run it. */
@@ -58,12 +59,15 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     // in transit, so that the bound is reached (and reported) in a batch of scenarios.
     lateLanding: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 2 }), weight: 1 }),
     retention: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
+    // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks (the stall fault's weight is drawn with the others).
+    lease: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
   })
-  .map(({ drawn, dedupeWindow, lateLanding, retention, ...o }) => ({
+  .map(({ drawn, dedupeWindow, lateLanding, retention, lease, ...o }) => ({
     ...o,
     skew: false,
     weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
-    settings: { dedupeWindow, lateLanding, retention },
+    // A lease comes with a clock whose horizon is check's.
+    settings: { dedupeWindow, lateLanding, retention, ...(lease > 0 ? { ticks: CHECK_TICKS_MAX, lease } : {}) },
   }));
 
 /** A schedule of up to `maxSteps` choices; an index shrinks toward 0, the first event enabled. */

@@ -10,6 +10,7 @@ import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 import { ANSWER_NAMES, HEALTHY_ANSWER, type Answer } from './events/broker.ts';
 import type { KnobDraw } from './events/kind.ts';
 import { EVENT_KINDS, GROUPS, SETTINGS } from './events/table.ts';
+import { coverSeed } from './swarm-coverage.ts';
 
 /** Options of one world. */
 export interface WorldOptions {
@@ -62,7 +63,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
@@ -140,10 +141,23 @@ function drawHealAnswer(seed: number): Answer {
 }
 
 /**
+ * The operator's budget: 0-3 from the `swarm` stream as before, and in one
+ * seed in eight 8-12 from a stream of its own (`operator:many`), so that a
+ * flaw needing many requeues (a record's history that grows by one entry per
+ * park) is reachable; the other draws do not move.
+ */
+function operatorBudget(seed: number, drawn: number): number {
+  const s = lightStream(seed, 'operator:many');
+  return s.next() < 1 / 8 ? 8 + Math.floor(s.next() * 5) : drawn;
+}
+
+/**
  * Draws a world's options from the seed's `swarm` stream: sizes (engines 1-3,
  * ids 1-2, bodies per id 1-3, attempts limit 1-5), broker mode, budgets and
  * the length of the safety phase; each kind's weight from its own stream
- * ({@link drawKnobs}), so each seed switches some kinds off entirely.
+ * ({@link drawKnobs}), so each seed switches some kinds off entirely. The
+ * first seeds then take their features from a covering array, so that every
+ * pair of feature values occurs early (swarm-coverage.ts).
  */
 export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptions {
   const c = seededChooser(seed);
@@ -160,7 +174,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
   const operatorActionsMax = pick(4);
   const faultGroupWeight = 1 + pick(4);
   const faultStepsMax = between(pick, 20, 120);
-  return {
+  return coverSeed(seed, fixed, {
     engines: fixed.engines ?? engines,
     ids: fixed.ids ?? ids,
     bodiesPerId: fixed.bodiesPerId ?? bodiesPerId,
@@ -171,12 +185,12 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     crashesMax,
     corruptionsMax,
-    operatorActionsMax,
+    operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget(seed, operatorActionsMax),
     weights: drawWeights(seed),
     faultGroupWeight,
     healAnswer: drawHealAnswer(seed),
     faultStepsMax,
-  };
+  });
 }
 
 /**

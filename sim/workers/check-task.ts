@@ -16,6 +16,8 @@ export interface PlanSpec {
   broker: BrokerMode | null;
   settings?: Readonly<Record<string, number>>;
   atMostOnce?: boolean;
+  /** `check --operator N`: the operator's budget for every seed. */
+  operatorActionsMax?: number;
   bounds: RunBounds;
 }
 
@@ -35,6 +37,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = (await loadRules(task.plan.rules)).rules;
   const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 

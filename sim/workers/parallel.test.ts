@@ -30,23 +30,23 @@ function traces(dir: string): Record<string, string> {
 
 describe('parallel check', () => {
   it('2 workers give the report and traces of 1 worker', async () => {
-    const one = await json('check', '--rules', 'fresh-cycle', '--seeds', '600', '--workers', '1', '--json', '--out', join(tmp, 'w1'));
-    const two = await json('check', '--rules', 'fresh-cycle', '--seeds', '600', '--workers', '2', '--json', '--out', join(tmp, 'w2'));
+    const one = await json('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '600', '--workers', '1', '--json', '--out', join(tmp, 'w1'));
+    const two = await json('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '600', '--workers', '2', '--json', '--out', join(tmp, 'w2'));
     expect(one.code).toBe(1);
     expect(comparable(two.report)).toEqual(comparable(one.report));
     expect(traces(join(tmp, 'w2'))).toEqual(traces(join(tmp, 'w1')));
   });
   it('with a rule file (its threads load TypeScript through tsx, not the bundle), 2 workers give the report of 1', async () => {
     const rules = './properties/mutants/envelope-id-is-key.ts';
-    const one = await json('check', '--rules', rules, '--seeds', '300', '--workers', '1', '--json', '--out', join(tmp, 'f1'));
-    const two = await json('check', '--rules', rules, '--seeds', '300', '--workers', '2', '--json', '--out', join(tmp, 'f2'));
+    const one = await json('check', '--swarm-only', '--rules', rules, '--seeds', '300', '--workers', '1', '--json', '--out', join(tmp, 'f1'));
+    const two = await json('check', '--swarm-only', '--rules', rules, '--seeds', '300', '--workers', '2', '--json', '--out', join(tmp, 'f2'));
     expect(comparable(two.report)).toEqual(comparable(one.report));
     expect(traces(join(tmp, 'f2'))).toEqual(traces(join(tmp, 'f1')));
   });
   it('shards 1/2 and 2/2, merged, equal the unsharded run', async () => {
-    const whole = await json('check', '--rules', 'fresh-cycle', '--seeds', '600', '--json', '--out', join(tmp, 'whole'));
+    const whole = await json('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '600', '--json', '--out', join(tmp, 'whole'));
     for (const i of [1, 2]) {
-      await json('check', '--rules', 'fresh-cycle', '--seeds', '600', '--shard', `${i}/2`, '--shard-out', join(tmp, 'shards', `s${i}.json`), '--json', '--out', join(tmp, `part${i}`));
+      await json('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '600', '--shard', `${i}/2`, '--shard-out', join(tmp, 'shards', `s${i}.json`), '--json', '--out', join(tmp, `part${i}`));
     }
     const merged = await json('merge', join(tmp, 'shards', 's1.json'), join(tmp, 'shards', 's2.json'), '--json', '--out', join(tmp, 'merged'));
     expect(merged.code).toBe(whole.code);

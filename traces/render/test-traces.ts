@@ -30,11 +30,11 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Runs `check --rules fresh-cycle --seeds 300` (both of its counterexamples are found by seed 238) into `dir` and returns its counterexamples by property. */
+/** Runs `check --swarm-only --rules fresh-cycle --seeds 300` (both of its counterexamples are found by seed 49) into `dir` and returns its counterexamples by property. */
 export async function freshCycleSamples(dir: string): Promise<Map<string, Sample>> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['check', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', dir], { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  const code = await main(['check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '300', '--json', '--out', dir], { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
   if (code !== 1) throw new Error(`check --rules fresh-cycle exited ${code}, expected 1 (violations): ${err.join(' / ')}`);
   const report = JSON.parse(out.join('\n')) as { violations: ReportedViolation[] };
   return new Map(report.violations.map((v) => [v.property, { violation: v, path: v.path, trace: readTrace(v.path) }]));

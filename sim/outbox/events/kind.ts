@@ -120,6 +120,12 @@ export interface Setting {
   words(value: number): string;
   /** Its words in the first line of `check` and `explore`, when it is set. */
   banner(value: number): string;
+  /**
+   * Another setting this one means nothing without (a lease needs a clock):
+   * a flag giving this one on without that one on is bad input, `what` says
+   * what is missing.
+   */
+  needs?: { setting: string; what: string };
 }
 
 /** A world event's `apply`. */
@@ -174,6 +180,12 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   /** A world setting this kind declares (see `Setting`). */
   setting?: Setting;
   /**
+   * A step the system takes by itself once faults stop, outside the engine
+   * group (time passing): the exhaustive liveness search takes it among the
+   * steady steps, beside engine steps and the steady broker answer.
+   */
+  steadyStep?: boolean;
+  /**
    * This kind changes how other kinds' steps act (the dedupe window ages the
    * broker's memory on every answer): `of` says which kinds, `apply` wraps
    * their `apply`. The table composes it (`applyOf` in table.ts).
@@ -186,10 +198,9 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   steady?: 'healthy' | 'failure';
   /**
-   * A step the world takes by itself, neither an engine's nor a fault that
-   * stops with the others (a POST in transit landing): the liveness search
-   * counts it among the steady system's steps, and the world is not quiet
-   * while one is enabled.
+   * A step the world will take by itself, neither an engine's nor a fault
+   * that stops with the others (a POST in transit landing): the world is not
+   * quiet while one is enabled (outbox-system.ts).
    */
   bySelf?: boolean;
   /** The durable writes made by this kind's steps (crash-point matrix rows). */

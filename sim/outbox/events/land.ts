@@ -179,6 +179,9 @@ export const land: EventKind<Land> = {
   knob: { stream: setting.stream, weight: (options) => (boundOf(options) > 0 ? 1 : 0), draw: 'setting' },
   setting,
   slots: ['inTransit'],
+  // The network delivers what it carries once faults stop too: a steady step of the liveness search,
+  // and the world is not quiet while one is in transit.
+  steadyStep: true,
   bySelf: true,
   doc: {
     example: 'POST a = A lands late (in transit #0)',

@@ -1,0 +1,78 @@
+/**
+ * The guard of the finding-power table (BENCHMARKS.md): every flawed rule
+ * set the repository holds is found by the small worlds that the default
+ * `check` explores before any seed, so a change to the suite or the
+ * explorer that loses a finding fails here. The table's seconds are
+ * measured by `npm run finding-power`, which exits 1 when a goal is missed.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MUTANTS } from '../../properties/mutants/index.ts';
+import { steppersFor } from '../check.ts';
+import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
+import { keptSection, median, missedGoals, rulesPair, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
+import { flawedRules } from './flawed-rules.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'finding-power-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('the flawed rule sets', () => {
+  it('are the catalog\'s two flaws, every mutant that check must kill, and the flawed rule-API rule sets', () => {
+    const rows = flawedRules();
+    expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
+    expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(MUTANTS.length);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'reopen-max-attempts', 'select-below-cap', 'stamp-version', 'tombstone-trusts-absent']);
+  });
+
+  // In check's order, up to the first world that holds a violation (what the default check finds before its swarm).
+  for (const f of flawedRules()) {
+    it(`${f.label}${f.oldRules === null ? '' : ' beside its old version'} is found by a small world of the default check`, async () => {
+      const pair = await rulesPair(f.rules, f.oldRules ?? undefined);
+      const steppers = steppersFor(pair.rules, pair.oldRules);
+      let found: string | null = null;
+      let clock = 0;
+      for (const [i, w] of smallWorlds(pair.oldRules !== null).entries()) {
+        const r = exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => clock++ });
+        if (r.violations.length > 0) {
+          found = `${r.violations[0].property} in ${w.name}`;
+          break;
+        }
+      }
+      expect(found, `${f.label}: no small world holds a violation`).not.toBeNull();
+    });
+  }
+});
+
+describe('the table', () => {
+  const row = (over: Partial<FindingRow>): FindingRow => ({
+    label: 'x',
+    kind: 'mutant',
+    oldRules: null,
+    check: { where: 'default', property: 'p', seconds: 1 },
+    suiteWorld: 'default',
+    swarm: null,
+    explore: { world: 'default', states: 10, seconds: 0.1, property: 'p' },
+    ...over,
+  });
+  it('median of odd and even counts', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+  });
+  it('names each goal a row misses', () => {
+    expect(missedGoals(row({}))).toEqual([]);
+    expect(missedGoals(row({ check: null }))).toEqual(['not found by the default check']);
+    expect(missedGoals(row({ check: { where: 'seed 4000', property: 'p', seconds: 75 } }))).toEqual(['found by the default check only after 75.0 s']);
+    expect(missedGoals(row({ suiteWorld: null, explore: { world: 'default', states: 10, seconds: 0.1, property: null } }))).toEqual(['not found by explore on its world nor on a small world']);
+  });
+  it('rewrites only its own section of BENCHMARKS.md, or appends it', () => {
+    const file = `# Benchmarks\n\nA\n\n${SECTION_START}\nold\n${SECTION_END}\n\nB\n`;
+    expect(withSection(file, ['new'])).toBe(`# Benchmarks\n\nA\n\n${SECTION_START}\nnew\n${SECTION_END}\n\nB\n`);
+    expect(withSection('# Benchmarks\n', ['new'])).toBe(`# Benchmarks\n\n${SECTION_START}\nnew\n${SECTION_END}\n`);
+    // What `npm run bench` keeps when it rewrites the rest of the file.
+    expect(keptSection(file)).toEqual(['old']);
+    expect(keptSection('# Benchmarks\n')).toBeNull();
+    expect(withSection('# New\n', keptSection(file) ?? [])).toBe(`# New\n\n${SECTION_START}\nold\n${SECTION_END}\n`);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Every flawed rule set the repository holds, as the CLI names them (a
+ * catalog name or a file), with the world `explore` finds its flaw in:
+ * the catalog's two flaws, the mutants of fail-closed that are not
+ * equivalent to it (properties/mutants/), and the test rule sets of the
+ * rule API that hold a flaw (properties/rule-api/; two need an older
+ * version beside them). What the finding-power table measures, and what
+ * its test holds every later change to.
+ *
+ * Left out: the mutants pinned as equivalent (SURVIVORS in
+ * properties/mutants/index.ts: no property tells them from fail-closed),
+ * the fixed variants (clean), and the rule sets that break the rule
+ * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
+ * those stop at their first decision with a contract fault, not a
+ * property violation.
+ */
+import { readdirSync } from 'node:fs';
+import type { ExploreSizes } from '../outbox/explore-options.ts';
+
+/** A flawed rule set as `check --rules` names it, and where `explore` finds the flaw. */
+export interface FlawedRules {
+  /** What the table calls it: the rule set's file or catalog name. */
+  label: string;
+  /** Where it comes from: catalog, mutant, rule-api. */
+  kind: 'catalog' | 'mutant' | 'rule-api';
+  rules: string;
+  /** An older version to run beside (`--old-rules`), or null. */
+  oldRules: string | null;
+  /** The world explore searches, over explore's defaults (`{}`: the default world). */
+  world: Partial<ExploreSizes>;
+}
+
+/** Mutant files that are not flaws: equivalent to fail-closed (SURVIVORS). */
+export const EQUIVALENT_MUTANTS: readonly string[] = ['requeue-keeps-epoch.ts'];
+
+/** The catalog's flaws, every non-equivalent mutant file, and the flawed rule-API rule sets. */
+export function flawedRules(): FlawedRules[] {
+  const mutants = readdirSync('properties/mutants')
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts') && !EQUIVALENT_MUTANTS.includes(f))
+    .sort();
+  const ruleApi = (file: string, oldFile: string | null = null, world: Partial<ExploreSizes> = {}): FlawedRules => ({
+    label: file.replace(/\.ts$/, ''),
+    kind: 'rule-api',
+    rules: `properties/rule-api/${file}`,
+    oldRules: oldFile === null ? null : `properties/rule-api/${oldFile}`,
+    world: oldFile === null ? world : { ...world, skew: true },
+  });
+  return [
+    { label: 'fresh-cycle', kind: 'catalog', rules: 'fresh-cycle', oldRules: null, world: {} },
+    { label: 'fresh-cycle-after-definite', kind: 'catalog', rules: 'fresh-cycle-after-definite', oldRules: null, world: {} },
+    ...mutants.map((f): FlawedRules => ({ label: f.replace(/\.ts$/, ''), kind: 'mutant', rules: `properties/mutants/${f}`, oldRules: null, world: {} })),
+    ruleApi('admit-ignores-claim.ts'),
+    ruleApi('admit-respects-claim.ts'),
+    ruleApi('select-below-cap.ts'),
+    ruleApi('tombstone-trusts-absent.ts'),
+    ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
+    // Its phantom needs the old version's operator tool (rule-api.test.ts).
+    ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),
+  ];
+}

@@ -1,0 +1,93 @@
+/**
+ * The swarm covers combinations (issue 21): every pair of feature values
+ * occurs within the first seeds, the operator's budget reaches many actions
+ * in some seeds, and `--operator N` fixes it.
+ */
+import { describe, expect, it } from 'vitest';
+import { swarmOptions, type FixedOptions } from './options.ts';
+import { HEALTHY_ANSWER } from './events/broker.ts';
+import { COVERED_SEEDS, coveringArray, coveringRows, operatorClass, pairCoverage, swarmFeatures } from './swarm-coverage.ts';
+
+/** Every pair of values of two columns occurs in some row. */
+function coversAllPairs(sizes: readonly number[], rows: readonly number[][]): boolean {
+  for (let i = 0; i < sizes.length; i++) {
+    for (let j = i + 1; j < sizes.length; j++) {
+      for (let a = 0; a < sizes[i]; a++) for (let b = 0; b < sizes[j]; b++) if (!rows.some((r) => r[i] === a && r[j] === b)) return false;
+    }
+  }
+  return true;
+}
+
+describe('covering arrays', () => {
+  it.each([[[2, 2, 2]], [[3, 3, 3, 3]], [[4, 3, 2, 2, 2, 2, 2, 2, 2, 2]], [[5, 1, 4, 2]]])('cover every pair of %j, in few rows', (sizes) => {
+    const rows = coveringArray(sizes);
+    expect(coversAllPairs(sizes, rows)).toBe(true);
+    const [a, b] = [...sizes].sort((x, y) => y - x);
+    // At least the product of the two largest; greedy stays within a few times that.
+    expect(rows.length).toBeGreaterThanOrEqual(a * b);
+    expect(rows.length).toBeLessThanOrEqual(3 * a * b);
+  });
+  it('are deterministic, and each block differs in its tie-breaks', () => {
+    expect(coveringArray([3, 2, 2, 4])).toEqual(coveringArray([3, 2, 2, 4]));
+    expect(coveringArray([3, 2, 2, 4, 2, 2], 21)).not.toEqual(coveringArray([3, 2, 2, 4, 2, 2], 22));
+  });
+});
+
+describe('the swarm\'s first seeds', () => {
+  const swarm = (fixed: FixedOptions) => (seed: number) => swarmOptions(seed, fixed);
+
+  it('hold every pair of feature values by the end of the first covering block (seed 16); random draws alone took until seed 86', () => {
+    const { rows, block, features } = coveringRows({});
+    // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256.
+    const answers = ['refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'];
+    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'];
+    expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', 'corruption', ...answers, ...faults]);
+    expect(rows).toHaveLength(COVERED_SEEDS);
+    const c = pairCoverage(1, block + 1, {}, swarm({}));
+    expect(c.covered).toBe(c.pairs);
+    expect(c.allBySeed).toBeLessThanOrEqual(block);
+    // Seeds past the covering rows are the swarm's random draws: they reach every pair much later.
+    const random = pairCoverage(COVERED_SEEDS + 1, COVERED_SEEDS + 1 + block, {}, swarm({}));
+    expect(random.covered).toBeLessThan(random.pairs);
+    expect(random.missing.length).toBeGreaterThan(0);
+  });
+
+  it('take each covering row\'s values exactly, read back from the options', () => {
+    for (const fixed of [{}, { broker: 'id-409' as const }, { operatorActionsMax: 5, skew: true }]) {
+      const { rows, features } = coveringRows(fixed);
+      for (let seed = 1; seed <= 64; seed++) {
+        const o = swarmOptions(seed, fixed);
+        expect(features.map((f) => f.read(o))).toEqual(rows[seed - 1].map((v, i) => features[i].values[v]));
+        // Weights stay in the swarm's ranges.
+        for (const [name, w] of Object.entries(o.weights)) if (name !== HEALTHY_ANSWER) expect(w).toBeLessThanOrEqual(4);
+      }
+    }
+  });
+
+  it('leave out the features a flag fixes, and cover all pairs of the rest', () => {
+    const names = swarmFeatures({ broker: 'key', operatorActionsMax: 2 }).map((f) => f.name);
+    expect(names).not.toContain('broker');
+    expect(names).not.toContain('operator');
+    const fixed = { broker: 'key' as const, operatorActionsMax: 2 };
+    const c = pairCoverage(1, 40, fixed, swarm(fixed));
+    expect(c.covered).toBe(c.pairs);
+  });
+});
+
+describe('the operator\'s budget', () => {
+  it('reaches 8-12 actions in some seeds (about one in eight past the covering rows), 0-3 in the rest', () => {
+    const budgets = Array.from({ length: 2000 }, (_, i) => swarmOptions(COVERED_SEEDS + 1 + i).operatorActionsMax);
+    const many = budgets.filter((b) => b >= 8).length;
+    expect(Math.max(...budgets)).toBeGreaterThanOrEqual(10);
+    expect(many / budgets.length).toBeGreaterThan(0.08);
+    expect(many / budgets.length).toBeLessThan(0.17);
+    expect(budgets.every((b) => b <= 3 || (b >= 8 && b <= 12))).toBe(true);
+    expect(new Set(budgets.map(operatorClass))).toEqual(new Set(['0', '1-3', '8+']));
+  });
+  it('is fixed by --operator N for every seed, and fixing it moves no other draw', () => {
+    for (const seed of [1, 7, 300, 4242]) {
+      expect(swarmOptions(seed, { operatorActionsMax: 10 }).operatorActionsMax).toBe(10);
+      if (seed > COVERED_SEEDS) expect({ ...swarmOptions(seed, { operatorActionsMax: 10 }), operatorActionsMax: 0 }).toEqual({ ...swarmOptions(seed), operatorActionsMax: 0 });
+    }
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * The part of `check`'s report about its two halves beyond the swarm's own
+ * counts: the small worlds explored completely (each: states, complete or
+ * not, the violations with their shortest traces) and the pairwise coverage
+ * of the swarm's features (which pairs of feature values occurred).
+ */
+import type { SmallWorldResult } from './small-worlds.ts';
+import type { PairCoverage } from './outbox/swarm-coverage.ts';
+import { terminalText } from './terminal-text.ts';
+
+/** The small worlds of a check, as `--json` prints them. */
+export interface SmallWorldsReport {
+  /** No violation in any world searched. */
+  ok: boolean;
+  /** Every world of the suite was searched to its end or to a violation (none cut by the state bound or an interrupt). */
+  decided: boolean;
+  states: number;
+  seconds: number;
+  worlds: SmallWorldResult[];
+}
+
+/** Sums up the searched worlds. */
+export function smallWorldsReport(worlds: SmallWorldResult[], seconds: number, planned: number): SmallWorldsReport {
+  return {
+    ok: worlds.every((w) => w.violations.length === 0),
+    decided: worlds.length === planned && worlds.every((w) => w.complete || w.violations.length > 0),
+    states: worlds.reduce((n, w) => n + w.states, 0),
+    seconds,
+    worlds,
+  };
+}
+
+function n(x: number): string {
+  return x.toLocaleString('en-US');
+}
+
+/** A world's verdict in a few words. */
+function verdict(w: SmallWorldResult): string {
+  if (w.violations.length > 0) return `VIOLATED ${w.violations.map((v) => v.property).join(', ')}`;
+  if (w.complete) return 'complete, no violation';
+  return `PARTIAL (stopped by ${w.stoppedBy ?? 'a bound'}): not a proof`;
+}
+
+/**
+ * The violations of the small worlds, for the RESULT block: per property,
+ * the first world that holds it with its shortest trace and replay command,
+ * then the other worlds that hold it too (their traces are written as well,
+ * and listed in the JSON).
+ */
+export function smallWorldViolationLines(r: SmallWorldsReport): string[] {
+  const lines: string[] = [];
+  const properties = [...new Set(r.worlds.flatMap((w) => w.violations.map((v) => v.property)))];
+  for (const p of properties) {
+    const holding = r.worlds.filter((w) => w.violations.some((v) => v.property === p));
+    const [w] = holding;
+    const v = w.violations.find((x) => x.property === p);
+    if (v === undefined) continue;
+    lines.push(`  ${p} (small world "${w.name}", ${n(w.states)} states searched): ${terminalText(v.detail)}`);
+    lines.push(`    shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
+    lines.push(`    replay: ${terminalText(v.replay)}`);
+    if (holding.length > 1) lines.push(`    also in ${holding.length - 1} other small world${holding.length === 2 ? '' : 's'}: ${holding.slice(1).map((x) => x.name).join('; ')}`);
+  }
+  return lines;
+}
+
+/** The table of worlds. */
+export function renderSmallWorlds(r: SmallWorldsReport): string[] {
+  const lines = [`Small worlds explored completely (${r.worlds.length} worlds, ${n(r.states)} states, ${r.seconds.toFixed(1)} s):`];
+  const width = Math.max(...r.worlds.map((w) => w.name.length), 10);
+  for (const w of r.worlds) lines.push(`  ${w.name.padEnd(width)} ${n(w.states).padStart(10)} states  ${w.seconds.toFixed(1).padStart(5)} s  ${verdict(w)}`);
+  if (!r.decided) lines.push('WARNING: a small world was not searched to its end: the suite proves nothing about it');
+  return lines;
+}
+
+/** One line on the swarm's pairwise coverage. */
+export function renderCoverage(c: PairCoverage, from: number): string[] {
+  const after = Object.entries(c.coveredAfter).map(([k, v]) => `${n(v)} after ${n(Number(k))} seeds`).join(', ');
+  const lines = [`Pairwise coverage: ${n(c.covered)}/${n(c.pairs)} pairs of values of ${c.features} features occurred${c.allBySeed === null ? '' : `, all by seed ${c.allBySeed} (${n(c.allBySeed - from + 1)} seeds)`}; ${after}`];
+  if (c.missing.length > 0) lines.push(`WARNING: pairs that never occurred: ${c.missing.join('; ')}${c.covered + c.missing.length < c.pairs ? ' ...' : ''}`);
+  return lines;
+}

@@ -1,0 +1,160 @@
+/**
+ * check explores a suite of small worlds completely before its swarm
+ * (issue 21): what the suite holds, that a flawed rule set's violation in a
+ * small world is written as a trace that replays, and the CLI's halves
+ * (`--swarm-only`, `--small-worlds-only`) and their report.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckReport } from './check-report.ts';
+import { rulesPair } from './cli/check-command.ts';
+import { main } from './cli/main.ts';
+import { EXPLORE_DEFAULTS } from './outbox/explore-options.ts';
+import { exploreSuite, smallWorlds, type SmallWorldResult } from './small-worlds.ts';
+import { renderSmallWorlds, smallWorldsReport } from './small-worlds-report.ts';
+import { buildReport, renderReport } from './check-report.ts';
+import { emptyShard } from './check.ts';
+import { clearInterrupt } from './interrupt.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'small-worlds-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), tty: false });
+  return { code, out: out.join('\n'), err };
+}
+
+let clock = 0;
+const now = () => clock++;
+
+describe('the suite', () => {
+  it('on one version: the default world first, every broker mode, more attempts and crashes, two ids, operator actions (6 in one world), a corruption, a forgetful broker', () => {
+    const worlds = smallWorlds(false);
+    expect(worlds[0]).toEqual({ name: 'default', sizes: { ...EXPLORE_DEFAULTS, skew: false } });
+    expect(new Set(worlds.map((w) => w.sizes.broker))).toEqual(new Set(['id-ok', 'id-409', 'key', 'none', 'log']));
+    expect(worlds.every((w) => !w.sizes.skew)).toBe(true);
+    expect(Math.max(...worlds.map((w) => w.sizes.operatorActionsMax))).toBeGreaterThanOrEqual(6);
+    expect(worlds.some((w) => w.sizes.corruptionsMax > 0)).toBe(true);
+    expect(worlds.some((w) => w.sizes.ids === 2)).toBe(true);
+    expect(worlds.some((w) => w.sizes.attemptsMax === 3 && w.sizes.crashesMax === 2)).toBe(true);
+    expect(worlds.some((w) => (w.sizes.settings?.dedupeWindow ?? 0) > 0)).toBe(true);
+  });
+  it('with old rules, skewed worlds first (an operator action, 3 engines, each dedupe answer), then the one-version worlds', () => {
+    const worlds = smallWorlds(true);
+    const skewed = worlds.filter((w) => w.sizes.skew);
+    expect(worlds.slice(0, skewed.length).every((w) => w.sizes.skew)).toBe(true);
+    expect(skewed.some((w) => w.sizes.operatorActionsMax > 0)).toBe(true);
+    expect(skewed.some((w) => w.sizes.engines === 3)).toBe(true);
+    expect(new Set(skewed.map((w) => w.sizes.broker))).toEqual(new Set(['id-ok', 'id-409', 'key']));
+    expect(worlds.length - skewed.length).toBe(smallWorlds(false).length);
+  });
+  it('a fixed broker mode or dedupe window replaces each world\'s own; worlds that then coincide are searched once', () => {
+    const worlds = smallWorlds(false, { broker: 'key', settings: { dedupeWindow: 0 } });
+    expect(worlds.every((w) => w.sizes.broker === 'key' && w.sizes.settings?.dedupeWindow === 0)).toBe(true);
+    expect(new Set(worlds.map((w) => JSON.stringify(w.sizes))).size).toBe(worlds.length);
+    expect(worlds.length).toBeLessThan(smallWorlds(false).length);
+  });
+});
+
+describe('a violation in a small world', () => {
+  it('is the shortest trace of the world, written so that it replays (the old-version flaw needs the skewed world)', async () => {
+    const pair = await rulesPair('properties/rule-api/stamp-version.ts', 'properties/rule-api/stamp-version-old.ts');
+    const [skew] = smallWorlds(true);
+    const out = join(tmp, 'suite');
+    const [r] = exploreSuite(pair, [skew], { outDir: out, replayCommand: (p) => p, now });
+    expect(r.name).toBe('skew');
+    expect(r.violations.map((v) => v.property)).toEqual(['parked-stays-parked']);
+    expect(r.stoppedBy).toBe('violation');
+    const replay = await run('replay', r.violations[0].path, '--rules', 'properties/rule-api/stamp-version.ts', '--old-rules', 'properties/rule-api/stamp-version-old.ts');
+    expect(replay.err).toEqual([]);
+    expect(replay.code).toBe(0);
+    // The same rule set on one version is clean in the default world: the flaw is the skew's.
+    const [alone] = exploreSuite(pair, [smallWorlds(false)[0]], { outDir: out, replayCommand: (p) => p, now });
+    expect([alone.complete, alone.violations]).toEqual([true, []]);
+  });
+});
+
+describe('the summary', () => {
+  const world = (name: string, violated: boolean): SmallWorldResult => ({
+    name,
+    sizes: { ...EXPLORE_DEFAULTS, skew: false },
+    states: 100,
+    complete: !violated,
+    stoppedBy: violated ? 'violation' : null,
+    seconds: 0.5,
+    violations: violated ? [{ property: 'no-silent-loss', detail: 'a=A is gone', trace: 'abc', path: 'traces/found/abc.trace.jsonl', steps: 9, replay: 'npx outbox-sim replay traces/found/abc.trace.jsonl' }] : [],
+  });
+  it('counts a violation found only in a small world: not "no property violated", with its trace and replay; the other worlds that hold it are named', () => {
+    const sw = smallWorldsReport([world('default', true), world('broker key', true), world('broker log', false)], 1.5, 3);
+    const report = buildReport(emptyShard(), [], { rules: 'r', oldRules: null, seconds: 2, replayCommand: (p) => p, smallWorlds: sw, swarm: true, coverage: null });
+    expect(report.ok).toBe(false);
+    const text = renderReport(report);
+    expect(text).toContain('RESULT: 1 property violated (1 in the small worlds, 0 in the swarm)');
+    expect(text).toContain('    replay: npx outbox-sim replay traces/found/abc.trace.jsonl');
+    expect(text).toContain('    also in 1 other small world: broker key');
+    expect(text.some((l) => /^ {2}broker log +100 states +0\.5 s {2}complete, no violation$/.test(l))).toBe(true);
+  });
+  it('a world cut short is not a proof, and says so', () => {
+    const cut = { ...world('big', false), complete: false, stoppedBy: 'max-states' };
+    const text = renderSmallWorlds(smallWorldsReport([cut], 1, 1));
+    expect(text[1]).toContain('PARTIAL (stopped by max-states): not a proof');
+    expect(text).toContain('WARNING: a small world was not searched to its end: the suite proves nothing about it');
+  });
+});
+
+describe('check runs the small worlds, then the swarm', () => {
+  it('--small-worlds-only: each world with its states, completeness and violations; no swarm; exit 1 on a flaw', async () => {
+    const r = await run('check', '--rules', 'fresh-cycle-after-definite', '--small-worlds-only', '--broker', 'id-ok', '--json', '--out', join(tmp, 'only'));
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.out) as CheckReport;
+    expect([report.ok, report.swarm, report.runs, report.coverage]).toEqual([false, false, 0, null]);
+    const sw = report.smallWorlds;
+    expect(sw?.worlds.map((w) => w.name)).toEqual(smallWorlds(false, { broker: 'id-ok' }).map((w) => w.name));
+    expect(sw?.worlds[0].violations[0].property).toBe('honest-park');
+    expect(sw?.worlds[0].states).toBeGreaterThan(0);
+    expect(sw?.ok).toBe(false);
+  });
+  it('--swarm-only (and one --seed) run no small world; the swarm reports its pair coverage', async () => {
+    const r = await run('check', '--swarm-only', '--seeds', '40', '--json', '--out', join(tmp, 'swarm'));
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as CheckReport;
+    expect([report.smallWorlds, report.swarm, report.runs]).toEqual([null, true, 40]);
+    expect(report.coverage?.covered).toBe(report.coverage?.pairs);
+    expect(report.coverage?.allBySeed).toBeLessThanOrEqual(16);
+    const one = JSON.parse((await run('check', '--seed', '3', '--json', '--out', join(tmp, 'one'))).out) as CheckReport;
+    expect([one.smallWorlds, one.runs]).toEqual([null, 1]);
+  });
+  it('the halves exclude each other, and --small-worlds-only takes no seed flag: exit 2, one line', async () => {
+    for (const argv of [['--swarm-only', '--small-worlds-only'], ['--small-worlds-only', '--seeds', '10'], ['--small-worlds-only', '--seed', '1'], ['--operator', 'x']]) {
+      const r = await run('check', ...argv);
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+    }
+  });
+  it('a signal during the small worlds stops them between worlds: no seed runs, the summary says so, exit 143', async () => {
+    const listeners = process.listenerCount('SIGTERM');
+    // Sent as the check starts: its handler runs at the suite's next turn of the event loop (between worlds), not after all of them.
+    setImmediate(() => process.emit('SIGTERM'));
+    try {
+      const r = await run('check', '--json', '--out', join(tmp, 'interrupted'));
+      expect(r.code).toBe(143);
+      const report = JSON.parse(r.out) as CheckReport & { interrupted: { signal: string; runs: number } };
+      expect(report.interrupted).toMatchObject({ signal: 'SIGTERM', runs: 0 });
+      expect(report.smallWorlds?.worlds.length).toBeLessThan(smallWorlds(false).length);
+      expect(report.smallWorlds?.decided).toBe(false);
+      expect(report.runs).toBe(0);
+    } finally {
+      clearInterrupt();
+    }
+    expect(process.listenerCount('SIGTERM')).toBe(listeners);
+  });
+  it('--operator N fixes the operator budget of every seed, and one --seed shows it', async () => {
+    const r = await run('check', '--swarm-only', '--seed', '300', '--operator', '11', '--out', join(tmp, 'op'));
+    expect(r.out).toContain('operatorMax=11');
+    expect(r.out).toContain('; operator actions 11;');
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The small worlds `check` explores completely before its swarm (issue 21):
+ * a fixed suite of bounded worlds, each searched by `explore` with the
+ * eventually properties, so that a flaw needing a rare combination (a crash
+ * in the POST after the broker stored the body, version skew with the older
+ * engine admitting, a dedupe mode, several operator actions) is found by
+ * exhaustion in seconds instead of by luck at seed 20,000. Each world is
+ * small enough to finish; a world that hits the state bound says so
+ * (`complete: false`) and is not a proof.
+ */
+import type { BrokerMode } from '../model/types.ts';
+import type { RulesPair } from './outbox/record-trace.ts';
+import { BOUNDS_DEFAULT, steppersFor } from './check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './outbox/explore-options.ts';
+import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
+import { writeCounterexample } from './outbox/record-trace.ts';
+import type { Steppers } from './outbox/outbox-system.ts';
+
+/** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
+export interface SmallWorld {
+  name: string;
+  sizes: ExploreSizes;
+}
+
+/** Stored states at which a suite world stops, partial: far above any world of the suite (the largest is about 200,000). */
+export const SMALL_WORLD_STATES_MAX = 1_000_000;
+
+type Over = Partial<Omit<ExploreSizes, 'skew'>>;
+
+/**
+ * The suite on one version (each over explore's default world: 1 id, 2
+ * bodies, 2 engines, attempts 2, 1 crash, broker id-ok): every broker mode;
+ * more attempts and crashes (a crash on a retry); a broker that forgets (a
+ * dedupe window); two ids; several operator actions on one engine (a
+ * history or requeue flaw needs them); a corruption. In the order that
+ * finds the repository's flawed rule sets soonest (a corruption and operator
+ * actions are what the default world lacks; BENCHMARKS.md, 'Finding
+ * power'); in all about 400,000 states.
+ */
+const ONE_VERSION: readonly [string, Over][] = [
+  ['default', {}],
+  // No crash beside the corruption: a quarter of the states, and the same flaws found (finding-power table).
+  ['1 corruption, no crash', { corruptionsMax: 1, crashesMax: 0 }],
+  ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
+  ['broker id-409', { broker: 'id-409' }],
+  ['broker key', { broker: 'key' }],
+  ['broker none', { broker: 'none' }],
+  ['broker log', { broker: 'log' }],
+  ['1 engine, attempts 3, crashes 2, broker key', { engines: 1, attemptsMax: 3, crashesMax: 2, broker: 'key' }],
+  ['1 engine, dedupe window 2', { engines: 1, settings: { dedupeWindow: 2 } }],
+  ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
+  ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
+  ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
+];
+
+/**
+ * With `--old-rules`: engines of both rule sets (e1 old, e2 new; with 3
+ * engines e3 old too) that upgrade mid-run, with each dedupe answer, with
+ * an operator action run by either version's tool, and with more attempts
+ * and crashes on one engine that upgrades. Each is a few hundred thousand
+ * states at most: skew multiplies a world's states.
+ */
+const SKEWED: readonly [string, Over][] = [
+  ['skew', {}],
+  ['skew, broker id-409', { broker: 'id-409' }],
+  ['skew, broker key', { broker: 'key' }],
+  ['skew, no crash, 1 operator action', { crashesMax: 0, operatorActionsMax: 1 }],
+  ['skew, 3 engines, no crash', { engines: 3, crashesMax: 0 }],
+  ['skew, 1 engine, attempts 3, crashes 2', { engines: 1, attemptsMax: 3, crashesMax: 2 }],
+];
+
+/** What the user fixed that every suite world takes: `--broker`, a world setting (`--dedupe-window`), `--property at-most-once`. */
+export interface SuiteFixed {
+  broker: BrokerMode | null;
+  /** World settings fixed by flags (`--dedupe-window`), by name. */
+  settings?: Readonly<Record<string, number>>;
+  atMostOnce?: boolean;
+}
+
+/**
+ * The suite for a check: the one-version worlds, and with old rules the
+ * skewed ones too. A fixed broker mode or world setting replaces each
+ * world's own; worlds that then coincide are searched once (the first name
+ * kept).
+ */
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }): SmallWorld[] {
+  const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
+    // A setting fixed by a flag replaces the world's own; the others stay.
+    const settings = { ...over.settings, ...fixed.settings };
+    return {
+      name,
+      sizes: {
+        ...EXPLORE_DEFAULTS,
+        ...over,
+        ...(fixed.broker !== null ? { broker: fixed.broker } : {}),
+        ...(Object.keys(settings).length > 0 ? { settings } : {}),
+        ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
+        skew: skewed,
+      },
+    };
+  };
+  // With old rules the skewed worlds come first: the rolling upgrade is what such a check is asked about.
+  const all = [...(skew ? SKEWED.map((w) => build(true, w)) : []), ...ONE_VERSION.map((w) => build(false, w))];
+  const seen = new Set<string>();
+  return all.filter((w) => {
+    const key = JSON.stringify(w.sizes);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** A violation a suite world holds, its shortest trace written. */
+export interface SmallWorldViolation {
+  property: string;
+  detail: string;
+  trace: string;
+  path: string;
+  steps: number;
+  replay: string;
+}
+
+/** The search of one suite world. */
+export interface SmallWorldResult {
+  name: string;
+  sizes: ExploreSizes;
+  states: number;
+  /** True when every reachable state was searched (a proof for this world when no violation). */
+  complete: boolean;
+  /** Why the search stopped short: `violation` (at the first one found), `max-states`, an interrupt; null when complete. */
+  stoppedBy: string | null;
+  seconds: number;
+  violations: SmallWorldViolation[];
+}
+
+/** How the suite is run: where traces go, how a replay is spelt, and the caller's clock and stop and progress hooks. */
+export interface SuiteRun {
+  outDir: string;
+  replayCommand: (path: string) => string;
+  /** Seconds since some start (the CLI's clock); the search itself reads no clock. */
+  now: () => number;
+  /** A reason to stop the current search (an interrupt), or null. */
+  stopReason?: () => string | null;
+  /** States searched so far in the current world. */
+  onProgress?: (world: number, states: number) => void;
+  statesMax?: number;
+}
+
+/**
+ * Searches one world to its end (or its first violation: the shortest
+ * trace of the first property found, written so that it replays).
+ */
+export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld, index: number, run: SuiteRun): SmallWorldResult {
+  const options = exploreOptions(world.sizes);
+  // A suite world under skew runs both rule sets; without, only the checked one (its engines are all new).
+  const worldRules = { rules: pair.rules, ...(world.sizes.skew && pair.oldRules ? { oldRules: pair.oldRules } : {}) };
+  const start = run.now();
+  const r = exploreOutbox(options, worldRules, steppers, {
+    statesMax: run.statesMax ?? SMALL_WORLD_STATES_MAX,
+    liveness: true,
+    stopAtFirst: true,
+    progressEvery: 5_000,
+    ...(run.onProgress ? { onProgress: (states: number) => run.onProgress?.(index, states) } : {}),
+    ...(run.stopReason ? { stopReason: run.stopReason, stopEvery: 1_000 } : {}),
+  });
+  const seconds = run.now() - start;
+  const tracePair: RulesPair = world.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
+  const violations = r.violations.map((v) => {
+    const c = counterexampleOf(options, v);
+    const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
+    return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
+  });
+  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, violations };
+}
+
+/** Searches every world of a suite in order; stops early only when `stopReason` asks. */
+export function exploreSuite(pair: RulesPair, worlds: readonly SmallWorld[], run: SuiteRun): SmallWorldResult[] {
+  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const out: SmallWorldResult[] = [];
+  for (const [i, w] of worlds.entries()) {
+    out.push(exploreSmallWorld(pair, steppers, w, i, run));
+    if (run.stopReason?.() != null) break;
+  }
+  return out;
+}
