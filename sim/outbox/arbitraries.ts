@@ -17,8 +17,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { steppersFor } from '../check.ts';
 import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
-import { EVENT_KINDS } from './events/table.ts';
-import { swarmKnobs, type Answer, type WorldOptions } from './options.ts';
+import { STEADY_ANSWERS, swarmKnobs, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
 import { CHECK_TICKS_MAX } from './events/clock.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -34,8 +33,6 @@ export interface Scenario {
 const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: 5 }), weight: 3 });
 // Every weight the swarm draws, by kind name; the healthy answer's is never 0 (as the swarm's `base` draw).
 const KNOBS = swarmKnobs();
-// The answers a broker may settle on once faults stop (`steady` in the table: not a crash during the POST).
-const STEADY_ANSWERS = EVENT_KINDS.flatMap((k) => (k.steady !== undefined ? [k.name as Answer] : []));
 
 /** World options as the check swarm draws them: sizes, broker mode, fault budgets and weights, the dedupe window, late landing and retention. */
 export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc

@@ -40,7 +40,8 @@ describe('the swarm\'s first seeds', () => {
     const { rows, block, features } = coveringRows({});
     // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256.
     const answers = ['refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'];
-    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record'];
+    // Then the kinds added since, in table order.
+    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'timeout-in-transit', 'field-corrupt', 'stall'];
     expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', 'corruption', ...answers, ...faults]);
     expect(rows).toHaveLength(COVERED_SEEDS);
     const c = pairCoverage(1, block + 1, {}, swarm({}));

@@ -50,14 +50,16 @@ describe('the clock in the swarm', () => {
   it('the options line says the clock and the stall weight by name', () => {
     const o = swarmOptions(3, { settings: { ticks: 64, lease: 2 } });
     const line = describeOptions(o);
-    expect(line).toContain(' ticks=64 lease=2 ');
+    // Each setting in table order (late landing and retention are declared between them).
+    expect(line).toContain(' ticks=64 ');
+    expect(line).toContain(' lease=2 ');
     expect(line).toMatch(/fault\[[^\]]* stall:\d\]/);
   });
 });
 
 describe('the clock\'s settings and slot come off the table', () => {
   it('declares the settings --ticks and --lease (a lease needs a clock) and the slot clock', () => {
-    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--ticks', '--lease']);
+    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--late-landing', '--ticks', '--retention', '--lease']);
     expect(stall.setting?.needs).toEqual({ setting: 'ticks', what: 'a clock' });
     expect(OWNED_SLOTS).toContain('clock');
     expect(hasClock(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { ticks: 2 } }))).toBe(true);
@@ -83,7 +85,8 @@ describe('the clock\'s settings and slot come off the table', () => {
   it('check takes --ticks and --lease: the first line and the seed\'s options say them; a lease without a clock is exit 2', async () => {
     const r = await runCli('check', '--seed', '7', '--ticks', '3', '--lease', '1', '--out', 'scratch/clock-settings');
     expect(r.out[0]).toContain('clock to tick 3, lease 1');
-    expect(r.out[1]).toContain('ticks=3 lease=1');
+    expect(r.out[1]).toContain('ticks=3 ');
+    expect(r.out[1]).toContain('lease=1 ');
     const bad = await runCli('check', '--seed', '7', '--lease', '1');
     expect([bad.code, bad.err]).toEqual([2, ['outbox-sim: --lease needs a clock: give --ticks N too']]);
   });

@@ -198,6 +198,12 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   steady?: 'healthy' | 'failure';
   /**
+   * What its steps do to engine processes: `ends` an engine (a crash), `starts`
+   * one with the next fresh pid (a restart), or both (an upgrade). The
+   * shrinker reads it to drop a crash with the restart after it.
+   */
+  processes?: 'ends' | 'starts' | 'ends-and-starts';
+  /**
    * A step the world will take by itself, neither an engine's nor a fault
    * that stops with the others (a POST in transit landing): the world is not
    * quiet while one is enabled (outbox-system.ts).

@@ -174,7 +174,8 @@ describe('their flags come off the table (world settings)', () => {
   it('check --late-landing and --retention fix them in every seed and say so; out of bounds is one line, exit 2', async () => {
     const r = await runCli('check', '--seed', '7', '--late-landing', '2', '--retention', '3', '--out', 'scratch/late-landing');
     expect(r.out[0]).toContain('late landing (at most 2 POSTs in transit), retention sweeps 3');
-    expect(r.out[1]).toContain('inTransitMax=2 sweepsMax=3');
+    expect(r.out[1]).toContain('inTransitMax=2 ');
+    expect(r.out[1]).toContain('sweepsMax=3 ');
     const bad = await runCli('check', '--late-landing', '11');
     expect([bad.code, bad.err.length]).toEqual([2, 1]);
     expect(bad.err[0]).toContain('--late-landing');
