@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { initialTransition, transition } from 'xstate';
 import { freshCycle } from './catalog/index.ts';
 import { engineMachine, lifecycleMachine, UNPROVIDED } from './lifecycle.ts';
-import { freshRecord } from './record.ts';
+import { foundRead, freshRecord } from './record.ts';
 import type { EngineEvent } from './lifecycle.ts';
 
 const input = { pid: 1, attemptsMax: 3 };
@@ -15,7 +15,7 @@ const input = { pid: 1, attemptsMax: 3 };
 const scan: EngineEvent = {
   type: 'SCAN',
   file: { id: 'a', body: 'B', generation: 2 },
-  read: { kind: 'found', record: { ...freshRecord('A', 0), status: 'PARKED', reason: 'permanent-refusal' }, legacy: false },
+  read: foundRead({ ...freshRecord('A', 0), status: 'PARKED', reason: 'permanent-refusal' }),
   claim: { kind: 'free' },
 };
 
@@ -27,7 +27,7 @@ function scanWith(machine: typeof lifecycleMachine) {
 describe('the lifecycle statechart has no rule set by default', () => {
   it('every decision of the default implementations throws, naming the decision', () => {
     expect(() => UNPROVIDED.classify('ok')).toThrow(/"classify" of no rule set/);
-    expect(() => UNPROVIDED.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/"admit" of no rule set/);
+    expect(() => UNPROVIDED.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/"admit" of no rule set/);
   });
 
   it('stepping the unprovided machine through a decision throws instead of deciding as fail-closed', () => {

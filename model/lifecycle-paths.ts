@@ -14,7 +14,7 @@
 import { createActor, type AnyStateMachine, type AnyTransitionDefinition, type Snapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { EngineContext, EngineEvent, EngineInput } from './lifecycle.ts';
-import { freshRecord } from './record.ts';
+import { foundRead, freshRecord } from './record.ts';
 import type { ClaimView, OutboxRecord, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** A transition of the machine: `state:EVENT:i` (i-th candidate for that event) or `state:always:i`. */
@@ -93,7 +93,7 @@ export function lifecycleEvents(): EngineEvent[] {
     { kind: 'absent' },
     { kind: 'corrupt' },
     { kind: 'unknown-version', schema: 99 },
-    ...records.map((record): RecordRead => ({ kind: 'found', record, legacy: false })),
+    ...records.map((record): RecordRead => foundRead(record)),
   ];
   const claims: ClaimView[] = [
     { kind: 'free' },

@@ -13,6 +13,7 @@
  */
 import { assign, setup } from 'xstate';
 import { selects, type RuleSet, type Who } from './rules.ts';
+import { fencesWrite, type FencedWrite } from './time.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
@@ -32,12 +33,15 @@ export interface EngineContext {
   effect: Effect | null;
 }
 
-/** What the world tells an engine when it takes a step. */
+/**
+ * What the world tells an engine when it takes a step. `now` is the world's
+ * clock (absent in a world without one: decisions are told 0).
+ */
 export type EngineEvent =
-  | { type: 'SCAN'; file: ResultFile; read: RecordRead; claim: ClaimView }
-  | { type: 'DRAIN'; id: string; read: RecordRead }
-  | { type: 'STEP'; read: RecordRead; claim: ClaimView; live: ResultFile | null }
-  | { type: 'POST'; reply: Reply; claim: ClaimView };
+  | { type: 'SCAN'; file: ResultFile; read: RecordRead; claim: ClaimView; now?: number }
+  | { type: 'DRAIN'; id: string; read: RecordRead; now?: number }
+  | { type: 'STEP'; read: RecordRead; claim: ClaimView; live: ResultFile | null; now?: number }
+  | { type: 'POST'; reply: Reply; claim: ClaimView; now?: number };
 
 /** Input to start an engine process. */
 export interface EngineInput {
@@ -62,6 +66,9 @@ function holds(event: EngineEvent): boolean {
   const c = claimOf(event);
   return c !== null && c.kind === 'held' && c.mine;
 }
+function nowOf(event: EngineEvent): number {
+  return event.now ?? 0;
+}
 
 /** Guards and actions for one rule set; `provide` installs them on the machine. */
 export function implementationsFor(rules: RuleSet) {
@@ -69,22 +76,30 @@ export function implementationsFor(rules: RuleSet) {
   const whoOf = (context: EngineContext): Who => ({ pid: context.pid, rules: rules.name, schema: rules.schemaKnown });
   const admission = ({ context, event }: Args) =>
     event.type === 'SCAN'
-      ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read, claim: event.claim, who: whoOf(context) })
+      ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read, claim: event.claim, who: whoOf(context), now: nowOf(event) })
       : null;
   const disposal = ({ context, event }: Args) =>
     context.file !== null && event.type === 'STEP'
-      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context) })
+      ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context), now: nowOf(event) })
       : { kind: 'leave' as const };
   /** The record, when it is READY and this engine selects it (`selectable`); else null. */
-  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => {
+  const readyRead = (context: EngineContext, event: EngineEvent): (RecordRead & { kind: 'found' }) | null => {
     const read = readOf(event);
     if (read === null || read.kind !== 'found') return null;
-    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context) }) ? read.record : null;
+    return selects(rules, read.record, { id: context.id ?? '', who: whoOf(context), now: nowOf(event) }) ? read : null;
   };
+  const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => readyRead(context, event)?.record ?? null;
+  // The stored record and its missing or ill-typed fields (docs/rules.md, 'Record schema').
   const preSendOf = ({ context, event }: Args) => {
-    const record = readyRecord(context, event);
-    return record === null ? null : rules.preSend(record, { who: whoOf(context) });
+    const read = readyRead(context, event);
+    return read === null ? null : rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event) });
   };
+  /**
+   * The engine abandons the attempt before `write`: the claim is no longer
+   * its own and its rule set fences that write. An unfenced write goes ahead
+   * (docs/rules.md, 'Time').
+   */
+  const fencedOut = (write: FencedWrite) => ({ event }: Args) => !holds(event) && fencesWrite(rules, write);
   return {
     guards: {
       admitsWrite: (a: Args) => admission(a)?.kind === 'write',
@@ -95,7 +110,10 @@ export function implementationsFor(rules: RuleSet) {
         const c = claimOf(event);
         return c !== null && rules.mayClaim(c);
       },
-      claimLost: ({ event }: Args) => !holds(event),
+      fencedOutPreSend: fencedOut('pre-send'),
+      fencedOutPost: fencedOut('post'),
+      fencedOutComplete: fencedOut('complete'),
+      fencedOutRelease: fencedOut('release'),
       noPreSend: (a: Args) => preSendOf(a) === null,
       completionDone: ({ context }: Args) => context.pending !== null && context.pending.length === 0,
       completionUnreadable: ({ context, event }: Args) => context.pending === null && readOf(event)?.kind !== 'found',
@@ -127,9 +145,9 @@ export function implementationsFor(rules: RuleSet) {
         return record === null ? {} : { effect: { kind: 'write-record', id: context.id ?? '', record } satisfies Effect };
       }),
       buildEnvelope: assignCtx(({ context, event }: Args) => {
-        const record = readyRecord(context, event);
-        if (record === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(record, { who: whoOf(context) }) ?? record) };
+        const read = readyRead(context, event);
+        if (read === null || context.id === null) return {};
+        return { envelope: rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event) }) ?? read.record) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
@@ -141,7 +159,7 @@ export function implementationsFor(rules: RuleSet) {
         let pending = context.pending;
         if (pending === null) {
           if (read === null || read.kind !== 'found' || context.outcome === null) return {};
-          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context) });
+          pending = rules.complete(read.record, context.outcome, { attemptsMax: context.attemptsMax }, { who: whoOf(context), stored: read.stored, now: nowOf(event) });
         }
         const [next, ...rest] = pending;
         if (next === undefined) return { pending: rest };
@@ -240,7 +258,8 @@ export const lifecycleMachine = setup({
       always: [{ guard: 'noPreSend', target: 'posting', actions: ['buildEnvelope'] }],
       on: {
         STEP: [
-          { guard: 'claimLost', target: 'disposing' },
+          // The claim was taken over: a fenced engine abandons the attempt (an unfenced one writes on).
+          { guard: 'fencedOutPreSend', target: 'disposing' },
           { guard: 'recordNotReady', target: 'releasing' },
           { target: 'posting', actions: ['writePreSend', { type: 'persist', params: ({ context }) => context.effect }, 'buildEnvelope'] },
         ],
@@ -249,7 +268,7 @@ export const lifecycleMachine = setup({
     posting: {
       on: {
         POST: [
-          { guard: 'claimLost', target: 'disposing' },
+          { guard: 'fencedOutPost', target: 'disposing' },
           { target: 'completing', actions: ['recordReply', { type: 'persist', params: ({ context }) => context.effect }] },
         ],
       },
@@ -258,7 +277,7 @@ export const lifecycleMachine = setup({
       always: [{ guard: 'completionDone', target: 'releasing' }],
       on: {
         STEP: [
-          { guard: 'claimLost', target: 'disposing' },
+          { guard: 'fencedOutComplete', target: 'disposing' },
           // The record became unreadable mid-cycle: write nothing over it.
           { guard: 'completionUnreadable', target: 'releasing' },
           { target: 'completing', actions: ['writeCompletion', { type: 'persist', params: ({ context }) => context.effect }] },
@@ -268,7 +287,7 @@ export const lifecycleMachine = setup({
     releasing: {
       on: {
         STEP: [
-          { guard: 'claimLost', target: 'disposing' },
+          { guard: 'fencedOutRelease', target: 'disposing' },
           { target: 'disposing', actions: ['releaseClaim', { type: 'persist', params: ({ context }) => context.effect }] },
         ],
       },

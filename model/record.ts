@@ -3,20 +3,13 @@
  * skew and legacy records show up, so the read result names which it was
  * (reports count each kind on its own, and a corrupt record is not an absent one).
  */
-import type { OutboxRecord, RecordRead, RecordSlot } from './types.ts';
+import { checkFields, declaredFields, defaultOf, digestOf, SCHEMA_DEFAULT, type RecordSchema } from './schema.ts';
+import type { OutboxRecord, RecordRead, RecordSlot, StoredFields } from './types.ts';
 
 /** The record schema version the catalog rule sets write. */
 export const SCHEMA_CURRENT = 1;
 
-/** Deterministic short digest of a body (FNV-1a, 32 bits, hex). */
-export function digestOf(body: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < body.length; i++) {
-    h ^= body.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
+export { digestOf } from './schema.ts';
 
 /**
  * The shape of the records a rule set writes and accepts, as it declares it
@@ -31,35 +24,88 @@ export interface RecordShape {
 /** The shape of a rule set that declares none. */
 export const SHAPE_DEFAULT: RecordShape = { payload: 'required' };
 
+/** Base fields whose absence (or another type) marks a legacy record: written before they existed. */
+const LEGACY_MARKS = ['attempts', 'resendEpoch', 'digest'];
+
+/** A found record as a schema reads it: the defaults filled in, and what was missing or ill-typed. */
+interface FieldRead {
+  record: OutboxRecord;
+  legacy: boolean;
+  stored: StoredFields;
+}
+
+/** Per schema, per stored record (records are immutable): reads are asked at nearly every step. */
+const fieldReads = new WeakMap<RecordSchema, WeakMap<OutboxRecord, FieldRead>>();
+
+function readFields(stored: OutboxRecord, schema: RecordSchema): FieldRead {
+  let bySchema = fieldReads.get(schema);
+  if (bySchema === undefined) {
+    bySchema = new WeakMap();
+    fieldReads.set(schema, bySchema);
+  }
+  const cached = bySchema.get(stored);
+  if (cached !== undefined) return cached;
+  const { missing, illTyped } = checkFields(stored, schema);
+  const legacy = LEGACY_MARKS.some((f) => missing.includes(f) || illTyped.includes(f));
+  let record = stored;
+  if (missing.length > 0 || illTyped.length > 0) {
+    const filled: Record<string, unknown> = { ...stored };
+    for (const [name, decl] of declaredFields(schema)) {
+      if (missing.includes(name) || illTyped.includes(name)) filled[name] = defaultOf(decl, stored);
+    }
+    // A record written before schemas were numbered reads as the first one.
+    if (legacy && (typeof stored.schema !== 'number' || stored.schema === 0)) filled.schema = SCHEMA_CURRENT;
+    record = filled as OutboxRecord;
+  }
+  const read: FieldRead = { record, legacy, stored: { raw: stored, missing, illTyped } };
+  bySchema.set(stored, read);
+  return read;
+}
+
 /**
  * Classifies a slot as an engine that understands schemas up to `schemaKnown`
- * and records of `shape` sees it. A legacy record (written before `attempts`,
- * `resendEpoch` or `digest` existed) is filled with neutral defaults and
- * flagged `legacy`. A record with no payload is corrupt unless `shape`
+ * and records of `shape` and `schema` sees it. A found record comes twice:
+ * `record`, with each declared field that is missing or of another type
+ * replaced by its declared default, and `stored`: the record as stored and
+ * the names of those fields (absent is not zero: a rule decides whether to
+ * trust the defaults, docs/rules.md 'Record schema'). `legacy` says a base
+ * field (attempts, resendEpoch, digest) was among them: a record written
+ * before they existed. A record with no payload is corrupt unless `shape`
  * allows it: then it is found, flagged `metadataOnly`, and left without one.
  */
-export function readSlot(slot: RecordSlot | undefined, schemaKnown: number, shape: RecordShape = SHAPE_DEFAULT): RecordRead {
+export function readSlot(
+  slot: RecordSlot | undefined,
+  schemaKnown: number,
+  shape: RecordShape = SHAPE_DEFAULT,
+  schema: RecordSchema = SCHEMA_DEFAULT,
+): RecordRead {
   if (slot === undefined) return { kind: 'absent' };
   if (slot.kind === 'torn') return { kind: 'corrupt' };
   const raw = slot.record as Partial<OutboxRecord>;
-  const schema = typeof raw.schema === 'number' ? raw.schema : 0;
-  if (schema > schemaKnown) return { kind: 'unknown-version', schema };
+  const version = typeof raw.schema === 'number' ? raw.schema : 0;
+  if (version > schemaKnown) return { kind: 'unknown-version', schema: version };
   if (typeof raw.status !== 'string') return { kind: 'corrupt' };
   const metadataOnly = raw.payload === undefined && shape.payload === 'optional';
   if (typeof raw.payload !== 'string' && !metadataOnly) return { kind: 'corrupt' };
-  const flag = metadataOnly ? ({ metadataOnly: true } as const) : {};
-  const legacy =
-    typeof raw.attempts !== 'number' || typeof raw.resendEpoch !== 'number' || typeof raw.digest !== 'string';
-  if (!legacy) return { kind: 'found', record: slot.record, legacy: false, ...flag };
-  const record: OutboxRecord = {
-    ...slot.record,
-    schema: schema === 0 ? SCHEMA_CURRENT : schema,
-    attempts: typeof raw.attempts === 'number' ? raw.attempts : 0,
-    resendEpoch: typeof raw.resendEpoch === 'number' ? raw.resendEpoch : 0,
-    // A metadata-only record has no body to digest.
-    digest: typeof raw.digest === 'string' ? raw.digest : typeof raw.payload === 'string' ? digestOf(raw.payload) : '',
-  };
-  return { kind: 'found', record, legacy: true, ...flag };
+  const { record, legacy, stored } = readFields(slot.record, schema);
+  return metadataOnly ? { kind: 'found', record, legacy, stored, metadataOnly: true } : { kind: 'found', record, legacy, stored };
+}
+
+/** The read of a record as it is, with nothing missing (a record built by hand, for a test or a path). */
+export function foundRead(record: OutboxRecord): RecordRead & { kind: 'found' } {
+  return { kind: 'found', record, legacy: false, stored: { raw: record, missing: [], illTyped: [] } };
+}
+
+/**
+ * A fresh READY record of `schema` for a body: `freshRecord` with every
+ * field the schema declares beyond the base set to its default, written
+ * out, so that a record of that schema found without one has lost it
+ * (absent is not the default).
+ */
+export function freshRecordOf(schema: RecordSchema, body: string, resendEpoch: number): OutboxRecord {
+  const record: Record<string, unknown> = freshRecord(body, resendEpoch);
+  for (const [name, decl] of declaredFields(schema)) if (record[name] === undefined) record[name] = defaultOf(decl, record);
+  return record as OutboxRecord;
 }
 
 /** A fresh READY record for a body, built from nothing. */

@@ -18,6 +18,7 @@ const GOOD: Record<Decision, unknown[]> = {
   admit: [{ kind: 'write', record }, { kind: 'write', record: { ...record, extra: [1] } }, { kind: 'keep' }, { kind: 'quarantine', cause: 'x' }, { kind: 'leave' }],
   mayClaim: [true, false],
   selectable: [true, false],
+  fences: [true, false],
   preSend: [null, record, { ...record, inFlight: true }],
   envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
   classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
@@ -30,6 +31,7 @@ const BAD: Record<Decision, unknown[]> = {
   admit: [undefined, null, { kind: 'bogus' }, { kind: 'write' }, { kind: 'write', record: legacy }, { kind: 'quarantine' }, 'keep'],
   mayClaim: [undefined, 'yes', 1, null],
   selectable: [undefined, 'yes', 0, null],
+  fences: [undefined, 'no', 0, null],
   preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
   envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
   classify: ['strange', undefined, 'ok', null],
@@ -69,8 +71,8 @@ describe('guardRules', () => {
 
   const who = { pid: 1, rules: 'broken', schema: 1 };
   it('passes a good value through as it was returned', () => {
-    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who });
-    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who }));
+    const a = guarded.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who, now: 0 });
+    expect(a).toEqual(failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who, now: 0 }));
     expect(guarded.mayClaim({ kind: 'free' })).toBe(true);
   });
   it('turns a malformed return into a RuleFault', () => {
@@ -85,7 +87,7 @@ describe('guardRules', () => {
     expect((fault as RuleFault).detail).toMatch(/^returned "strange", expected an Outcome: one of 'confirmed', /);
   });
   it('turns a throw into a RuleFault with the error message', () => {
-    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null, who })).toThrow(
+    expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null, who, now: 0 })).toThrow(
       expect.objectContaining({ decision: 'dispose', kind: 'threw', detail: 'threw TypeError: no dispose here' }),
     );
   });

@@ -5,6 +5,8 @@
  * what an engine does.
  */
 import type { RecordShape } from './record.ts';
+import { recordSchemaProblem, type RecordSchema } from './schema.ts';
+import type { FencedWrite, TimeView } from './time.ts';
 import type {
   ClaimView,
   Envelope,
@@ -13,6 +15,7 @@ import type {
   RecordRead,
   Reply,
   ResultFile,
+  StoredFields,
 } from './types.ts';
 
 /**
@@ -39,13 +42,20 @@ export interface OperatorWho {
   schema: number;
 }
 
-/** What an engine's decision sees besides its arguments (always given by the world). */
-export interface DecisionView {
+/** What an engine's decision sees besides its arguments (always given by the world): who decides, and when. */
+export interface DecisionView extends TimeView {
   who: Who;
+  /**
+   * The record as stored, and which declared fields it lacked or held with
+   * another type (the record argument has their defaults): absent is not
+   * zero (docs/rules.md, 'Record schema'). Given by the world to `preSend`
+   * and `complete`.
+   */
+  stored?: StoredFields;
 }
 
 /** What `publish` sees: the body on offer, how the record read, and the id's claim now. */
-export interface AdmitView {
+export interface AdmitView extends TimeView {
   id: string;
   body: string;
   read: RecordRead;
@@ -58,8 +68,8 @@ export interface AdmitView {
   who: Who;
 }
 
-/** What `selectable` sees besides the record. */
-export interface SelectView {
+/** What `selectable` sees besides the record (`now`: a retry schedule selects by time). */
+export interface SelectView extends TimeView {
   id: string;
   who: Who;
 }
@@ -72,11 +82,13 @@ export type OperatorAction =
   | 'resubmit';
 
 /** What `requeue` sees besides the record: which action, the claim now, and who executes it. */
-export interface RequeueView {
+export interface RequeueView extends TimeView {
   action: OperatorAction;
   /** The id's claim now, as no engine holds it (`mine` is false). */
   claim: ClaimView;
   who: OperatorWho;
+  /** The record as stored, and which declared fields it lacked or held with another type (docs/rules.md, 'Record schema'). */
+  stored?: StoredFields;
 }
 
 /** The publish decision. */
@@ -91,7 +103,7 @@ export type Admission =
   | { kind: 'leave' };
 
 /** What the gateway sees when it disposes of the file it read. */
-export interface DisposeView {
+export interface DisposeView extends TimeView {
   /** The file generation this pass read. */
   file: ResultFile;
   /** The live file for the id now (it may have been replaced meanwhile). */
@@ -127,6 +139,15 @@ export interface RuleDecisions {
    * `corrupt`, and the decisions' contracts accept records without one.
    */
   recordShape?: RecordShape;
+  /**
+   * The record schema it declares (default `SCHEMA_DEFAULT`: the base fields
+   * digest, attempts and resendEpoch, version 1, unknown fields kept, 256
+   * bytes of metadata): the fields it adds (type, the version that
+   * introduced it, default when absent), what its engines do with fields
+   * they do not know when they rewrite a record, and the bounds its records
+   * keep (docs/rules.md, 'Record schema').
+   */
+  recordSchema?: RecordSchema;
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
   /**
@@ -136,7 +157,12 @@ export interface RuleDecisions {
    * left as it is, unclaimed and unsent, as `SELECT ... WHERE attempts < 50`.
    */
   selectable?(record: OutboxRecord, view: SelectView): boolean;
-  /** Whether to take a claim as seen (free, held by a live or dead owner, torn). */
+  /**
+   * Whether to take a claim as seen (free, held by a live or dead owner,
+   * torn). In a world with leases a held claim also says whether its lease
+   * has expired (`expired`): a rule may take such a claim although its
+   * holder lives on (docs/rules.md, 'Time').
+   */
   mayClaim(claim: ClaimView): boolean;
   /**
    * An optional durable write before the POST; null when the rule writes nothing.
@@ -158,6 +184,12 @@ export interface RuleDecisions {
   requeue(record: OutboxRecord, resetAttempts: boolean, view?: RequeueView): OutboxRecord;
   /** How the gateway disposes of the file it read. */
   dispose(view: DisposeView): Disposal;
+  /**
+   * Whether a write of an attempt (and its POST) checks the claim token first
+   * (optional; default: every write is fenced). An unfenced write goes ahead
+   * although the claim was taken over (docs/rules.md, 'Time').
+   */
+  fences?(write: FencedWrite): boolean;
 }
 
 /** A named rule set. */
@@ -178,14 +210,20 @@ export function extendRules(
 }
 
 /** The decisions of a rule set, in the order of the interface; the optional ones last (their index is a watchdog's code). */
-export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable'] as const satisfies readonly (keyof RuleDecisions)[];
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable', 'fences'] as const satisfies readonly (keyof RuleDecisions)[];
 
 /** Decisions a rule set may leave out, each with its default. */
-export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable']);
+export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences']);
 
-/** Whether an engine of `rules` selects `record` to work on: READY, and `selectable` (default: every READY record). */
-export function selects(rules: RuleSet, record: OutboxRecord, view: SelectView): boolean {
-  return record.status === 'READY' && (rules.selectable === undefined || rules.selectable(record, view));
+/**
+ * Whether an engine of `rules` selects `record` to work on: READY, and
+ * `selectable` (default: every READY record). A caller in a world without a
+ * clock may leave `now` out: the decision is told 0.
+ */
+export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectView, 'now'> & { now?: number }): boolean {
+  if (record.status !== 'READY') return false;
+  if (rules.selectable === undefined) return true;
+  return rules.selectable(record, view.now === undefined ? { ...view, now: 0 } : (view as SelectView));
 }
 
 /** Why `value` is not a rule set, or null when it is one. */
@@ -200,6 +238,10 @@ export function ruleSetProblem(value: unknown): string | null {
     if (typeof shape !== 'object' || shape === null || (shape.payload !== 'required' && shape.payload !== 'optional')) {
       return `rule set "${v.name}" has a \`recordShape\` that is not { payload: 'required' | 'optional' }`;
     }
+  }
+  if (v.recordSchema !== undefined) {
+    const problem = recordSchemaProblem(v.recordSchema);
+    if (problem !== null) return `rule set "${v.name}" has a \`recordSchema\` that ${problem}`;
   }
   for (const d of DECISIONS) {
     if (OPTIONAL_DECISIONS.has(d) && v[d] === undefined) continue;

@@ -33,11 +33,29 @@ export interface OutboxRecord {
 /** A record slot on disk: absent, an intact record, or bytes nobody can parse. */
 export type RecordSlot = { kind: 'record'; record: OutboxRecord } | { kind: 'torn'; bytes: string };
 
+/**
+ * A found record as stored, beside the one with defaults filled in: absent
+ * is not zero (docs/rules.md, 'Record schema').
+ */
+export interface StoredFields {
+  /** The record exactly as stored. */
+  raw: Readonly<Record<string, unknown>>;
+  /** Declared fields the stored record lacks (their defaults are in `record`). */
+  missing: readonly string[];
+  /** Declared fields the stored record holds with another type (their defaults are in `record`). */
+  illTyped: readonly string[];
+}
+
 /** How an engine read a record slot (reports count each kind: docs/properties.md, 'Layers the report counts'). */
 export type RecordRead =
   | { kind: 'absent' }
-  /** `metadataOnly`: the record has no payload, which its reader's rule set declared legal. */
-  | { kind: 'found'; record: OutboxRecord; legacy: boolean; metadataOnly?: true }
+  /**
+   * `record`: with each declared field that was missing or ill-typed set to
+   * its default; `stored`: the record as stored, and which fields those were;
+   * `legacy`: a base field (attempts, resendEpoch, digest) was among them.
+   * `metadataOnly`: the record has no payload, which its reader's rule set declared legal.
+   */
+  | { kind: 'found'; record: OutboxRecord; legacy: boolean; stored: StoredFields; metadataOnly?: true }
   | { kind: 'corrupt' }
   | { kind: 'unknown-version'; schema: number };
 
@@ -46,12 +64,16 @@ export type RecordRead =
  * token: pids are never reused and a process holds one claim at a time, so
  * "the holder of the current token" is "the process named here".
  */
-export type ClaimSlot = { kind: 'held'; owner: number } | { kind: 'torn' };
+export type ClaimSlot =
+  /** `until`: in a world with leases, the tick at which the lease expires (docs/rules.md, 'Time'). */
+  | { kind: 'held'; owner: number; until?: number }
+  | { kind: 'torn' };
 
 /** What an engine sees of a claim when it wants to take it. */
 export type ClaimView =
   | { kind: 'free' }
-  | { kind: 'held'; mine: boolean; ownerAlive: boolean }
+  /** `expired`: present in a world with leases only; true once the holder's lease has run out (it may live on). */
+  | { kind: 'held'; mine: boolean; ownerAlive: boolean; expired?: boolean }
   | { kind: 'torn' };
 
 /** The envelope a provider POSTs to the broker. */

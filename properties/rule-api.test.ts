@@ -11,7 +11,7 @@ import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
 import { labelOf } from '../sim/outbox/world.ts';
 import { compiledStepper } from '../sim/outbox/compiled-stepper.ts';
 import { xstateStepper } from '../sim/outbox/stepper.ts';
-import { freshRecord } from '../model/record.ts';
+import { foundRead, freshRecord } from '../model/record.ts';
 import admitIgnoresClaim from './rule-api/admit-ignores-claim.ts';
 import admitRespectsClaim from './rule-api/admit-respects-claim.ts';
 import stampVersion from './rule-api/stamp-version.ts';
@@ -47,7 +47,7 @@ describe('every decision knows who decides (who: pid, rules, schema)', () => {
   it.each([['xstate', xstateStepper], ['compiled', compiledStepper]] as const)('the %s stepper tells preSend the engine pid, rule set and schema', (_name, stepper) => {
     const step = stepper(stampVersion)(
       { state: 'preSend', ctx: { pid: 7, attemptsMax: 2, id: 'a', file: null, envelope: null, outcome: null, pending: null, effect: null } },
-      { type: 'STEP', read: { kind: 'found', record: freshRecord('A', 0), legacy: false }, claim: { kind: 'held', mine: true, ownerAlive: true }, live: null },
+      { type: 'STEP', read: foundRead(freshRecord('A', 0)), claim: { kind: 'held', mine: true, ownerAlive: true }, live: null },
     );
     const written = step.effects.find((fx) => fx.kind === 'write-record');
     expect(written?.kind === 'write-record' ? written.record : null).toMatchObject({ takenBy: 'stamp-version', takenPid: 7, takenSchema: stampVersion.schemaKnown });
@@ -106,7 +106,7 @@ describe('operator actions: the executing version\'s rules, and resubmit of READ
     const views: RequeueView[] = [];
     const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
     const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
-    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown } }]);
+    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: 0, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
     expect(w.operatorActions).toBe(1);
   });
   it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {
@@ -138,7 +138,7 @@ describe('a record with no payload is legal when the rule set declares it (recor
   it('reads as corrupt by default, and as found and metadataOnly under the declared shape', () => {
     expect(readSlot(slot, 1)).toEqual({ kind: 'corrupt' });
     expect(readSlot(slot, 1, tombstoneUndeclared.recordShape)).toEqual({ kind: 'corrupt' });
-    expect(readSlot(slot, 1, tombstoneDelivered.recordShape)).toEqual({ kind: 'found', record: delivered, legacy: false, metadataOnly: true });
+    expect(readSlot(slot, 1, tombstoneDelivered.recordShape)).toEqual({ kind: 'found', record: delivered, legacy: false, metadataOnly: true, stored: { raw: delivered, missing: [], illTyped: [] } });
   });
   it('the contract accepts a record without payload only from a rule set that declares it', () => {
     const args = [freshRecord('A', 0), 'confirmed', { attemptsMax: 2 }] as const;
@@ -182,6 +182,6 @@ describe('which records an engine selects is a decision (selectable)', () => {
   });
   it('a selectable that returns a non-boolean breaks its contract', () => {
     const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
-    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 } })).toThrow(/selectable returned "yes", expected a boolean/);
+    expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/selectable returned "yes", expected a boolean/);
   });
 });

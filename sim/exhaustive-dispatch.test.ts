@@ -14,6 +14,7 @@ import { match, P } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
 import { brokerAccept } from '../model/broker.ts';
 import failClosed from '../model/catalog/fail-closed.ts';
+import { foundRead } from '../model/record.ts';
 import type { BrokerMode, Effect, Outcome, RecordRead, Reply } from '../model/types.ts';
 import type { ReceiptsEvent } from './receipts/world.ts';
 
@@ -84,7 +85,7 @@ describe('exhaustive dispatch', () => {
     expect(classifyWithoutGarbled('timeout')).toBe('indeterminate');
     expect(() => classifyWithoutGarbled('garbled-200')).toThrow(/Pattern matching error/);
     expect(() => completeWithoutUnclassified('unclassified')).toThrow(/Pattern matching error/);
-    expect(() => admitWithoutParked({ kind: 'found', legacy: false, record: { ...failClosedRecord(), status: 'PARKED' } })).toThrow(/Pattern matching error/);
+    expect(() => admitWithoutParked(foundRead({ ...failClosedRecord(), status: 'PARKED' }))).toThrow(/Pattern matching error/);
     expect(acceptWithoutLog('key')).toBe(true);
     expect(() => acceptWithoutLog('log')).toThrow(/Pattern matching error/);
     expect(() => applyWithoutQuarantine({ kind: 'quarantine', file: { id: 'a', body: 'A', generation: 1 }, cause: 'x' })).toThrow(/Pattern matching error/);

@@ -6,16 +6,18 @@
  * when the body the outbox confirmed sending is that file's body, of the
  * generation it read.
  */
-import { freshRecord, SCHEMA_CURRENT } from '../record.ts';
-import type { Admission, DisposeView, Disposal, RuleSet } from '../rules.ts';
-import type { OutboxRecord, Outcome, Reply } from '../types.ts';
+import { freshRecordOf, SCHEMA_CURRENT } from '../record.ts';
+import type { Admission, DecisionView, DisposeView, Disposal, RuleSet } from '../rules.ts';
+import type { RecordSchema } from '../schema.ts';
+import type { OutboxRecord, Outcome, Reply, StoredFields } from '../types.ts';
 import { match } from 'ts-pattern';
 
 function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
   // Exhaustive: a new kind of read, or a new record status, is a type error here until it is decided.
   return match(read)
     .returnType<Admission>()
-    .with({ kind: 'absent' }, () => ({ kind: 'write', record: freshRecord(body, 0) }))
+    // Both flags written from the start: a record of this rule set without them has lost them (`evidence`).
+    .with({ kind: 'absent' }, () => ({ kind: 'write', record: freshRecordOf(FAIL_CLOSED_SCHEMA, body, 0) }))
     .with({ kind: 'corrupt' }, () => ({ kind: 'quarantine', cause: 'corrupt-record' }))
     .with({ kind: 'unknown-version' }, (r) => ({ kind: 'quarantine', cause: `unknown-schema-v${r.schema}` }))
     // Drain the record's current cycle; a different body waits until it ends.
@@ -39,8 +41,33 @@ function classify(reply: Reply): Outcome {
     .exhaustive();
 }
 
-function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }): OutboxRecord[] {
-  const base = { ...record, inFlight: false };
+/** The evidence flags fail-closed reads, as it trusts them. */
+interface Evidence {
+  inFlight: boolean;
+  unknownSeen: boolean;
+}
+
+/**
+ * The flags as stored, validated (docs/rules.md, 'Record schema'): absent is
+ * not false. Every record this rule set writes holds both (its fresh record
+ * writes them out; later writes carry them on), so a record without one, or
+ * with one of another type, has lost evidence (a damaged field, a record of
+ * the legacy schema, a rebuilt record): an attempt may have stored the body,
+ * so both are taken as set (fail closed), never as the defaults the read
+ * filled in.
+ */
+function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evidence {
+  const trusted = { inFlight: record.inFlight === true, unknownSeen: record.unknownSeen === true };
+  if (stored === undefined) return trusted;
+  const gone = (f: string) => stored.missing.includes(f);
+  const bad = (f: string) => stored.illTyped.includes(f);
+  const damaged = gone('inFlight') || gone('unknownSeen') || bad('inFlight') || bad('unknownSeen');
+  return damaged ? { inFlight: true, unknownSeen: true } : trusted;
+}
+
+function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }, view?: DecisionView): OutboxRecord[] {
+  const ev = evidence(record, view?.stored);
+  const base = { ...record, inFlight: false, unknownSeen: ev.unknownSeen };
   // Exhaustive: a new outcome is a type error here until it is decided.
   return match(outcome)
     .returnType<OutboxRecord[]>()
@@ -50,11 +77,11 @@ function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax:
     // the broker may hold the body (and id-409 answers that copy's duplicate with
     // 409), so the park says outcome-unknown rather than claim non-delivery
     // (honest-park, docs/properties.md).
-    .with('definite', () => [{ ...base, status: 'PARKED', reason: record.unknownSeen === true ? 'outcome-unknown' : 'permanent-refusal' }])
+    .with('definite', () => [{ ...base, status: 'PARKED', reason: ev.unknownSeen ? 'outcome-unknown' : 'permanent-refusal' }])
     // transient, indeterminate and unclassified all count as an attempt; an
     // unclassified reply may have been stored, so it is treated as indeterminate.
     .with('transient', 'indeterminate', 'unclassified', (o) => {
-      const unknownSeen = record.unknownSeen === true || o !== 'transient';
+      const unknownSeen = ev.unknownSeen || o !== 'transient';
       const attempts = record.attempts + 1;
       if (attempts >= limits.attemptsMax) {
         return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
@@ -77,11 +104,26 @@ function dispose({ file, live, read, sent, outcome }: DisposeView): Disposal {
   return { kind: 'leave' };
 }
 
+/**
+ * The fields fail-closed adds to the base ones (digest, attempts,
+ * resendEpoch): the evidence that an attempt may have stored the body.
+ */
+export const FAIL_CLOSED_SCHEMA: RecordSchema = {
+  version: SCHEMA_CURRENT,
+  fields: {
+    /** Set by the pre-send write, cleared by the completion: found set, an attempt stopped mid-POST. */
+    inFlight: { type: 'boolean', since: 1, default: false },
+    /** An attempt's outcome was unknown (it may have stored the body): a later refusal is no proof of non-delivery. */
+    unknownSeen: { type: 'boolean', since: 1, default: false },
+  },
+};
+
 const failClosed: RuleSet = {
   name: 'fail-closed',
   summary:
     'A park is final; a new body for a parked or delivered id, or a corrupt or newer-schema record, is quarantined; archive only the confirmed body of the generation read.',
   schemaKnown: SCHEMA_CURRENT,
+  recordSchema: FAIL_CLOSED_SCHEMA,
   admit,
   mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
   // `inFlight` marks a POST about to be made. Found already set, it says an
@@ -89,15 +131,21 @@ const failClosed: RuleSet = {
   // its POST): that POST may have stored the body, so the outcome is unknown
   // from here on (honest-park: a later refusal must not park as a
   // non-delivery).
-  preSend: (record) => (record.inFlight === true ? { ...record, inFlight: true, unknownSeen: true } : { ...record, inFlight: true }),
+  // A flag it cannot trust counts as set (`evidence`).
+  preSend: (record, view) => {
+    const ev = evidence(record, view?.stored);
+    return { ...record, inFlight: true, unknownSeen: ev.unknownSeen || ev.inFlight };
+  },
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,
   complete,
-  requeue: (record, resetAttempts) => {
+  requeue: (record, resetAttempts, view) => {
     const { reason: _reason, ...rest } = record;
     // unknownSeen survives: a requeue does not undo an earlier attempt that may
-    // have stored the body, so a later refusal must not park as a non-delivery.
-    return { ...rest, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts };
+    // have stored the body, so a later refusal must not park as a non-delivery
+    // (and evidence it cannot trust counts as set: `evidence`).
+    const { unknownSeen } = evidence(record, view?.stored);
+    return { ...rest, unknownSeen, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts };
   },
   dispose,
 };

@@ -2,10 +2,11 @@
  * The one shape every "fresh cycle" rule shares: when an id's record reads
  * intact and `reopens` says so, a different body is admitted as a fresh
  * cycle (the record rebuilt from nothing: READY, attempts 0, resend epoch
- * + 1); otherwise the base rule set decides. Rules and mutants differ only
+ * + 1, the base's declared fields at their defaults); otherwise the base rule set decides. Rules and mutants differ only
  * in `reopens`.
  */
-import { freshRecord } from '../record.ts';
+import { freshRecordOf } from '../record.ts';
+import { schemaOf } from '../schema.ts';
 import type { RuleDecisions, RuleSet } from '../rules.ts';
 import type { OutboxRecord } from '../types.ts';
 
@@ -14,7 +15,8 @@ export function admitFreshCycleWhen(base: RuleSet, reopens: (record: OutboxRecor
   return (view) => {
     const { read, body } = view;
     if (read.kind === 'found' && read.record.payload !== body && reopens(read.record)) {
-      return { kind: 'write', record: freshRecord(body, read.record.resendEpoch + 1) };
+      // Every field the base declares written at its default: absent would read as lost (fail-closed's flags).
+      return { kind: 'write', record: freshRecordOf(schemaOf(base), body, read.record.resendEpoch + 1) };
     }
     return base.admit(view);
   };

@@ -21,9 +21,9 @@ function logOf(record: OutboxRecord): LogEntry[] {
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-attempt-log',
   summary: 'Each completion appends { epoch, attempt, outcome } to a log kept in the record.',
-  complete(record, outcome, limits) {
+  complete(record, outcome, limits, view) {
     const entry: LogEntry = { epoch: record.resendEpoch, attempt: record.attempts + 1, outcome };
-    return failClosed.complete(record, outcome, limits).map((r) => ({ ...r, log: [...logOf(record), entry] }));
+    return failClosed.complete(record, outcome, limits, view).map((r) => ({ ...r, log: [...logOf(record), entry] }));
   },
 });
 

@@ -41,6 +41,9 @@ import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';
 import refusalAfterUnknown from './refusal-after-unknown.ts';
 import rebuildParkedSameBody from './rebuild-parked-same-body.ts';
+import historyOverCap from './history-over-cap.ts';
+import flagsUnvalidated from './flags-unvalidated.ts';
+import unfencedLease from './unfenced-lease.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -72,6 +75,10 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
   { rules: stealLiveClaim, breaks: 'exclusive-attempt' },
   { rules: neverReclaimDead, breaks: 'no-silent-loss' },
+  // mayClaim + fences: only a world with leases (the seeds that draw a clock) takes a live holder's
+  // claim; unfenced, the stale holder parks the body the new holder then POSTs. (It also breaks
+  // exclusive-attempt, as a fenced lease does when the stall falls after the POST.)
+  { rules: unfencedLease, breaks: 'parked-stays-parked' },
   // classify
   { rules: conflictAsConfirmed, breaks: 'no-phantom-delivery' },
   // A garbled reply may be a cut-short failure that stored nothing (garbled-unsent).
@@ -87,6 +94,10 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: statusWrittenLast, breaks: 'honest-park' },
   { rules: attemptLog, breaks: 'bounded-record' },
   { rules: parkHistory, breaks: 'bounded-record' },
+  // A history within 256 bytes but over the cap its rule set states (recordSchema maxEntries).
+  { rules: historyOverCap, breaks: 'bounded-record' },
+  // Evidence flags trusted as read with defaults: lost to field-corrupt or legacy-record, a refusal parks over a stored body.
+  { rules: flagsUnvalidated, breaks: 'honest-park' },
   // A garbled reply left uncounted retries forever against a broker that keeps garbling
   // after faults stop: the system never becomes quiet.
   { rules: unclassifiedNotCounted, breaks: 'quiet-after-healing' },

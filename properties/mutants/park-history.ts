@@ -21,8 +21,8 @@ function historyOf(record: OutboxRecord): ParkEntry[] {
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-park-history',
   summary: 'Each park appends { epoch, reason, attempts } to a history kept in the record.',
-  complete(record, outcome, limits) {
-    return failClosed.complete(record, outcome, limits).map((r) =>
+  complete(record, outcome, limits, view) {
+    return failClosed.complete(record, outcome, limits, view).map((r) =>
       r.status === 'PARKED'
         ? { ...r, parks: [...historyOf(record), { epoch: r.resendEpoch, reason: r.reason ?? 'unknown', attempts: r.attempts }] }
         : r,

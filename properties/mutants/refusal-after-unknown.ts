@@ -11,10 +11,10 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-refusal-after-unknown',
   summary: 'A refusal parks as permanent-refusal even when an earlier attempt may have stored the body.',
-  complete: (record, outcome, limits) =>
+  complete: (record, outcome, limits, view) =>
     outcome === 'definite'
       ? [{ ...record, inFlight: false, status: 'PARKED', reason: 'permanent-refusal' }]
-      : failClosed.complete(record, outcome, limits),
+      : failClosed.complete(record, outcome, limits, view),
 });
 
 export default mutant;

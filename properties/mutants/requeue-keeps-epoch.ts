@@ -8,7 +8,7 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-requeue-keeps-epoch',
   summary: 'Requeue makes the record READY under the same resend epoch (same idempotency key).',
-  requeue: (record, resetAttempts) => ({ ...failClosed.requeue(record, resetAttempts), resendEpoch: record.resendEpoch }),
+  requeue: (record, resetAttempts, view) => ({ ...failClosed.requeue(record, resetAttempts, view), resendEpoch: record.resendEpoch }),
 });
 
 export default mutant;

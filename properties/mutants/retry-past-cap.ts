@@ -10,8 +10,8 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-retry-past-cap',
   summary: 'A transient failure at the attempts limit leaves the record READY with its count unchanged (retried forever, never parked).',
-  complete(record, outcome, limits) {
-    const [next] = failClosed.complete(record, outcome, limits);
+  complete(record, outcome, limits, view) {
+    const [next] = failClosed.complete(record, outcome, limits, view);
     return next.status === 'PARKED' && next.reason === 'max-attempts' ? [{ ...record, inFlight: false }] : [next];
   },
 });

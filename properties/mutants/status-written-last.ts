@@ -10,8 +10,8 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-status-written-last',
   summary: 'Completion writes counters and clears the in-flight flag first, and the status in a second write.',
-  complete(record, outcome, limits) {
-    return failClosed.complete(record, outcome, limits).flatMap((final): OutboxRecord[] => {
+  complete(record, outcome, limits, view) {
+    return failClosed.complete(record, outcome, limits, view).flatMap((final): OutboxRecord[] => {
       const { reason: _reason, ...counters } = final;
       const first: OutboxRecord = { ...counters, status: record.status, ...(record.reason !== undefined ? { reason: record.reason } : {}) };
       return [first, final];

@@ -9,9 +9,9 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-unclassified-not-counted',
   summary: 'An unclassified reply clears the in-flight flag but does not count the attempt (no park, retried forever).',
-  complete(record, outcome, limits) {
+  complete(record, outcome, limits, view) {
     if (outcome === 'unclassified') return [{ ...record, inFlight: false }];
-    return failClosed.complete(record, outcome, limits);
+    return failClosed.complete(record, outcome, limits, view);
   },
 });
 

@@ -92,6 +92,8 @@ export interface ExploreOptions extends WorldSizeOptions {
    */
   settings?: Readonly<Record<string, number>>;
   property?: 'at-most-once';
+  /** False: store every state (`--no-symmetry`); default: one per class of states equal up to renaming engine pids. */
+  symmetry?: boolean;
   maxStates?: number;
   maxDepth?: number;
   /** MiB; default 70% of the machine. */
@@ -190,6 +192,7 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
     maxDepth: text(options.maxDepth),
     maxMemory: text(options.maxMemory),
     continue: options.continue,
+    ...(options.symmetry === false ? { symmetry: false } : {}),
     out: options.out,
     json: true,
   };

@@ -2,7 +2,7 @@
  * `npm run bench`: measures speed side by side in one run (the machines are
  * shared and noisy, so only ratios measured together are quoted) and writes
  * BENCHMARKS.md:
- * - explore: distinct states per second on fixed configurations;
+ * - explore: distinct states per second on fixed configurations, and symmetry reduction's time to a complete verdict;
  * - check: simulated steps per second;
  * - the fast path against XState-interpreted transitions, on the same recorded engine steps;
  * - check with 1 against 2 worker threads, in this process and as whole processes as a user runs them;
@@ -168,6 +168,46 @@ interface SpinFigure {
   ours: ExploreReport;
 }
 
+/** Worlds of fail-closed whose complete verdict the symmetry rows time: engines, attempts, crashes. */
+const SYMMETRY_WORLDS = [
+  [2, 2, 1],
+  [3, 3, 3],
+  [4, 4, 4],
+  [5, 4, 4],
+  [5, 5, 5],
+] as const;
+/** Bound of the searches without symmetry beside them (the larger spaces do not fit: no verdict). */
+const NO_SYMMETRY_STATES_MAX = 3_000_000;
+
+/** One search as `outbox-sim explore` runs it (packed states, the eventually properties), in this process: wall and CPU seconds. */
+function timeVerdict(sizes: ExploreSizes, symmetry: boolean, statesMax: number): { states: number; transitions: number; complete: boolean; seconds: number; cpuSeconds: number } {
+  const options = exploreOptions(sizes);
+  const steppers = steppersFor(failClosed, null);
+  const t = now();
+  const cpu = process.cpuUsage();
+  const r = exploreOutbox(options, { rules: failClosed }, steppers, { statesMax, liveness: true, symmetry });
+  const used = process.cpuUsage(cpu);
+  return { states: r.states, transitions: r.transitions, complete: r.complete, seconds: now() - t, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** `explore` with and without symmetry reduction: states and seconds to a complete verdict. */
+function symmetrySection(log: (s: string) => void): void {
+  log('## explore: symmetry reduction, time to a complete verdict');
+  log('');
+  log(`The search \`outbox-sim explore --engines N --attempts A --crashes C\` runs (fail-closed, one id, 2 bodies, the eventually properties too), in this process: with symmetry reduction (the default: one state stored per class of states equal up to renaming engine pids) and with \`--no-symmetry\` (every state, stopped at ${fmt(NO_SYMMETRY_STATES_MAX)}: no verdict where the space is larger). Wall seconds vary with the shared machine's load; CPU seconds (this process's, all threads) less so.`);
+  log('');
+  log('| engines | attempts | crashes | states | transitions | complete | wall s | CPU s | --no-symmetry states | complete | wall s | CPU s | **states stored, without / with** |');
+  log('| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
+  for (const [engines, attempts, crashes] of SYMMETRY_WORLDS) {
+    const sizes = { ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: crashes };
+    const on = timeVerdict(sizes, true, 200_000_000);
+    const off = timeVerdict(sizes, false, NO_SYMMETRY_STATES_MAX);
+    const ratio = off.complete ? `${(off.states / on.states).toFixed(1)}x` : `more than ${(off.states / on.states).toFixed(0)}x`;
+    log(`| ${engines} | ${attempts} | ${crashes} | ${fmt(on.states)} | ${fmt(on.transitions)} | ${on.complete} | ${on.seconds.toFixed(2)} | ${on.cpuSeconds.toFixed(2)} | ${fmt(off.states)} | ${off.complete} | ${off.seconds.toFixed(2)} | ${off.cpuSeconds.toFixed(2)} | **${ratio}** |`);
+  }
+  log('');
+}
+
 export async function main(argv: readonly string[] = []): Promise<number> {
   // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
   if (argv[0] === '--only') {
@@ -181,6 +221,11 @@ export async function main(argv: readonly string[] = []): Promise<number> {
     lines.push(s);
     process.stdout.write(`${s}\n`);
   };
+  // `npm run bench -- --symmetry-only`: the symmetry rows alone, printed (BENCHMARKS.md is not written).
+  if (argv.includes('--symmetry-only')) {
+    symmetrySection(log);
+    return 0;
+  }
   log('# Benchmarks');
   log('');
   log(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Shared, noisy machine: only ratios measured side by side in this run are quoted.`);
@@ -291,11 +336,13 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   log('Small searches are dominated by one-time work: deriving transitions (each new combination of an event and the slots it reads steps the object system once, for all engines) and listing an engine\'s events in each new situation; the rate rises with the size of the space.');
   log('');
 
-  // Memory at ten million states, in a process of its own so that nothing else is counted.
-  const m = exploreProcess(['--engines', '5', '--attempts', '4', '--crashes', '5', '--max-states', '10000000']);
+  symmetrySection(log);
+
+  // Memory at ten million states, in a process of its own so that nothing else is counted (every state stored).
+  const m = exploreProcess(['--engines', '5', '--attempts', '4', '--crashes', '5', '--max-states', '10000000', '--no-symmetry']);
   log('## explore: memory at ten million states');
   log('');
-  log(`\`outbox-sim explore --engines 5 --attempts 4 --crashes 5 --max-states 10000000\` (its own process): ${fmt(m.states)} states in ${m.seconds.toFixed(1)} s (${fmt(m.statesPerSecond)} states/s).`);
+  log(`\`outbox-sim explore --engines 5 --attempts 4 --crashes 5 --max-states 10000000 --no-symmetry\` (its own process): ${fmt(m.states)} states in ${m.seconds.toFixed(1)} s (${fmt(m.statesPerSecond)} states/s).`);
   log('');
   log('| per stored state | bytes |');
   log('| --- | ---: |');
@@ -320,13 +367,14 @@ export async function main(argv: readonly string[] = []): Promise<number> {
     for (const [engines, attempts] of [[2, 3], [3, 3], [4, 4], [5, 4]] as const) {
       spinBuild(dir, engines, attempts);
       // Two alternated rounds, the faster of each: the machine's speed drifts.
-      const args = ['--engines', `${engines}`, '--attempts', `${attempts}`, '--crashes', `${engines}`, '--max-states', `${SPIN_SIDE_STATES_MAX}`];
+      // Every interleaving stored, as pan-unreduced stores them (symmetry reduction is measured on its own above).
+      const args = ['--engines', `${engines}`, '--attempts', `${attempts}`, '--crashes', `${engines}`, '--max-states', `${SPIN_SIDE_STATES_MAX}`, '--no-symmetry'];
       const round = () => ({ spin: spinRun(dir, 'pan'), ours: exploreProcess(args), unreduced: spinRun(dir, 'pan-unreduced') });
       const [a, b] = [round(), round()];
       figures.push({ engines, attempts, spin: faster(a.spin, b.spin), unreduced: faster(a.unreduced, b.unreduced), ours: faster(a.ours, b.ours) });
     }
     rmSync(dir, { recursive: true, force: true });
-    log(`Both run by this benchmark in one go, each in a process of its own (\`outbox-sim explore --engines N --attempts A --crashes N --max-states ${SPIN_SIDE_STATES_MAX} --json\` against pan), in two alternated rounds (the faster of each is shown); both report their search time without start-up. The models differ in grain (explore has one state per durable write, restarts, and the whole answer menu), so state counts differ; the comparison is states per second. explore stops at ${fmt(SPIN_SIDE_STATES_MAX)} states where the space is larger (complete: false).`);
+    log(`Both run by this benchmark in one go, each in a process of its own (\`outbox-sim explore --engines N --attempts A --crashes N --max-states ${SPIN_SIDE_STATES_MAX} --no-symmetry --json\` against pan), in two alternated rounds (the faster of each is shown); both report their search time without start-up. The models differ in grain (explore has one state per durable write, restarts, and the whole answer menu), so state counts differ; the comparison is states per second. explore stops at ${fmt(SPIN_SIDE_STATES_MAX)} states where the space is larger (complete: false).`);
     log('');
     log('| engines | attempts | SPIN states | SPIN s (runs) | SPIN states/s | explore states | complete | explore s | explore states/s | **explore / SPIN, states/s** | SPIN transitions/state | explore transitions/state | explore / SPIN, transitions/s |');
     log('| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');

@@ -35,16 +35,20 @@ interface ExploreJson {
 }
 
 describe('outbox-sim explore', () => {
-  it('--json: the whole default world of fail-closed, complete, no violation', async () => {
+  it('--json: the whole default world of fail-closed, complete, no violation; one state per class of states equal up to renaming pids', async () => {
     const r = await run('explore', '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as ExploreJson;
-    expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 19823, transitions: 54308, violations: [] });
+    expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 7177, transitions: 20678, symmetry: true, symmetryOff: null, violations: [] });
+    const whole = JSON.parse((await run('explore', '--json', '--no-symmetry')).out) as ExploreJson;
+    expect(whole).toMatchObject({ ok: true, complete: true, states: 19823, transitions: 54308, symmetry: false });
     expect(j.checked).toEqual(['no-phantom-delivery', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
     expect(j.statesPerSecond).toBeGreaterThan(0);
     const text = await run('explore');
     expect(text.out).toContain('checked: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
     expect(text.out).toContain('RESULT: no property violated in the whole bounded space (a proof for this world)');
+    expect(text.out).toContain('symmetry: on: one state stored per class of states equal up to renaming engine pids');
+    expect((await run('explore', '--no-symmetry')).out).toContain('symmetry: off (--no-symmetry): every state stored');
   });
 
   it('a flawed rule set: exit 1, the shortest trace written, and it replays', async () => {
@@ -99,7 +103,7 @@ describe('outbox-sim explore', () => {
     const SLACK_MIB = 16;
     for (const headroom of [24, 64]) {
       const bound = Math.ceil(start / 2 ** 20) + headroom;
-      const r = explore('--engines', '3', '--crashes', '2', '--max-states', '100000000', '--max-memory', String(bound));
+      const r = explore('--engines', '3', '--crashes', '2', '--no-symmetry', '--max-states', '100000000', '--max-memory', String(bound));
       expect(r.code).toBe(3);
       expect(r.json).toMatchObject({ ok: true, complete: false, proof: false });
       expect(r.json.stoppedBy).toMatch(/^memory \(resident \d+ MiB.*bound --max-memory \d+\)$/);
@@ -130,7 +134,8 @@ describe('outbox-sim explore', () => {
     const r = await run('explore', '--rules', 'fresh-cycle', '--continue', '--json', '--out', tmp);
     expect(r.code).toBe(1);
     const all = JSON.parse(r.out) as ExploreJson;
-    expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 84401 });
+    // 31,707 classes of states (84,401 states with --no-symmetry).
+    expect(all).toMatchObject({ ok: false, complete: true, stoppedBy: null, states: 31707 });
     expect(all.states).toBeGreaterThan(first.states);
     expect(all.violations.map((v) => [v.property, v.steps])).toEqual([['no-phantom-delivery', 18], ['no-silent-loss', 16]]);
     // The first violation found is the same shortest trace with or without --continue.

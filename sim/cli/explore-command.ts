@@ -60,6 +60,8 @@ export interface ExploreFlags {
   out?: string;
   json?: boolean;
   quiet?: boolean;
+  /** False with --no-symmetry: every state stored, not one per class of states equal up to renaming pids. */
+  symmetry?: boolean;
 }
 
 /** Default bound on stored states. */
@@ -139,6 +141,10 @@ export interface ExploreResult {
   residentBytesMax: number;
   residentBytesPeak: number;
   collisionBound: number;
+  /** Whether states were stored one per class of states equal up to renaming engine pids. */
+  symmetry: boolean;
+  /** Why symmetry reduction was off (null when on, or turned off by `--no-symmetry`). */
+  symmetryOff: string | null;
   violations: ExploreViolation[];
 }
 
@@ -184,6 +190,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     progressEvery: 10_000,
     stopEvery: STOP_EVERY,
     liveness: true,
+    symmetry: flags.symmetry !== false,
   }), { pair, steppers, options, outDir: flags.out ?? 'traces/found', origin: 'explore' });
   residentMax = Math.max(residentMax, process.memoryUsage.rss());
   const residentPeak = residentPeakBytes() ?? residentMax;
@@ -201,7 +208,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
   const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
-  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, violations };
+  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, violations };
   if (flags.json) {
     io.out(JSON.stringify(result));
     return { code, result };
@@ -209,6 +216,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   if (!quiet) {
     io.out(`  checked: ${r.checked.join(', ')}`);
     if (r.fallback !== null) io.out(`  note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
+    io.out(`  ${symmetryLine(r, flags.symmetry === false)}`);
     io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   }
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
@@ -219,6 +227,13 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     io.out(`  replay: ${terminalText(v.replay)}`);
   }
   return { code, result };
+}
+
+/** Whether the states counted are classes of states (symmetry reduction) or every state, and why. */
+function symmetryLine(r: OutboxSearch, refused: boolean): string {
+  if (r.symmetry) return 'symmetry: on: one state stored per class of states equal up to renaming engine pids (--no-symmetry: every state)';
+  if (refused) return 'symmetry: off (--no-symmetry): every state stored';
+  return `symmetry: off: ${r.symmetryOff ?? 'not used'}; every state stored`;
 }
 
 /** What a person reads of how the search ended, before the violations (if any) are listed. */

@@ -106,6 +106,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--max-memory <MiB>', 'stop (partial result) before the process uses this much memory; default 70% of the machine')
     .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
     .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
+    .option('--no-symmetry', 'store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
     .addHelpText('after', exploreHelp())
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')

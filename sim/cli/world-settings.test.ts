@@ -14,10 +14,23 @@ describe('world settings flags', () => {
     for (const s of SETTINGS) {
       const key = s.flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
       expect(key).toBe(s.name);
-      expect(settingsOf({ [key]: String(s.max) })).toEqual({ [s.name]: s.max });
-      expect(() => settingsOf({ [key]: String(s.max + 1) })).toThrow(s.flag);
+      // With the setting it needs (a lease needs a clock) given on too.
+      const needed = SETTINGS.find((x) => x.name === s.needs?.setting);
+      const withNeeded = needed === undefined ? {} : { [needed.name]: String(needed.max) };
+      const read = needed === undefined ? {} : { [needed.name]: needed.max };
+      expect(settingsOf({ [key]: String(s.max), ...withNeeded })).toEqual({ [s.name]: s.max, ...read });
+      expect(() => settingsOf({ [key]: String(s.max + 1), ...withNeeded })).toThrow(s.flag);
     }
     expect(settingsOf({})).toEqual({});
+    // A setting on without one it needs on is bad input (a lease without a clock); off, it needs nothing.
+    for (const s of SETTINGS.filter((x) => x.needs !== undefined)) {
+      const needed = SETTINGS.find((x) => x.name === s.needs?.setting);
+      expect(needed).toBeDefined();
+      expect(() => settingsOf({ [s.name]: String(s.max) })).toThrow(`${s.flag} needs ${s.needs?.what}: give ${needed?.flag} N too`);
+      expect(() => settingsOf({ [s.name]: String(s.max), [needed?.name ?? '']: String(needed?.off) })).toThrow(s.flag);
+      expect(settingsOf({ [s.name]: String(s.off) })).toEqual({ [s.name]: s.off });
+    }
+    expect(SETTINGS.filter((x) => x.needs !== undefined).length).toBeGreaterThan(0);
     expect(settingsBanner({ dedupeWindow: 0 }, true)).toBe('');
     expect(settingsBanner({ dedupeWindow: 0 }, false)).toBe(', dedupe window off');
   });

@@ -18,13 +18,22 @@ export function settingFlags(cmd: Command, command: 'check' | 'explore'): Comman
   return cmd;
 }
 
-/** The settings given by flags (a setting not given is absent), each checked against its bounds. */
+/**
+ * The settings given by flags (a setting not given is absent), each checked
+ * against its bounds; one given on without a setting it needs (`needs`) given
+ * on too is bad input.
+ */
 export function settingsOf(flags: object): Record<string, number> {
   const given = flags as Record<string, unknown>;
   const out: Record<string, number> = {};
   for (const s of SETTINGS) {
     const value = given[keyOf(s.flag)];
     if (typeof value === 'string') out[s.name] = intFlag(s.flag, value, s.off, s.min, s.max);
+  }
+  for (const s of SETTINGS) {
+    const needed = s.needs === undefined ? undefined : SETTINGS.find((x) => x.name === s.needs?.setting);
+    if (s.needs === undefined || needed === undefined || (out[s.name] ?? s.off) === s.off) continue;
+    if ((out[needed.name] ?? needed.off) === needed.off) throw new UsageError(`${s.flag} needs ${s.needs.what}: give ${needed.flag} N too`);
   }
   return out;
 }

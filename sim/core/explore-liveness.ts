@@ -63,6 +63,12 @@ export interface LivenessGraph<S, E> {
   shortestPathTo(targets: ReadonlySet<string>): E[] | null;
   /** The state the events lead to from the initial state. */
   stateAfter(events: readonly E[]): S;
+  /**
+   * Under symmetry reduction (prints of classes of states), a cycle found
+   * from `entry` may end at another state of its class: the events of the
+   * real cycle, which ends at `entry` (see `closeCycle` in explore.ts).
+   */
+  closeCycle?(entry: S, cycle: E[]): E[];
 }
 
 /** Most states one cycle search holds (on the heap) before it gives up, saying so. */
@@ -230,7 +236,8 @@ export class LivenessSearch<S, E> {
     const stem = this.graph.shortestPathTo(component);
     if (stem === null) throw new Error('liveness search: a component found from a stored state is unreachable');
     const entry = this.graph.stateAfter(stem);
-    const cycle = this.cycleThrough(entry, component, m);
+    const found = this.cycleThrough(entry, component, m);
+    const cycle = this.graph.closeCycle?.(entry, found) ?? found;
     this.violated.add(QUIET_AFTER_HEALING);
     const busy = busyAfterHealing(this.spec.healStepsMax);
     const violation: Violation = {

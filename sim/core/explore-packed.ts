@@ -6,9 +6,12 @@
  * a {@link FingerprintSet} of 64-bit hashes of the vectors, the parent links
  * a {@link GrowableIndex}. With a {@link SteadyLiveness}, the `eventually`
  * properties are checked as each state is expanded (`explore-liveness.ts`).
+ * With the system's {@link Symmetry}, the visited set holds prints of classes
+ * of states (one state stored per class), while the frontier keeps real
+ * states, so paths and traces stay real.
  */
 import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
-import { GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation } from './explore.ts';
+import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
 import type { Violation } from './system.ts';
@@ -48,6 +51,15 @@ export interface PackedSystem<E> {
    * property reads is marked.
    */
   check(state: Int32Array, p: number, changed: number): Violation | null;
+  /** Symmetry reduction: states are stored by the prints of their classes (see {@link Symmetry}). */
+  readonly symmetry?: Symmetry<Int32Array, E>;
+}
+
+/** How the visited set prints a state of `system`: its class under symmetry, else the vector. */
+export function packedPrint<E>(system: PackedSystem<E>): (s: Int32Array, out: Uint32Array) => void {
+  const symmetry = system.symmetry;
+  const width = system.width;
+  return symmetry === undefined ? (s, out) => fingerprintInts(s, width, out) : (s, out) => symmetry.print(s, out);
 }
 
 /** `changed` for a state with no parent: every slot marked. */
@@ -81,9 +93,9 @@ const fingerprintInts = tuples.fingerprintInts;
 /** The packed system's graph for the liveness search (shortest paths by a search without liveness). */
 function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGraph<Int32Array, E> {
   const width = system.width;
-  const stateAfter = (events: readonly E[]): Int32Array => {
-    let s = new Int32Array(width);
-    system.initial(s);
+  const print = packedPrint(system);
+  const after = (from: Int32Array, events: readonly E[]): Int32Array => {
+    let s = Int32Array.from(from);
     for (const e of events) {
       const t = new Int32Array(width);
       system.apply(s, e, t);
@@ -91,8 +103,14 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     }
     return s;
   };
+  const stateAfter = (events: readonly E[]): Int32Array => {
+    const s = new Int32Array(width);
+    system.initial(s);
+    return after(s, events);
+  };
+  const symmetry = system.symmetry;
   return {
-    print: (s, out) => fingerprintInts(s, width, out),
+    print,
     successors(s, keep) {
       const events = system.events(s);
       const kept = events.map(keep);
@@ -119,13 +137,14 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
         ...system,
         always: ['target'],
         check(s) {
-          fingerprintInts(s, width, p);
+          print(s, p);
           return targets.has(printKey(p)) ? { property: 'target', subject: '', body: '', layer: '', detail: '' } : null;
         },
       };
       return explorePacked(target, { statesMax }).violations[0]?.events ?? null;
     },
     stateAfter,
+    ...(symmetry === undefined ? {} : { closeCycle: (entry: Int32Array, cycle: E[]) => closeCycle(symmetry, entry, cycle, after) }),
   };
 }
 
@@ -145,7 +164,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   system.initial(start);
   const current = new Int32Array(width);
   const fp = new Uint32Array(2);
-  fingerprintInts(start, width, fp);
+  const print = packedPrint(system);
+  print(start, fp);
   seen.add(fp[0], fp[1]);
   index.push(-1, 0);
   queue.push(start);
@@ -230,7 +250,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const sink: SuccessorSink = {
     out: slots[0],
     take(ei: number): boolean {
-      fingerprintInts(slots[batched], width, fp);
+      print(slots[batched], fp);
       batchPrints[2 * batched] = fp[0];
       batchPrints[2 * batched + 1] = fp[1];
       batchEvents[batched++] = ei;
@@ -287,7 +307,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       out: new Int32Array(width),
       take: () => {
         probed++;
-        fingerprintInts(probe.out, width, fp);
+        print(probe.out, fp);
         fresh = !seen.has(fp[0], fp[1]);
         return fresh;
       },

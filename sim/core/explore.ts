@@ -66,6 +66,49 @@ export interface FoundViolation<E> {
   healed?: { mode: string | null; cycle: E[] };
 }
 
+/**
+ * Symmetry reduction (the outbox: engines are interchangeable up to renaming
+ * pids): the visited set holds a fingerprint of each state's class, so one
+ * state per class is stored and expanded. The frontier keeps real states, so
+ * a counterexample's path is a real path. Sound only for a system whose
+ * steps and properties commute with the renaming.
+ */
+export interface Symmetry<S, E> {
+  /** The 64-bit fingerprint of the class of `s` (of a canonical form). */
+  print(s: S, out: Uint32Array): void;
+  /**
+   * `events` lead from `from` to `to`, a state of from's class: the same
+   * events renamed as the renaming that takes `from` to `to`, which lead on
+   * from `to` as `events` led from `from`.
+   */
+  carry(from: S, to: S, events: readonly E[]): E[];
+  /** Whether two states are equal (not only of one class). */
+  same(a: S, b: S): boolean;
+}
+
+/** Most rounds {@link closeCycle} takes (a renaming of n pids returns to the identity within n! rounds, far fewer in practice). */
+const CYCLE_ROUNDS_MAX = 720;
+
+/**
+ * A cycle found among classes leads from `entry` to a state of its class,
+ * not always to `entry` itself: the real cycle repeats it, each round renamed
+ * as the last one moved the pids, until it returns to `entry`.
+ */
+export function closeCycle<S, E>(symmetry: Symmetry<S, E>, entry: S, cycle: readonly E[], after: (s: S, events: readonly E[]) => S): E[] {
+  const events = [...cycle];
+  const first = after(entry, cycle);
+  let at = first;
+  let round: readonly E[] = cycle;
+  // One renaming (entry to first) each round: round k leads from its k-th power of entry to the next.
+  for (let n = 0; n < CYCLE_ROUNDS_MAX && !symmetry.same(at, entry); n++) {
+    round = symmetry.carry(entry, first, round);
+    at = after(at, round);
+    events.push(...round);
+  }
+  if (!symmetry.same(at, entry)) throw new Error('explore: a cycle among classes of states does not return to its state');
+  return events;
+}
+
 /** What a search found. */
 export interface ExploreResult<E> {
   /** True when every reachable state was visited. */
@@ -189,13 +232,13 @@ function enabledEvents<S, E>(system: TransitionSystem<S, E>, s: S): E[] {
 }
 
 /** The object system's graph for the liveness search (shortest paths by a search without liveness). */
-function objectGraph<S, E>(system: TransitionSystem<S, E>, statesMax: number): LivenessGraph<S, E> {
+function objectGraph<S, E>(system: TransitionSystem<S, E>, statesMax: number, symmetry: Symmetry<S, E> | undefined, print: (s: S, out: Uint32Array) => void): LivenessGraph<S, E> {
+  const stateAfter = (s: S, events: readonly E[]): S => {
+    for (const e of events) s = system.step(s, e).state;
+    return s;
+  };
   return {
-    print(s, out) {
-      const [hi, lo] = fingerprint(system.key(s));
-      out[0] = hi;
-      out[1] = lo;
-    },
+    print,
     successors(s, keep) {
       return enabledEvents(system, s)
         .filter(keep)
@@ -208,34 +251,41 @@ function objectGraph<S, E>(system: TransitionSystem<S, E>, statesMax: number): L
         kind: 'always' as const,
         description: 'not a state of the cycle',
         check(s: S): Violation | null {
-          const [hi, lo] = fingerprint(system.key(s));
-          p[0] = hi;
-          p[1] = lo;
+          print(s, p);
           return targets.has(`${p[0]}:${p[1]}`) ? { property: 'target', subject: '', body: '', layer: '', detail: '' } : null;
         },
       };
-      return explore({ ...system, properties: [target] }, { statesMax }).violations[0]?.events ?? null;
+      return explore({ ...system, properties: [target] }, { statesMax }, undefined, symmetry).violations[0]?.events ?? null;
     },
-    stateAfter(events) {
-      let s = system.initial();
-      for (const e of events) s = system.step(s, e).state;
-      return s;
-    },
+    stateAfter: (events) => stateAfter(system.initial(), events),
+    ...(symmetry === undefined ? {} : { closeCycle: (entry: S, cycle: E[]) => closeCycle(symmetry, entry, cycle, stateAfter) }),
   };
 }
 
-/** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */
-export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>): ExploreResult<E> {
+/**
+ * Breadth-first search from the system's initial state; with `liveness`, the
+ * `eventually` properties too; with `symmetry`, one state per class.
+ */
+export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBounds, liveness?: SteadyLiveness<S, E>, symmetry?: Symmetry<S, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
   const always = system.properties.filter((p) => p.kind === 'always');
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
+  const fp = new Uint32Array(2);
+  const print = symmetry !== undefined ? (s: S, out: Uint32Array) => symmetry.print(s, out) : (s: S, out: Uint32Array) => {
+    const [hi, lo] = fingerprint(system.key(s));
+    out[0] = hi;
+    out[1] = lo;
+  };
+  /** The fingerprint of a state, as the visited set holds it (the pair is reused: take it at once). */
+  const printed = (s: S): Uint32Array => (print(s, fp), fp);
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, objectGraph(system, bounds.statesMax, symmetry, print), undefined, () => bounds.stopReason?.() ?? null);
   const checked = [...always.map((p) => p.name), ...(lively?.checked ?? [])];
   const seen = new FingerprintSet(16);
   const index = new GrowableIndex();
   const start = system.initial();
-  seen.add(...fingerprint(system.key(start)));
+  printed(start);
+  seen.add(fp[0], fp[1]);
   index.push(-1, 0);
   let frontier: { s: S; i: number }[] = [{ s: start, i: 0 }];
   let transitions = 0;
@@ -293,7 +343,8 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
       if (stop !== null) return result(false, stop);
       for (const e of fresh ? [] : enabledEvents(system, s)) {
         probed++;
-        if (!seen.has(...fingerprint(system.key(system.step(s, e).state)))) {
+        printed(system.step(s, e).state);
+        if (!seen.has(fp[0], fp[1])) {
           fresh = true;
           break;
         }
@@ -319,7 +370,7 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
         for (let ei = 0; ei < events.length; ei++) {
           transitions++;
           const t = system.step(s, events[ei]).state;
-          const [hi, lo] = fingerprint(system.key(t));
+          const [hi, lo] = printed(t);
           if (seen.has(hi, lo)) continue;
           const refused = growthRefused();
           if (refused !== null) return result(false, refused);

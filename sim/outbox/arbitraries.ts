@@ -19,6 +19,7 @@ import { steppersFor } from '../check.ts';
 import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
 import { ANSWER_NAMES, swarmKnobs, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
+import { CHECK_TICKS_MAX } from './events/clock.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** A world and the choices that run it. */
@@ -51,12 +52,15 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
+    // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks (the stall fault's weight is drawn with the others).
+    lease: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
   })
-  .map(({ drawn, dedupeWindow, ...o }) => ({
+  .map(({ drawn, dedupeWindow, lease, ...o }) => ({
     ...o,
     skew: false,
     weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
-    settings: { dedupeWindow },
+    // A lease comes with a clock whose horizon is check's.
+    settings: { dedupeWindow, ...(lease > 0 ? { ticks: CHECK_TICKS_MAX, lease } : {}) },
   }));
 
 /** A schedule of up to `maxSteps` choices; an index shrinks toward 0, the first event enabled. */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CATALOG } from '../../model/catalog/index.ts';
 import { LIFECYCLE_STATES, type EngineEvent } from '../../model/lifecycle.ts';
-import { freshRecord } from '../../model/record.ts';
+import { foundRead, freshRecord } from '../../model/record.ts';
 import type { ClaimView, OutboxRecord, RecordRead, Reply, ResultFile } from '../../model/types.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { runSeed } from '../core/random.ts';
@@ -31,7 +31,7 @@ const read: fc.Arbitrary<RecordRead> = fc.oneof(
   fc.constant({ kind: 'absent' } as const),
   fc.constant({ kind: 'corrupt' } as const),
   fc.constant({ kind: 'unknown-version', schema: 2 } as const),
-  record.map((r) => ({ kind: 'found', record: r, legacy: false }) as const),
+  record.map((r) => foundRead(r)),
 );
 const claim: fc.Arbitrary<ClaimView> = fc.oneof(
   fc.constant({ kind: 'free' } as const),

@@ -34,7 +34,7 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       const slot = w.records[id];
       s += slot === undefined ? '-' : slot.kind === 'torn' ? `T${slot.bytes}` : recordKey(slot.record);
       const c = w.claims[id];
-      s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : `|${c.owner}`;
+      s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : c.until === undefined ? `|${c.owner}` : `|${c.owner}@${c.until}`;
       s += `|${fileKey(w.live[id])}`;
       const b = w.broker[id];
       s += b === undefined ? '|-' : `|${b.body}#${b.key}`;

@@ -3,9 +3,10 @@
  * `core/explore-liveness.ts`): the steady modes are the broker's answers
  * that can persist once faults stop (every answer of the menu but a crash
  * during the POST, which is a fault); the steps the system takes by itself
- * are engine steps (the table's `engine` group) and the broker giving the mode's
- * answer; quiet is the object system's own test on the healed state, as the
- * liveness phase of `check` asks it.
+ * are engine steps (the table's `engine` group), time passing (the kinds
+ * marked `steadyStep`) and the broker giving the mode's answer; quiet is
+ * the object system's own test on the healed state, as the liveness phase of
+ * `check` asks it.
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
@@ -15,6 +16,8 @@ import type { WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
 import type { World, WorldEvent } from './world.ts';
+import { waitsForTime } from './outbox-system.ts';
+import { hasClock, horizonOf, nowOf } from './events/clock.ts';
 
 /** The liveness of the outbox on the object system. */
 export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
@@ -30,11 +33,15 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
       // Restarted engines are idle: a state with a busy engine is busy healed too (the cheap test first).
       if (w.engines.some((p) => p.state !== 'idle')) return 'busy';
       const healed = heal(w);
-      return isQuiet(system, healed) ? eventuallyViolated(system, healed) : 'busy';
+      if (isQuiet(system, healed)) return eventuallyViolated(system, healed);
+      // At the clock's horizon time stops in the search: a world that only waits for a later
+      // time (a back-off, a lease) is not judged there, neither quiet nor busy (docs/rules.md, 'Time').
+      if (hasClock(options) && nowOf(w) >= horizonOf(options) && waitsForTime(system, healed)) return null;
+      return 'busy';
     },
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
-      return e.kind === 'answer' ? e.answer === modes[m] : kindOf(e).group === 'engine';
+      return e.kind === 'answer' ? e.answer === modes[m] : kindOf(e).group === 'engine' || kindOf(e).steadyStep === true;
     },
   };
 }

@@ -13,7 +13,10 @@ import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxSystem, type Steppers, type WorldRules } from './outbox-system.ts';
 import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
+import { packedSymmetry } from './packed/symmetry.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
+import { watchWorld } from './pid-watch.ts';
+import { worldSymmetry } from './symmetry-world.ts';
 import type { WorldEvent } from './world.ts';
 
 /** A search of the outbox, and which explorer made it. */
@@ -21,6 +24,10 @@ export type OutboxSearch = ExploreResult<WorldEvent> & {
   explorer: 'packed' | 'objects';
   /** Why the packed explorer could not search this world (then the object system did), or null. */
   fallback: string | null;
+  /** Whether states were stored one per class of states equal up to renaming pids. */
+  symmetry: boolean;
+  /** Why symmetry reduction, asked for, was not used, or null. */
+  symmetryOff: string | null;
 };
 
 /** Bounds of a search of the outbox. */
@@ -31,13 +38,25 @@ export type OutboxBounds = ExploreBounds & {
    * quiet-after-healing, against `check`'s liveness bound.
    */
   liveness?: boolean;
+  /**
+   * Store one state per class of states equal up to renaming pids (engines
+   * of one rule set are interchangeable): the same verdicts, far fewer
+   * states. Off unless asked (the pinned counts are of the whole space).
+   */
+  symmetry?: boolean;
 };
+
+/** Why a search is run again on the object system: a rule set read `who.pid` (see `pid-watch.ts`). */
+function pidsRead(decision: string): string {
+  return `the rule set reads an engine's pid (who.pid, in ${decision}): engines are not interchangeable and the packed explorer's shared steps do not hold`;
+}
 
 /**
  * Searches on packed states; a world the packed layout cannot hold (see
  * {@link Unrepresentable}) is searched again from the start on the object
  * system, which gives the same search (same order, counts and shortest
- * counterexamples), slower.
+ * counterexamples), slower. So is a world whose rule set reads an engine's
+ * pid (`pid-watch.ts`), without symmetry reduction.
  */
 export function exploreOutbox(
   options: WorldOptions,
@@ -46,17 +65,45 @@ export function exploreOutbox(
   bounds: OutboxBounds,
   packed: PackedOptions = {},
 ): OutboxSearch {
-  const objectSystem = outboxSystem(options, worldRules, steppers);
-  const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
+  const watched = watchWorld(worldRules, steppers);
+  const objects = (rules: WorldRules, st: Steppers, symmetric: boolean, fallback: string, symmetryOff: string | null): OutboxSearch => {
+    const objectSystem = outboxSystem(options, rules, st);
+    const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
+    const r = explore(objectSystem, bounds, liveness, symmetric ? worldSymmetry(objectSystem) : undefined);
+    return { ...r, explorer: 'objects', fallback, symmetry: symmetric, symmetryOff };
+  };
+  // Without a watch (steppers of another kind) nothing is known of pids: no symmetry, and the packed explorer as before.
+  const askedOff = bounds.symmetry === true && watched === null ? 'the steppers given are not built from the rule sets (pid reads cannot be watched)' : null;
+  const symmetric = bounds.symmetry === true && watched !== null;
+  const read = watched?.read() ?? null;
+  if (watched !== null && read !== null) {
+    return objects(worldRules, steppers, false, pidsRead(read), bounds.symmetry === true ? pidsRead(read) : null);
+  }
+  const rules = watched?.worldRules ?? worldRules;
+  const st = watched?.steppers ?? steppers;
+  // A pid read during the search stops it at the next look at the caller's stop reasons.
+  const watchedBounds: OutboxBounds = watched === null ? bounds : { ...bounds, stopReason: () => (watched.read() !== null ? PIDS_READ : (bounds.stopReason?.() ?? null)) };
+  let r: OutboxSearch;
   try {
-    const system = packedOutbox(options, worldRules, objectSystem, packed);
+    const objectSystem = outboxSystem(options, rules, st);
+    const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
+    const base = packedOutbox(options, rules, objectSystem, packed);
+    const system = symmetric ? { ...base, symmetry: packedSymmetry(base) } : base;
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
-    return { ...explorePacked(system, bounds, packedLiveness), explorer: 'packed', fallback: null };
+    r = { ...explorePacked(system, watchedBounds, packedLiveness), explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
-    return { ...explore(objectSystem, bounds, liveness), explorer: 'objects', fallback: err.message };
+    if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);
+    r = objects(rules, st, symmetric, err.message, askedOff);
   }
+  const readAfter = watched?.read() ?? null;
+  if (readAfter === null) return r;
+  // What was searched assumed pids mean nothing: search again on the object system, without symmetry.
+  return objects(worldRules, steppers, false, pidsRead(readAfter), bounds.symmetry === true ? pidsRead(readAfter) : null);
 }
+
+/** The stop reason that ends a search which met a rule set reading pids (it is then run again). */
+const PIDS_READ = 'pids read';
 
 /**
  * The world and events of the trace that reproduces a violation a search

@@ -4,12 +4,14 @@
  * the initial world, the end of faults (heal) and quiescence.
  */
 import { outboxProperties } from './properties.ts';
+import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
+import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
@@ -34,6 +36,8 @@ export function outboxSystem(
 ): TransitionSystem<World, WorldEvent> {
   const ids = idNames(options.ids);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
+  // A world with a clock (events/clock.ts): its quiet is also judged later.
+  const timed = hasClock(options);
 
   const initial = (): World => {
     const engines: EngineProc[] = [];
@@ -75,6 +79,14 @@ export function outboxSystem(
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
     if (w.engines.length === 0) return true;
+    // With a clock, quiet also later: a pass that would act once a window opens or a lease
+    // expires (time runs on once faults stop) means the system is waiting, not done.
+    if (!quietAt(w)) return false;
+    return !timed || quietAt(later(w, FUTURE_TICKS));
+  };
+
+  /** No engine starting a pass in `w` now would change anything durable or POST anything. */
+  const quietAt = (w: World): boolean => {
     const before = durableKey(w);
     const probe = w.engines[0];
     const starts = choices(w)
@@ -105,13 +117,13 @@ export function outboxSystem(
     return { ...w, engines, nextPid, healing: true };
   };
 
-  return {
+  const system: TransitionSystem<World, WorldEvent> = {
     initial,
     choices,
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(options.atMostOnce === true),
+    properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules)),
     heal,
     quiescent,
     groups: {
@@ -121,7 +133,29 @@ export function outboxSystem(
       choice: (w, i) => lazyChoices.choice(w, i, ctx),
     },
   };
+  if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
+  return system;
 }
+
+/** Each outbox system's quiet test at the present time only (no later time probed), for the systems of worlds with a clock. */
+const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();
+
+/**
+ * Whether `w` is waiting for time to pass: quiet now (no pass would change
+ * anything at the clock's present reading) but not quiet later (a window
+ * opens or a lease expires). False in a world without a clock.
+ */
+export function waitsForTime(system: TransitionSystem<World, WorldEvent>, w: World): boolean {
+  const now = QUIET_NOW.get(system);
+  return now !== undefined && now(w) && system.quiescent?.(w) === false;
+}
+
+/**
+ * How far ahead a world with a clock is probed for quiet: past any window a
+ * rule waits for and any lease, as the liveness phase's unbounded clock
+ * would eventually be.
+ */
+const FUTURE_TICKS = 1_000;
 
 /**
  * A PARKED record replaced other than by an operator's requeue (a fresh

@@ -4,11 +4,12 @@
  * the id, the body, and the layer at which the breach was seen.
  */
 import { metadataBytes } from '../../model/record.ts';
+import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
 
-/** Bound on a record's metadata (everything but the payload), in bytes of JSON. */
-export const RECORD_METADATA_BYTES_MAX = 256;
+/** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
+export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
   return { property, subject, body, layer, detail };
@@ -175,24 +176,50 @@ export const exclusiveAttempt: Property<World> = {
   },
 };
 
-/** bounded-record: a record's metadata stays under a stated bound. */
-export const boundedRecord: Property<World> = {
-  name: 'bounded-record',
-  kind: 'always',
-  reads: ['records'],
-  description: `a record's metadata stays under ${RECORD_METADATA_BYTES_MAX} bytes however many cycles an id goes through`,
-  check(w) {
-    for (const id of Object.keys(w.records).sort()) {
-      const slot = w.records[id];
-      if (slot.kind !== 'record') continue;
-      const bytes = metadataBytes(slot.record);
-      if (bytes > RECORD_METADATA_BYTES_MAX) {
-        return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} metadata is ${bytes} bytes (bound ${RECORD_METADATA_BYTES_MAX})`);
+/** The histories a schema caps: each array field that states `maxEntries`, with its cap. */
+function cappedHistories(schema: RecordSchema): [string, number][] {
+  const out: [string, number][] = [];
+  for (const [name, decl] of declaredFields(schema)) if (decl.type === 'array' && decl.maxEntries !== undefined) out.push([name, decl.maxEntries]);
+  return out;
+}
+
+/**
+ * bounded-record: a record's metadata stays under the bound its rule set
+ * states (`recordSchema.metadataBytesMax`, default 256 bytes), and each
+ * history it caps (an array field with `maxEntries`) holds at most that many
+ * entries: the cap a rule set states is the cap it is held to.
+ */
+export function boundedRecordOf(schema: RecordSchema): Property<World> {
+  const max = schema.metadataBytesMax ?? RECORD_METADATA_BYTES_MAX;
+  const caps = cappedHistories(schema);
+  const capsText = caps.map(([name, cap]) => `${name} at most ${cap} entries`).join(', ');
+  return {
+    name: 'bounded-record',
+    kind: 'always',
+    reads: ['records'],
+    description: `a record's metadata stays under ${max} bytes however many cycles an id goes through${caps.length === 0 ? '' : `, and each capped history stays within its cap (${capsText})`}`,
+    check(w) {
+      for (const id of Object.keys(w.records).sort()) {
+        const slot = w.records[id];
+        if (slot.kind !== 'record') continue;
+        const bytes = metadataBytes(slot.record);
+        if (bytes > max) {
+          return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} metadata is ${bytes} bytes (bound ${max})`);
+        }
+        for (const [name, cap] of caps) {
+          const history = slot.record[name];
+          if (Array.isArray(history) && history.length > cap) {
+            return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} keeps ${history.length} entries in ${name} (its rule set caps it at ${cap})`);
+          }
+        }
       }
-    }
-    return null;
-  },
-};
+      return null;
+    },
+  };
+}
+
+/** bounded-record for a rule set that declares no schema (256 bytes, no capped history). */
+export const boundedRecord: Property<World> = boundedRecordOf(SCHEMA_DEFAULT);
 
 function statusReached(status: string, reason?: string): Property<World> {
   const name = reason === undefined ? `reached:${status}` : `reached:${status}:${reason}`;
@@ -240,15 +267,19 @@ export const atMostOnce: Property<World> = {
 /** The opt-in properties by name (`--property`). */
 export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
 
-/** Every property of the outbox, safety first; `withAtMostOnce` adds the opt-in at-most-once. */
-export function outboxProperties(withAtMostOnce = false): Property<World>[] {
+/**
+ * Every property of the outbox, safety first; `withAtMostOnce` adds the
+ * opt-in at-most-once; `schema`, the checked rule set's, states the bounds
+ * bounded-record holds it to.
+ */
+export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT): Property<World>[] {
   return [
     noPhantomDelivery,
     ...(withAtMostOnce ? [atMostOnce] : []),
     honestPark,
     parkedStaysParked,
     exclusiveAttempt,
-    boundedRecord,
+    schema === SCHEMA_DEFAULT ? boundedRecord : boundedRecordOf(schema),
     noSilentLoss,
     settledAfterHealing,
     statusReached('READY'),

@@ -1,9 +1,10 @@
 /**
  * Outbox-aware reductions for the shrinker, most drastic first: drop an
- * engine (and its steps), drop a body's whole lifecycle (its write and
- * everything that only it caused fails validation and is dropped later),
- * lower the attempts limit, lower the id or body counts, and simpler broker
- * answers.
+ * engine (and its steps), drop a crash and the restart that replaced the
+ * engine (the restarted engine's steps renamed to the engine that no longer
+ * crashes), drop a body's whole lifecycle (its write and everything that
+ * only it caused fails validation and is dropped later), lower the attempts
+ * limit, lower the id or body counts, and simpler broker answers.
  */
 import type { Reducer, Scenario } from '../core/shrink.ts';
 import { ANSWER_NAMES, type WorldOptions } from './options.ts';
@@ -27,6 +28,39 @@ function dropEngine(events: readonly (WorldEvent | null)[], pid: number): (World
     .map((e) => (e !== null && 'pid' in e && e.pid > pid ? { ...e, pid: e.pid - 1 } : e));
 }
 
+/** The pid each event that starts an engine (a restart, an upgrade) gives it, by event index: pids are handed out in turn after the initial engines'. */
+function startedPids(events: readonly (WorldEvent | null)[], engines: number): Map<number, number> {
+  const started = new Map<number, number>();
+  let next = engines + 1;
+  events.forEach((e, i) => {
+    if (e !== null && (e.kind === 'restart' || e.kind === 'upgrade')) started.set(i, next++);
+  });
+  return started;
+}
+
+/**
+ * Each crash dropped with the first restart after it. Later steps name the
+ * restarted engine's pid, so removing either alone leaves them naming no
+ * engine and the violation goes with them: here the restarted engine's pid
+ * becomes the crashed engine's (which now lives on), later pids move down
+ * by one (one pid fewer is handed out), and validation says whether the
+ * violation survives. A crash and restart that did nothing then drop out.
+ */
+function dropCrashRestarts(events: readonly (WorldEvent | null)[], engines: number): (WorldEvent | null)[][] {
+  const started = startedPids(events, engines);
+  const out: (WorldEvent | null)[][] = [];
+  events.forEach((e, i) => {
+    if (e === null || e.kind !== 'crash') return;
+    const k = events.findIndex((x, j) => j > i && x !== null && x.kind === 'restart');
+    if (k < 0) return;
+    const crashed = e.pid;
+    const restarted = started.get(k) as number;
+    const rename = (pid: number): number => (pid === restarted ? crashed : pid > restarted ? pid - 1 : pid);
+    out.push(events.filter((_, j) => j !== i && j !== k).map((x) => (x !== null && 'pid' in x ? { ...x, pid: rename(x.pid) } : x)));
+  });
+  return out;
+}
+
 /** The outbox reducer for a system factory. */
 export function outboxReducer(systemFor: SystemFor): Reducer<World, WorldEvent, WorldOptions> {
   return (s: OutboxScenario): OutboxScenario[] => {
@@ -36,6 +70,7 @@ export function outboxReducer(systemFor: SystemFor): Reducer<World, WorldEvent, 
     if (o.engines > 1) {
       for (let pid = o.engines; pid >= 1; pid--) withOptions({ ...o, engines: o.engines - 1 }, dropEngine(s.events, pid));
     }
+    for (const events of dropCrashRestarts(s.events, o.engines)) out.push({ ...s, events });
     // Drop a body's lifecycle: its `produce` and the steps only it enabled fall away in validation.
     s.events.forEach((e, i) => {
       if (e !== null && kindOf(e).group === 'producer') out.push({ ...s, events: s.events.filter((_, j) => j !== i) });

@@ -2,7 +2,10 @@
  * The HTML explorer in a real browser: Debian's Chromium, driven by
  * Playwright (playwright-core, no downloaded browser), opens the page of a
  * fresh-cycle counterexample from a file:// URL, steps to the violation with
- * the keyboard and reads what the panels show.
+ * the keyboard and reads what the panels show, and checks the drawings: the
+ * sequence diagram's lanes and messages, its highlight following the step
+ * (keys, a click on a message), the statechart's lit states and the store's
+ * before/after diff.
  *
  * Needs `/usr/bin/chromium` (`apt-get install -y chromium`); without it this
  * test fails, naming the command, rather than skipping: a skipped browser
@@ -149,6 +152,77 @@ describe('the HTML explorer in Chromium', () => {
     await page.goto(`${pageUrl}#step=3`);
     await page.reload();
     expect(await currentStep()).toBe(3);
+  });
+
+  it('draws the trace as a sequence diagram: a lane per participant, a message per step, faults marked', async () => {
+    needBrowser();
+    const lanes = await page.locator('#sequence g.lane').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-lane')));
+    expect(lanes).toEqual(['Producer', 'e1', 'Outbox', 'Broker']);
+    expect(await page.locator('#sequence g.msg').count()).toBe(sample.trace.steps.length + 1);
+    const lost = sample.trace.steps.find((s) => s.label.includes('lost-reply'))?.n ?? -1;
+    const lostMsg = page.locator(`#sequence g.msg[data-step="${lost}"]`);
+    expect(await lostMsg.getAttribute('class')).toContain('fault');
+    expect(await lostMsg.locator('line.broken').count()).toBe(1);
+    expect(await lostMsg.locator('rect.note.fault').count()).toBe(1);
+    const vStep = sample.trace.header.violation?.step ?? -1;
+    expect(await page.locator(`#sequence g.msg[data-step="${vStep}"] text.note-text`).last().textContent()).toContain('VIOLATION no-phantom-delivery');
+    // The lifecycle statechart: a box per state of the machine.
+    expect(await page.locator('#statechart g.state').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-state')))).toEqual([
+      'idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing',
+    ]);
+    expect(await page.locator('#statechart g.edge').count()).toBeGreaterThan(7);
+  });
+
+  it('highlights the current message and lights the engines\' state as the keyboard steps', async () => {
+    needBrowser();
+    const current = async () => page.locator('#sequence g.msg.current').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-step')));
+    const lit = async () => page.locator('#statechart g.state.lit').evaluateAll((gs) => gs.map((g) => [g.getAttribute('data-state'), g.querySelector('text.who')?.textContent]));
+    await page.keyboard.press('Home');
+    expect(await current()).toEqual(['0']);
+    expect(await lit()).toEqual([['idle', 'e1']]);
+    const scan = sample.trace.steps.find((s) => s.label === 'e1 scan a')?.n ?? -1;
+    for (let i = 0; i < scan; i++) await page.keyboard.press('ArrowRight');
+    expect(await current()).toEqual([String(scan)]);
+    expect(await lit()).toEqual([['claiming', 'e1']]);
+    expect(await page.locator('#statechart g.edge.taken').getAttribute('data-edge')).toBe('idle>claiming');
+    // The engines table says the same state.
+    expect((await row('engines', 'e1'))[2]).toBe('claiming');
+    await page.keyboard.press('j');
+    expect(await current()).toEqual([String(scan + 1)]);
+    expect((await lit())[0][0]).toBe((await row('engines', 'e1'))[2]);
+  });
+
+  it('selects a step by clicking its message, and shows the store before and after it', async () => {
+    needBrowser();
+    const lost = sample.trace.steps.find((s) => s.label.includes('lost-reply'))?.n ?? -1;
+    await page.locator(`#sequence g.msg[data-step="${lost}"] text.label`).click();
+    expect(await currentStep()).toBe(lost);
+    expect(await page.locator('#steps li.current').getAttribute('data-step')).toBe(String(lost));
+    expect(await page.locator('#sequence g.msg.current').getAttribute('data-step')).toBe(String(lost));
+    // The lost reply: the broker now holds the body; before the step it held nothing.
+    const diff = page.locator(`#store-diff table[data-panel="broker"][data-key="${facts.subject}"]`);
+    expect(await diff.locator('tr.del td').allInnerTexts()).toEqual(['before', '(absent)']);
+    expect(await diff.locator('tr.add td').allInnerTexts()).toEqual(['after', facts.subject, facts.held, expect.stringContaining(`${facts.subject}#`)]);
+    const vStep = sample.trace.header.violation?.step ?? -1;
+    await page.locator(`#sequence g.msg[data-step="${vStep}"] text.label`).click();
+    expect(await currentStep()).toBe(vStep);
+    const record = page.locator(`#store-diff table[data-panel="records"][data-key="${facts.subject}"]`);
+    expect((await record.locator('tr.del td').allInnerTexts()).slice(0, 3)).toEqual(['before', facts.subject, 'READY']);
+    expect((await record.locator('tr.add td').allInnerTexts()).slice(0, 3)).toEqual(['after', facts.subject, 'DELIVERED']);
+    expect(await record.locator('tr.add td.chg').first().innerText()).toBe('DELIVERED');
+    // Back with the keyboard: the highlight follows.
+    await page.keyboard.press('k');
+    expect(await page.locator('#sequence g.msg.current').getAttribute('data-step')).toBe(String(vStep - 1));
+    // The diagram scrolls in its own box to keep the current message in view; the page does not scroll sideways.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('End');
+    const inView = await page.evaluate(() => {
+      const box = document.getElementById('sequence-scroll')?.getBoundingClientRect();
+      const msg = document.querySelector('#sequence g.msg.current')?.getBoundingClientRect();
+      return box !== undefined && msg !== undefined && msg.top >= box.top - 1 && msg.top < box.bottom;
+    });
+    expect(inView).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
   it('ran with no script error and fetched nothing but the page itself', () => {

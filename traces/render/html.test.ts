@@ -40,6 +40,22 @@ describe('renderHtml', () => {
     }
   });
 
+  it('draws the sequence diagram and the statechart inline, and embeds the diffs and engine states the script shows', () => {
+    for (const id of ['panel-sequence', 'panel-statechart', 'panel-diff', 'store-diff']) expect(html).toContain(`id="${id}"`);
+    expect(html.match(/<svg id="sequence"/g)).toHaveLength(1);
+    expect(html.match(/<svg id="statechart"/g)).toHaveLength(1);
+    expect(html.match(/<g class="msg[^"]*" data-step=/g)).toHaveLength(sample.trace.steps.length + 1);
+    const data = JSON.parse(/<script type="application\/json" id="trace-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '{}') as { diffs: unknown[]; engines: unknown[]; moves: unknown[] };
+    for (const key of ['diffs', 'engines', 'moves'] as const) expect(data[key]).toHaveLength(sample.trace.steps.length + 1);
+  });
+
+  it('leaves the statechart out for a model with no engines', () => {
+    const trace: Trace = { ...sample.trace, header: { ...sample.trace.header, model: 'toy', violation: null }, steps: [] };
+    const page = renderHtml(trace, { path: 'toy.trace.jsonl' });
+    expect(page).toContain('<svg id="sequence"');
+    expect(page).not.toContain('<svg id="statechart"');
+  });
+
   it('embeds every rebuilt state and names the violation in a banner and in the step list', () => {
     const data = embedded(html);
     expect(data.states).toEqual(JSON.parse(JSON.stringify(statesOf(sample.trace))));

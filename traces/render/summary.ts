@@ -123,6 +123,9 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
       case 'healing':
         if (after.healing === true) notes.push({ area: 'other', text: 'faults stop' });
         break;
+      case 'clock':
+        notes.push({ area: 'other', text: `clock: tick ${String(after.clock)}` });
+        break;
       default:
         notes.push({ area: 'other', text: `${field} changed` });
     }

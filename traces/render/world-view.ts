@@ -75,7 +75,9 @@ export function describeRecord(slot: RecordSlot): string {
 
 /** A claim slot in a few words. */
 export function describeClaim(slot: ClaimSlot): string {
-  return slot.kind === 'torn' ? 'torn' : `held by e${slot.owner}`;
+  if (slot.kind === 'torn') return 'torn';
+  // A lease (a world with a clock): the tick at which it expires.
+  return slot.until === undefined ? `held by e${slot.owner}` : `held by e${slot.owner}, lease until tick ${slot.until}`;
 }
 
 /** A file as `B (gen 2)`. */

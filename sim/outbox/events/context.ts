@@ -4,11 +4,13 @@
  * world (record read, claim) that every engine step observes.
  */
 import { readSlot } from '../../../model/record.ts';
+import { schemaOf } from '../../../model/schema.ts';
 import type { RuleSet, Who } from '../../../model/rules.ts';
 import type { ClaimView, RecordRead } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { Stepper } from '../stepper.ts';
 import type { EngineProc, World } from '../world.ts';
+import { nowOf } from './clock.ts';
 
 /** The rule sets a world runs. */
 export interface WorldRules {
@@ -47,13 +49,14 @@ export function whoOf(ctx: WorldContext, proc: EngineProc): Who {
 /** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
 export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
   const rules = rulesOf(ctx, proc);
-  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape);
+  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape, schemaOf(rules));
 }
 
-/** A claim as engine `pid` sees it. */
+/** A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. */
 export function claimView(w: World, id: string, pid: number): ClaimView {
   const c = w.claims[id];
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
-  return { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  const view: ClaimView = { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
+  return c.until === undefined ? view : { ...view, expired: nowOf(w) >= c.until };
 }

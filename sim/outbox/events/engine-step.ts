@@ -10,7 +10,9 @@ import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
-import { claimView, readFor, type WorldContext } from './context.ts';
+import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
+import { hasClock, leaseUntil, nowOf } from './clock.ts';
+import { claimView, readFor, rulesOf, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
 export interface AnswerEffect {
@@ -30,19 +32,33 @@ export type Observe<E extends EngineWorldEvent = EngineWorldEvent> = (ctx: World
 
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
+  const event = observed(ctx, w, proc, e, reply, observe);
+  // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as they were.
+  if (hasClock(ctx.options)) event.now = nowOf(w);
+  return event;
+}
+
+/** What the engine observes of the world for its step: as its entry says (a scan, a drain), else the record, the claim, the live file, the broker's reply. */
+function observed(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
   if (observe !== null) return observe(ctx, w, proc, e);
   const id = proc.ctx.id ?? '';
   if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
   return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
 }
 
-/** Applies the durable effects of one engine step to `w` (a fresh copy owned by the caller). */
-function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[]): void {
+/**
+ * Applies the durable effects of one engine step to `w` (a fresh copy owned
+ * by the caller). The world checks no claim: whether a write checks the
+ * claim token first is the rule set's decision (`fences`), taken in the
+ * statechart; an unfenced write or POST of a stale holder lands.
+ */
+function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema, until: number | undefined): void {
   for (const fx of effects) {
     // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
     match(fx)
       .with({ kind: 'write-record' }, (fx) => {
-        w.records = { ...w.records, [fx.id]: { kind: 'record', record: fx.record } };
+        // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
+        w.records = { ...w.records, [fx.id]: { kind: 'record', record: asWritten(schema, fx.record) } };
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
@@ -50,7 +66,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
       })
       .with({ kind: 'take-claim' }, (fx) => {
-        w.claims = { ...w.claims, [fx.id]: { kind: 'held', owner: proc.pid } };
+        w.claims = { ...w.claims, [fx.id]: until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until } };
         tags.push('layer:claim');
       })
       .with({ kind: 'release-claim' }, (fx) => {
@@ -102,7 +118,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
-  applyEffects(next, proc, out.effects, tags);
+  applyEffects(next, proc, out.effects, tags, schemaOf(rulesOf(ctx, proc)), leaseUntil(ctx, w));
   const posted = out.effects.some((fx) => fx.kind === 'post');
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];

@@ -7,6 +7,7 @@
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
+import { nowOf } from './clock.ts';
 import { claimView, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine, type Observe } from './engine-step.ts';
 import { stepText, type EventKind } from './kind.ts';
@@ -67,7 +68,7 @@ export const drain: EventKind<Drain> = {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
     // A READY record the engine's rule set does not select (`selectable`) is not drained.
-    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,

@@ -1,11 +1,12 @@
 /**
  * Storage and process faults (subsystem `fault`): a crash, and four kinds of
- * damage to the store. A crash needs one left in the crash budget; the other
- * four share the corruption budget. Each is switched on or off per world by
- * its weight (`WorldOptions.weights`, by name, drawn from the fault's own
- * stream).
+ * damage to the store (field-corrupt, a fifth, has its own file). A crash
+ * needs one left in the crash budget; the damages share the corruption
+ * budget. Each is switched on or off per world by its weight
+ * (`WorldOptions.weights`, by name, drawn from the fault's own stream).
  */
 import { canonicalJson } from '../../core/canonical.ts';
+import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
@@ -68,8 +69,8 @@ export const crash: EventKind<Crash> = {
 function damage(
   name: Damage['kind'],
   v1Index: number,
-  when: (w: World, id: string) => boolean,
-  change: (w: World, e: Damage) => Partial<World> | null,
+  when: (w: World, id: string, ctx: WorldContext) => boolean,
+  change: (w: World, e: Damage, ctx: WorldContext) => Partial<World> | null,
   doc: EventKind<Damage>['doc'],
 ): EventKind<Damage> {
   const knob = knobOf(name, v1Index);
@@ -80,10 +81,10 @@ function damage(
     tag: 'fault',
     range: 'id',
     event: name,
-    enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id) ? [{ kind: name, id }] : []),
+    enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id, ctx) ? [{ kind: name, id }] : []),
     weight: (_w, ctx) => knob.weight(ctx.options),
-    apply: (w, e, _ctx, tags) => {
-      const changed = change(w, e);
+    apply: (w, e, ctx, tags) => {
+      const changed = change(w, e, ctx);
       if (changed === null) return w;
       tags.push(`fault:${name}`);
       return { ...w, ...changed, corruptions: w.corruptions + 1 };
@@ -141,21 +142,22 @@ export const newerSchema = damage(
 export const legacyRecord = damage(
   'legacy-record',
   4,
-  (w, id) => {
+  (w, id, ctx) => {
     const slot = w.records[id];
-    return slot?.kind === 'record' && typeof slot.record.attempts === 'number';
+    return slot?.kind === 'record' && holdsPostLegacyField(slot.record, schemaOf(ctx.worldRules.rules));
   },
-  (w, e) => {
+  (w, e, ctx) => {
     const slot = w.records[e.id];
     if (slot?.kind !== 'record') return null;
-    // A record as a pre-attempts engine wrote it: counters and digest missing.
-    const { attempts: _a, resendEpoch: _r, digest: _d, ...legacy } = slot.record;
+    // A record as an engine of the legacy schema wrote it: every declared field introduced since is missing.
+    const drop = new Set(fieldsAfterLegacy(schemaOf(ctx.worldRules.rules)));
+    const legacy = Object.fromEntries(Object.entries(slot.record).filter(([k]) => !drop.has(k)));
     return { records: { ...w.records, [e.id]: { kind: 'record', record: legacy as typeof slot.record } } };
   },
   {
     example: 'legacy-record a',
-    enabled: '`a` has an intact record that still has `attempts`',
-    does: 'removes `attempts`, `resendEpoch` and `digest`',
+    enabled: '`a` has an intact record that holds a field the checked rule set declares introduced after the legacy schema (0)',
+    does: 'removes every such field: for a rule set without a schema declaration, `attempts`, `resendEpoch` and `digest`',
     stands: 'a record written by an older deployment, before those fields existed, still in the store',
   },
 );

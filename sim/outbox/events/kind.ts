@@ -120,6 +120,12 @@ export interface Setting {
   words(value: number): string;
   /** Its words in the first line of `check` and `explore`, when it is set. */
   banner(value: number): string;
+  /**
+   * Another setting this one means nothing without (a lease needs a clock):
+   * a flag giving this one on without that one on is bad input, `what` says
+   * what is missing.
+   */
+  needs?: { setting: string; what: string };
 }
 
 /** A world event's `apply`. */
@@ -173,6 +179,12 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   slots?: readonly string[];
   /** A world setting this kind declares (see `Setting`). */
   setting?: Setting;
+  /**
+   * A step the system takes by itself once faults stop, outside the engine
+   * group (time passing): the exhaustive liveness search takes it among the
+   * steady steps, beside engine steps and the steady broker answer.
+   */
+  steadyStep?: boolean;
   /**
    * This kind changes how other kinds' steps act (the dedupe window ages the
    * broker's memory on every answer): `of` says which kinds, `apply` wraps

@@ -10,8 +10,10 @@
  * once per version (`version: 'old'` for the old one).
  */
 import { readSlot } from '../../../model/record.ts';
+import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
 
@@ -51,13 +53,16 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   // The operator's tool reads the record whatever its schema, a legacy one with its missing fields
   // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
   const rules = toolRules(ctx, version);
-  const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape);
+  const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape, schemaOf(rules));
   const record = rules.requeue(read.kind === 'found' ? read.record : slot.record, reset, {
     action,
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
+    ...(read.kind === 'found' ? { stored: read.stored } : {}),
+    now: nowOf(w),
   });
-  return { ...w, records: { ...w.records, [id]: { kind: 'record', record } }, operatorActions: w.operatorActions + 1 };
+  // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
+  return { ...w, records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 };
 }
 
 function requeueKind(reset: boolean): EventKind<Requeue> {

@@ -28,7 +28,7 @@ describe('the event table', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const k of EVENT_KINDS) expect(GROUPS.map((g) => g.name)).toContain(k.group);
     expect([...WORLD_EVENT_KINDS].sort()).toEqual(
-      ['answer', 'crash', 'drain', 'forget', 'legacy-record', 'newer-schema', 'produce', 'requeue', 'restart', 'restore', 'resubmit', 'scan', 'step', 'tear-claim', 'tear-record', 'upgrade'].sort(),
+      ['answer', 'crash', 'drain', 'field-corrupt', 'forget', 'legacy-record', 'newer-schema', 'produce', 'requeue', 'restart', 'restore', 'resubmit', 'scan', 'stall', 'step', 'tear-claim', 'tear-record', 'tick', 'upgrade'].sort(),
     );
   });
 

@@ -7,9 +7,11 @@
  */
 import type { WorldContext } from './context.ts';
 import { answers } from './broker.ts';
+import { stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
+import { fieldCorrupt } from './field-corrupt.ts';
 import type { AnyKind, Apply, EventTag, GroupName, Setting, Variant } from './kind.ts';
 import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
@@ -66,7 +68,7 @@ export const GROUPS: readonly Group[] = [
     whileHealing: false,
     title: 'Storage and process faults',
     intro:
-      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the other four share the corruption budget (`corruptionsMax`).",
+      "The fault group's weight against the others is drawn per seed. A crash needs one left in the crash budget (`crashesMax`); the others but the stall share the corruption budget (`corruptionsMax`); a stall needs a world with leases, and the clock's horizon bounds it.",
   },
 ];
 
@@ -79,6 +81,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   forget,
   restart,
   upgrade,
+  tick,
   produce,
   requeue,
   requeueReset,
@@ -89,6 +92,8 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   newerSchema,
   legacyRecord,
   tearClaim,
+  fieldCorrupt,
+  stall,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();

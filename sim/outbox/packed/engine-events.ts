@@ -6,6 +6,7 @@
  * step; and its crash, while crashes are left and switched on.
  */
 import { readSlot } from '../../../model/record.ts';
+import { schemaOf } from '../../../model/schema.ts';
 import { selects } from '../../../model/rules.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { answerOffered, type Answer } from '../events/broker.ts';
@@ -34,6 +35,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
   const crashOn = kindOn(options, 'crash');
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
+  const schemas = { new: schemaOf(worldRules.rules), old: schemaOf(worldRules.oldRules ?? worldRules.rules) };
   const rulesFor = { new: worldRules.rules, old: worldRules.oldRules ?? worldRules.rules };
 
   /**
@@ -49,7 +51,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
     const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
     let r = drainable.get(recId, k);
     if (r < 0) {
-      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version]);
+      const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version], schemas[version]);
       const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
       r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
       drainable.set(recId, k, r);

@@ -17,7 +17,13 @@ import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import { Unrepresentable } from './layout.ts';
-import { packedOutbox } from './system.ts';
+import { PACKED_KINDS, packedOutbox } from './system.ts';
+import type { WorldOptions } from '../options.ts';
+
+/** The world with the faults the packed explorer does not list switched off (field-corrupt: searched by the object system). */
+function packable(o: WorldOptions): WorldOptions {
+  return { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
+}
 
 interface Case {
   name: string;
@@ -41,7 +47,7 @@ const CASES: Case[] = [
 ];
 
 function setUp(c: Case) {
-  const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes });
+  const options = packable(exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes }));
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
   const steppers = steppersFor(c.rules, c.oldRules ?? null);
   return { options, worldRules, steppers, objectSystem: outboxSystem(options, worldRules, steppers) };

@@ -25,8 +25,8 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
   if (p !== undefined) return layout.ids.map((_, j) => j * PER_ID + p);
   const q = global[field];
   if (q !== undefined) return [layout.globals + q];
-  // engines: the count and every engine slot.
-  return Array.from({ length: layout.enginesMax + 1 }, (_, k) => layout.globals + ENGINE_COUNT + k);
+  // engines: the count and every engine slot (which need not follow the count: other slots lie between).
+  return [layout.globals + ENGINE_COUNT, ...Array.from({ length: layout.enginesMax }, (_, k) => layout.globals + L.ENGINES + k)];
 }
 
 /**

@@ -4,6 +4,7 @@
  * before the crashes) the restarts, upgrades, the producer and the operator's
  * actions; `last` (after the crashes) the corruptions.
  */
+import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
@@ -18,7 +19,9 @@ const code = EventCache.code;
 export type Lister = (s: Int32Array, out: WorldEvent[]) => void;
 
 export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } {
-  const { options, ids, tables, g, skew } = c;
+  const { options, worldRules, ids, tables, g, skew } = c;
+  // legacy-record drops the fields the checked rule set declares introduced after the legacy schema (events/faults.ts).
+  const schema = schemaOf(worldRules.rules);
   const on = {
     tearRecord: kindOn(options, 'tear-record'),
     newerSchema: kindOn(options, 'newer-schema'),
@@ -79,7 +82,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         if (slot?.kind === 'record') {
           if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
           if (slot.record.schema <= 1 && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
-          if (typeof slot.record.attempts === 'number' && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
+          if (holdsPostLegacyField(slot.record, schema) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
         }
         if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
           out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));

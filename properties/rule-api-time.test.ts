@@ -1,0 +1,161 @@
+/**
+ * Time in the rule API (issue 19 item 5, issue 20 item 7; docs/rules.md,
+ * 'Time'): a logical clock decisions see, leases a rule may take over, and
+ * fencing as the rule set's decision. Each test rule set in `rule-api/`
+ * uses one of them, and the tool finds the flaw it makes expressible (and
+ * not in the fixed variant).
+ */
+import { describe, expect, it } from 'vitest';
+import failClosed from '../model/catalog/fail-closed.ts';
+import { guardRules, RuleFault } from '../model/rule-contract.ts';
+import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
+import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../sim/check.ts';
+import { runSeed } from '../sim/core/random.ts';
+import { claimView } from '../sim/outbox/events/context.ts';
+import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
+import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
+import { swarmOptions } from '../sim/outbox/options.ts';
+import { outboxSystem, waitsForTime } from '../sim/outbox/outbox-system.ts';
+import { labelOf, type World, type WorldEvent } from '../sim/outbox/world.ts';
+import leaseFenced from './rule-api/lease-fenced.ts';
+import leaseUnfenced from './rule-api/lease-unfenced.ts';
+import retryBackoff from './rule-api/retry-backoff.ts';
+import retryWindow from './rule-api/retry-window.ts';
+import retryWindowUnparked from './rule-api/retry-window-unparked.ts';
+
+/** `outbox-sim explore` with the eventually properties, every violated property listed. */
+function search(rules: RuleSet, sizes: Partial<ExploreSizes>) {
+  const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true, stopAtFirst: false });
+  return { ...r, found: r.violations.map((v) => v.violation.property), paths: r.violations.map((v) => v.events.map(labelOf)) };
+}
+
+/** A small world with leases: two engines, one body, a lease of one tick, the clock's horizon at two. */
+const LEASES: Partial<ExploreSizes> = { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } };
+
+/** Steps a world by the labels of enabled events (throws when one is not enabled); the tags of each step. */
+function walk(rules: RuleSet, sizes: Partial<ExploreSizes>, labels: readonly string[]): { w: World; tags: string[][] } {
+  const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null));
+  let w = system.initial();
+  const tags: string[][] = [];
+  for (const label of labels) {
+    const enabled: WorldEvent[] = system.choices(w).flatMap((c) => c.events);
+    const e = enabled.find((x) => labelOf(x) === label);
+    if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${enabled.map(labelOf).join(', ')}`);
+    const out = system.step(w, e);
+    w = out.state;
+    tags.push([...out.tags]);
+  }
+  return { w, tags };
+}
+
+describe('a world without a clock is the world it always was', () => {
+  it('declaring every write fenced, or none, changes nothing where no live holder loses its claim: 19,823 states, 54,308 transitions', () => {
+    for (const fences of [() => true, () => false]) {
+      const r = search({ ...failClosed, name: 'fences-declared', fences }, {});
+      expect([r.complete, r.found, r.states, r.transitions, r.explorer]).toEqual([true, [], 19823, 54308, 'packed']);
+    }
+  });
+  it('a world with a clock has a clock slot; the search falls back to the object explorer (tick and stall are not packed)', () => {
+    const r = search(failClosed, LEASES);
+    expect([r.complete, r.found, r.explorer, r.states, r.transitions]).toEqual([true, [], 'objects', 3498, 10721]);
+  });
+});
+
+describe('leases: a claim whose lease expired, its holder alive (ClaimView.expired)', () => {
+  it('a held claim says whether its lease expired, only in a world with leases', () => {
+    const base = { engines: [{ pid: 1 }], claims: { a: { kind: 'held', owner: 1, until: 3 } } } as unknown as World;
+    expect(claimView({ ...base, clock: 2 }, 'a', 2)).toEqual({ kind: 'held', mine: false, ownerAlive: true, expired: false });
+    expect(claimView({ ...base, clock: 3 }, 'a', 2)).toEqual({ kind: 'held', mine: false, ownerAlive: true, expired: true });
+    const timeless = { ...base, claims: { a: { kind: 'held', owner: 1 } } } as unknown as World;
+    expect(claimView(timeless, 'a', 2)).toEqual({ kind: 'held', mine: false, ownerAlive: true });
+  });
+  it('a stall advances the clock by one lease: the stalled holder keeps its state and its claim reads expired', () => {
+    const { w } = walk(leaseFenced, LEASES, ['produce a', 'e1 scan a', 'e1 claiming', 'stall e1 (preSend) to tick 1']);
+    expect([w.clock, w.engines[0].state, w.claims.a]).toEqual([1, 'preSend', { kind: 'held', owner: 1, until: 1 }]);
+    expect(claimView(w, 'a', 2)).toMatchObject({ ownerAlive: true, expired: true });
+  });
+  it('fail-closed does not take an expired claim from a live holder', () => {
+    expect(() => walk(failClosed, LEASES, ['produce a', 'e1 scan a', 'e1 claiming', 'stall e1 (preSend) to tick 1', 'e2 scan a', 'e2 claiming', 'e2 preSend'])).toThrow(/e2 preSend is not enabled/);
+  });
+});
+
+describe('fencing is the rule set\'s decision (fences)', () => {
+  const takeover = ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'stall e1 (posting) to tick 1', 'e2 scan a', 'e2 claiming', 'e2 preSend', 'e2 POST -> accept', 'e1 POST -> accept'];
+  it('fenced (the default): the stale holder checks its claim token and abandons its attempt, no POST', () => {
+    const { w, tags } = walk(leaseFenced, LEASES, takeover);
+    expect(tags[tags.length - 1]).not.toContain('layer:post');
+    expect(w.engines.find((p) => p.pid === 1)?.state).toBe('disposing');
+  });
+  it('unfenced: the world lets the stale holder POST beside the engine that took its claim over (two relays sending at once)', () => {
+    const { w, tags } = walk(leaseUnfenced, { ...LEASES, broker: 'log' }, takeover);
+    expect(tags[tags.length - 1]).toContain('layer:post');
+    expect(tags[tags.length - 1]).toContain('layer:duplicate');
+    // Both engines have an attempt in flight for a.
+    expect(w.engines.map((p) => [p.pid, p.state])).toEqual([[1, 'completing'], [2, 'completing']]);
+  });
+  it('unfenced, the stale holder writes its outcome over the new holder\'s attempt: it parks a body the new holder then POSTs (parked-stays-parked), which fencing prevents', () => {
+    const fenced = search(leaseFenced, LEASES);
+    const unfenced = search(leaseUnfenced, LEASES);
+    expect([fenced.complete, unfenced.complete]).toEqual([true, true]);
+    expect(fenced.found).not.toContain('parked-stays-parked');
+    expect(unfenced.found).toContain('parked-stays-parked');
+    const path = unfenced.paths[unfenced.found.indexOf('parked-stays-parked')];
+    // e1 completes (parks) after e2 took the claim over, and e2 POSTs after that.
+    expect(path.indexOf('e1 completing')).toBeGreaterThan(path.indexOf('e2 claiming'));
+    expect(path.lastIndexOf('e2 POST -> accept')).toBeGreaterThan(path.indexOf('e1 completing'));
+  });
+  it('a lease shorter than an attempt is a finding even fenced: the POST made before the stall is still in flight when the new holder POSTs (exclusive-attempt; at-most-once under --broker log)', () => {
+    expect(search(leaseFenced, LEASES).found).toEqual(['exclusive-attempt']);
+    expect(search(leaseFenced, { ...LEASES, broker: 'log', atMostOnce: true }).found.sort()).toEqual(['at-most-once', 'exclusive-attempt']);
+    expect(search(leaseUnfenced, { ...LEASES, broker: 'log', atMostOnce: true }).found.sort()).toEqual(['at-most-once', 'exclusive-attempt', 'parked-stays-parked']);
+  });
+  it('fences is an optional decision held to its contract (a boolean)', () => {
+    expect(ruleSetProblem(leaseUnfenced)).toBeNull();
+    expect(ruleSetProblem({ ...leaseUnfenced, fences: 'no' })).toMatch(/missing the decision `fences`/);
+    const broken = guardRules({ ...leaseUnfenced, name: 'fences-broken', fences: () => 'no' as never });
+    expect(() => broken.fences?.('post')).toThrow(RuleFault);
+    expect(() => broken.fences?.('post')).toThrow(/fences returned "no", expected a boolean/);
+  });
+});
+
+describe('decisions see the clock (view.now): retry windows and back-off', () => {
+  const WINDOWS: Partial<ExploreSizes> = { settings: { ticks: 3 }, attemptsMax: 4, engines: 1 };
+  it('parking once the retry window is exhausted is clean', () => {
+    const r = search(retryWindow, WINDOWS);
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('a window that stops selecting instead of parking leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
+    const r = search(retryWindowUnparked, WINDOWS);
+    expect(r.found.sort()).toEqual(['no-silent-loss', 'settled-after-healing']);
+    // Found after time passed the window.
+    expect(r.paths[0].filter((l) => l.startsWith('tick ')).length).toBeGreaterThanOrEqual(2);
+  });
+  it('a back-off that waits for a later tick is no finding: quiet is judged after time runs on, and at the horizon a wait is not judged', () => {
+    const r = search(retryBackoff, { settings: { ticks: 3 }, attemptsMax: 3, engines: 1 });
+    expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('a world waiting for time to pass is not quiet: the back-off\'s record is retried once time runs on', () => {
+    const sizes = { settings: { ticks: 3 }, attemptsMax: 3, engines: 1 };
+    const { w } = walk(retryBackoff, sizes, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing', 'e1 disposing']);
+    const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules: retryBackoff }, steppersFor(retryBackoff, null));
+    const healed = system.heal?.(w) as World;
+    expect([system.quiescent?.(healed), waitsForTime(system, healed)]).toEqual([false, true]);
+    expect(waitsForTime(system, { ...healed, clock: 2 })).toBe(false);
+  });
+  it('in random runs (check) the liveness phase lets time run on: the window that stops selecting is caught, the one that parks and the back-off are clean', () => {
+    const seeds = Array.from({ length: 300 }, (_, i) => i + 1);
+    const violated = (rules: RuleSet) => {
+      const steppers = steppersFor(rules, null);
+      const found = new Set<string>();
+      for (const seed of seeds) {
+        const options = swarmOptions(seed, { settings: { ticks: 64, lease: 2 } });
+        const r = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
+        if (r.violation !== null) found.add(r.violation.property);
+      }
+      return [...found].sort();
+    };
+    expect(violated(retryWindowUnparked)).toContain('settled-after-healing');
+    expect(violated(retryWindow)).toEqual([]);
+    expect(violated(retryBackoff)).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,24 @@
+/**
+ * Item "time", back-off (docs/rules.md, 'Time'): fail-closed, but a record
+ * whose attempt failed waits `BACKOFF` ticks before it is selected again:
+ * `complete` stamps `retryAt` from the clock, `selectable` compares it with
+ * `view.now`, as relays with a retry schedule do.
+ *
+ * Clean: once faults stop time runs on, so every back-off ends and the
+ * record is retried until it is delivered or parked at the attempts cap.
+ */
+import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../model/rules.ts';
+
+/** Ticks a record waits after a failed attempt. */
+export const BACKOFF = 2;
+
+const retryBackoff: RuleSet = extendRules(failClosed, {
+  name: 'retry-backoff',
+  summary: `fail-closed, but a failed attempt is retried no sooner than ${BACKOFF} ticks later.`,
+  complete: (record, outcome, limits, view) =>
+    failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + BACKOFF } : r)),
+  selectable: (record, view) => typeof record.retryAt !== 'number' || view.now >= record.retryAt,
+});
+
+export default retryBackoff;

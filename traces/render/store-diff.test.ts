@@ -1,0 +1,40 @@
+/** The store's change at a step, as rows before and after. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statesOf } from './states.ts';
+import { storeDiffs } from './store-diff.ts';
+import { phantomFacts, phantomSample, removeDir, tempDir, type PhantomFacts, type Sample } from './test-traces.ts';
+import { viewsOf } from './world-view.ts';
+
+const dir = tempDir('render-store-diff-');
+let sample: Sample;
+let facts: PhantomFacts;
+beforeAll(async () => {
+  sample = await phantomSample(dir);
+  facts = phantomFacts(sample);
+});
+afterAll(() => removeDir(dir));
+
+describe('storeDiffs', () => {
+  it('shows the lost reply as the broker row appearing and the record unchanged', () => {
+    const diffs = storeDiffs(viewsOf(statesOf(sample.trace)));
+    expect(diffs).toHaveLength(sample.trace.steps.length + 1);
+    expect(diffs[0]).toEqual([]);
+    const lost = sample.trace.steps.find((s) => s.label.includes('lost-reply'))?.n ?? -1;
+    expect(diffs[lost]).toEqual([{ panel: 'broker', key: facts.subject, columns: ['id', 'body', 'idempotency key'], before: null, after: [facts.subject, facts.held, expect.stringContaining(`${facts.subject}#`)] }]);
+  });
+
+  it('shows the violating step as the record going from READY to DELIVERED, cells before and after', () => {
+    const diffs = storeDiffs(viewsOf(statesOf(sample.trace)));
+    const v = sample.trace.header.violation?.step ?? -1;
+    const record = diffs[v].find((d) => d.panel === 'records' && d.key === facts.subject);
+    expect(record?.before?.slice(0, 3)).toEqual([facts.subject, 'READY', facts.delivered]);
+    expect(record?.after?.slice(0, 3)).toEqual([facts.subject, 'DELIVERED', facts.delivered]);
+  });
+
+  it('is empty for a step that changes only engine memory, and never lists the engines', () => {
+    const diffs = storeDiffs(viewsOf(statesOf(sample.trace)));
+    expect(diffs.flat().some((d) => (d.panel as string) === 'engines')).toBe(false);
+    const quiet = sample.trace.steps.find((s) => s.label.includes('disposing'))?.n ?? -1;
+    expect(diffs[quiet]).toEqual([]);
+  });
+});
