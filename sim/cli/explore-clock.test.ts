@@ -20,10 +20,14 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('explore --ticks --lease', () => {
   it('searches fail-closed in a world with leases: clean, on the object system, its own state count', async () => {
-    const r = await run('explore', '--bodies', '1', '--crashes', '0', '--ticks', '2', '--lease', '1', '--json', '--out', tmp);
-    expect(r.code).toBe(0);
-    const j = JSON.parse(r.out) as { states: number; transitions: number; complete: boolean; violations: unknown[] };
-    expect([j.complete, j.states, j.transitions, j.violations]).toEqual([true, 3498, 10721, []]);
+    // Every state, and one per class of states equal up to renaming pids (the claims' lease ends kept: a
+    // canonical form that dropped them merged states a lease tells apart and hid the unfenced flaw below).
+    for (const [flags, states, transitions] of [[['--no-symmetry'], 3498, 10721], [[], 1785, 5425]] as const) {
+      const r = await run('explore', '--bodies', '1', '--crashes', '0', '--ticks', '2', '--lease', '1', ...flags, '--json', '--out', tmp);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.out) as { states: number; transitions: number; complete: boolean; violations: unknown[] };
+      expect([j.complete, j.states, j.transitions, j.violations]).toEqual([true, states, transitions, []]);
+    }
   });
   it('finds the unfenced lease\'s parked-stays-parked (exit 1)', async () => {
     const r = await run('explore', '--rules', 'properties/rule-api/lease-unfenced.ts', '--bodies', '1', '--crashes', '0', '--ticks', '2', '--lease', '1', '--continue', '--out', tmp);

@@ -17,7 +17,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { steppersFor } from '../check.ts';
 import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
-import { ANSWER_NAMES, swarmKnobs, type WorldOptions } from './options.ts';
+import { STEADY_ANSWERS, swarmKnobs, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
 import { CHECK_TICKS_MAX } from './events/clock.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -48,7 +48,7 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     drawn: fc.tuple(...KNOBS.map((k) => (k.draw === 'base' ? fc.integer({ min: 1, max: 12 }) : weight))),
     faultGroupWeight: fc.integer({ min: 1, max: 5 }),
     // The broker's steady answer once faults stop: healthy, or a failure that persists.
-    healAnswer: fc.constantFrom(...ANSWER_NAMES.filter((a) => a !== 'crash-in-post')),
+    healAnswer: fc.constantFrom(...STEADY_ANSWERS),
     faultStepsMax: fc.integer({ min: 20, max: 120 }),
     // The broker's dedupe window: permanent in most scenarios, else forgetting after 1-6 broker steps.
     dedupeWindow: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),

@@ -128,6 +128,9 @@ export function settingValue(options: WorldOptions, name: string): number {
  * failure is the one whose own stream (`heal:<answer>`) draws lowest, so an
  * answer added to the menu changes only the seeds where it draws lowest.
  */
+/** The answers a broker may settle on once faults stop: the healthy one and each failure that can persist (`steady` in the table). */
+export const STEADY_ANSWERS: readonly Answer[] = [HEALTHY_ANSWER, ...EVENT_KINDS.filter((k) => k.steady === 'failure').map((k) => k.name as Answer)];
+
 function drawHealAnswer(seed: number): Answer {
   if (lightStream(seed, 'heal').next() < 0.5) return HEALTHY_ANSWER;
   let best: Answer = HEALTHY_ANSWER;

@@ -28,12 +28,15 @@ function dropEngine(events: readonly (WorldEvent | null)[], pid: number): (World
     .map((e) => (e !== null && 'pid' in e && e.pid > pid ? { ...e, pid: e.pid - 1 } : e));
 }
 
+/** Whether an event's step starts an engine process (a restart, an upgrade: `processes` in its table entry). */
+const startsEngine = (e: WorldEvent): boolean => kindOf(e).processes === 'starts' || kindOf(e).processes === 'ends-and-starts';
+
 /** The pid each event that starts an engine (a restart, an upgrade) gives it, by event index: pids are handed out in turn after the initial engines'. */
 function startedPids(events: readonly (WorldEvent | null)[], engines: number): Map<number, number> {
   const started = new Map<number, number>();
   let next = engines + 1;
   events.forEach((e, i) => {
-    if (e !== null && (e.kind === 'restart' || e.kind === 'upgrade')) started.set(i, next++);
+    if (e !== null && startsEngine(e)) started.set(i, next++);
   });
   return started;
 }
@@ -50,8 +53,8 @@ function dropCrashRestarts(events: readonly (WorldEvent | null)[], engines: numb
   const started = startedPids(events, engines);
   const out: (WorldEvent | null)[][] = [];
   events.forEach((e, i) => {
-    if (e === null || e.kind !== 'crash') return;
-    const k = events.findIndex((x, j) => j > i && x !== null && x.kind === 'restart');
+    if (e === null || kindOf(e).processes !== 'ends' || !('pid' in e)) return;
+    const k = events.findIndex((x, j) => j > i && x !== null && kindOf(x).processes === 'starts');
     if (k < 0) return;
     const crashed = e.pid;
     const restarted = started.get(k) as number;

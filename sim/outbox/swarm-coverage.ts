@@ -77,7 +77,7 @@ function switchedKinds(): AnyKind[] {
  * broker does not offer with an empty budget.
  */
 function needsCrash(k: AnyKind): boolean {
-  if (k.group === 'fault') return k.name === 'crash';
+  if (k.group === 'fault') return k.processes === 'ends';
   const a = ANSWER_NAMES.find((n) => n === k.name);
   return a !== undefined && !answerOffered({ crashesMax: 0, healAnswer: HEALTHY_ANSWER } as WorldOptions, a, false, 0);
 }

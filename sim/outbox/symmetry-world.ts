@@ -32,7 +32,7 @@ export function canonicalWorld(w: World): { world: World; from: number[]; to: nu
   const to = from.map((_, i) => i + 1);
   const renamed = (pid: number): number => to[from.indexOf(pid)];
   const claims: Record<string, ClaimSlot> = {};
-  for (const [id, c] of Object.entries(w.claims)) claims[id] = c.kind === 'held' ? { kind: 'held', owner: renamed(c.owner) } : c;
+  for (const [id, c] of Object.entries(w.claims)) claims[id] = c.kind === 'held' ? { ...c, owner: renamed(c.owner) } : c; // every other field of the claim (a lease's end) kept
   const engines = sorted.map(({ p }, i) => ({ ...p, pid: i + 1, ctx: { ...p.ctx, pid: i + 1 } }));
   return { world: { ...w, claims, engines, nextPid: from.length + 1 }, from, to };
 }

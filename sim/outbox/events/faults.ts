@@ -34,6 +34,7 @@ const crashKnob = knobOf('crash', 0);
 
 export const crash: EventKind<Crash> = {
   name: 'crash',
+  processes: 'ends',
   group: 'fault',
   tag: 'fault',
   range: 'engine',

@@ -197,6 +197,12 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    * for a failure that can persist (an outage), absent for one that cannot.
    */
   steady?: 'healthy' | 'failure';
+  /**
+   * What its steps do to engine processes: `ends` an engine (a crash), `starts`
+   * one with the next fresh pid (a restart), or both (an upgrade). The
+   * shrinker reads it to drop a crash with the restart after it.
+   */
+  processes?: 'ends' | 'starts' | 'ends-and-starts';
   /** The durable writes made by this kind's steps (crash-point matrix rows). */
   durable?: readonly DurableWrite[];
   /** A crash this kind causes in the middle of a durable write: the write and the crash tag. */

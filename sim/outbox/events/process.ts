@@ -24,6 +24,7 @@ function started(v: StepView): EngineProc | undefined {
 
 export const restart: EventKind<Restart> = {
   name: 'restart',
+  processes: 'starts',
   group: 'process',
   tag: 'normal',
   range: 'world',
@@ -57,6 +58,7 @@ export const restart: EventKind<Restart> = {
 
 export const upgrade: EventKind<Upgrade> = {
   name: 'upgrade',
+  processes: 'ends-and-starts',
   group: 'process',
   tag: 'fault',
   range: 'engine',
