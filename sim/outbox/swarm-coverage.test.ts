@@ -38,8 +38,7 @@ describe('the swarm\'s first seeds', () => {
 
   it('hold every pair of feature values by the end of the first covering block (seed 16); random draws alone took until seed 86', () => {
     const { rows, block, features } = coveringRows({});
-    // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256;
-    // kinds added since (field-corrupt, stall: on only beside a budget or a setting) keep their own draws.
+    // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256.
     const answers = ['refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'];
     const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'field-corrupt', 'stall'];
     expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', 'corruption', ...answers, ...faults]);

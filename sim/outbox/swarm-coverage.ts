@@ -55,20 +55,19 @@ function atLeastOne(seed: number, name: string, drawn: number): number {
 }
 
 /**
- * The kinds a covering row switches on and off: the event table's kinds
- * whose swarm knob is drawn `on` and which trace format 1 listed (the
- * broker's answers but the healthy one, the five faults: `knob.v1`), in that
- * format's order (answers, then faults), which keeps seeds 1-256 the worlds
- * pinned in tests. A kind added since (field-corrupt, stall) is on only
- * beside a budget or a world setting its own weight does not grant, so a
- * row could not switch it on by its weight alone: it keeps its own draw.
+ * The kinds a covering row switches on and off: every kind of the event
+ * table whose swarm knob is drawn `on` (the broker's answers but the healthy
+ * one, the faults). Their order decides the covering rows, so it is the one
+ * trace format 1 listed their weights in (answers, then faults: `knob.v1`),
+ * which keeps seeds 1-256 the worlds pinned in tests; a kind added since
+ * follows in table order.
  */
 function switchedKinds(): AnyKind[] {
   const place = (k: AnyKind): number => {
     const v1 = k.knob?.v1;
     return v1 === undefined ? Infinity : (v1.list === 'answerWeights' ? 0 : 1000) + v1.index;
   };
-  return EVENT_KINDS.filter((k) => k.knob !== null && k.knob.draw === 'on' && k.knob.v1 !== undefined).sort((x, y) => place(x) - place(y));
+  return EVENT_KINDS.filter((k) => k.knob !== null && k.knob.draw === 'on').sort((x, y) => place(x) - place(y));
 }
 
 /**
