@@ -104,7 +104,7 @@ describe('broken rule files', () => {
       [
         () => cli(['explore', '--rules', `${DIR}/dispose-malformed.ts`, '--out', out]),
         () => cli(['diff', 'fail-closed', `${DIR}/complete-malformed.ts`, '--out', out]),
-        () => cli(['replay', 'traces/corpus/3a27c00d2537.trace.jsonl', '--under', `${DIR}/dispose-malformed.ts`]),
+        () => cli(['replay', 'traces/corpus/9fc259433b41.trace.jsonl', '--under', `${DIR}/dispose-malformed.ts`]),
         () => cli(['recheck', 'traces/corpus', '--under', `${DIR}/classify-throws.ts`]),
       ],
       2,

@@ -15,7 +15,7 @@ import { runCli as run } from '../sim/cli/test-cli.ts';
 const dir = tempDir('shape-');
 afterAll(() => removeDir(dir));
 
-const base = readTrace('traces/corpus/3a27c00d2537.trace.jsonl');
+const base = readTrace('traces/corpus/9fc259433b41.trace.jsonl');
 
 /** Writes a trace whose every line is sealed with a correct checksum, in its own folder (for recheck). */
 function sealed(name: string, header: unknown, steps: readonly unknown[]): string {

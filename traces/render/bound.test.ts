@@ -18,7 +18,7 @@ import { removeDir, tempDir } from './test-traces.ts';
 const dir = tempDir('bound-');
 afterAll(() => removeDir(dir));
 
-const base = readTrace('traces/corpus/3a27c00d2537.trace.jsonl');
+const base = readTrace('traces/corpus/9fc259433b41.trace.jsonl');
 
 function sealed(name: string, steps: readonly TraceStep[]): string {
   const path = join(dir, `${name}.trace.jsonl`);
