@@ -60,7 +60,7 @@ describe('library API', () => {
 
   it('takes a rule set as a value, and replays what it wrote', async () => {
     const out = join(dir, 'value');
-    const report = await check({ rules: corruptAsAbsent, seeds: 60, swarmOnly: true, out });
+    const report = await check({ rules: corruptAsAbsent, seeds: 120, swarmOnly: true, out });
     expect(report.rules).toBe('mutant-corrupt-as-absent');
     const v = report.violations[0];
     expect(v.replay).toBe(`npx outbox-sim replay ${v.path} --under '<the file that exports mutant-corrupt-as-absent>'`);
@@ -91,7 +91,7 @@ describe('library API', () => {
 
 describe('outbox-sim/vitest', () => {
   it('fails with the summary, the trace path and the replay command', async () => {
-    const report = await check({ rules: 'properties/mutants/corrupt-as-absent.ts', seeds: 60, swarmOnly: true, out: join(dir, 'helper') });
+    const report = await check({ rules: 'properties/mutants/corrupt-as-absent.ts', seeds: 120, swarmOnly: true, out: join(dir, 'helper') });
     const v = report.violations[0];
     let message = '';
     try {

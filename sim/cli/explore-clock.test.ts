@@ -5,13 +5,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from './main.ts';
+import { runCli } from './test-cli.ts';
 
+/** The command's exit code, its output as one text, and its error lines. */
 async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (l: string) => out.push(l), err: (l: string) => err.push(l), tty: false });
-  return { code, out: out.join('\n'), err };
+  const r = await runCli(...argv);
+  return { code: r.code, out: r.out.join('\n'), err: r.err };
 }
 
 mkdirSync('.tmp-test', { recursive: true });
