@@ -35,7 +35,8 @@ type Over = Partial<Omit<ExploreSizes, 'skew'>>;
  * history or requeue flaw needs them); a corruption. In the order that
  * finds the repository's flawed rule sets soonest (a corruption and operator
  * actions are what the default world lacks; BENCHMARKS.md, 'Finding
- * power'); in all about 400,000 states.
+ * power'); then a world for each setting that turns kinds on (leases,
+ * retention, late landing).
  */
 const ONE_VERSION: readonly [string, Over][] = [
   ['default', {}],
@@ -51,6 +52,11 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
   ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
   ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
+  // The kinds a world has only when a setting turns them on (docs/faults.md): a clock with leases and
+  // stalls (an unfenced holder), a retention sweeper, a POST landing late.
+  ['1 body, no crash, clock to tick 2, lease 1', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }],
+  ['retention: 1 sweep', { settings: { retention: 1 } }],
+  ['late landing: 1 POST in transit', { settings: { lateLanding: 1 } }],
 ];
 
 /**

@@ -56,5 +56,10 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
     ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),
+    ruleApi('flags-trust-defaults.ts', null, { engines: 1, bodiesPerId: 1, corruptionsMax: 1 }),
+    // fail-closed beside an older engine that drops the fields it does not know (record-schema.test.ts).
+    { label: 'flags-old-drops', kind: 'rule-api', rules: 'fail-closed', oldRules: 'properties/rule-api/flags-old-drops.ts', world: { bodiesPerId: 1, skew: true } },
+    ruleApi('park-history-over-cap.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 2 }),
+    ruleApi('lease-unfenced.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
   ];
 }
