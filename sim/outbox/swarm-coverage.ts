@@ -131,7 +131,7 @@ export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
 /** A row of a covering array: a value index per feature. */
 export type Row = number[];
 
-/** A small deterministic generator for tie-breaks (no clock, no Math.random). */
+/** A small deterministic generator for tie-breaks (no clock and no unseeded randomness: a seed replays exactly). */
 function tieBreaker(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
