@@ -36,21 +36,54 @@ describe('covering arrays', () => {
 describe('the swarm\'s first seeds', () => {
   const swarm = (fixed: FixedOptions) => (seed: number) => swarmOptions(seed, fixed);
 
-  it('hold every pair of feature values by the end of the first covering block (seed 16); random draws alone took until seed 86', () => {
+  it('hold every pair of feature values by the end of the first covering block (seed 16); random draws alone need about 140 seeds more', () => {
     const { rows, block, features } = coveringRows({});
     // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256.
     const answers = ['refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'];
-    // Then the kinds added since, in table order.
-    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'timeout-in-transit', 'field-corrupt', 'stall'];
-    expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', 'corruption', ...answers, ...faults]);
+    // Then the kinds added since, in table order: those drawn on or off, and the forgetting broker and the sweep, which follow a setting.
+    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'timeout-in-transit', 'forget', 'sweep', 'field-corrupt', 'stall'];
+    // No feature for the corruption budget: a kind that spends it gets it when its row switches it on.
+    expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', ...answers, ...faults]);
     expect(rows).toHaveLength(COVERED_SEEDS);
     const c = pairCoverage(1, block + 1, {}, swarm({}));
+    expect(c.pairs).toBe(1005);
     expect(c.covered).toBe(c.pairs);
     expect(c.allBySeed).toBeLessThanOrEqual(block);
     // Seeds past the covering rows are the swarm's random draws: they reach every pair much later.
     const random = pairCoverage(COVERED_SEEDS + 1, COVERED_SEEDS + 1 + block, {}, swarm({}));
     expect(random.covered).toBeLessThan(random.pairs);
     expect(random.missing.length).toBeGreaterThan(0);
+  });
+
+  it('switch on what a kind needs: a stall gets a clock and a lease, a POST in transit late landing, a damage a corruption budget, a crash a crash budget', () => {
+    const { rows, features } = coveringRows({});
+    const at = (name: string) => features.findIndex((f) => f.name === name);
+    const on = (seed: number, name: string) => features[at(name)].values[rows[seed - 1][at(name)]] === 'on';
+    let both = 0;
+    for (let seed = 1; seed <= COVERED_SEEDS; seed++) {
+      const o = swarmOptions(seed);
+      if (on(seed, 'stall')) expect([o.settings?.ticks ?? 0, o.settings?.lease ?? 0].every((v) => v > 0)).toBe(true);
+      if (on(seed, 'timeout-in-transit')) expect(o.settings?.lateLanding ?? 0).toBeGreaterThan(0);
+      expect((o.settings?.dedupeWindow ?? 0) > 0).toBe(on(seed, 'forget'));
+      expect((o.settings?.retention ?? 0) > 0).toBe(on(seed, 'sweep'));
+      for (const d of ['tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'field-corrupt']) if (on(seed, d)) expect(o.corruptionsMax).toBeGreaterThan(0);
+      for (const c of ['crash', 'crash-in-post']) if (on(seed, c)) expect(o.crashesMax).toBeGreaterThan(0);
+      if (on(seed, 'stall') && on(seed, 'timeout-in-transit')) both++;
+    }
+    expect(both).toBeGreaterThan(0);
+  });
+
+  it('leave out a kind the user\'s settings hold on or off, and keep the user\'s settings', () => {
+    const names = (fixed: FixedOptions) => swarmFeatures(fixed).map((f) => f.name);
+    expect(names({ settings: { dedupeWindow: 0 } })).not.toContain('forget');
+    expect(names({ settings: { dedupeWindow: 3 } })).not.toContain('forget');
+    expect(names({ settings: { retention: 2 } })).not.toContain('sweep');
+    expect(names({ settings: { ticks: 0 } })).not.toContain('stall');
+    expect(names({ settings: { ticks: 64, lease: 2 } })).toContain('stall');
+    for (let seed = 1; seed <= 32; seed++) {
+      expect(swarmOptions(seed, { settings: { ticks: 0, lateLanding: 0 } }).settings).toMatchObject({ ticks: 0, lateLanding: 0 });
+      expect(swarmOptions(seed, { settings: { dedupeWindow: 4 } }).settings?.dedupeWindow).toBe(4);
+    }
   });
 
   it('take each covering row\'s values exactly, read back from the options', () => {

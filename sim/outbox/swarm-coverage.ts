@@ -1,7 +1,7 @@
 /**
  * Pairwise coverage of the swarm's features (issue 21): a seed's options
- * switch features on and off (engines, broker mode, each fault kind,
- * corruption, the operator's budget), each drawn independently, so a flaw
+ * switch features on and off (engines, broker mode, each answer and fault
+ * kind, the operator's budget), each drawn independently, so a flaw
  * that needs two rare values together (a crash in the POST with one broker
  * mode, many operator actions with a fault switched off) shows only at seed
  * 20,000 or so. The first seeds therefore take their features from a
@@ -15,13 +15,17 @@
  *
  * The features are read back from a seed's options the same way for every
  * seed, so the coverage report (which pairs occurred in the seeds run)
- * counts random seeds too.
+ * counts random seeds too. A kind reads `on` only when the world can take
+ * its step (its weight, the setting it follows, a budget left: see
+ * `kindEffective`), and a row that switches it on turns on what it needs,
+ * each from a stream of its own (`cover:<name>`), so a pair counted is a
+ * pair the world could produce.
  */
 import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 import { lightStream } from '../core/chooser.ts';
 import { ANSWER_NAMES, HEALTHY_ANSWER, answerOffered } from './events/broker.ts';
-import type { AnyKind } from './events/kind.ts';
-import { EVENT_KINDS } from './events/table.ts';
+import type { AnyKind, Setting } from './events/kind.ts';
+import { EVENT_KINDS, SETTINGS } from './events/table.ts';
 import type { FixedOptions, WorldOptions } from './options.ts';
 
 /** One feature: its name and the values it takes. */
@@ -57,17 +61,21 @@ function atLeastOne(seed: number, name: string, drawn: number): number {
 /**
  * The kinds a covering row switches on and off: every kind of the event
  * table whose swarm knob is drawn `on` (the broker's answers but the healthy
- * one, the faults). Their order decides the covering rows, so it is the one
- * trace format 1 listed their weights in (answers, then faults: `knob.v1`),
- * which keeps seeds 1-256 the worlds pinned in tests; a kind added since
- * follows in table order.
+ * one, the faults), and every fault or operator action that follows a world
+ * setting of its own and happens by a draw (a forgetting broker, a retention
+ * sweep; not the clock's tick, a normal step, nor a late POST landing, which
+ * comes only after a `timeout-in-transit`, a feature of its own). Kinds of
+ * trace format 1 first, in its order (answers, then faults: `knob.v1`); a
+ * kind added since follows in table order.
  */
 function switchedKinds(): AnyKind[] {
   const place = (k: AnyKind): number => {
     const v1 = k.knob?.v1;
     return v1 === undefined ? Infinity : (v1.list === 'answerWeights' ? 0 : 1000) + v1.index;
   };
-  return EVENT_KINDS.filter((k) => k.knob !== null && k.knob.draw === 'on').sort((x, y) => place(x) - place(y));
+  const switched = (k: AnyKind): boolean =>
+    k.knob !== null && (k.knob.draw === 'on' || (k.knob.draw === 'setting' && k.setting !== undefined && k.tag !== 'normal' && k.bySelf !== true));
+  return EVENT_KINDS.filter(switched).sort((x, y) => place(x) - place(y));
 }
 
 /**
@@ -81,23 +89,136 @@ function needsCrash(k: AnyKind): boolean {
   return a !== undefined && !answerOffered({ crashesMax: 0, healAnswer: HEALTHY_ANSWER } as WorldOptions, a, false, 0);
 }
 
-/** A kind switched on (its weight above 0, by name in `weights`) or off. */
-function kindFeature(k: AnyKind): Feature {
+/** A budget of a world's options a kind spends: crashes, or corruptions (the damages to the store). */
+type Budget = 'crashesMax' | 'corruptionsMax';
+
+/**
+ * The budget a kind's steps take from: a crash (also in the POST) takes a
+ * crash; every other storage fault that no setting governs (a torn record or
+ * claim, a schema rewrite, a field corrupted) takes a corruption. A stall
+ * follows the clock's lease instead. Each kind's `enabled` asks for one left,
+ * so with the budget at 0 it never happens however heavy its weight.
+ */
+export function budgetOf(k: AnyKind): Budget | null {
+  if (needsCrash(k)) return 'crashesMax';
+  if (k.group === 'fault' && k.processes === undefined && k.setting === undefined) return 'corruptionsMax';
+  return null;
+}
+
+/**
+ * Whether a world of these options can take a step of kind `k`: its weight
+ * as the kind reads it (which is 0 without the setting it follows: a stall
+ * without leases, a POST left in transit without late landing, a field
+ * corrupted without a corruption budget), and one left in the budget it
+ * spends. A feature reads `on` only then, so a pair is counted only when
+ * both its values can happen in the world.
+ */
+export function kindEffective(k: AnyKind, o: WorldOptions): boolean {
+  if (k.knob === null || k.knob.weight(o) <= 0) return false;
+  const budget = budgetOf(k);
+  return budget === null || o[budget] > 0;
+}
+
+/**
+ * A value for setting `s` that turns it on, drawn from the seed's stream
+ * `cover:<name>`: the setting's own draw, taken until it comes out on, so
+ * it is a value the swarm draws anyway (a lease of 1-3 ticks, 1-6 POSTs in
+ * transit, 1-6 sweeps, a window of 1-6 broker steps).
+ */
+function drawOn(seed: number, s: Setting): number {
+  const stream = lightStream(seed, `cover:${s.name}`);
+  for (let i = 0; i < 64; i++) {
+    const v = s.draw(() => stream.next());
+    if (v !== s.off) return v;
+  }
+  return Math.min(s.max, Math.max(s.min, s.off + 1));
+}
+
+/** `o` with setting `s` on (and the settings it needs), keeping a value already on and any the user fixed; null when a fixed one is off. */
+function withSettingOn(o: WorldOptions, s: Setting, seed: number, fixed: Readonly<Record<string, number>>): WorldOptions | null {
+  let out = o;
+  if (s.needs !== undefined) {
+    const needed = SETTINGS.find((x) => x.name === s.needs?.setting);
+    if (needed === undefined) return null;
+    const on = withSettingOn(out, needed, seed, fixed);
+    if (on === null) return null;
+    out = on;
+  }
+  if ((out.settings?.[s.name] ?? s.off) !== s.off) return out;
+  if (fixed[s.name] !== undefined) return null;
+  return { ...out, settings: { ...out.settings, [s.name]: drawOn(seed, s) } };
+}
+
+/** A kind switched on (it can happen in the world: {@link kindEffective}) or off (it cannot). */
+function kindFeature(k: AnyKind, fixedSettings: Readonly<Record<string, number>>): Feature {
   const name = k.name;
-  const crashes = needsCrash(k);
+  const budget = budgetOf(k);
+  const own = k.knob?.draw === 'on';
   return {
     name,
     values: ON_OFF,
-    read: (o) => ((o.weights[name] ?? 0) > 0 && (!crashes || o.crashesMax > 0) ? 'on' : 'off'),
+    read: (o) => (kindEffective(k, o) ? 'on' : 'off'),
     write: (o, v, seed) => {
-      if (v === 'off') return { ...o, weights: { ...o.weights, [name]: 0 } };
-      const weight = (o.weights[name] ?? 0) > 0 ? o.weights[name] : onWeight(seed, name);
-      return { ...o, weights: { ...o.weights, [name]: weight }, ...(crashes ? { crashesMax: atLeastOne(seed, 'crashes', o.crashesMax) } : {}) };
+      if (v === 'off') {
+        // Its weight 0, or the setting it follows off: never a budget or a setting another kind may need.
+        if (own) return { ...o, weights: { ...o.weights, [name]: 0 } };
+        const s = k.setting;
+        return s === undefined || fixedSettings[s.name] !== undefined ? o : { ...o, settings: { ...o.settings, [s.name]: s.off } };
+      }
+      let x = o;
+      if (own && (x.weights[name] ?? 0) <= 0) x = { ...x, weights: { ...x.weights, [name]: onWeight(seed, name) } };
+      if (budget !== null && x[budget] <= 0) x = { ...x, [budget]: atLeastOne(seed, budget === 'crashesMax' ? 'crashes' : 'corruptions', x[budget]) };
+      if (k.knob !== null && k.knob.weight(x) <= 0) {
+        // The setting it follows (its own first, then any other) turned on at a value the swarm draws.
+        const candidates = k.setting === undefined ? SETTINGS : [k.setting, ...SETTINGS.filter((s) => s !== k.setting)];
+        for (const s of candidates) {
+          const on = withSettingOn(x, s, seed, fixedSettings);
+          if (on !== null && k.knob.weight(on) > 0) return on;
+        }
+      }
+      return x;
     },
   };
 }
 
-/** The swarm's features for a check: those the user fixed (broker, operator budget, engines) are left out. */
+/** Options in which nothing is on: the start of the check that a feature can be set both ways under the user's fixed settings. */
+function emptyOptions(fixed: FixedOptions): WorldOptions {
+  return {
+    engines: 1,
+    ids: 1,
+    bodiesPerId: 1,
+    attemptsMax: 1,
+    broker: fixed.broker ?? SWARM_BROKER_MODES[0],
+    skew: false,
+    crashesMax: 0,
+    corruptionsMax: 0,
+    operatorActionsMax: 0,
+    settings: { ...fixed.settings },
+    weights: {},
+    faultGroupWeight: 1,
+    healAnswer: HEALTHY_ANSWER,
+    faultStepsMax: 20,
+  };
+}
+
+/** Whether a row can set the feature to each of its values, whatever the user fixed (a fixed setting may hold a kind on or off). */
+function settable(f: Feature, fixed: FixedOptions): boolean {
+  let o = emptyOptions(fixed);
+  for (const v of [...f.values, ...f.values]) {
+    o = f.write(o, v, 1);
+    if (f.read(o) !== v) return false;
+  }
+  return true;
+}
+
+/**
+ * The swarm's features for a check: those the user fixed (broker, operator
+ * budget, engines) are left out, and so is a kind the user's settings hold
+ * on or off (`--dedupe-window 0`: the broker never forgets; `--ticks 0`: no
+ * stall). The budgets of crashes and corruptions are no features of their
+ * own: a kind that spends one gets it when the row switches it on (a budget
+ * with every kind that spends it off is a world without those faults).
+ */
 export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
   const features: Feature[] = [];
   if (fixed.engines === undefined) {
@@ -118,13 +239,11 @@ export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
       },
     });
   }
-  features.push({
-    name: 'corruption',
-    values: ON_OFF,
-    read: (o) => (o.corruptionsMax > 0 ? 'on' : 'off'),
-    write: (o, v, seed) => ({ ...o, corruptionsMax: v === 'off' ? 0 : atLeastOne(seed, 'corruptions', o.corruptionsMax) }),
-  });
-  for (const k of switchedKinds()) features.push(kindFeature(k));
+  const fixedSettings = fixed.settings ?? {};
+  for (const k of switchedKinds()) {
+    const f = kindFeature(k, fixedSettings);
+    if (settable(f, fixed)) features.push(f);
+  }
   return features;
 }
 
@@ -223,7 +342,7 @@ const arrays = new Map<string, { features: Feature[]; rows: Row[]; block: number
 
 /** The features and covering rows (seeds 1 to {@link COVERED_SEEDS}) for a check's fixed options, built once per distinct fixed set. */
 export function coveringRows(fixed: FixedOptions = {}): { features: Feature[]; rows: Row[]; block: number } {
-  const key = `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}`;
+  const key = `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}|${JSON.stringify(fixed.settings ?? {})}`;
   let a = arrays.get(key);
   if (a === undefined) {
     const features = swarmFeatures(fixed);
