@@ -31,6 +31,13 @@ describe('covering arrays', () => {
     expect(coveringArray([3, 2, 2, 4])).toEqual(coveringArray([3, 2, 2, 4]));
     expect(coveringArray([3, 2, 2, 4, 2, 2], 21)).not.toEqual(coveringArray([3, 2, 2, 4, 2, 2], 22));
   });
+  it('give a tie to a feature\'s quiet value, so rows switch fewer kinds on and still cover every pair', () => {
+    const sizes = new Array<number>(14).fill(2);
+    const onPerRow = (rows: number[][]) => rows.flat().filter((v) => v === 0).length / rows.length;
+    const quiet = coveringArray(sizes, 21, sizes.map(() => 1));
+    expect(coversAllPairs(sizes, quiet)).toBe(true);
+    expect(onPerRow(quiet)).toBeLessThan(onPerRow(coveringArray(sizes, 21)));
+  });
 });
 
 describe('the swarm\'s first seeds', () => {
@@ -71,6 +78,16 @@ describe('the swarm\'s first seeds', () => {
       if (on(seed, 'stall') && on(seed, 'timeout-in-transit')) both++;
     }
     expect(both).toBeGreaterThan(0);
+  });
+
+  it('switch fewer kinds on than the random draws (about 6 of 18 against 10): a fault needing a rare partner is not drowned by every other', () => {
+    const kinds = swarmFeatures({}).filter((f) => f.values.includes('on'));
+    const mean = (from: number, to: number) => {
+      let on = 0;
+      for (let seed = from; seed < to; seed++) on += kinds.filter((f) => f.read(swarmOptions(seed)) === 'on').length;
+      return on / (to - from);
+    };
+    expect(mean(1, COVERED_SEEDS + 1)).toBeLessThan(mean(COVERED_SEEDS + 1, COVERED_SEEDS + 1001) - 2);
   });
 
   it('leave out a kind the user\'s settings hold on or off, and keep the user\'s settings', () => {

@@ -267,10 +267,16 @@ function tieBreaker(seed: number): () => number {
  * A covering array of strength 2 over features with `sizes[i]` values
  * each: every pair of values of two features is in some row. Greedy: each
  * row starts from the first uncovered pair, then sets the other features
- * (in a shuffled order, ties broken by a seeded generator) to the value
- * that covers most uncovered pairs with the values already set.
+ * (in a shuffled order) to the value that covers most uncovered pairs
+ * with the values already set. A tie goes to the feature's quiet value
+ * (`quiet[i]`, a kind off), else to a seeded generator: rows then switch
+ * about 6 of the swarm's 18 kinds on rather than 9 (random draws: 10), and a
+ * flaw that needs two faults together is less often drowned by the others.
+ * Measured over the flawed rule sets of sim/bench/flawed-rules.ts (first
+ * violating seed of the swarm alone), rows without the preference left four
+ * of them past seed 256, with it none but those random seeds find.
  */
-export function coveringArray(sizes: readonly number[], seed = 21): Row[] {
+export function coveringArray(sizes: readonly number[], seed = 21, quiet: readonly number[] = []): Row[] {
   const n = sizes.length;
   // uncovered[i][j] (i < j): a set of `a * sizes[j] + b` for value a of i and b of j.
   const uncovered: Set<number>[][] = sizes.map((_, i) => sizes.map((__, j) => {
@@ -315,7 +321,8 @@ export function coveringArray(sizes: readonly number[], seed = 21): Row[] {
       let bestTie = -1;
       for (let v = 0; v < sizes[f]; v++) {
         const g = gain(row, f, v);
-        const tie = rand();
+        // A tie goes to the feature's quiet value (a kind off) if it has one, else to the seeded draw.
+        const tie = rand() + (quiet[f] === v ? 1 : 0);
         if (g > bestGain || (g === bestGain && tie > bestTie)) [best, bestGain, bestTie] = [v, g, tie];
       }
       row[f] = best;
@@ -350,7 +357,7 @@ export function coveringRows(fixed: FixedOptions = {}): { features: Feature[]; r
     const rows: Row[] = [];
     let block = 0;
     for (let k = 0; rows.length < COVERED_SEEDS; k++) {
-      const more = coveringArray(sizes, 21 + k);
+      const more = coveringArray(sizes, 21 + k, features.map((f) => f.values.indexOf('off')));
       if (k === 0) block = more.length;
       rows.push(...more);
     }
