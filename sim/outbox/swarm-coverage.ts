@@ -274,7 +274,8 @@ function tieBreaker(seed: number): () => number {
  * flaw that needs two faults together is less often drowned by the others.
  * Measured over the flawed rule sets of sim/bench/flawed-rules.ts (first
  * violating seed of the swarm alone), rows without the preference left four
- * of them past seed 256, with it none but those random seeds find.
+ * more of them past seed 256; with it 42 of 44 are found by seed 256, as
+ * before the rows' features were made honest.
  */
 export function coveringArray(sizes: readonly number[], seed = 21, quiet: readonly number[] = []): Row[] {
   const n = sizes.length;
