@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { swarmOptions, type FixedOptions } from './options.ts';
 import { HEALTHY_ANSWER } from './events/broker.ts';
+import { EVENT_KINDS } from './events/table.ts';
 import { COVERED_SEEDS, coveringArray, coveringRows, operatorClass, pairCoverage, swarmFeatures } from './swarm-coverage.ts';
 
 /** Every pair of values of two columns occurs in some row. */
@@ -88,6 +89,26 @@ describe('the swarm\'s first seeds', () => {
       return on / (to - from);
     };
     expect(mean(1, COVERED_SEEDS + 1)).toBeLessThan(mean(COVERED_SEEDS + 1, COVERED_SEEDS + 1001) - 2);
+  });
+
+  it('count a pair exercised only where the run took a step of each kind it switches on', () => {
+    const features = swarmFeatures({});
+    const everything = new Set(EVENT_KINDS.map((k) => k.name));
+    const drawn = pairCoverage(1, 17, {}, swarm({}));
+    expect(pairCoverage(1, 17, {}, swarm({}), () => everything)).toEqual(drawn);
+    // A run that took no step: only pairs of values that switch nothing on (a kind off, no operator budget, sizes, broker).
+    const none = pairCoverage(1, 17, {}, swarm({}), () => new Set());
+    expect(none.covered).toBeLessThan(drawn.covered);
+    const quietValue = (name: string, value: string) => {
+      const f = features.find((x) => x.name === name);
+      return f?.shows === undefined || f.shows.quiet === value;
+    };
+    expect(none.missing.length).toBeGreaterThan(0);
+    for (const m of none.missing) expect(m.split(' & ').some((fv) => !quietValue(fv.split('=')[0], fv.split('=')[1]))).toBe(true);
+    // The kinds a row switches on with a step taken: a crash taken counts crash=on, and nothing else switched on.
+    const crashOnly = pairCoverage(1, 17, {}, swarm({}), () => new Set(['crash']));
+    expect(crashOnly.covered).toBeGreaterThan(none.covered);
+    expect(crashOnly.covered).toBeLessThan(drawn.covered);
   });
 
   it('leave out a kind the user\'s settings hold on or off, and keep the user\'s settings', () => {

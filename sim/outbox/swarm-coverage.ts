@@ -36,6 +36,12 @@ export interface Feature {
   read: (o: WorldOptions) => string;
   /** Sets the feature to `value` in options drawn for `seed` (keeping a drawn weight or budget that already agrees). */
   write: (o: WorldOptions, value: string, seed: number) => WorldOptions;
+  /**
+   * For a feature that switches kinds on (a kind, the operator's budget):
+   * its value with none of them (`off`, `0`), and the kinds whose steps show
+   * that any other value was exercised in a run, not only drawn.
+   */
+  shows?: { quiet: string; kinds: readonly string[] };
 }
 
 /** Operator budgets a covering row asks for: none, a few (1-3), many (8-12: a history grows past its bound only after several requeues). */
@@ -157,6 +163,7 @@ function kindFeature(k: AnyKind, fixedSettings: Readonly<Record<string, number>>
   return {
     name,
     values: ON_OFF,
+    shows: { quiet: 'off', kinds: [name] },
     read: (o) => (kindEffective(k, o) ? 'on' : 'off'),
     write: (o, v, seed) => {
       if (v === 'off') {
@@ -231,6 +238,8 @@ export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
     features.push({
       name: 'operator',
       values: OPERATOR_CLASSES,
+      // The operator's own actions (the sweep is a kind of its own, with its own setting).
+      shows: { quiet: '0', kinds: EVENT_KINDS.filter((k) => k.group === 'operator' && k.knob === null).map((k) => k.name) },
       read: (o) => operatorClass(o.operatorActionsMax),
       write: (o, v, seed) => {
         if (operatorClass(o.operatorActionsMax) === v) return o;
@@ -401,8 +410,19 @@ export interface PairCoverage {
   missing: string[];
 }
 
-/** Pair coverage of seeds [from, to) drawn by `options`, over the features of `fixed`. */
-export function pairCoverage(from: number, to: number, fixed: FixedOptions, options: (seed: number) => WorldOptions): PairCoverage {
+/**
+ * Pair coverage of seeds [from, to) drawn by `options`, over the features of
+ * `fixed`. With `occurred` (the kinds whose steps a seed's run took), a pair
+ * counts only where it was exercised: a value that switches kinds on counts
+ * in a run that took a step of one of them (`Feature.shows`).
+ */
+export function pairCoverage(
+  from: number,
+  to: number,
+  fixed: FixedOptions,
+  options: (seed: number) => WorldOptions,
+  occurred?: (seed: number) => ReadonlySet<string>,
+): PairCoverage {
   const features = swarmFeatures(fixed);
   const n = features.length;
   const seen: boolean[][][] = features.map((fi) => features.map((fj) => new Array<boolean>(fi.values.length * fj.values.length).fill(false)));
@@ -414,7 +434,12 @@ export function pairCoverage(from: number, to: number, fixed: FixedOptions, opti
   const marks = new Set([100, 500]);
   for (let seed = from; seed < to; seed++) {
     const o = options(seed);
-    const v = features.map((f) => f.values.indexOf(f.read(o)));
+    const took = occurred?.(seed);
+    const v = features.map((f) => {
+      const value = f.read(o);
+      if (took !== undefined && f.shows !== undefined && value !== f.shows.quiet && !f.shows.kinds.some((k) => took.has(k))) return -1;
+      return f.values.indexOf(value);
+    });
     for (let i = 0; i < n; i++) {
       if (v[i] < 0) continue;
       for (let j = i + 1; j < n; j++) {
