@@ -59,6 +59,14 @@ export interface LivenessGraph<S, E> {
   print(s: S, out: Uint32Array): void;
   /** The successors of `s` by the events `keep` accepts, in event order. */
   successors(s: S, keep: (e: E) => boolean): { event: E; state: S }[];
+  /**
+   * Optional, the same without a list: calls `visit` with each successor by
+   * an event `keep` accepts, in event order. The state it is given may be a
+   * scratch value, valid during the call only: {@link retain} keeps it.
+   */
+  eachSuccessor?(s: S, keep: (e: E) => boolean, visit: (event: E, state: S) => void): void;
+  /** A lasting copy of a state `eachSuccessor` gave (with it). */
+  retain?(s: S): S;
   /** The shortest path of events from the initial state to a state whose fingerprint (see {@link printKey}) is in `targets`, or null. */
   shortestPathTo(targets: ReadonlySet<string>): E[] | null;
   /** The state the events lead to from the initial state. */
@@ -97,6 +105,18 @@ export class LivenessSearch<S, E> {
   private readonly flags = new FingerprintFlags();
   private readonly violated = new Set<string>();
   private readonly fp = new Uint32Array(2);
+  /** The modes an event is a step of, as bits, per event (events are shared values). */
+  private readonly modesOf = new Map<E, number>();
+  private readonly maskOf = (e: E): number => {
+    let mask = this.modesOf.get(e);
+    if (mask === undefined) {
+      mask = 0;
+      for (let m = 0; m < this.spec.modes.length; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+      this.modesOf.set(e, mask);
+    }
+    return mask;
+  };
+  private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
 
   constructor(
     private readonly spec: SteadyLiveness<S, E>,
@@ -126,18 +146,21 @@ export class LivenessSearch<S, E> {
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
   visit(s: S, path: () => E[]): boolean {
     const before = this.found.length;
-    const eventuallyLeft = this.spec.properties.some((p) => !this.violated.has(p));
-    if (eventuallyLeft && this.quiet(s)) {
+    const eventuallyLeft = this.violated.size < this.spec.properties.length || this.spec.properties.some((p) => !this.violated.has(p));
+    const p = this.fp;
+    this.graph.print(s, p);
+    const quiet = this.quietAt(s, p);
+    if (eventuallyLeft && quiet) {
       const v = this.spec.atRest(s);
       if (v !== 'busy' && v !== null && !this.violated.has(v.property)) {
         this.violated.add(v.property);
         this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
       }
     }
-    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && this.spec.steadyState(s) && !this.quiet(s)) {
-      this.graph.print(s, this.fp);
-      if ((this.flags.get(this.fp[0], this.fp[1]) & DONE) === 0) {
-        const lasso = this.region(s);
+    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && !quiet && this.spec.steadyState(s)) {
+      // `p` still holds the print of `s` (quietAt reads no other).
+      if ((this.flags.get(p[0], p[1]) & DONE) === 0) {
+        const lasso = this.region(s, p);
         if (lasso !== null) this.lasso(lasso.component, lasso.mode);
       }
     }
@@ -145,14 +168,7 @@ export class LivenessSearch<S, E> {
     return this.found.length > before;
   }
 
-  /** Whether the system would be quiet once faults stop in `s` (remembered per state). */
-  private quiet(s: S): boolean {
-    const p = new Uint32Array(2);
-    this.graph.print(s, p);
-    return this.quietAt(s, p);
-  }
-
-  /** {@link quiet} of `s`, whose fingerprint is `p`. */
+  /** Whether the system would be quiet once faults stop in `s`, whose fingerprint is `p` (remembered per state). */
   private quietAt(s: S, p: Uint32Array): boolean {
     const f = this.flags.get(p[0], p[1]);
     if ((f & KNOWN) !== 0) return (f & QUIET) !== 0;
@@ -172,7 +188,7 @@ export class LivenessSearch<S, E> {
    * a new component under any mode: all it reaches under a mode was in its
    * region, whose components were whole.
    */
-  private region(root: S): { component: Set<string>; mode: number } | null {
+  private region(root: S, rootPrint: Uint32Array): { component: Set<string>; mode: number } | null {
     const modes = this.spec.modes.length;
     const local = new FingerprintIndex();
     const prints: number[] = [];
@@ -182,23 +198,17 @@ export class LivenessSearch<S, E> {
     const targets: number[] = [];
     const masks: number[] = [];
     const p = new Uint32Array(2);
+    let cut = false;
+    // The modes of the edges that stay inside the region.
+    let inside = 0;
     const add = (state: S): number => {
       prints.push(p[0], p[1]);
       open.push(state);
       return local.add(p[0], p[1]);
     };
-    // The modes an event is a step of, as bits, per event (events are shared values).
-    const modesOf = new Map<E, number>();
-    const maskOf = (e: E): number => {
-      let mask = modesOf.get(e);
-      if (mask === undefined) {
-        mask = 0;
-        for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
-        modesOf.set(e, mask);
-      }
-      return mask;
-    };
-    this.graph.print(root, p);
+    const maskOf = this.maskOf;
+    p[0] = rootPrint[0];
+    p[1] = rootPrint[1];
     add(root);
     for (let i = 0; i < open.length; i++) {
       if (i % POLL_EVERY === POLL_EVERY - 1) {
@@ -208,27 +218,42 @@ export class LivenessSearch<S, E> {
       const state = open[i] as S;
       open[i] = null;
       first.push(targets.length);
-      for (const { event, state: t } of this.graph.successors(state, (e) => maskOf(e) !== 0)) {
+      this.each(state, this.isStep, (event, t) => {
+        if (cut) return;
         this.graph.print(t, p);
         let j = local.get(p[0], p[1]);
         if (j < 0) {
           if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quietAt(t, p)) j = -1;
           else if (open.length >= this.regionMax) {
-            this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
-            return null;
-          } else j = add(t);
+            cut = true;
+            return;
+          } else j = add(this.graph.retain?.(t) ?? t);
         }
+        const mask = maskOf(event);
+        if (j >= 0) inside |= mask;
         targets.push(j);
-        masks.push(maskOf(event));
+        masks.push(mask);
+      });
+      if (cut) {
+        this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
+        return null;
       }
     }
     first.push(targets.length);
+    // A mode no edge inside the region carries has no cycle in it.
     for (let m = 0; m < modes; m++) {
+      if ((inside & (1 << m)) === 0) continue;
       const component = bottomCycle(first, targets, masks, 1 << m);
       if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
     }
     for (let i = 0; i < open.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
     return null;
+  }
+
+  /** The successors of `s` by the events `keep` accepts, each given to `visit` (a scratch state: see `LivenessGraph.retain`). */
+  private each(s: S, keep: (e: E) => boolean, visit: (event: E, state: S) => void): void {
+    if (this.graph.eachSuccessor !== undefined) this.graph.eachSuccessor(s, keep, visit);
+    else for (const { event, state } of this.graph.successors(s, keep)) visit(event, state);
   }
 
   /** Records the lasso of a component: shortest path to it, then the shortest cycle through the state it reaches. */
