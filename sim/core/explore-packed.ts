@@ -10,7 +10,7 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
@@ -164,6 +164,7 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     },
     eachSuccessor,
     retain: (s) => Int32Array.from(s),
+    stateQueue: () => new RegionStates(width),
     shortestPathTo(targets) {
       const p = new Uint32Array(2);
       const target: PackedSystem<E> = {
@@ -179,6 +180,41 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     stateAfter,
     ...(symmetry === undefined ? {} : { closeCycle: (entry: Int32Array, cycle: E[]) => closeCycle(symmetry, entry, cycle, after) }),
   };
+}
+
+/** A cycle search's states in one growable vector (a typed array per state would cost an allocation each). */
+class RegionStates implements RegionQueue<Int32Array> {
+  private states = new Int32Array(1 << 10);
+  private readonly head: Int32Array;
+  private read = 0;
+  private written = 0;
+
+  constructor(private readonly width: number) {
+    this.head = new Int32Array(width);
+  }
+
+  push(s: Int32Array): void {
+    const w = this.width;
+    if (this.written + w > this.states.length) {
+      const grown = new Int32Array(Math.max(this.states.length * 2, this.written + w));
+      grown.set(this.states.subarray(0, this.written));
+      this.states = grown;
+    }
+    for (let i = 0; i < w; i++) this.states[this.written + i] = s[i];
+    this.written += w;
+  }
+
+  shift(): Int32Array {
+    if (this.read >= this.written) throw new Error('region states: shift from an empty queue');
+    for (let i = 0; i < this.width; i++) this.head[i] = this.states[this.read + i];
+    this.read += this.width;
+    return this.head;
+  }
+
+  clear(): void {
+    this.read = 0;
+    this.written = 0;
+  }
 }
 
 /** The index of the last event `keep` accepts, or -1 (the expansion stops after it: in the outbox, engine steps and answers come first). */
