@@ -137,6 +137,8 @@ export class LivenessSearch<S, E> {
   private readonly masks: number[] = [];
   private readonly prints: number[] = [];
   private readonly tarjan = new TarjanScratch();
+  /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
+  private verdict: Violation | null | 'busy' | undefined = undefined;
 
   constructor(
     private readonly spec: SteadyLiveness<S, E>,
@@ -170,9 +172,11 @@ export class LivenessSearch<S, E> {
     const eventuallyLeft = this.violated.size < this.spec.properties.length || this.spec.properties.some((p) => !this.violated.has(p));
     const p = this.fp;
     this.graph.print(s, p);
+    this.verdict = undefined;
     const quiet = this.quietAt(s, p);
     if (eventuallyLeft && quiet) {
-      const v = this.spec.atRest(s);
+      // The verdict quietAt just computed, if it did (a state met first in a cycle search has only its flags).
+      const v = this.verdict ?? this.spec.atRest(s);
       if (v !== 'busy' && v !== null && !this.violated.has(v.property)) {
         this.violated.add(v.property);
         this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
@@ -193,7 +197,8 @@ export class LivenessSearch<S, E> {
   private quietAt(s: S, p: Uint32Array): boolean {
     const f = this.flags.get(p[0], p[1]);
     if ((f & KNOWN) !== 0) return (f & QUIET) !== 0;
-    const quiet = this.spec.atRest(s) !== 'busy';
+    this.verdict = this.spec.atRest(s);
+    const quiet = this.verdict !== 'busy';
     this.flags.set(p[0], p[1], KNOWN | (quiet ? QUIET : 0));
     return quiet;
   }
