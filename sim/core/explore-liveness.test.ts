@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { explore, GrowableIndex, searchResult } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
-import { bottomCycle, LivenessSearch, livenessTraceEvents, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
@@ -30,6 +30,43 @@ function bottom(edges: number[][], mode: number): number[] | null {
 
 describe('bottomCycle: a component with a cycle that no edge of the mode leaves', () => {
   const ALL = 3;
+  it('gives the same answers with its arrays reused from run to run (a region is searched per mode, regions one after another)', () => {
+    const graphs: number[][][] = [
+      [[1, ALL], [2, ALL], [1, ALL]],
+      [[1, ALL], [2, ALL], [1, ALL, -1, ALL]],
+      // More states than the scratch starts with: it grows, and smaller graphs after it see no stale marks.
+      Array.from({ length: 40 }, (_, i) => (i < 39 ? [i + 1, 1] : [20, 1, 0, 2])),
+      [[0, 2]],
+      [[1, 1], [0, 1]],
+      [[1, ALL], [2, ALL], [1, ALL, 3, ALL], []],
+    ];
+    const toArrays = (edges: number[][]) => {
+      const first: number[] = [];
+      const targets: number[] = [];
+      const masks: number[] = [];
+      for (const out of edges) {
+        first.push(targets.length);
+        for (let k = 0; k < out.length; k += 2) {
+          targets.push(out[k]);
+          masks.push(out[k + 1]);
+        }
+      }
+      first.push(targets.length);
+      return [first, targets, masks] as const;
+    };
+    const scratch = new TarjanScratch();
+    for (const round of [0, 1]) {
+      for (const edges of graphs) {
+        for (const mode of [1, 2]) {
+          const [first, targets, masks] = toArrays(edges);
+          expect([round, bottomCycle(first, targets, masks, mode, scratch)?.sort((a, b) => a - b)]).toEqual([round, bottom(edges, mode)?.sort((a, b) => a - b)]);
+        }
+      }
+    }
+    expect(bottom(graphs[2], 1)?.length).toBe(20);
+    expect(bottom(graphs[3], 2)).toEqual([0]);
+  });
+
   it('finds a closed cycle, and not a cycle with a way out', () => {
     // 0 -> 1 -> 2 -> 1: {1, 2} is closed.
     expect(bottom([[1, ALL], [2, ALL], [1, ALL]], 1)?.sort()).toEqual([1, 2]);

@@ -59,6 +59,16 @@ export interface LivenessGraph<S, E> {
   print(s: S, out: Uint32Array): void;
   /** The successors of `s` by the events `keep` accepts, in event order. */
   successors(s: S, keep: (e: E) => boolean): { event: E; state: S }[];
+  /**
+   * Optional, the same without a list: calls `visit` with each successor by
+   * an event `keep` accepts, in event order. The state it is given may be a
+   * scratch value, valid during the call only: {@link retain} keeps it.
+   */
+  eachSuccessor?(s: S, keep: (e: E) => boolean, visit: (event: E, state: S) => void): void;
+  /** A lasting copy of a state `eachSuccessor` gave (with it). */
+  retain?(s: S): S;
+  /** Optional: a compact first-in first-out store for a cycle search's states (else they are kept as retained values). */
+  stateQueue?(): RegionQueue<S>;
   /** The shortest path of events from the initial state to a state whose fingerprint (see {@link printKey}) is in `targets`, or null. */
   shortestPathTo(targets: ReadonlySet<string>): E[] | null;
   /** The state the events lead to from the initial state. */
@@ -69,6 +79,16 @@ export interface LivenessGraph<S, E> {
    * real cycle, which ends at `entry` (see `closeCycle` in explore.ts).
    */
   closeCycle?(entry: S, cycle: E[]): E[];
+}
+
+/** The states of one cycle search, in the order found, each expanded once. */
+export interface RegionQueue<S> {
+  /** Keeps a copy of `s` (which may be a scratch value). */
+  push(s: S): void;
+  /** The oldest state not yet taken, valid until the next call of `shift`; removes it. */
+  shift(): S;
+  /** Forgets every state. */
+  clear(): void;
 }
 
 /** Most states one cycle search holds (on the heap) before it gives up, saying so. */
@@ -97,6 +117,28 @@ export class LivenessSearch<S, E> {
   private readonly flags = new FingerprintFlags();
   private readonly violated = new Set<string>();
   private readonly fp = new Uint32Array(2);
+  /** The modes an event is a step of, as bits, per event (events are shared values). */
+  private readonly modesOf = new Map<E, number>();
+  private readonly maskOf = (e: E): number => {
+    let mask = this.modesOf.get(e);
+    if (mask === undefined) {
+      mask = 0;
+      for (let m = 0; m < this.spec.modes.length; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
+      this.modesOf.set(e, mask);
+    }
+    return mask;
+  };
+  private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
+  /** The cycle search's states: made once, cleared per region. */
+  private readonly queue: RegionQueue<S>;
+  // A region's edges, reused from region to region (see `region`).
+  private readonly first: number[] = [];
+  private readonly targets: number[] = [];
+  private readonly masks: number[] = [];
+  private readonly prints: number[] = [];
+  private readonly tarjan = new TarjanScratch();
+  /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
+  private verdict: Violation | null | 'busy' | undefined = undefined;
 
   constructor(
     private readonly spec: SteadyLiveness<S, E>,
@@ -106,6 +148,7 @@ export class LivenessSearch<S, E> {
     private readonly poll: () => string | null = () => null,
   ) {
     if (spec.modes.length > 30) throw new Error('liveness search: at most 30 steady modes');
+    this.queue = graph.stateQueue?.() ?? objectQueue(graph);
   }
 
   /** Property names this search checks. */
@@ -126,18 +169,23 @@ export class LivenessSearch<S, E> {
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
   visit(s: S, path: () => E[]): boolean {
     const before = this.found.length;
-    const eventuallyLeft = this.spec.properties.some((p) => !this.violated.has(p));
-    if (eventuallyLeft && this.quiet(s)) {
-      const v = this.spec.atRest(s);
+    const eventuallyLeft = this.violated.size < this.spec.properties.length || this.spec.properties.some((p) => !this.violated.has(p));
+    const p = this.fp;
+    this.graph.print(s, p);
+    this.verdict = undefined;
+    const quiet = this.quietAt(s, p);
+    if (eventuallyLeft && quiet) {
+      // The verdict quietAt just computed, if it did (a state met first in a cycle search has only its flags).
+      const v = this.verdict ?? this.spec.atRest(s);
       if (v !== 'busy' && v !== null && !this.violated.has(v.property)) {
         this.violated.add(v.property);
         this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
       }
     }
-    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && this.spec.steadyState(s) && !this.quiet(s)) {
-      this.graph.print(s, this.fp);
-      if ((this.flags.get(this.fp[0], this.fp[1]) & DONE) === 0) {
-        const lasso = this.region(s);
+    if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && !quiet && this.spec.steadyState(s)) {
+      // `p` still holds the print of `s` (quietAt reads no other).
+      if ((this.flags.get(p[0], p[1]) & DONE) === 0) {
+        const lasso = this.region(s, p);
         if (lasso !== null) this.lasso(lasso.component, lasso.mode);
       }
     }
@@ -145,18 +193,12 @@ export class LivenessSearch<S, E> {
     return this.found.length > before;
   }
 
-  /** Whether the system would be quiet once faults stop in `s` (remembered per state). */
-  private quiet(s: S): boolean {
-    const p = new Uint32Array(2);
-    this.graph.print(s, p);
-    return this.quietAt(s, p);
-  }
-
-  /** {@link quiet} of `s`, whose fingerprint is `p`. */
+  /** Whether the system would be quiet once faults stop in `s`, whose fingerprint is `p` (remembered per state). */
   private quietAt(s: S, p: Uint32Array): boolean {
     const f = this.flags.get(p[0], p[1]);
     if ((f & KNOWN) !== 0) return (f & QUIET) !== 0;
-    const quiet = this.spec.atRest(s) !== 'busy';
+    this.verdict = this.spec.atRest(s);
+    const quiet = this.verdict !== 'busy';
     this.flags.set(p[0], p[1], KNOWN | (quiet ? QUIET : 0));
     return quiet;
   }
@@ -172,63 +214,75 @@ export class LivenessSearch<S, E> {
    * a new component under any mode: all it reaches under a mode was in its
    * region, whose components were whole.
    */
-  private region(root: S): { component: Set<string>; mode: number } | null {
+  private region(root: S, rootPrint: Uint32Array): { component: Set<string>; mode: number } | null {
     const modes = this.spec.modes.length;
-    const local = new FingerprintIndex();
-    const prints: number[] = [];
-    const open: (S | null)[] = [];
-    // The edges of state i are (targets[k], masks[k]) for k from first[i] to first[i + 1]; target -1 leaves the region.
-    const first: number[] = [];
-    const targets: number[] = [];
-    const masks: number[] = [];
+    const local = new FingerprintIndex(4);
+    const { first, targets, masks, prints, queue } = this;
+    first.length = 0;
+    targets.length = 0;
+    masks.length = 0;
+    prints.length = 0;
+    queue.clear();
     const p = new Uint32Array(2);
+    let cut = false;
+    // The modes of the edges that stay inside the region.
+    let inside = 0;
     const add = (state: S): number => {
       prints.push(p[0], p[1]);
-      open.push(state);
+      queue.push(state);
       return local.add(p[0], p[1]);
     };
-    // The modes an event is a step of, as bits, per event (events are shared values).
-    const modesOf = new Map<E, number>();
-    const maskOf = (e: E): number => {
-      let mask = modesOf.get(e);
-      if (mask === undefined) {
-        mask = 0;
-        for (let m = 0; m < modes; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
-        modesOf.set(e, mask);
-      }
-      return mask;
-    };
-    this.graph.print(root, p);
+    const maskOf = this.maskOf;
+    const flags = this.flags;
+    p[0] = rootPrint[0];
+    p[1] = rootPrint[1];
     add(root);
-    for (let i = 0; i < open.length; i++) {
+    const visitEdge = (event: E, t: S): void => {
+      if (cut) return;
+      this.graph.print(t, p);
+      let j = local.get(p[0], p[1]);
+      if (j < 0) {
+        // One probe of the flags for both questions: finished with, and quiet (see quietAt).
+        const f = flags.get(p[0], p[1]);
+        if ((f & DONE) !== 0) j = -1;
+        else if ((f & KNOWN) !== 0 ? (f & QUIET) !== 0 : this.quietAt(t, p)) j = -1;
+        else if (local.size >= this.regionMax) {
+          cut = true;
+          return;
+        } else j = add(t);
+      }
+      const mask = maskOf(event);
+      if (j >= 0) inside |= mask;
+      targets.push(j);
+      masks.push(mask);
+    };
+    for (let i = 0; i < local.size; i++) {
       if (i % POLL_EVERY === POLL_EVERY - 1) {
         this.stopped = this.poll();
         if (this.stopped !== null) return null;
       }
-      const state = open[i] as S;
-      open[i] = null;
       first.push(targets.length);
-      for (const { event, state: t } of this.graph.successors(state, (e) => maskOf(e) !== 0)) {
-        this.graph.print(t, p);
-        let j = local.get(p[0], p[1]);
-        if (j < 0) {
-          if ((this.flags.get(p[0], p[1]) & DONE) !== 0 || this.quietAt(t, p)) j = -1;
-          else if (open.length >= this.regionMax) {
-            this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
-            return null;
-          } else j = add(t);
-        }
-        targets.push(j);
-        masks.push(maskOf(event));
+      this.each(queue.shift(), this.isStep, visitEdge);
+      if (cut) {
+        this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
+        return null;
       }
     }
     first.push(targets.length);
+    // A mode no edge inside the region carries has no cycle in it.
     for (let m = 0; m < modes; m++) {
-      const component = bottomCycle(first, targets, masks, 1 << m);
+      if ((inside & (1 << m)) === 0) continue;
+      const component = bottomCycle(first, targets, masks, 1 << m, this.tarjan);
       if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
     }
-    for (let i = 0; i < open.length; i++) this.flags.set(prints[2 * i], prints[2 * i + 1], DONE);
+    for (let i = 0; i < local.size; i++) flags.set(prints[2 * i], prints[2 * i + 1], DONE);
     return null;
+  }
+
+  /** The successors of `s` by the events `keep` accepts, each given to `visit` (a scratch state: see `LivenessGraph.retain`). */
+  private each(s: S, keep: (e: E) => boolean, visit: (event: E, state: S) => void): void {
+    if (this.graph.eachSuccessor !== undefined) this.graph.eachSuccessor(s, keep, visit);
+    else for (const { event, state } of this.graph.successors(s, keep)) visit(event, state);
   }
 
   /** Records the lasso of a component: shortest path to it, then the shortest cycle through the state it reaches. */
@@ -297,21 +351,61 @@ export function livenessTraceEvents<E>(v: FoundViolation<E>, healStepsMax: numbe
   return events;
 }
 
+/** The arrays of one {@link bottomCycle} run, kept for the next (most regions are small, and many). */
+export class TarjanScratch {
+  index = new Int32Array(16);
+  low = new Int32Array(16);
+  next = new Int32Array(16);
+  onStack = new Uint8Array(16);
+  exit = new Uint8Array(16);
+  readonly stack: number[] = [];
+  readonly call: number[] = [];
+
+  /** Room for `n` states. */
+  reserve(n: number): void {
+    if (n <= this.index.length) return;
+    let size = this.index.length;
+    while (size < n) size *= 2;
+    this.index = new Int32Array(size);
+    this.low = new Int32Array(size);
+    this.next = new Int32Array(size);
+    this.onStack = new Uint8Array(size);
+    this.exit = new Uint8Array(size);
+  }
+}
+
+/** A {@link RegionQueue} of retained values, for graphs without a compact one. */
+function objectQueue<S, E>(graph: LivenessGraph<S, E>): RegionQueue<S> {
+  let states: S[] = [];
+  let head = 0;
+  return {
+    push: (s) => void states.push(graph.retain?.(s) ?? s),
+    shift: () => states[head++],
+    clear: () => {
+      states = [];
+      head = 0;
+    },
+  };
+}
+
 /**
  * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
  * the states of the first component with a cycle and no edge leaving it,
  * or null. The edges of state i are (targets[k], masks[k]) for k from
  * first[i] to first[i + 1]; target -1 is outside the region.
  */
-export function bottomCycle(first: readonly number[], targets: readonly number[], masks: readonly number[], mode: number): number[] | null {
+export function bottomCycle(first: readonly number[], targets: readonly number[], masks: readonly number[], mode: number, scratch = new TarjanScratch()): number[] | null {
   const n = first.length - 1;
-  const index = new Int32Array(n).fill(-1);
-  const low = new Int32Array(n);
-  const next = Int32Array.from(first.slice(0, n));
-  const onStack = new Uint8Array(n);
-  const exit = new Uint8Array(n);
-  const stack: number[] = [];
-  const call: number[] = [];
+  scratch.reserve(n);
+  const { index, low, next, onStack, exit, stack, call } = scratch;
+  for (let i = 0; i < n; i++) {
+    index[i] = -1;
+    next[i] = first[i];
+    onStack[i] = 0;
+    exit[i] = 0;
+  }
+  stack.length = 0;
+  call.length = 0;
   let counter = 0;
   for (let root = 0; root < n; root++) {
     if (index[root] >= 0) continue;

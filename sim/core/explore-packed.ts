@@ -10,7 +10,7 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import * as tuples from './tuple-table.ts';
@@ -24,6 +24,16 @@ export interface SuccessorSink {
   out: Int32Array;
   /** Takes the successor just written to `out`, reached by the event of this index; true to stop. */
   take(eventIndex: number): boolean;
+}
+
+/** Where {@link PackedSystem.expandKept} writes successors. */
+export interface KeptSink<E> {
+  /** The array the next successor is written into. */
+  out: Int32Array;
+  /** Whether the successor by `event` is wanted (one not wanted is not computed). */
+  keep(event: E): boolean;
+  /** Takes the successor just written to `out`, reached by `event`, of this index; true to stop. */
+  take(eventIndex: number, event: E): boolean;
 }
 
 /** A system whose states are packed into `width` 32-bit integers. */
@@ -42,6 +52,12 @@ export interface PackedSystem<E> {
    * faster. `sink.out` may be another array after each `take`.
    */
   expand(state: Int32Array, sink: SuccessorSink): void;
+  /**
+   * Optional: the successors by the events `sink.keep` accepts, as `expand`
+   * gives them, without listing the events first (the liveness search's
+   * cycle search follows a few kinds of events from many states).
+   */
+  expandKept?(state: Int32Array, sink: KeptSink<E>): void;
   /** Names of the `always` properties, checked by index. */
   readonly always: readonly string[];
   /**
@@ -109,28 +125,46 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     return after(s, events);
   };
   const symmetry = system.symmetry;
+  /** The successors by kept events as `successors` gives them, each state a scratch array (see `eachSuccessor`). */
+  const eachSuccessor = (s: Int32Array, keep: (e: E) => boolean, visit: (event: E, state: Int32Array) => void): void => {
+    if (system.expandKept !== undefined) {
+      kept.keep = keep;
+      kept.visit = visit;
+      system.expandKept(s, kept);
+      return;
+    }
+    const events = system.events(s);
+    const last = lastKept(events, keep);
+    if (last < 0) return;
+    const sink: SuccessorSink = {
+      out: scratch,
+      take(ei) {
+        if (keep(events[ei])) visit(events[ei], scratch);
+        return ei >= last;
+      },
+    };
+    system.expand(s, sink);
+  };
+  const scratch = new Int32Array(width);
+  const kept: KeptSink<E> & { visit: (event: E, state: Int32Array) => void } = {
+    out: scratch,
+    keep: () => false,
+    visit: () => undefined,
+    take(_ei, event) {
+      kept.visit(event, scratch);
+      return false;
+    },
+  };
   return {
     print,
     successors(s, keep) {
-      const events = system.events(s);
-      const kept = events.map(keep);
-      // The expansion stops after the last event kept (in the outbox, engine steps and answers come first).
-      const last = kept.lastIndexOf(true);
       const found: { event: E; state: Int32Array }[] = [];
-      if (last < 0) return found;
-      const sink: SuccessorSink = {
-        out: new Int32Array(width),
-        take(ei) {
-          if (kept[ei]) {
-            found.push({ event: events[ei], state: sink.out });
-            sink.out = new Int32Array(width);
-          }
-          return ei >= last;
-        },
-      };
-      system.expand(s, sink);
+      eachSuccessor(s, keep, (event, state) => found.push({ event, state: Int32Array.from(state) }));
       return found;
     },
+    eachSuccessor,
+    retain: (s) => Int32Array.from(s),
+    stateQueue: () => new RegionStates(width),
     shortestPathTo(targets) {
       const p = new Uint32Array(2);
       const target: PackedSystem<E> = {
@@ -146,6 +180,47 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     stateAfter,
     ...(symmetry === undefined ? {} : { closeCycle: (entry: Int32Array, cycle: E[]) => closeCycle(symmetry, entry, cycle, after) }),
   };
+}
+
+/** A cycle search's states in one growable vector (a typed array per state would cost an allocation each). */
+class RegionStates implements RegionQueue<Int32Array> {
+  private states = new Int32Array(1 << 10);
+  private readonly head: Int32Array;
+  private read = 0;
+  private written = 0;
+
+  constructor(private readonly width: number) {
+    this.head = new Int32Array(width);
+  }
+
+  push(s: Int32Array): void {
+    const w = this.width;
+    if (this.written + w > this.states.length) {
+      const grown = new Int32Array(Math.max(this.states.length * 2, this.written + w));
+      grown.set(this.states.subarray(0, this.written));
+      this.states = grown;
+    }
+    for (let i = 0; i < w; i++) this.states[this.written + i] = s[i];
+    this.written += w;
+  }
+
+  shift(): Int32Array {
+    if (this.read >= this.written) throw new Error('region states: shift from an empty queue');
+    for (let i = 0; i < this.width; i++) this.head[i] = this.states[this.read + i];
+    this.read += this.width;
+    return this.head;
+  }
+
+  clear(): void {
+    this.read = 0;
+    this.written = 0;
+  }
+}
+
+/** The index of the last event `keep` accepts, or -1 (the expansion stops after it: in the outbox, engine steps and answers come first). */
+function lastKept<E>(events: readonly E[], keep: (e: E) => boolean): number {
+  for (let i = events.length - 1; i >= 0; i--) if (keep(events[i])) return i;
+  return -1;
 }
 
 /** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */

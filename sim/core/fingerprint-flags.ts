@@ -81,10 +81,17 @@ export class FingerprintFlags {
  * the states of one cycle search, without a string or a map entry each.
  */
 export class FingerprintIndex {
-  private prints = new Uint32Array(2 << 10);
-  private values = new Int32Array(1 << 10);
-  private mask = (1 << 10) - 1;
+  private prints: Uint32Array;
+  private values: Int32Array;
+  private mask: number;
   size = 0;
+
+  /** Most searches' regions are a few states: a small table to start with costs less to allocate and clear. */
+  constructor(capacityLog2 = 10) {
+    this.prints = new Uint32Array(2 << capacityLog2);
+    this.values = new Int32Array(1 << capacityLog2);
+    this.mask = (1 << capacityLog2) - 1;
+  }
 
   /** The index of a fingerprint, or -1. */
   get(hi: number, lo: number): number {

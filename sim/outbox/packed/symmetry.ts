@@ -33,16 +33,19 @@ const NEW_PIDS_MAX = 64;
 
 export class PackedSymmetry {
   private readonly renaming: PidRenaming;
-  /** Per engine process id: its pid. */
-  private readonly pidOf: number[] = [];
-  /** Per engine process id: the process with its own pid made a placeholder (the engine's class). */
-  private readonly classOf: number[] = [];
-  /** Per claim id: the pid holding it, or -1. */
-  private readonly holderOf: number[] = [];
-  /** Per (process id, new pid), at `procId * NEW_PIDS_MAX + pid`: the renamed process id + 1 (0: not yet made). */
+  /**
+   * Per engine process id, at `2 * procId`: its pid + 1 and its class + 1
+   * (the process with its own pid made a placeholder); 0 where not yet
+   * known. Typed tables: plain arrays filled at scattered indices turn
+   * into slow dictionaries.
+   */
+  private procInfo = new Int32Array(1 << 12);
+  /** Per claim id: the pid holding it + 2 (1: not held; 0: not yet known). */
+  private holderOf = new Int32Array(1 << 10);
+  /** Per (process id, new pid), at `procId * enginesMax + pid - 1`: the renamed process id + 1 (0: not yet made). */
   private renamed = new Int32Array(1 << 12);
-  /** Per pid: the id of the claim it holds. */
-  private readonly heldClaim: number[] = [];
+  /** Per pid: the id of the claim it holds + 1 (0: not yet known). */
+  private heldClaim = new Int32Array(1 << 8);
   // Scratch, per engine slot and per id.
   private readonly procs: Int32Array;
   private readonly pids: Int32Array;
@@ -55,7 +58,6 @@ export class PackedSymmetry {
   readonly to: Int32Array;
   renamedCount = 0;
   private readonly scratch: Int32Array;
-
   constructor(
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
@@ -76,33 +78,39 @@ export class PackedSymmetry {
   }
 
   private pid(procId: number): number {
-    let p = this.pidOf[procId];
-    if (p === undefined) p = this.pidOf[procId] = this.tables.procs.value(procId)?.pid ?? 0;
+    if (2 * procId + 1 >= this.procInfo.length) this.procInfo = grown(this.procInfo, 2 * procId + 2);
+    let p = this.procInfo[2 * procId] - 1;
+    if (p < 0) {
+      p = this.tables.procs.value(procId)?.pid ?? 0;
+      this.procInfo[2 * procId] = p + 1;
+    }
     return p;
   }
 
   private classOfProc(procId: number): number {
-    let c = this.classOf[procId];
-    if (c === undefined) c = this.classOf[procId] = this.renaming.procAsSelf(procId);
+    if (2 * procId + 1 >= this.procInfo.length) this.procInfo = grown(this.procInfo, 2 * procId + 2);
+    let c = this.procInfo[2 * procId + 1] - 1;
+    if (c < 0) {
+      c = this.renaming.procAsSelf(procId);
+      this.procInfo[2 * procId + 1] = c + 1;
+    }
     return c;
   }
 
   private holder(claimId: number): number {
-    let h = this.holderOf[claimId];
-    if (h === undefined) {
+    if (claimId >= this.holderOf.length) this.holderOf = grown(this.holderOf, claimId + 1);
+    let h = this.holderOf[claimId] - 2;
+    if (h === -2) {
       const claim = this.tables.claims.value(claimId);
-      h = this.holderOf[claimId] = claim?.kind === 'held' ? claim.owner : -1;
+      h = claim?.kind === 'held' ? claim.owner : -1;
+      this.holderOf[claimId] = h + 2;
     }
     return h;
   }
 
   private renamedProc(procId: number, pid: number): number {
-    const at = procId * NEW_PIDS_MAX + pid;
-    if (at >= this.renamed.length) {
-      const grown = new Int32Array(Math.max(at + 1, this.renamed.length * 2));
-      grown.set(this.renamed);
-      this.renamed = grown;
-    }
+    const at = procId * this.layout.enginesMax + pid - 1;
+    if (at >= this.renamed.length) this.renamed = grown(this.renamed, at + 1);
     let r = this.renamed[at] - 1;
     if (r < 0) {
       r = this.renaming.proc(procId, { from: [this.pid(procId)], to: [pid] });
@@ -112,8 +120,12 @@ export class PackedSymmetry {
   }
 
   private heldBy(pid: number): number {
-    let c = this.heldClaim[pid];
-    if (c === undefined) c = this.heldClaim[pid] = this.renaming.heldBy(pid);
+    if (pid >= this.heldClaim.length) this.heldClaim = grown(this.heldClaim, pid + 1);
+    let c = this.heldClaim[pid] - 1;
+    if (c < 0) {
+      c = this.renaming.heldBy(pid);
+      this.heldClaim[pid] = c + 1;
+    }
     return c;
   }
 
@@ -187,6 +199,15 @@ export class PackedSymmetry {
     // a's pid p is canonical pid c; b's pid q is canonical pid c too.
     return { from: aFrom, to: aTo.map((c) => bFrom[bTo.indexOf(c)]) };
   }
+}
+
+/** A copy of `table` at least `length` long (doubling), zeros after the old entries. */
+function grown(table: Int32Array, length: number): Int32Array<ArrayBuffer> {
+  let size = table.length * 2;
+  while (size < length) size *= 2;
+  const t = new Int32Array(size);
+  t.set(table);
+  return t;
 }
 
 /** The symmetry of a packed outbox, as the explorer takes it. */

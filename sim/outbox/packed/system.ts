@@ -9,7 +9,7 @@
  * every event list, step and verdict is also computed the slow way and
  * compared (`verify.ts`).
  */
-import type { PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
+import type { KeptSink, PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
 import type { TransitionSystem } from '../../core/system.ts';
 import type { WorldRules } from '../outbox-system.ts';
 import type { WorldOptions } from '../options.ts';
@@ -140,6 +140,66 @@ export function packedOutbox(
     }
   };
 
+  const middleEvents: WorldEvent[] = [];
+  const lastEvents: WorldEvent[] = [];
+  /**
+   * `expand` for the liveness search's cycle search, which follows only the
+   * steps the system takes by itself: events `sink.keep` refuses cost no
+   * transition, and `take` gets each event (so no event list is built).
+   */
+  const expandKept = (s: Int32Array, sink: KeptSink<WorldEvent>): void => {
+    const count = s[g + ENGINE_COUNT];
+    const prefix = engines.prefixOf(s);
+    const context = engines.contextOf(s, prefix);
+    let i = 0;
+    for (let k = 0; k < count; k++) {
+      const x = engines.expansionOf(s, k, context);
+      scratch[k] = x;
+      for (let j = 0; j < x.engine.length; j++, i++) {
+        const e = x.engine[j];
+        if (!sink.keep(e)) continue;
+        transitions.run(s, x.enginePrograms[j], sink.out, g + ENGINES + k);
+        if (sink.take(i, e)) return;
+      }
+    }
+    for (let k = 0; k < count; k++) {
+      const x = scratch[k];
+      for (let j = 0; j < x.broker.length; j++, i++) {
+        const e = x.broker[j];
+        if (!sink.keep(e)) continue;
+        transitions.run(s, x.brokerPrograms[j], sink.out, g + ENGINES + k);
+        if (sink.take(i, e)) return;
+      }
+    }
+    const memo = programs.memoised(s, prefix);
+    middleEvents.length = 0;
+    world.middle(s, middleEvents);
+    for (let j = 0; j < middleEvents.length; j++, i++) {
+      const e = middleEvents[j];
+      if (!sink.keep(e)) continue;
+      transitions.run(s, memo?.middle[j] ?? transitions.programFor(s, e), sink.out);
+      if (sink.take(i, e)) return;
+    }
+    if (s[g + HEALING] === 1) return;
+    for (let k = 0; k < count; k++) {
+      const x = scratch[k];
+      for (let j = 0; j < x.crash.length; j++, i++) {
+        const e = x.crash[j];
+        if (!sink.keep(e)) continue;
+        transitions.run(s, x.crashPrograms[j], sink.out);
+        if (sink.take(i, e)) return;
+      }
+    }
+    lastEvents.length = 0;
+    world.last(s, lastEvents);
+    for (let j = 0; j < lastEvents.length; j++, i++) {
+      const e = lastEvents[j];
+      if (!sink.keep(e)) continue;
+      transitions.run(s, memo?.last[j] ?? transitions.programFor(s, e), sink.out);
+      if (sink.take(i, e)) return;
+    }
+  };
+
   const system: PackedOutbox = {
     width: layout.width,
     layout,
@@ -152,6 +212,7 @@ export function packedOutbox(
     },
     events,
     expand,
+    expandKept,
     apply(s, e, out) {
       transitions.apply(s, e, out);
     },

@@ -5,7 +5,7 @@
  * searches so).
  */
 import { canonicalJson } from '../../core/canonical.ts';
-import type { SuccessorSink } from '../../core/explore-packed.ts';
+import type { KeptSink, SuccessorSink } from '../../core/explore-packed.ts';
 import type { TransitionSystem } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { PackedOutbox } from './system.ts';
@@ -44,6 +44,21 @@ export function verified(fast: PackedOutbox, objects: TransitionSystem<World, Wo
         },
       };
       fast.expand(s, checked);
+    },
+    expandKept(s, sink) {
+      const list = system.events(s);
+      const checked: KeptSink<WorldEvent> = {
+        out: sink.out,
+        keep: (e) => sink.keep(e),
+        take(i, e) {
+          if (list[i] !== e) differ(`the event of index ${i}`, e, list[i]);
+          verifyStep(s, e, checked.out);
+          const stop = sink.take(i, e);
+          checked.out = sink.out;
+          return stop;
+        },
+      };
+      fast.expandKept?.(s, checked);
     },
     apply(s, e, out) {
       fast.apply(s, e, out);
