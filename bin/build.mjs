@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Builds dist/: the TypeScript compiler (tsconfig.build.json) writes one
-// .js, .d.ts and source map per source module, with the sources' `.ts`
-// imports rewritten to `.js` (rewriteRelativeImportExtensions). tsc rather
-// than esbuild: the declarations need tsc anyway, and module-per-module
-// output keeps each module's own import.meta.url, which the worker threads
-// and the rule-file loader resolve their files from (a bundle would fold
-// them into one).
+// Builds dist/ in two parts:
+// - the library (package.json's exports): the TypeScript compiler
+//   (tsconfig.build.json) writes one .js, .d.ts and source map per source
+//   module, with the sources' `.ts` imports rewritten to `.js`
+//   (rewriteRelativeImportExtensions); the declarations need tsc anyway;
+// - the command line (dist/cli/, what bin/outbox-sim.mjs runs): esbuild
+//   bundles it (see cli-bundle.mjs), so that a command starts without Node
+//   resolving, reading and compiling two hundred modules one by one.
 //
 // Who runs it: `prepack` (npm pack and npm publish build what they pack) and
 // `pretest` with --if-stale (CI runs `npm ci`, then `npm test`: the tests that
@@ -21,6 +22,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { compiledCli } from './compiled.mjs';
+import { bundleCli } from './cli-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -35,6 +37,12 @@ if (r.status !== 0) {
   process.exit(r.status ?? 1);
 }
 mkdirSync(dist, { recursive: true });
+try {
+  await bundleCli(root, join(dist, 'cli'));
+} catch (err) {
+  rmSync(dist, { recursive: true, force: true });
+  throw err;
+}
 const stamp = join(dist, 'build-stamp');
 writeFileSync(stamp, `${started.toISOString()}\n`);
 utimesSync(stamp, started, started);

@@ -25,12 +25,12 @@ export function newestSource(dir = root) {
   return newest;
 }
 
-/** The folder URL of the compiled CLI modules (dist/sim/cli/), or null when the sources should run. */
+/** The folder URL of the compiled CLI's bundle (dist/cli/: bin/cli-bundle.mjs), or null when the sources should run. */
 export function compiledCli(dir = root) {
-  if (!existsSync(join(dir, 'dist', 'sim', 'cli', 'main.js'))) return null;
+  if (!existsSync(join(dir, 'dist', 'cli', 'main.js'))) return null;
   if (existsSync(join(dir, 'sim', 'cli', 'main.ts'))) {
     const stamp = join(dir, 'dist', 'build-stamp');
     if (!existsSync(stamp) || newestSource(dir) > statSync(stamp).mtimeMs) return null;
   }
-  return new URL('dist/sim/cli/', new URL(`file://${dir.endsWith('/') ? dir : `${dir}/`}`));
+  return new URL('dist/cli/', new URL(`file://${dir.endsWith('/') ? dir : `${dir}/`}`));
 }

@@ -5,6 +5,7 @@
 // bundles it (sim/rules-bundle.ts). Then runs the CLI with the process's
 // streams and the wall clock (used for reporting only).
 import { compiledCli } from './compiled.mjs';
+import { wallSeconds } from './clock.mjs';
 
 // `outbox-sim ... | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (err) => {
@@ -31,6 +32,5 @@ if (needsSupervisor(argv)) {
 } else {
   const { main } = await cli.main();
   const { processIo } = await cli.io();
-  const now = () => Number(process.hrtime.bigint()) / 1e9;
-  process.exitCode = await main(argv, { ...processIo, now });
+  process.exitCode = await main(argv, { ...processIo, now: wallSeconds });
 }

@@ -23,6 +23,9 @@ import { runReplay, type ReplayResult } from '../cli/replay-command.ts';
 import type { Io } from '../cli/io.ts';
 import { isValueSpec, specOfValue } from '../rule-values.ts';
 import { UsageError } from '../usage-error.ts';
+import { findPackage } from '../package-version.ts';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export type { CheckResult, ExploreResult, CompareResult, DiffResult, ReplayResult };
 export type { CheckReport, ReportedViolation, Layers } from '../check-report.ts';
@@ -135,8 +138,23 @@ export interface DiffOptions extends WorldSizeOptions {
   out?: string;
 }
 
-/** Commands print nothing when called as functions; the clock times `seconds` in the results (reporting only, as the command line's). */
-const SILENT: Io = { out: () => undefined, err: () => undefined, tty: false, now: () => Number(process.hrtime.bigint()) / 1e9 };
+let silent: Promise<Io> | undefined;
+
+/**
+ * Commands print nothing when called as functions. The results' `seconds`
+ * are timed by the package's wall clock (bin/clock.mjs, reporting only),
+ * which this hands in as the command line's bin hands it to the CLI: nothing
+ * under sim/ reads a clock.
+ */
+function silentIo(): Promise<Io> {
+  silent ??= import(new URL('bin/clock.mjs', pathToFileURL(join(findPackage(import.meta.url).root, '/'))).href).then((clock: { wallSeconds: () => number }) => ({
+    out: () => undefined,
+    err: () => undefined,
+    tty: false,
+    now: clock.wallSeconds,
+  }));
+  return silent;
+}
 
 function specOf(rules: RulesInput): string {
   return typeof rules === 'string' ? rules : specOfValue(rules);
@@ -177,7 +195,7 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
   if ((options.workers ?? 1) > 1 && (isValueSpec(flags.rules) || isValueSpec(flags.oldRules))) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await runCheck(flags, SILENT)).result;
+  return (await runCheck(flags, await silentIo())).result;
 }
 
 /** `outbox-sim explore`: exhaustive search of one bounded world; resolves to what `explore --json` prints. */
@@ -196,12 +214,12 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
     out: options.out,
     json: true,
   };
-  return (await runExplore(flags, SILENT)).result;
+  return (await runExplore(flags, await silentIo())).result;
 }
 
 /** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, SILENT)).result;
+  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
 }
 
 /** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */
@@ -210,10 +228,10 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
   if ((options.workers ?? 1) > 1 && specs.some(isValueSpec)) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, SILENT)).result;
+  return (await runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, await silentIo())).result;
 }
 
 /** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
 export async function diff(options: DiffOptions): Promise<DiffResult> {
-  return (await runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, SILENT)).result;
+  return (await runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, await silentIo())).result;
 }

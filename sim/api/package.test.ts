@@ -44,20 +44,20 @@ describe('which CLI the bin runs (bin/compiled.mjs)', () => {
 
   it('in a checkout, dist/ only while it is newer than every source; in an install (no sources), dist/', () => {
     const checkout = join(scratch, 'checkout');
-    file(checkout, 'dist/sim/cli/main.js', 2000);
+    file(checkout, 'dist/cli/main.js', 2000);
     file(checkout, 'sim/cli/main.ts', 1000);
     file(checkout, 'model/rules.ts', 1000);
     expect(compiledIn(checkout)).toBe('null');
     file(checkout, 'dist/build-stamp', 2000);
-    expect(compiledIn(checkout)).toMatch(/dist\/sim\/cli\/$/);
+    expect(compiledIn(checkout)).toMatch(/dist\/cli\/$/);
     // A test edited after the build does not make the build stale; a source does.
     file(checkout, 'model/rules.test.ts', 3000);
-    expect(compiledIn(checkout)).toMatch(/dist\/sim\/cli\/$/);
+    expect(compiledIn(checkout)).toMatch(/dist\/cli\/$/);
     file(checkout, 'model/rules.ts', 3000);
     expect(compiledIn(checkout)).toBe('null');
     const installed = join(scratch, 'installed');
-    file(installed, 'dist/sim/cli/main.js', 1000);
-    expect(compiledIn(installed)).toMatch(/dist\/sim\/cli\/$/);
+    file(installed, 'dist/cli/main.js', 1000);
+    expect(compiledIn(installed)).toMatch(/dist\/cli\/$/);
   });
 });
 
@@ -68,7 +68,10 @@ describe('npm pack', () => {
     const tracked = new Set(execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n'));
     // A compiled module stands for its tracked source: dist/sim/x.js and dist/sim/x.d.ts for sim/x.ts.
     const sourceOf = (p: string) => (p.startsWith('dist/') ? p.slice('dist/'.length).replace(/(\.d\.ts|\.js)$/, '.ts') : p);
-    expect(paths.filter((p) => !tracked.has(sourceOf(p)))).toEqual([]);
+    // The CLI's bundle (bin/cli-bundle.mjs): its entries, and the chunks of code they share.
+    const bundle = (p: string) => /^dist\/cli\/(main|io|supervisor|command-thread|check-worker-entry|chunk-[A-Z0-9]+)\.js$/.test(p);
+    expect(paths.filter((p) => !bundle(p) && !tracked.has(sourceOf(p)))).toEqual([]);
+    expect(['main', 'io', 'supervisor', 'command-thread', 'check-worker-entry'].map((e) => `dist/cli/${e}.js`).filter((p) => !paths.includes(p))).toEqual([]);
     expect(paths.filter((p) => /\.test\.|(^|\/)(properties|examples|traces\/found)\//.test(p))).toEqual([]);
     // What package.json's exports and bin name is in the tarball.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; bin: Record<string, string> };

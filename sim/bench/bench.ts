@@ -4,6 +4,7 @@
  * BENCHMARKS.md:
  * - explore: distinct states per second on fixed configurations, and symmetry reduction's time to a complete verdict;
  * - check: simulated steps per second;
+ * - start-up of `rules` and the time from the command to each catalog flaw's first violation (first-answers.ts);
  * - the fast path against XState-interpreted transitions, on the same recorded engine steps;
  * - check with 1 against 2 worker threads, in this process and as whole processes as a user runs them;
  * - when `spin` is installed, SPIN and explore side by side on the anchor configurations.
@@ -33,6 +34,7 @@ import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
+import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -208,12 +210,19 @@ function symmetrySection(log: (s: string) => void): void {
   log('');
 }
 
+/** The sections `--only NAME` measures alone, each replacing the section under its heading in BENCHMARKS.md. */
+const ONLY: Readonly<Record<string, { heading: string; section: (clock: () => number) => Promise<string[]> }>> = {
+  'check-speed': { heading: CHECK_SPEED_HEADING, section: checkSpeedSection },
+  'first-answers': { heading: FIRST_ANSWERS_HEADING, section: firstAnswersSection },
+};
+
 export async function main(argv: readonly string[] = []): Promise<number> {
   // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
   if (argv[0] === '--only') {
-    if (argv[1] !== 'check-speed') throw new Error(`bench: --only takes check-speed, got ${argv[1] ?? 'nothing'}`);
-    const section = await checkSpeedSection(now);
-    writeFileAtomic('BENCHMARKS.md', replaceSection(readFileSync('BENCHMARKS.md', 'utf8'), CHECK_SPEED_HEADING, section));
+    const only = ONLY[argv[1] ?? ''];
+    if (only === undefined) throw new Error(`bench: --only takes ${Object.keys(ONLY).join(' or ')}, got ${argv[1] ?? 'nothing'}`);
+    const section = await only.section(now);
+    writeFileAtomic('BENCHMARKS.md', replaceSection(readFileSync('BENCHMARKS.md', 'utf8'), only.heading, section));
     return 0;
   }
   const lines: string[] = [];
@@ -231,6 +240,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   log(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Shared, noisy machine: only ratios measured side by side in this run are quoted.`);
   log('');
   lines.push(...(await checkSpeedSection(now)));
+  lines.push(...(await firstAnswersSection(now)));
 
   // Fast path against XState, on the same recorded engine steps, alternated to spread the noise.
   const inputs = recordEngineSteps(300);

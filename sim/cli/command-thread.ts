@@ -3,7 +3,8 @@
  * and interrupt cells, tells the streams what the process's stderr is (a
  * terminal, and how wide), relays what it writes, runs the CLI and posts its
  * exit code. The reporting clock is given by the thread's entry
- * (command-worker.mjs), as the process's is by bin/: the CLI reads none.
+ * (bin/command-worker.mjs), as the process's is by bin/outbox-sim.mjs: the
+ * CLI reads none.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { attachWatch } from '../watch.ts';

@@ -13,7 +13,7 @@ import { COMPARE_STATES_DEFAULT } from './compare-command.ts';
 import { DIFF_STATES_DEFAULT } from './diff-command.ts';
 import { MAX_STATES_DEFAULT } from './explore-command.ts';
 import { EXIT_CODES } from './help-contract.ts';
-import { buildProgram, main } from './main.ts';
+import { buildProgram, COMMANDS, main, programParts } from './main.ts';
 
 const quiet = { out: () => undefined, err: () => undefined, tty: false };
 
@@ -32,6 +32,14 @@ describe('--version', () => {
     const r = await run('--version');
     expect(r).toMatchObject({ code: 0, out: packageVersion, err: [] });
     expect(TOOL_VERSION).toBe(packageVersion);
+  });
+});
+
+describe('the commands defined', () => {
+  it('COMMANDS names every command of the whole program, in its order (a run defines only the one argv names)', async () => {
+    const { program } = buildProgram(quiet, await programParts(null, false));
+    expect(program.commands.map((c) => c.name())).toEqual([...COMMANDS]);
+    expect(buildProgram(quiet, await programParts('rules', false)).program.commands.map((c) => c.name())).toEqual(['rules']);
   });
 });
 
@@ -70,7 +78,7 @@ describe('--help of each command', () => {
     for (const code of ['0', '1', '2', '3', '130/143']) expect(r.out).toMatch(new RegExp(`\\n  ${code} +\\S`));
   });
   it('every command lists its exit codes, 0 and 2 at least', async () => {
-    const { program } = buildProgram(quiet);
+    const { program } = buildProgram(quiet, await programParts(null, true));
     for (const command of program.commands) {
       const r = await run(command.name(), '--help');
       expect(r.code).toBe(0);
@@ -79,7 +87,7 @@ describe('--help of each command', () => {
     }
   });
   it('defaults are only told, not given: a flag left out stays unset', async () => {
-    const { program } = buildProgram(quiet);
+    const { program } = buildProgram(quiet, await programParts(null, true));
     for (const command of program.commands) {
       for (const option of command.options) {
         // The flags that had a commander default before help told the others' defaults.
@@ -107,8 +115,8 @@ function readmeTable(): Map<string, string[]> {
 }
 
 describe("the README's command table", () => {
-  it('names every command, and for each exactly the flags commander registers', () => {
-    const { program } = buildProgram(quiet);
+  it('names every command, and for each exactly the flags commander registers', async () => {
+    const { program } = buildProgram(quiet, await programParts(null, true));
     const registered = new Map<string, string[]>([['', program.options.map((o) => o.long ?? '').sort()]]);
     for (const command of program.commands) registered.set(command.name(), command.options.map((o) => o.long ?? '').sort());
     expect(readmeTable()).toEqual(registered);

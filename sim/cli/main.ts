@@ -3,26 +3,49 @@
  * input is one line on stderr and exit 2 (see {@link UsageError}).
  */
 import { Command, CommanderError } from 'commander';
-import { checkCommand, type CheckFlags } from './check-command.ts';
+import type { CheckFlags } from './check-command.ts';
 import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
-import { rulesCommand } from './rules-command.ts';
-import { replayCommand, type ReplayFlags } from './replay-command.ts';
-import { exploreCommand, exploreHelp, type ExploreFlags } from './explore-command.ts';
-import { mergeCommand } from './merge-command.ts';
-import { compareCommand } from './compare-command.ts';
-import { showCommand } from './show-command.ts';
-import { receiptsCommand } from './receipts-command.ts';
-import { diffCommand } from './diff-command.ts';
-import { recheckCommand, type RecheckFlags } from './recheck-command.ts';
-import { statechartCommand } from './statechart-command.ts';
-import { describeContract } from './help-contract.ts';
+import type { ReplayFlags } from './replay-command.ts';
+import type { ExploreFlags } from './explore-command.ts';
+import type { RecheckFlags } from './recheck-command.ts';
+import type { settingFlags } from './world-settings.ts';
 import { terminalSafeIo, terminalText } from '../terminal-text.ts';
-import { TOOL_VERSION } from '../trace-format.ts';
-import { RuleFault } from '../../model/rule-contract.ts';
-import { ruleFaultLine } from './rule-fault.ts';
+import { packageVersion } from '../package-version.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
-import { settingFlags } from './world-settings.ts';
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS = ['rules', 'check', 'replay', 'explore', 'merge', 'show', 'receipts', 'compare', 'diff', 'recheck', 'statechart'] as const;
+
+/**
+ * What defining the commands takes beyond commander, imported only when it
+ * is needed (see {@link programParts}): a command's own module, and the
+ * simulator it imports, load when that command runs, so that `outbox-sim
+ * rules` loads commander and the catalog, not the explorers.
+ */
+export interface ProgramParts {
+  /** The one command argv runs (null: all, for help or an unknown command). */
+  only: string | null;
+  /** The world-setting flags of check and explore (read off the event table); null when neither is defined. */
+  settingFlags: typeof settingFlags | null;
+  /** What only help prints: every command's defaults and exit codes (help-contract.ts), explore's properties; null without help. */
+  help: { describeContract: (program: Command) => void; exploreHelp: () => string } | null;
+}
+
+/** Loads what the program needs to define `only` (null: every command), with or without its help. */
+export async function programParts(only: string | null, help: boolean): Promise<ProgramParts> {
+  const settings = only === null || only === 'check' || only === 'explore' ? (await import('./world-settings.ts')).settingFlags : null;
+  if (!help) return { only, settingFlags: settings, help: null };
+  const [{ describeContract }, { exploreHelp }] = await Promise.all([import('./help-contract.ts'), import('./explore-command.ts')]);
+  return { only, settingFlags: settings, help: { describeContract, exploreHelp } };
+}
+
+/** The parts `argv` needs: its command alone, unless it asks for help (or names no command: commander's error lists none). */
+export function partsFor(argv: readonly string[]): Promise<ProgramParts> {
+  const help = argv[0] === 'help' || argv.some((a) => a === '--help' || a === '-h');
+  const only = !help && (COMMANDS as readonly string[]).includes(argv[0]) ? argv[0] : null;
+  return programParts(only, help);
+}
 
 /** The flags that size one bounded world (explore, diff). */
 function worldSizeOptions(command: Command): Command {
@@ -40,26 +63,32 @@ function worldSizeOptions(command: Command): Command {
 /**
  * The command tree, built apart from running it so that a test can read
  * every command's flags; `exitCode()` is the code the action that ran set.
+ * Defines the commands `parts` was loaded for (see {@link programParts}).
  */
-export function buildProgram(io: Io): { program: Command; exitCode: () => number } {
+export function buildProgram(io: Io, parts: ProgramParts): { program: Command; exitCode: () => number } {
   let code = 0;
+  const defines = (name: (typeof COMMANDS)[number]): boolean => parts.only === null || parts.only === name;
+  const settingFlags = (cmd: Command, command: 'check' | 'explore'): Command => {
+    if (parts.settingFlags === null) throw new Error(`main: ${command} defined without its setting flags`);
+    return parts.settingFlags(cmd, command);
+  };
   const program = new Command()
     .name('outbox-sim')
     .description('Deterministic simulator and model checker for at-least-once delivery through a durable outbox.')
-    .version(TOOL_VERSION, '--version', 'print the version (package.json\'s) and exit')
+    .version(packageVersion(), '--version', 'print the version (package.json\'s) and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: () => undefined })
     .showSuggestionAfterError(false);
 
-  program
+  if (defines('rules')) program
     .command('rules')
     .description('list the catalog of rule sets')
     .option('--json', 'print an array of { name, summary }')
-    .action((opts: { json?: boolean }) => {
-      code = rulesCommand(opts.json === true, io);
+    .action(async (opts: { json?: boolean }) => {
+      code = (await import('./rules-command.ts')).rulesCommand(opts.json === true, io);
     });
 
-  settingFlags(program
+  if (defines('check')) settingFlags(program
     .command('check')
     .description('run seeded worlds full of faults against a rule set (the main job)')
     .option('--rules <name|path>', 'rule set to check (catalog name or .ts file)', 'fail-closed')
@@ -80,10 +109,10 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
     .option('--stop-on-first', 'end the run at the first violation found (exit 1); the summary covers the seeds run')
     .action(async (opts: CheckFlags) => {
-      code = await checkCommand(opts, io);
+      code = await (await import('./check-command.ts')).checkCommand(opts, io);
     });
 
-  program
+  if (defines('replay')) program
     .command('replay')
     .description('re-execute a trace and compare every step (exit 0 identical, 1 diverges); --under R re-runs its world under R')
     .argument('<trace>', 'a .trace.jsonl file')
@@ -92,10 +121,10 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--under <name|path>', 're-run the recorded world under these rules instead: still violates / no longer violates')
     .option('--json', 'print one JSON object')
     .action(async (trace: string, opts: ReplayFlags) => {
-      code = await replayCommand(trace, opts, io);
+      code = await (await import('./replay-command.ts')).replayCommand(trace, opts, io);
     });
 
-  settingFlags(worldSizeOptions(program
+  if (defines('explore')) settingFlags(worldSizeOptions(program
     .command('explore'))
     .description('exhaustive breadth-first search of one bounded world (shortest counterexample)')
     .option('--rules <name|path>', 'rule set to check', 'fail-closed')
@@ -107,14 +136,14 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
     .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
     .option('--no-symmetry', 'store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
-    .addHelpText('after', exploreHelp())
+    .addHelpText('after', parts.help?.exploreHelp() ?? '')
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')
     .action(async (opts: ExploreFlags) => {
-      code = await exploreCommand(opts, io);
+      code = await (await import('./explore-command.ts')).exploreCommand(opts, io);
     });
 
-  program
+  if (defines('merge')) program
     .command('merge')
     .description('combine the shard files of check --shard I/N into one report')
     .argument('<shards...>', 'shard result files')
@@ -124,28 +153,28 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--old-rules <path>', 'the older engines\' rule file, likewise')
     .option('--quiet', 'no header line: only the summary')
     .action(async (shards: string[], opts: { json?: boolean; quiet?: boolean; out?: string; rules?: string; oldRules?: string }) => {
-      code = await mergeCommand(shards, opts, io);
+      code = await (await import('./merge-command.ts')).mergeCommand(shards, opts, io);
     });
 
-  program
+  if (defines('show')) program
     .command('show')
     .description('render a trace: a text table, Markdown for a pull request, or a self-contained HTML explorer')
     .argument('<trace>', 'a .trace.jsonl file')
     .option('--format <format>', 'text, md or html (default: from the --out extension, else text)')
     .option('--out <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (trace: string, opts: { format?: string; out?: string }) => {
-      code = await showCommand(trace, opts, io);
+      code = await (await import('./show-command.ts')).showCommand(trace, opts, io);
     });
 
-  program
+  if (defines('receipts')) program
     .command('receipts')
     .description('the second system: command receipts and dispatch, the controlled conditions C1-C9 and scenarios I0-I7 with counts at every layer')
     .option('--json', 'print one JSON object')
     .action(async (opts: { json?: boolean }) => {
-      code = receiptsCommand(opts.json === true, io);
+      code = (await import('./receipts-command.ts')).receiptsCommand(opts.json === true, io);
     });
 
-  program
+  if (defines('compare')) program
     .command('compare')
     .description('same seeds and budget for every rule set: a table of rule set by property')
     .argument('<rules...>', 'rule sets (catalog names or .ts files)')
@@ -155,10 +184,10 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--workers <n>', 'worker threads for the seeded part')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .action(async (rules: string[], opts: { format?: string; seeds?: string; maxStates?: string; workers?: string; out?: string }) => {
-      code = await compareCommand(rules, opts, io);
+      code = await (await import('./compare-command.ts')).compareCommand(rules, opts, io);
     });
 
-  worldSizeOptions(program
+  if (defines('diff')) worldSizeOptions(program
     .command('diff'))
     .description('the shortest run on which two rule sets give different observable outcomes')
     .argument('<old>', 'the rule set in use')
@@ -167,10 +196,10 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--out <dir>', 'where both traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .action(async (oldRules: string, newRules: string, opts: ExploreFlags) => {
-      code = await diffCommand(oldRules, newRules, opts, io);
+      code = await (await import('./diff-command.ts')).diffCommand(oldRules, newRules, opts, io);
     });
 
-  program
+  if (defines('recheck')) program
     .command('recheck')
     .description('re-run every trace of a folder under a rule set: still violates / no longer violates')
     .argument('<dir>', 'a folder of .trace.jsonl files')
@@ -179,16 +208,16 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     .option('--old-rules <path>', 'the rule file older engines ran in traces recorded with one (content hash must match)')
     .option('--json', 'print one JSON object')
     .action(async (dir: string, opts: RecheckFlags) => {
-      code = await recheckCommand(dir, opts, io);
+      code = await (await import('./recheck-command.ts')).recheckCommand(dir, opts, io);
     });
 
-  program
+  if (defines('statechart')) program
     .command('statechart')
     .description("export the lifecycle statechart: JSON machine config (Stately's editor imports it) or a Mermaid stateDiagram-v2")
     .option('--format <format>', 'json or mermaid (default: json)')
     .option('--out <file>', 'write to FILE (atomically) instead of stdout')
-    .action((opts: { format?: string; out?: string }) => {
-      code = statechartCommand(opts, io);
+    .action(async (opts: { format?: string; out?: string }) => {
+      code = (await import('./statechart-command.ts')).statechartCommand(opts, io);
     });
 
   // Commands that load rule sets take the watchdog's budget (it acts when a rule file is given: see supervisor.ts).
@@ -198,7 +227,7 @@ export function buildProgram(io: Io): { program: Command; exitCode: () => number
     c.hook('preAction', (_, action) => void decisionTimeoutSeconds(action.opts<{ decisionTimeout?: string }>().decisionTimeout));
   }
 
-  describeContract(program);
+  parts.help?.describeContract(program);
   return { program, exitCode: () => code };
 }
 
@@ -210,7 +239,7 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     io.err('outbox-sim: give a command, for example `outbox-sim check` (the main job); see outbox-sim --help');
     return 2;
   }
-  const { program, exitCode } = buildProgram(io);
+  const { program, exitCode } = buildProgram(io, await partsFor(argv));
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
@@ -224,8 +253,10 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
       return 2;
     }
     // A rule set's decision that threw or broke its contract: bad input, in one line.
+    // (Imported here: a command that ran a rule set has loaded the contract's module already.)
+    const { RuleFault } = await import('../../model/rule-contract.ts');
     if (err instanceof RuleFault) {
-      io.err(`outbox-sim: ${ruleFaultLine(err, argv[0])}`);
+      io.err(`outbox-sim: ${(await import('./rule-fault.ts')).ruleFaultLine(err, argv[0])}`);
       return 2;
     }
     throw err;

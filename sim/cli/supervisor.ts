@@ -19,10 +19,12 @@
  * Polling uses the wall clock: it times user code, it is never part of a run.
  */
 import { Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { DECISIONS } from '../../model/rules.ts';
 import { UsageError } from '../usage-error.ts';
 import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from '../interrupt.ts';
-import { runsCompiled } from '../compiled.ts';
+import { findPackage } from '../package-version.ts';
 import { newWatchBuffer, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from '../watch.ts';
 
 /** Default budget of one decision call or one rule file's import, in seconds. */
@@ -96,8 +98,8 @@ export interface SuperviseOptions {
   err?: (line: string) => void;
 }
 
-/** The worker's entry: the compiled one from dist/, else the one that loads the sources through tsx. */
-const COMMAND_WORKER = runsCompiled(import.meta.url) ? new URL('./command-worker-entry.js', import.meta.url) : new URL('./command-worker.mjs', import.meta.url);
+/** The worker's entry: the package's bin/command-worker.mjs (it picks the compiled CLI or the sources, and gives the thread its clock). */
+const commandWorker = (): URL => new URL('bin/command-worker.mjs', pathToFileURL(join(findPackage(import.meta.url).root, '/')));
 
 /** Runs the CLI on `argv` in a watched worker thread; resolves to the exit code. */
 export function supervise(argv: readonly string[], options: SuperviseOptions = {}): Promise<number> {
@@ -115,7 +117,7 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
   const interrupt = newInterruptCell();
   attachInterruptCell(interrupt);
   const data: CommandThreadData = { argv: [...argv], watch, interrupt, tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 };
-  const worker = new Worker(options.entry ?? COMMAND_WORKER, { workerData: data });
+  const worker = new Worker(options.entry ?? commandWorker(), { workerData: data });
 
   return new Promise<number>((resolve) => {
     let code: number | null = null;
