@@ -8,7 +8,7 @@
 import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
-import { runSeedFast } from './core/fast-run.ts';
+import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
@@ -157,7 +157,10 @@ export function seedBounds(bounds: RunBounds, options: WorldOptions): RunBounds 
  * (every step recorded, as a trace is; the oracle `fast` is tested against,
  * and the bench's previous representation).
  */
-export type SeedRunner = 'fast' | 'reference';
+export type SeedRunner = 'fast' | 'reference' | CountingRunner;
+
+/** A runner that counts without recording, as {@link runSeedFast} (the bench passes the previous one to time it beside today's). */
+export type CountingRunner = (system: TransitionSystem<World, WorldEvent>, seed: number, bounds: RunBounds) => FastRunResult;
 
 /** One seed's outcome as a shard counts it. */
 interface SeedOutcome {
@@ -168,6 +171,10 @@ interface SeedOutcome {
   violation: RawCounterexample['violation'] | null;
   /** The run's events, when the runner recorded them. */
   events: (WorldEvent | null)[] | null;
+}
+
+function countedOutcome(run: FastRunResult): SeedOutcome {
+  return { steps: run.steps, tags: run.tags, reached: run.reached, end: run.end, violation: run.violation, events: null };
 }
 
 function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
@@ -186,14 +193,14 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
     const bounds = seedBounds(plan.bounds, options);
     let run: SeedOutcome;
     try {
-      run = runner === 'fast' ? { ...runSeedFast(system, seed, bounds), events: null } : referenceOutcome(runSeed(system, seed, bounds));
+      run = runner === 'reference' ? referenceOutcome(runSeed(system, seed, bounds)) : countedOutcome((runner === 'fast' ? runSeedFast : runner)(system, seed, bounds));
     } catch (err) {
       if (!(err instanceof RuleFault)) throw err;
       // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
       // The fast runner keeps no events: the reference runner meets the same fault at the same step and says where.
       let at = runPositionOf<WorldEvent>(err);
       let fault: RuleFault = err;
-      if (runner === 'fast') {
+      if (runner !== 'reference') {
         try {
           runSeed(system, seed, bounds);
         } catch (again) {

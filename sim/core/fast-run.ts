@@ -90,15 +90,23 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
     let empty = true;
     if (lazy !== undefined) {
       // Which groups have an event, without listing them; the drawn group's events are listed below.
+      // A group without weight is never drawn: whether it has an event matters only in the liveness
+      // phase, and only when no drawable group has one (then the run may be quiet), so it is asked last.
       const n = lazy.count(state);
+      let weightless = false;
       for (let i = 0; i < n; i++) {
+        const weight = lazy.weight(state, i);
+        if (!(weight > 0)) {
+          weightless = true;
+          continue;
+        }
         if (!lazy.hasEvents(state, i)) continue;
         empty = false;
-        const weight = lazy.weight(state, i);
-        if (weight > 0) {
-          picks.push(i);
-          weights.push(weight);
-        }
+        picks.push(i);
+        weights.push(weight);
+      }
+      if (empty && weightless && phase === 'heal') {
+        for (let i = 0; i < n && empty; i++) if (!(lazy.weight(state, i) > 0) && lazy.hasEvents(state, i)) empty = false;
       }
     } else {
       const choices = system.choices(state);
@@ -136,7 +144,8 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
     state = out.state;
     budget--;
     steps++;
-    for (const t of out.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+    const stepTags = out.tags;
+    for (let i = 0; i < stepTags.length; i++) tags.set(stepTags[i], (tags.get(stepTags[i]) ?? 0) + 1);
     for (let i = 0; i < always.length; i++) {
       const w = always[i];
       if (before !== null && !touched(w, before, state)) continue;
