@@ -184,6 +184,12 @@ function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
 /** Runs seeds [from, to) of a plan. */
 export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void, runner: SeedRunner = 'fast'): ShardResult {
   const result = emptyShard();
+  // Tags counted in a map over the shard's runs, written into the result once at the end (and at every early return).
+  const tags = new Map<string, number>();
+  const done = (): ShardResult => {
+    for (const [t, n] of tags) result.tags[t] = (result.tags[t] ?? 0) + n;
+    return result;
+  };
   const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
@@ -210,11 +216,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
         }
       }
       result.fault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
-      return result;
+      return done();
     }
     result.runs++;
     result.steps += run.steps;
-    for (const [t, n] of run.tags) result.tags[t] = (result.tags[t] ?? 0) + n;
+    for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
     for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
     result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
     if (run.violation !== null) {
@@ -225,12 +231,12 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
       }
       if (plan.stopOnViolation === true) {
         onRun?.(seed - from + 1);
-        return result;
+        return done();
       }
     }
     onRun?.(seed - from + 1);
   }
-  return result;
+  return done();
 }
 
 /** The events of a violating fast run, recorded by running its seed again with every step kept. */

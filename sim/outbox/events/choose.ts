@@ -6,7 +6,7 @@
 import type { ChoiceGroup, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
-import type { AnyKind, Range } from './kind.ts';
+import type { AnyKind, Range, Subject } from './kind.ts';
 import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
@@ -92,29 +92,41 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
   return out;
 }
 
+/** The subject {@link groupHasEvents} asks about (its fields rewritten in place). */
+const HAS_AT: Subject = { engine: null, id: null };
+
 /** Whether a group has an enabled event: {@link groupChoices}'s enumeration, stopped at the first event. */
 function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): boolean {
   const ids = ctx.ids;
   for (let p = 0; p < passes.length; p++) {
     const pass = passes[p];
     const kinds = pass.kinds;
+    // One subject, rewritten for each engine and id: this runs for every group at every step of a
+    // random run, and `enabled` reads its subject's fields without keeping it.
+    const at = HAS_AT;
     if (pass.over === 'engines') {
+      const perId = pass.perId;
+      const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
-        const engine = w.engines[e];
-        for (let i = 0; i < ids.length; i++) {
-          const at = { engine, id: ids[i] };
-          for (let k = 0; k < pass.perId.length; k++) if (pass.perId[k].enabled(w, ctx, at).length > 0) return true;
+        at.engine = w.engines[e];
+        if (perId.length > 0) {
+          for (let i = 0; i < ids.length; i++) {
+            at.id = ids[i];
+            for (let k = 0; k < perId.length; k++) if (perId[k].enabled(w, ctx, at).length > 0) return true;
+          }
         }
-        const at = { engine, id: null };
-        for (let k = 0; k < pass.perEngine.length; k++) if (pass.perEngine[k].enabled(w, ctx, at).length > 0) return true;
+        at.id = null;
+        for (let k = 0; k < perEngine.length; k++) if (perEngine[k].enabled(w, ctx, at).length > 0) return true;
       }
     } else if (pass.over === 'ids') {
+      at.engine = null;
       for (let i = 0; i < ids.length; i++) {
-        const at = { engine: null, id: ids[i] };
+        at.id = ids[i];
         for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
       }
     } else {
-      const at = { engine: null, id: null };
+      at.engine = null;
+      at.id = null;
       for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
     }
   }
