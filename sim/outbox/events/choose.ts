@@ -46,6 +46,9 @@ function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldCo
   }
 }
 
+/** The subject {@link groupChoices} asks about (its fields rewritten in place; `enabled` keeps no subject). */
+const CHOICE_AT: Subject = { engine: null, id: null };
+
 function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
   const events: WorldEvent[] = [];
   const weights: number[] | null = g.weighted ? [] : null;
@@ -53,29 +56,33 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
   for (let p = 0; p < passes.length; p++) {
     const pass = passes[p];
     const kinds = pass.kinds;
+    // One subject rewritten in place, as in groupHasEvents below.
+    const at = CHOICE_AT;
     if (pass.over === 'engines') {
       const perId = pass.perId;
       const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
-        const engine = w.engines[e];
+        at.engine = w.engines[e];
         if (perId.length > 0) {
           for (let i = 0; i < ids.length; i++) {
-            const at = { engine, id: ids[i] };
+            at.id = ids[i];
             for (let k = 0; k < perId.length; k++) addAll(perId[k], perId[k].enabled(w, ctx, at), w, ctx, events, weights);
           }
         }
         if (perEngine.length > 0) {
-          const at = { engine, id: null };
+          at.id = null;
           for (let k = 0; k < perEngine.length; k++) addAll(perEngine[k], perEngine[k].enabled(w, ctx, at), w, ctx, events, weights);
         }
       }
     } else if (pass.over === 'ids') {
+      at.engine = null;
       for (let i = 0; i < ids.length; i++) {
-        const at = { engine: null, id: ids[i] };
+        at.id = ids[i];
         for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
       }
     } else {
-      const at = { engine: null, id: null };
+      at.engine = null;
+      at.id = null;
       for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
     }
   }
