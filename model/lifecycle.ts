@@ -70,18 +70,39 @@ function nowOf(event: EngineEvent): number {
   return event.now ?? 0;
 }
 
+/**
+ * A decision asked again with the same context and event (the same objects)
+ * answers as it did: the guards of one state's transitions ask the same
+ * decision in turn (is the admission a write? a keep? a quarantine?), and
+ * the action taken asks it once more, all within one step. Decisions are
+ * pure (docs/rules.md), so the first answer is kept for the step's objects.
+ */
+function lastCall<T>(decide: (a: Args) => T): (a: Args) => T {
+  let context: EngineContext | null = null;
+  let event: EngineEvent | null = null;
+  let answer: T;
+  return (a) => {
+    if (a.context === context && a.event === event) return answer as T;
+    const fresh = decide(a);
+    context = a.context;
+    event = a.event;
+    answer = fresh;
+    return fresh;
+  };
+}
+
 /** Guards and actions for one rule set; `provide` installs them on the machine. */
 export function implementationsFor(rules: RuleSet) {
   // Who decides: this engine, on this rule set (a rule may stamp it on the record).
   const whoOf = (context: EngineContext): Who => ({ pid: context.pid, rules: rules.name, schema: rules.schemaKnown });
-  const admission = ({ context, event }: Args) =>
+  const admission = lastCall(({ context, event }: Args) =>
     event.type === 'SCAN'
       ? rules.admit({ id: event.file.id, body: event.file.body, read: event.read, claim: event.claim, who: whoOf(context), now: nowOf(event) })
-      : null;
-  const disposal = ({ context, event }: Args) =>
+      : null);
+  const disposal = lastCall(({ context, event }: Args) =>
     context.file !== null && event.type === 'STEP'
       ? rules.dispose({ file: context.file, live: event.live, read: event.read, sent: context.envelope, outcome: context.outcome, who: whoOf(context), now: nowOf(event) })
-      : { kind: 'leave' as const };
+      : { kind: 'leave' as const });
   /** The record, when it is READY and this engine selects it (`selectable`); else null. */
   const readyRead = (context: EngineContext, event: EngineEvent): (RecordRead & { kind: 'found' }) | null => {
     const read = readOf(event);
@@ -90,10 +111,10 @@ export function implementationsFor(rules: RuleSet) {
   };
   const readyRecord = (context: EngineContext, event: EngineEvent): OutboxRecord | null => readyRead(context, event)?.record ?? null;
   // The stored record and its missing or ill-typed fields (docs/rules.md, 'Record schema').
-  const preSendOf = ({ context, event }: Args) => {
+  const preSendOf = lastCall(({ context, event }: Args) => {
     const read = readyRead(context, event);
     return read === null ? null : rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event) });
-  };
+  });
   /**
    * The engine abandons the attempt before `write`: the claim is no longer
    * its own and its rule set fences that write. An unfenced write goes ahead

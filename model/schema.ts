@@ -77,10 +77,18 @@ export function schemaOf(rules: { recordSchema?: RecordSchema }): RecordSchema {
   return rules.recordSchema ?? SCHEMA_DEFAULT;
 }
 
+const declaredCache = new WeakMap<RecordSchema, readonly (readonly [string, FieldDecl])[]>();
+
 /** Every field a schema declares, base fields first (a redeclared base field takes the schema's declaration). */
-export function declaredFields(schema: RecordSchema): [string, FieldDecl][] {
-  const all: Record<string, FieldDecl> = { ...BASE_FIELDS, ...schema.fields };
-  return Object.entries(all);
+export function declaredFields(schema: RecordSchema): readonly (readonly [string, FieldDecl])[] {
+  // Memoised per (immutable) schema: every record read checks each declared field.
+  let fields = declaredCache.get(schema);
+  if (fields === undefined) {
+    const all: Record<string, FieldDecl> = { ...BASE_FIELDS, ...schema.fields };
+    fields = Object.entries(all);
+    declaredCache.set(schema, fields);
+  }
+  return fields;
 }
 
 const newerCache = new WeakMap<RecordSchema, readonly string[]>();

@@ -8,7 +8,7 @@
 import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
-import { runSeedFast } from './core/fast-run.ts';
+import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
@@ -157,7 +157,10 @@ export function seedBounds(bounds: RunBounds, options: WorldOptions): RunBounds 
  * (every step recorded, as a trace is; the oracle `fast` is tested against,
  * and the bench's previous representation).
  */
-export type SeedRunner = 'fast' | 'reference';
+export type SeedRunner = 'fast' | 'reference' | CountingRunner;
+
+/** A runner that counts without recording, as {@link runSeedFast} (the bench passes the previous one to time it beside today's). */
+export type CountingRunner = (system: TransitionSystem<World, WorldEvent>, seed: number, bounds: RunBounds) => FastRunResult;
 
 /** One seed's outcome as a shard counts it. */
 interface SeedOutcome {
@@ -170,6 +173,10 @@ interface SeedOutcome {
   events: (WorldEvent | null)[] | null;
 }
 
+function countedOutcome(run: FastRunResult): SeedOutcome {
+  return { steps: run.steps, tags: run.tags, reached: run.reached, end: run.end, violation: run.violation, events: null };
+}
+
 function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
   return { steps: run.steps.length, tags: Object.entries(run.tags), reached: run.reached, end: run.end, violation: run.violation, events: run.steps.map((s) => s.event) };
 }
@@ -177,6 +184,12 @@ function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
 /** Runs seeds [from, to) of a plan. */
 export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void, runner: SeedRunner = 'fast'): ShardResult {
   const result = emptyShard();
+  // Tags counted in a map over the shard's runs, written into the result once at the end (and at every early return).
+  const tags = new Map<string, number>();
+  const done = (): ShardResult => {
+    for (const [t, n] of tags) result.tags[t] = (result.tags[t] ?? 0) + n;
+    return result;
+  };
   const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
   for (let seed = from; seed < to; seed++) {
@@ -186,14 +199,14 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
     const bounds = seedBounds(plan.bounds, options);
     let run: SeedOutcome;
     try {
-      run = runner === 'fast' ? { ...runSeedFast(system, seed, bounds), events: null } : referenceOutcome(runSeed(system, seed, bounds));
+      run = runner === 'reference' ? referenceOutcome(runSeed(system, seed, bounds)) : countedOutcome((runner === 'fast' ? runSeedFast : runner)(system, seed, bounds));
     } catch (err) {
       if (!(err instanceof RuleFault)) throw err;
       // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
       // The fast runner keeps no events: the reference runner meets the same fault at the same step and says where.
       let at = runPositionOf<WorldEvent>(err);
       let fault: RuleFault = err;
-      if (runner === 'fast') {
+      if (runner !== 'reference') {
         try {
           runSeed(system, seed, bounds);
         } catch (again) {
@@ -203,11 +216,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
         }
       }
       result.fault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
-      return result;
+      return done();
     }
     result.runs++;
     result.steps += run.steps;
-    for (const [t, n] of run.tags) result.tags[t] = (result.tags[t] ?? 0) + n;
+    for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
     for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
     result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
     if (run.violation !== null) {
@@ -218,12 +231,12 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
       }
       if (plan.stopOnViolation === true) {
         onRun?.(seed - from + 1);
-        return result;
+        return done();
       }
     }
     onRun?.(seed - from + 1);
   }
-  return result;
+  return done();
 }
 
 /** The events of a violating fast run, recorded by running its seed again with every step kept. */

@@ -1,8 +1,10 @@
 /**
  * The bench's section on `check`'s speed where users wait (issue 23):
- * - simulated steps per second on one core, the fast seed runner against the
- *   previous representation (the reference runner recording every step, with
- *   seedrandom's own streams), same seeds, alternated rounds in this process;
+ * - simulated steps per second on one core: today's seed runner against the
+ *   previous one (`previous-fast-run.ts`, the runner as it was before), same
+ *   seeds, alternated rounds in this process; and, for scale, the
+ *   representation before both (the reference runner recording every step,
+ *   with seedrandom's own streams);
  * - time to the first violation of each flawed catalog rule set, as a user
  *   runs it (`check --rules R --stop-on-first`, a process from start to exit),
  *   and the start-up of `outbox-sim rules`;
@@ -17,6 +19,7 @@ import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../check.ts';
+import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { checkProcessesSeconds, checkProcessRounds } from './check-processes.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
@@ -58,7 +61,7 @@ function cpuSeconds(): number {
 function timeShard(plan: CheckPlan, runner: SeedRunner): { steps: number; seconds: number } {
   const run = () => runShard(plan, 1, SPEED_SEEDS + 1, undefined, runner);
   const t = cpuSeconds();
-  const r = runner === 'fast' ? run() : withStreams(seedrandomStream, run);
+  const r = runner === 'reference' ? withStreams(seedrandomStream, run) : run();
   return { steps: r.steps, seconds: cpuSeconds() - t };
 }
 
@@ -88,25 +91,29 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   log(`Load average when this section started: ${load()} (${cpus().length} cores); the machine is shared, so read the ratios measured side by side, not the absolute figures.`);
   log('');
 
-  // One core: the same seeds through both runners, alternated, after a warm-up of each.
+  // One core: the same seeds through today's runner and the previous one, alternated, after a warm-up of each.
   const plan: CheckPlan = { rules: failClosed, oldRules: null, seedStart: 1, seeds: SPEED_SEEDS, broker: null, bounds: BOUNDS_DEFAULT };
-  runShard({ ...plan }, 1, 1001);
-  withStreams(seedrandomStream, () => runShard(plan, 1, 1001, undefined, 'reference'));
+  runShard(plan, 1, 1001);
+  runShard(plan, 1, 1001, undefined, runSeedPrevious);
   const sides = await alternatedRounds(
     SPEED_ROUNDS,
-    async () => timeShard(plan, 'reference'),
+    async () => timeShard(plan, runSeedPrevious),
     async () => timeShard(plan, 'fast'),
   );
   const previous: Side = { steps: sides.one[0].steps, seconds: sides.one.map((x) => x.seconds) };
   const fast: Side = { steps: sides.two[0].steps, seconds: sides.two.map((x) => x.seconds) };
   if (previous.steps !== fast.steps) throw new Error(`bench: the runners simulated different steps (${previous.steps} against ${fast.steps})`);
+  // For scale, once: the representation before both (every step recorded, seedrandom's streams).
+  withStreams(seedrandomStream, () => runShard(plan, 1, 1001, undefined, 'reference'));
+  const reference = timeShard(plan, 'reference');
   const s = speedup(previous.seconds, fast.seconds);
-  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). The previous representation records every step (label, step record, tag object) with seedrandom's streams; the fast runner (sim/core/fast-run.ts) counts, checks a property only when a field it reads changed, and draws from the same ARC4 streams without seedrandom's entropy pool. Same runs, verdicts and traces (sim/core/fast-run.test.ts).`);
+  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). Today's seed runner (sim/core/fast-run.ts, what \`check\` runs) against the previous one (sim/bench/previous-fast-run.ts, the runner as it was before, on today's world and engine step): same seeds, same runs (sim/core/fast-run.test.ts holds both runners to the reference). The last row, timed once for scale, is the representation before both: the reference runner recording every step (label, step record, tag object) with seedrandom's streams.`);
   log('');
   log('| runner | best CPU s | steps/s (best) | **ratio, best of each** | ratio in each round | median |');
   log('| --- | ---: | ---: | ---: | --- | ---: |');
-  log(`| previous (reference runner, seedrandom) | ${s.oneBest.toFixed(2)} | ${fmt(previous.steps / s.oneBest)} | | | |`);
-  log(`| fast runner | ${s.twoBest.toFixed(2)} | ${fmt(fast.steps / s.twoBest)} | ${speedupCells(s)} |`);
+  log(`| previous seed runner | ${s.oneBest.toFixed(2)} | ${fmt(previous.steps / s.oneBest)} | | | |`);
+  log(`| seed runner (check's) | ${s.twoBest.toFixed(2)} | ${fmt(fast.steps / s.twoBest)} | ${speedupCells(s)} |`);
+  log(`| reference runner, seedrandom (once, for scale) | ${reference.seconds.toFixed(2)} | ${fmt(reference.steps / reference.seconds)} | ${(reference.seconds / s.twoBest).toFixed(2)}x | | |`);
   log('');
 
   // First answers, as a user waits for them.

@@ -58,23 +58,42 @@ export class Arc4Stream implements Stream {
   constructor(text: string) {
     // seedrandom's mixkey: the text's char codes smeared into a key of at most 256 bytes.
     const key = KEY;
-    key.fill(0);
+    const keyLength = Math.max(1, Math.min(text.length, 256));
+    // Only the key's first `keyLength` bytes are read: those are cleared, not all 256.
+    key.fill(0, 0, keyLength);
     let smear = 0;
     for (let k = 0; k < text.length; k++) {
       smear ^= key[k & 255] * 19;
       key[k & 255] = (smear + text.charCodeAt(k)) & 255;
     }
-    const keyLength = Math.max(1, Math.min(text.length, 256));
     const s = this.s;
     for (let k = 0; k < 256; k++) s[k] = k;
     let j = 0;
-    for (let k = 0; k < 256; k++) {
+    // The key's index wraps without a division (a stream is set up per subsystem per seed).
+    for (let k = 0, m = 0; k < 256; k++) {
       const t = s[k];
-      j = (j + key[k % keyLength] + t) & 255;
+      j = (j + key[m] + t) & 255;
       s[k] = s[j];
       s[j] = t;
+      if (++m === keyLength) m = 0;
     }
-    this.bytes(256);
+    this.drop256();
+  }
+
+  /** RC4's first 256 bytes, dropped as seedrandom drops them (the bytes of {@link bytes}, not summed). */
+  private drop256(): void {
+    const s = this.s;
+    let i = this.i;
+    let j = this.j;
+    for (let n = 0; n < 256; n++) {
+      i = (i + 1) & 255;
+      const t = s[i];
+      j = (j + t) & 255;
+      s[i] = s[j];
+      s[j] = t;
+    }
+    this.i = i;
+    this.j = j;
   }
 
   /** The next `count` bytes, big-endian in one number (RC4's output, as seedrandom's `g`). */

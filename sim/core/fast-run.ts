@@ -26,21 +26,51 @@ export interface FastRunResult {
   end: RunResult<unknown, unknown>['end'];
 }
 
-/** A property with the fields it reads, or null when it does not say (then it is checked after every step). */
+/** A property and the bits of the fields it reads (see {@link Fields}). */
 interface Watched<S> {
   property: Property<S>;
-  reads: readonly (keyof S & string)[] | null;
+  /** One bit per field it reads, among the fields any property reads (see {@link Fields}); -1 when it does not say. */
+  bits: number;
 }
 
-const watchedOf = <S>(properties: readonly Property<S>[], kind: Property<S>['kind']): Watched<S>[] =>
-  properties.filter((p) => p.kind === kind).map((property) => ({ property, reads: property.reads ?? null }));
+/**
+ * The fields the properties read, each a bit: a step's changed fields are
+ * compared once (not once per property that reads them), and a property is
+ * checked when one of its bits changed. Beyond 31 fields every property is
+ * checked after every step (still the same verdicts).
+ */
+interface Fields<S> {
+  names: readonly (keyof S & string)[];
+  bitOf: Map<string, number>;
+}
 
-/** Whether a field `p` reads differs between two states (always true when `p` does not say what it reads). */
-function touched<S>(w: Watched<S>, before: S, after: S): boolean {
-  const reads = w.reads;
-  if (reads === null) return true;
-  for (let i = 0; i < reads.length; i++) if (before[reads[i]] !== after[reads[i]]) return true;
-  return false;
+const FIELD_BITS_MAX = 31;
+
+function fieldsOf<S>(properties: readonly Property<S>[]): Fields<S> {
+  const names: (keyof S & string)[] = [];
+  for (const p of properties) for (const f of p.reads ?? []) if (!names.includes(f)) names.push(f);
+  if (names.length > FIELD_BITS_MAX) return { names: [], bitOf: new Map() };
+  return { names, bitOf: new Map(names.map((f, i) => [f, 1 << i])) };
+}
+
+function watchedOf<S>(properties: readonly Property<S>[], kind: Property<S>['kind'], fields: Fields<S>): Watched<S>[] {
+  return properties
+    .filter((p) => p.kind === kind)
+    .map((property) => {
+      const reads = property.reads;
+      if (reads === undefined || fields.names.length === 0) return { property, bits: -1 };
+      let bits = 0;
+      for (const f of reads) bits |= fields.bitOf.get(f) ?? 0;
+      return { property, bits };
+    });
+}
+
+/** The bits of the fields that differ between two states (states are immutable: an unchanged field is the same object). */
+function changedBits<S>(fields: Fields<S>, before: S, after: S): number {
+  const names = fields.names;
+  let bits = 0;
+  for (let i = 0; i < names.length; i++) if (before[names[i]] !== after[names[i]]) bits |= 1 << i;
+  return bits;
 }
 
 /** Runs one seeded world as {@link runSeed} does, keeping only the counts. */
@@ -50,8 +80,9 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   let steps = 0;
   const tags = new Map<string, number>();
   const reached: string[] = [];
-  const always = watchedOf(system.properties, 'always');
-  const sometimes = watchedOf(system.properties, 'sometimes');
+  const fields = fieldsOf(system.properties);
+  const always = watchedOf(system.properties, 'always', fields);
+  const sometimes = watchedOf(system.properties, 'sometimes', fields);
   const done = new Array<boolean>(sometimes.length).fill(false);
   // Reused for every step's group weights: nothing allocated per step here.
   const groups: ChoiceGroup<E>[] = [];
@@ -65,11 +96,12 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   // state, neither after healing; a property is checked again when what it reads differs from there.
   let checked: S | null = null;
   let observed: S = state;
-  const observe = (before: S | null): void => {
+  /** `changed`: the bits of the fields changed since the state last observed; -1 for the initial state. */
+  const observe = (changed: number): void => {
     for (let i = 0; i < sometimes.length; i++) {
       if (done[i]) continue;
       const w = sometimes[i];
-      if (before !== null && !touched(w, before, state)) continue;
+      if ((changed & w.bits) === 0) continue;
       if (w.property.check(state) !== null) {
         done[i] = true;
         reached.push(w.property.name);
@@ -79,7 +111,7 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   const result = (end: FastRunResult['end'], violation: FastRunResult['violation']): FastRunResult => ({ seed, steps, violation, tags, reached: reached.sort(), end });
 
   watchAt(POSITION_RUN, seed, 1);
-  observe(null);
+  observe(-1);
   let phase: 'fault' | 'heal' = 'fault';
   let budget = bounds.faultStepsMax;
   for (;;) {
@@ -90,15 +122,23 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
     let empty = true;
     if (lazy !== undefined) {
       // Which groups have an event, without listing them; the drawn group's events are listed below.
+      // A group without weight is never drawn: whether it has an event matters only in the liveness
+      // phase, and only when no drawable group has one (then the run may be quiet), so it is asked last.
       const n = lazy.count(state);
+      let weightless = false;
       for (let i = 0; i < n; i++) {
+        const weight = lazy.weight(state, i);
+        if (!(weight > 0)) {
+          weightless = true;
+          continue;
+        }
         if (!lazy.hasEvents(state, i)) continue;
         empty = false;
-        const weight = lazy.weight(state, i);
-        if (weight > 0) {
-          picks.push(i);
-          weights.push(weight);
-        }
+        picks.push(i);
+        weights.push(weight);
+      }
+      if (empty && weightless && phase === 'heal') {
+        for (let i = 0; i < n && empty; i++) if (!(lazy.weight(state, i) > 0) && lazy.hasEvents(state, i)) empty = false;
       }
     } else {
       const choices = system.choices(state);
@@ -131,19 +171,21 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
     const drawn = picks[chooser.weighted('schedule', weights)];
     const g = lazy !== undefined ? lazy.choice(state, drawn) : groups[drawn];
     const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
-    const before = checked;
+    const first = checked === null;
     const out = system.step(state, g.events[index]);
     state = out.state;
     budget--;
     steps++;
-    for (const t of out.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
+    const stepTags = out.tags;
+    for (let i = 0; i < stepTags.length; i++) tags.set(stepTags[i], (tags.get(stepTags[i]) ?? 0) + 1);
+    const changed = changedBits(fields, observed, state);
     for (let i = 0; i < always.length; i++) {
       const w = always[i];
-      if (before !== null && !touched(w, before, state)) continue;
+      if (!first && (changed & w.bits) === 0) continue;
       const v = w.property.check(state);
       if (v !== null) return result('violation', { ...v, step: steps });
     }
-    observe(observed);
+    observe(changed);
     checked = state;
     observed = state;
   }

@@ -6,7 +6,7 @@
 import type { ChoiceGroup, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
-import type { AnyKind, Range } from './kind.ts';
+import type { AnyKind, Range, Subject } from './kind.ts';
 import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
@@ -46,6 +46,9 @@ function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldCo
   }
 }
 
+/** The subject {@link groupChoices} asks about (its fields rewritten in place; `enabled` keeps no subject). */
+const CHOICE_AT: Subject = { engine: null, id: null };
+
 function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
   const events: WorldEvent[] = [];
   const weights: number[] | null = g.weighted ? [] : null;
@@ -53,29 +56,33 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
   for (let p = 0; p < passes.length; p++) {
     const pass = passes[p];
     const kinds = pass.kinds;
+    // One subject rewritten in place, as in groupHasEvents below.
+    const at = CHOICE_AT;
     if (pass.over === 'engines') {
       const perId = pass.perId;
       const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
-        const engine = w.engines[e];
+        at.engine = w.engines[e];
         if (perId.length > 0) {
           for (let i = 0; i < ids.length; i++) {
-            const at = { engine, id: ids[i] };
+            at.id = ids[i];
             for (let k = 0; k < perId.length; k++) addAll(perId[k], perId[k].enabled(w, ctx, at), w, ctx, events, weights);
           }
         }
         if (perEngine.length > 0) {
-          const at = { engine, id: null };
+          at.id = null;
           for (let k = 0; k < perEngine.length; k++) addAll(perEngine[k], perEngine[k].enabled(w, ctx, at), w, ctx, events, weights);
         }
       }
     } else if (pass.over === 'ids') {
+      at.engine = null;
       for (let i = 0; i < ids.length; i++) {
-        const at = { engine: null, id: ids[i] };
+        at.id = ids[i];
         for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
       }
     } else {
-      const at = { engine: null, id: null };
+      at.engine = null;
+      at.id = null;
       for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
     }
   }
@@ -92,29 +99,41 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
   return out;
 }
 
+/** The subject {@link groupHasEvents} asks about (its fields rewritten in place). */
+const HAS_AT: Subject = { engine: null, id: null };
+
 /** Whether a group has an enabled event: {@link groupChoices}'s enumeration, stopped at the first event. */
 function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): boolean {
   const ids = ctx.ids;
   for (let p = 0; p < passes.length; p++) {
     const pass = passes[p];
     const kinds = pass.kinds;
+    // One subject, rewritten for each engine and id: this runs for every group at every step of a
+    // random run, and `enabled` reads its subject's fields without keeping it.
+    const at = HAS_AT;
     if (pass.over === 'engines') {
+      const perId = pass.perId;
+      const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
-        const engine = w.engines[e];
-        for (let i = 0; i < ids.length; i++) {
-          const at = { engine, id: ids[i] };
-          for (let k = 0; k < pass.perId.length; k++) if (pass.perId[k].enabled(w, ctx, at).length > 0) return true;
+        at.engine = w.engines[e];
+        if (perId.length > 0) {
+          for (let i = 0; i < ids.length; i++) {
+            at.id = ids[i];
+            for (let k = 0; k < perId.length; k++) if (perId[k].enabled(w, ctx, at).length > 0) return true;
+          }
         }
-        const at = { engine, id: null };
-        for (let k = 0; k < pass.perEngine.length; k++) if (pass.perEngine[k].enabled(w, ctx, at).length > 0) return true;
+        at.id = null;
+        for (let k = 0; k < perEngine.length; k++) if (perEngine[k].enabled(w, ctx, at).length > 0) return true;
       }
     } else if (pass.over === 'ids') {
+      at.engine = null;
       for (let i = 0; i < ids.length; i++) {
-        const at = { engine: null, id: ids[i] };
+        at.id = ids[i];
         for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
       }
     } else {
-      const at = { engine: null, id: null };
+      at.engine = null;
+      at.id = null;
       for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
     }
   }

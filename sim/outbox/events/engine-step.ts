@@ -4,7 +4,6 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { match } from 'ts-pattern';
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
@@ -53,32 +52,38 @@ function observed(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldE
  * statechart; an unfenced write or POST of a stale holder lands.
  */
 function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema, until: number | undefined): void {
-  for (const fx of effects) {
-    // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
-    match(fx)
-      .with({ kind: 'write-record' }, (fx) => {
+  // A switch, not ts-pattern's match: this runs at every engine step, and match's closures and pattern walk cost more than the writes.
+  for (let i = 0; i < effects.length; i++) {
+    const fx = effects[i];
+    switch (fx.kind) {
+      case 'write-record': {
         // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
         w.records = { ...w.records, [fx.id]: { kind: 'record', record: asWritten(schema, fx.record) } };
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
-        tags.push(`write@${proc.state}`, `status:${fx.record.status}`);
+        tags.push(tagOf('write@', proc.state), tagOf('status:', fx.record.status));
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
-      })
-      .with({ kind: 'take-claim' }, (fx) => {
+        break;
+      }
+      case 'take-claim':
         w.claims = { ...w.claims, [fx.id]: until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until } };
         tags.push('layer:claim');
-      })
-      .with({ kind: 'release-claim' }, (fx) => {
+        break;
+      case 'release-claim': {
         const { [fx.id]: _gone, ...rest } = w.claims;
         w.claims = rest;
         tags.push('release');
-      })
+        break;
+      }
       // Applied by the caller: the broker's part depends on the answer.
-      .with({ kind: 'post' }, () => void tags.push('layer:post'))
-      .with({ kind: 'archive' }, { kind: 'quarantine' }, (fx) => {
+      case 'post':
+        tags.push('layer:post');
+        break;
+      case 'archive':
+      case 'quarantine': {
         const f = w.live[fx.file.id];
-        if (f === undefined || f.generation !== fx.file.generation) return;
+        if (f === undefined || f.generation !== fx.file.generation) break;
         const { [fx.file.id]: _moved, ...rest } = w.live;
         w.live = rest;
         if (fx.kind === 'archive') {
@@ -87,11 +92,33 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           tags.push('layer:reported', 'archive');
         } else {
           w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
-          tags.push(`quarantine:${fx.cause}`);
+          tags.push(tagOf('quarantine:', fx.cause));
         }
-      })
-      .exhaustive();
+        break;
+      }
+      default:
+        // Exhaustive: an effect the statechart may emit that is not applied here is a type error.
+        return unapplied(fx);
+    }
   }
+}
+
+function unapplied(fx: never): never {
+  throw new Error(`engine step: an effect not applied: ${JSON.stringify(fx)}`);
+}
+
+/**
+ * Tags made of a prefix and a word, made once and shared: a run counts its
+ * tags in a map, and a string built afresh at every step is hashed afresh
+ * at every count.
+ */
+const TAGS = new Map<string, Map<string, string>>();
+function tagOf(prefix: string, word: string): string {
+  let byWord = TAGS.get(prefix);
+  if (byWord === undefined) TAGS.set(prefix, (byWord = new Map()));
+  let tag = byWord.get(word);
+  if (tag === undefined) byWord.set(word, (tag = prefix + word));
+  return tag;
 }
 
 /**
@@ -100,7 +127,8 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
  * engine's next step, or its POST's reply, is observed).
  */
 export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tags: string[], answer: AnswerEffect | null, observe: Observe | null = null): World {
-  const index = w.engines.findIndex((p) => p.pid === e.pid);
+  let index = 0;
+  while (w.engines[index].pid !== e.pid) index++;
   const proc = w.engines[index];
   const next: World = { ...w, engines: [...w.engines] };
   let reply: Reply | null = null;
@@ -108,14 +136,14 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let acceptance: ReturnType<typeof brokerAccept> | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
-    tags.push(`answer:${answer.name}`);
+    tags.push(tagOf('answer:', answer.name));
     const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
     if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope);
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }
   const event = engineEventFor(ctx, w, proc, e, reply, observe);
-  if (event.type !== 'POST' && 'read' in event) tags.push(`read:${event.read.kind}`);
+  if (event.type !== 'POST' && 'read' in event) tags.push(tagOf('read:', event.read.kind));
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
   applyEffects(next, proc, out.effects, tags, schemaOf(rulesOf(ctx, proc)), leaseUntil(ctx, w));
