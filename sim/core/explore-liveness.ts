@@ -173,7 +173,9 @@ export class LivenessSearch<S, E> {
     const p = this.fp;
     this.graph.print(s, p);
     this.verdict = undefined;
-    const quiet = this.quietAt(s, p);
+    // One probe of the flags for both questions below (quiet, and finished with); quietAt sets only KNOWN and QUIET.
+    const f = this.flags.get(p[0], p[1]);
+    const quiet = (f & KNOWN) !== 0 ? (f & QUIET) !== 0 : this.quietAt(s, p);
     if (eventuallyLeft && quiet) {
       // The verdict quietAt just computed, if it did (a state met first in a cycle search has only its flags).
       const v = this.verdict ?? this.spec.atRest(s);
@@ -184,7 +186,7 @@ export class LivenessSearch<S, E> {
     }
     if (!this.violated.has(QUIET_AFTER_HEALING) && this.cut === null && this.stopped === null && !quiet && this.spec.steadyState(s)) {
       // `p` still holds the print of `s` (quietAt reads no other).
-      if ((this.flags.get(p[0], p[1]) & DONE) === 0) {
+      if ((f & DONE) === 0) {
         const lasso = this.region(s, p);
         if (lasso !== null) this.lasso(lasso.component, lasso.mode);
       }
@@ -225,8 +227,15 @@ export class LivenessSearch<S, E> {
     queue.clear();
     const p = new Uint32Array(2);
     let cut = false;
-    // The modes of the edges that stay inside the region.
-    let inside = 0;
+    /**
+     * The modes of the edges that go back inside the region: from the state
+     * of index `source` to one of index at most `source` (states are numbered
+     * as found). A cycle of a mode has such an edge (its indices cannot all
+     * rise), so a mode without one has no cycle here and its Tarjan run,
+     * which would find none, is skipped (most regions are chains of steps).
+     */
+    let back = 0;
+    let source = 0;
     const add = (state: S): number => {
       prints.push(p[0], p[1]);
       queue.push(state);
@@ -252,7 +261,7 @@ export class LivenessSearch<S, E> {
         } else j = add(t);
       }
       const mask = maskOf(event);
-      if (j >= 0) inside |= mask;
+      if (j >= 0 && j <= source) back |= mask;
       targets.push(j);
       masks.push(mask);
     };
@@ -262,6 +271,7 @@ export class LivenessSearch<S, E> {
         if (this.stopped !== null) return null;
       }
       first.push(targets.length);
+      source = i;
       this.each(queue.shift(), this.isStep, visitEdge);
       if (cut) {
         this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
@@ -269,9 +279,8 @@ export class LivenessSearch<S, E> {
       }
     }
     first.push(targets.length);
-    // A mode no edge inside the region carries has no cycle in it.
     for (let m = 0; m < modes; m++) {
-      if ((inside & (1 << m)) === 0) continue;
+      if ((back & (1 << m)) === 0) continue;
       const component = bottomCycle(first, targets, masks, 1 << m, this.tarjan);
       if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
     }

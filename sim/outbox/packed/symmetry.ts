@@ -53,6 +53,8 @@ export class PackedSymmetry {
   private readonly masks: Int32Array;
   private readonly order: Int32Array;
   private readonly dead: Int32Array;
+  /** Per id, the pid holding its claim (-1: none), as {@link canonical} read it. */
+  private readonly holders: Int32Array;
   /** After {@link canonical}: the renaming it applied, real pids in `from`, new ones in `to`, `renamedCount` of each. */
   readonly from: Int32Array;
   readonly to: Int32Array;
@@ -72,6 +74,7 @@ export class PackedSymmetry {
     this.masks = new Int32Array(n);
     this.order = new Int32Array(n);
     this.dead = new Int32Array(ids);
+    this.holders = new Int32Array(ids);
     this.from = new Int32Array(n + ids);
     this.to = new Int32Array(n + ids);
     this.scratch = new Int32Array(layout.width);
@@ -135,17 +138,27 @@ export class PackedSymmetry {
     const g = this.layout.globals;
     const ids = this.layout.ids.length;
     const n = s[g + ENGINE_COUNT];
-    const { procs, pids, classes, masks, order, dead, from, to } = this;
+    const { procs, pids, classes, masks, order, dead, from, to, holders } = this;
     for (let k = 0; k < n; k++) {
       const p = s[g + ENGINES + k];
       procs[k] = p;
-      pids[k] = this.pid(p);
-      classes[k] = this.classOfProc(p);
+      // Both known after the first meeting of a process: one bounds check, two reads.
+      const at = 2 * p;
+      const info = this.procInfo;
+      if (at + 1 < info.length && info[at] > 0 && info[at + 1] > 0) {
+        pids[k] = info[at] - 1;
+        classes[k] = info[at + 1] - 1;
+      } else {
+        pids[k] = this.pid(p);
+        classes[k] = this.classOfProc(p);
+      }
       masks[k] = 0;
     }
     let deadCount = 0;
     for (let j = 0; j < ids; j++) {
       const h = this.holder(s[j * PER_ID + CLAIM]);
+      // Kept for the renaming of the claims below.
+      holders[j] = h;
       if (h < 0) continue;
       let k = 0;
       while (k < n && pids[k] !== h) k++;
@@ -179,7 +192,7 @@ export class PackedSymmetry {
     const count = n + deadCount;
     this.renamedCount = count;
     for (let j = 0; j < ids; j++) {
-      const h = this.holder(s[j * PER_ID + CLAIM]);
+      const h = holders[j];
       if (h < 0) continue;
       let r = 0;
       while (from[r] !== h) r++;
