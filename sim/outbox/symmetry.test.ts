@@ -20,7 +20,7 @@ import { simulateEvents } from '../core/simulate.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { counterexampleOf, exploreOutbox } from './explore-outbox.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { PackedLayout, PackedTables } from './packed/layout.ts';
+import { PackedLayout, PackedTables, Unrepresentable } from './packed/layout.ts';
 import { PackedSymmetry } from './packed/symmetry.ts';
 import { canonicalWorld, worldSymmetry } from './symmetry-world.ts';
 import type { EngineProc, World } from './world.ts';
@@ -102,6 +102,15 @@ describe('symmetry: the canonical form', () => {
     // The renaming between two states of a class takes one to the other.
     // (The claiming engine's class was interned first: it comes first.)
     expect(sym.between(layout.pack(a, t), layout.pack(b, t))).toEqual({ from: [2, 3, 1], to: [7, 5, 6] });
+  });
+
+  it("packed: a held claim with a field beyond its owner (a lease's end) is refused, not dropped (the object form keeps it)", () => {
+    const layout = new PackedLayout(['a', 'b'], 3);
+    const t = new PackedTables();
+    const sym = new PackedSymmetry(layout, t);
+    const leased = world([proc(2, 'claiming', 'a'), proc(3)], { a: { kind: 'held', owner: 2, until: 5 } }, 4);
+    expect(() => sym.canonical(layout.pack(leased, t), new Int32Array(layout.width))).toThrow(Unrepresentable);
+    expect(canonicalWorld(leased).world.claims).toEqual({ a: { kind: 'held', owner: 1, until: 5 } });
   });
 
   it('objects: the same classes; the form is a world with pids 1..n, dead holders after, the next pid after them', () => {

@@ -22,7 +22,7 @@ import type { Symmetry } from '../../core/explore.ts';
 import { fingerprintInts } from '../../core/tuple-table.ts';
 import type { WorldEvent } from '../world.ts';
 import * as L from './layout.ts';
-import type { PackedLayout, PackedTables } from './layout.ts';
+import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 import { PidRenaming, renamePid } from './pid-renaming.ts';
 import type { PackedOutbox } from './system.ts';
 
@@ -105,6 +105,8 @@ export class PackedSymmetry {
     let h = this.holderOf[claimId] - 2;
     if (h === -2) {
       const claim = this.tables.claims.value(claimId);
+      // The canonical claim is `{ kind: 'held', owner }` (see heldBy): a claim with any other field (a lease's end) would lose it.
+      if (claim?.kind === 'held' && Object.keys(claim).length !== 2) throw new Unrepresentable(`packed symmetry: a held claim with fields beyond its owner (${JSON.stringify(claim)})`);
       h = claim?.kind === 'held' ? claim.owner : -1;
       this.holderOf[claimId] = h + 2;
     }
@@ -134,7 +136,9 @@ export class PackedSymmetry {
 
   /** Writes the canonical form of `s` into `out` (not `s`), and the renaming into `from`/`to`. */
   canonical(s: Int32Array, out: Int32Array): void {
-    out.set(s);
+    // An element loop: `set` on a few ints is a slow runtime call.
+    const width = this.layout.width;
+    for (let i = 0; i < width; i++) out[i] = s[i];
     const g = this.layout.globals;
     const ids = this.layout.ids.length;
     const n = s[g + ENGINE_COUNT];
@@ -181,7 +185,8 @@ export class PackedSymmetry {
     }
     for (let i = 0; i < n; i++) {
       const k = order[i];
-      out[g + ENGINES + i] = this.renamedProc(procs[k], i + 1);
+      // A process whose pid is already its new one renames to itself (equal values intern to one id): no table read.
+      out[g + ENGINES + i] = pids[k] === i + 1 ? procs[k] : this.renamedProc(procs[k], i + 1);
       from[i] = pids[k];
       to[i] = i + 1;
     }

@@ -432,7 +432,9 @@ export class PackedTransitions {
    * where the engine the program replaces sits (it need not be searched).
    */
   run(s: Int32Array, program: Int32Array, out: Int32Array, selfSlot = -1): void {
-    out.set(s);
+    // An element loop: `set` on a few ints is a slow runtime call (the hottest line of the search).
+    const width = this.layout.width;
+    for (let i = 0; i < width; i++) out[i] = s[i];
     const g = this.layout.globals;
     for (let i = 0; i < program.length; i += 3) {
       const op = program[i];
