@@ -236,6 +236,14 @@ export class LivenessSearch<S, E> {
      */
     let back = 0;
     let source = 0;
+    /**
+     * The modes some edge of the region (inside or leaving it) belongs to
+     * without belonging to every mode (the outbox: a broker's answer). A mode
+     * outside it has as its edges exactly the edges of every mode, as every
+     * other such mode does: one Tarjan run answers for all of them.
+     */
+    const every = (1 << modes) - 1;
+    let specific = 0;
     const add = (state: S): number => {
       prints.push(p[0], p[1]);
       queue.push(state);
@@ -262,6 +270,7 @@ export class LivenessSearch<S, E> {
       }
       const mask = maskOf(event);
       if (j >= 0 && j <= source) back |= mask;
+      if (mask !== every) specific |= mask;
       targets.push(j);
       masks.push(mask);
     };
@@ -279,10 +288,15 @@ export class LivenessSearch<S, E> {
       }
     }
     first.push(targets.length);
+    // Whether a mode of only the shared edges was searched and had no bottom cycle.
+    let sharedClean = false;
     for (let m = 0; m < modes; m++) {
       if ((back & (1 << m)) === 0) continue;
+      const shared = (specific & (1 << m)) === 0;
+      if (shared && sharedClean) continue;
       const component = bottomCycle(first, targets, masks, 1 << m, this.tarjan);
       if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
+      if (shared) sharedClean = true;
     }
     for (let i = 0; i < local.size; i++) flags.set(prints[2 * i], prints[2 * i + 1], DONE);
     return null;
