@@ -293,12 +293,16 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     askedAt = seen.size;
     return bounds.beforeGrowth(bytes);
   };
+  // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
+  let liveId = 0;
+  const livePath = (): E[] => pathTo(liveId);
   /** The liveness checks of the state in `current`, number `id`; true to stop. */
   const live = (id: number): boolean => {
     if (lively === null) return false;
     stop = growthRefused();
     if (stop !== null) return true;
-    if (lively.visit(current, () => pathTo(id))) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
+    liveId = id;
+    if (lively.visit(current, livePath)) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
     return stop !== null;
   };
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
