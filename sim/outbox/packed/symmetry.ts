@@ -201,7 +201,8 @@ export class PackedSymmetry {
       if (h < 0) continue;
       let r = 0;
       while (from[r] !== h) r++;
-      out[j * PER_ID + CLAIM] = this.heldBy(to[r]);
+      // A claim whose holder keeps its pid stays as it is (a held claim is its owner alone: see holder).
+      if (to[r] !== h) out[j * PER_ID + CLAIM] = this.heldBy(to[r]);
     }
     out[g + NEXT_PID] = count + 1;
   }
