@@ -253,7 +253,7 @@ function porOf(r: OutboxSearch, asked: boolean): (PorReport & { used: boolean })
 function porLine(r: OutboxSearch): string {
   if (r.por === undefined) return 'por: not used (the object explorer searched); eventually properties not checked (--por)';
   const p = r.por;
-  return `por: ${p.reduced.toLocaleString('en-US')} of ${p.states.toLocaleString('en-US')} states expanded through an ample set (${p.skipped.toLocaleString('en-US')} successors skipped; ${p.proviso} fully expanded by the cycle proviso; candidate sets refused: ${p.dependent.toLocaleString('en-US')} dependent, ${p.visible.toLocaleString('en-US')} visible); eventually properties not checked (--por)`;
+  return `por: ${p.reduced.toLocaleString('en-US')} of ${p.states.toLocaleString('en-US')} states expanded through an ample set (${p.skipped.toLocaleString('en-US')} successors skipped; ${p.proviso} fully expanded by the cycle proviso; ample sets offered: ${p.offered.toLocaleString('en-US')} (${p.restarts.toLocaleString('en-US')} of restarts); candidate sets refused: ${p.dependent.toLocaleString('en-US')} dependent, ${p.visible.toLocaleString('en-US')} visible); eventually properties not checked (--por)`;
 }
 
 /** Whether the states counted are classes of states (symmetry reduction) or every state, and why. */

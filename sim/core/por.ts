@@ -16,7 +16,8 @@
  *   ample successor is a state not stored yet, else `s` is fully expanded.
  *   A new successor is discovered after `s`, so along a cycle of reduced
  *   states discovery order would rise forever: every cycle holds a fully
- *   expanded state.
+ *   expanded state. A set the chooser knows lies on no cycle ({@link
+ *   Ample.acyclic}) needs no check.
  *
  * Liveness (`eventually`) is not preserved: a caller turns reduction off
  * when it checks those. With symmetry reduction the proviso is checked on
@@ -25,10 +26,22 @@
  */
 import type { PackedSystem } from './explore-packed.ts';
 
+/** An ample set: indices into the events enabled at a state. */
+export interface Ample {
+  events: readonly number[];
+  /**
+   * The chooser knows that no cycle of the state graph passes through an
+   * edge of this set (an event that raises a count nothing lowers from
+   * there on): such edges need no proviso, as no cycle of reduced states can
+   * hold one.
+   */
+  acyclic: boolean;
+}
+
 /** Picks a persistent, invisible set of enabled events at a state (C1, C2), or null for none. */
 export interface AmpleChooser<E> {
-  /** Indices into `events` (the events enabled in `state`, in order), non-empty, or null to expand fully. */
-  ample(state: Int32Array, events: readonly E[]): readonly number[] | null;
+  /** A non-empty set of indices into `events` (the events enabled in `state`, in order), or null to expand fully. */
+  ample(state: Int32Array, events: readonly E[]): Ample | null;
 }
 
 /** What the reduction did over a search. */
@@ -50,10 +63,11 @@ export function withPartialOrder<E, P extends PackedSystem<E>>(system: P, choose
   const reduce = (state: Int32Array, visited: (s: Int32Array) => boolean): Uint8Array | null => {
     stats.states++;
     const events = system.events(state);
-    const ample = chooser.ample(state, events);
-    if (ample === null || ample.length === 0 || ample.length >= events.length) return null;
+    const chosen = chooser.ample(state, events);
+    if (chosen === null || chosen.events.length === 0 || chosen.events.length >= events.length) return null;
+    const ample = chosen.events;
     // C3: a stored ample successor could close a cycle of reduced states; expand fully instead.
-    for (const i of ample) {
+    if (!chosen.acyclic) for (const i of ample) {
       system.apply(state, events[i], after);
       if (visited(after)) {
         stats.proviso++;
