@@ -32,6 +32,7 @@ import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
+import { porSection } from './por-bench.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
@@ -210,6 +211,11 @@ function symmetrySection(log: (s: string) => void): void {
 
 export async function main(argv: readonly string[] = []): Promise<number> {
   // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
+  // `npm run bench -- --only por`: the partial-order reduction rows alone, printed (BENCHMARKS.md is not written).
+  if (argv[0] === '--only' && argv[1] === 'por') {
+    porSection((s) => process.stdout.write(`${s}\n`));
+    return 0;
+  }
   if (argv[0] === '--only') {
     if (argv[1] !== 'check-speed') throw new Error(`bench: --only takes check-speed, got ${argv[1] ?? 'nothing'}`);
     const section = await checkSpeedSection(now);

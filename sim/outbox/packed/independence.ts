@@ -254,7 +254,9 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     }
     if (actor === 'restart') f.read(g + ENGINE_COUNT, g + NEXT_PID);
     for (const e of events) {
-      if (e.kind === 'crash' || e.kind === 'upgrade') f.read(g + CRASHES, g + NEXT_PID);
+      // What enables a crash (crashes left) or an upgrade (its key: the next pid).
+      if (e.kind === 'crash') f.read(g + CRASHES);
+      if (e.kind === 'upgrade') f.read(g + NEXT_PID);
       const p = typeof actor === 'number' ? (proc(procOfPid(s, actor)) as EngineProc) : null;
       const j = e.kind === 'scan' || e.kind === 'drain' ? idOf(e.id) : (e.kind === 'step' || e.kind === 'answer') && p !== null ? idOf(p.ctx.id) : -1;
       if (j >= 0) {
