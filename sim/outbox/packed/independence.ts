@@ -104,7 +104,7 @@ export class Footprint {
 }
 
 /** The slots each world field takes (as `properties.ts` maps a property's reads). */
-function fieldResources(field: keyof World, ids: number, g: number): number[] | 'engines' {
+function fieldResources(field: keyof World, ids: number, g: number): number[] | 'engines' | 'all' {
   const perId: Partial<Record<keyof World, number>> = { records: REC, claims: CLAIM, live: LIVE, broker: BROKER, produced: PRODUCED, reported: REPORTED };
   const global: Partial<Record<keyof World, number>> = {
     archived: ARCHIVED, quarantined: QUARANTINED, published: PUBLISHED, parkedAttempts: PARKED, parkedGone: PARKED_GONE, nextPid: NEXT_PID,
@@ -114,7 +114,8 @@ function fieldResources(field: keyof World, ids: number, g: number): number[] | 
   if (p !== undefined) return Array.from({ length: ids }, (_, j) => j * PER_ID + p);
   const q = global[field];
   if (q !== undefined) return [g + q];
-  return 'engines';
+  // A field the packed layout has no slot for: taken as read everywhere (the world is then no packed one anyway).
+  return field === 'engines' ? 'engines' : 'all';
 }
 
 /**
@@ -169,7 +170,10 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     }
     for (const f of p.reads) {
       const rs = fieldResources(f, ids, g);
-      if (rs !== 'engines') for (const r of rs) visibleSlots.add(r);
+      if (rs === 'all') {
+        for (let r = 0; r < base; r++) visibleSlots.add(r);
+        engineWhole = true;
+      } else if (rs !== 'engines') for (const r of rs) visibleSlots.add(r);
       else if (ENGINE_VIEWS[p.name] !== undefined) views.push(ENGINE_VIEWS[p.name]);
       else engineWhole = true;
     }
@@ -319,12 +323,19 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
       const crashesLeft = crashOn && s[g + CRASHES] < options.crashesMax;
       const actors: Actor[] = [...ALL_ACTORS_BUT_ENGINES];
       for (let k = 0; k < s[g + ENGINE_COUNT]; k++) actors.push(procAt(s, k).pid);
+      // Each actor's reach, computed once per state.
+      const reaches = new Map<Actor, Footprint>();
+      const reachOf = (b: Actor): Footprint => {
+        let f = reaches.get(b);
+        if (f === undefined) reaches.set(b, (f = reach(s, b, crashesLeft)));
+        return f;
+      };
       for (const a of ['restart', ...actors.filter((x) => typeof x === 'number')] as Actor[]) {
         const mine = by.get(a);
         if (mine === undefined) continue;
         const f = current(s, a, mine.map((i) => events[i]));
         let dependent = false;
-        for (const b of actors) if (b !== a && f.conflicts(reach(s, b, crashesLeft))) dependent = true;
+        for (const b of actors) if (b !== a && !dependent && f.conflicts(reachOf(b))) dependent = true;
         if (dependent) census.dependent++;
         if (f.shown) census.visible++;
         if (dependent || f.shown) continue;
