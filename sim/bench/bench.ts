@@ -213,7 +213,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
   // `npm run bench -- --only por`: the partial-order reduction rows alone, printed (BENCHMARKS.md is not written).
   if (argv[0] === '--only' && argv[1] === 'por') {
-    porSection((s) => process.stdout.write(`${s}\n`));
+    porSection((s) => process.stdout.write(`${s}\n`), undefined, (s) => process.stderr.write(`${s}\n`));
     return 0;
   }
   if (argv[0] === '--only') {

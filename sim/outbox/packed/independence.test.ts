@@ -87,10 +87,11 @@ describe('independence: every event within its actor\'s reach, and reaches only 
   it.each([
     [{}, 20_000, false],
     [{ ids: 2, bodiesPerId: 1 }, 20_000, false],
-    [{ operatorActionsMax: 1, corruptionsMax: 1 }, 20_000, false],
+    // (A world with corruptions is searched on the object system: no packed footprints to hold.)
+    [{ operatorActionsMax: 2 }, 20_000, false],
     [{ engines: 3, crashesMax: 2 }, 20_000, false],
     [{ engines: 2 }, 20_000, true],
-  ] as const)('%o (skew %s): up to %i states', (sizes, statesMax, skew) => {
+  ] as const)('%o: up to %i states, skew %s', (sizes, statesMax, skew) => {
     expect(check(sizes, statesMax, skew)).toBeGreaterThan(1000);
   }, 300_000);
 });

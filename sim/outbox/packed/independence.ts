@@ -230,6 +230,7 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
         engineReach(f, null, crashesLeft);
       }
     } else if (actor === 'producer') {
+      f.read(g + HEALING);
       for (let j = 0; j < ids; j++) {
         if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) >= options.bodiesPerId) continue;
         for (let x = 0; x < PER_ID; x++) f.read(j * PER_ID + x);
