@@ -67,9 +67,10 @@ describe('por: the same verdicts as the unreduced search', () => {
     const oldRules = f.oldRules === null ? null : (await loadRules(f.oldRules)).rules;
     const whole = search(rules, oldRules, f.world, { por: false });
     const reduced = search(rules, oldRules, f.world, { por: true });
+    // A flaw only an eventually property sees leaves both clean: --por checks the always ones, and so does this comparison.
     expect(verdict(reduced)).toEqual(verdict(whole));
-    expect(whole.violations.length).toBeGreaterThan(0);
     if (f.kind !== 'catalog') return;
+    expect(whole.violations.length).toBeGreaterThan(0);
     const plain = search(rules, oldRules, f.world, { por: true, symmetry: false });
     expect(verdict(plain)).toEqual(verdict(whole));
   }, 300_000);
