@@ -234,7 +234,8 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   }
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
-  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
+  // Under --por the eventually properties were not checked: the result says which properties it covers.
+  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
     io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);

@@ -90,6 +90,14 @@ describe('por: counterexamples and bounds', () => {
     expect(replay.out.join('\n')).toContain(`trace ${v.trace} replays identically: ${v.steps} steps, ending in ${v.property}`);
   });
 
+  it('a clean search under --por says it covers the always properties only', async () => {
+    const r = await runCli('explore', '--por', '--out', tmp);
+    expect(r.code).toBe(0);
+    const out = r.out.join('\n');
+    expect(out).toContain('eventually properties not checked (--por)');
+    expect(out).toContain('RESULT: no always property violated (--por) in the whole bounded space');
+  });
+
   it('--por with --max-depth: bad input, exit 2, one line', async () => {
     const r = await runCli('explore', '--por', '--max-depth', '5');
     expect(r.code).toBe(2);
