@@ -77,6 +77,18 @@ describe('por: the same verdicts as the unreduced search', () => {
 });
 
 describe('por: counterexamples and bounds', () => {
+  it('a counterexample the reduction shaped (longer than the shortest: a restart taken first) replays to the same violation', async () => {
+    const unreduced = await runCli('explore', '--rules', 'fresh-cycle-after-definite', '--json', '--out', tmp);
+    const reduced = await runCli('explore', '--rules', 'fresh-cycle-after-definite', '--por', '--json', '--out', tmp);
+    type Found = { violations: { property: string; path: string; trace: string; steps: number }[] };
+    const u = (JSON.parse(unreduced.out.join('\n')) as Found).violations[0];
+    const v = (JSON.parse(reduced.out.join('\n')) as Found).violations[0];
+    expect([u.property, u.steps, v.property, v.steps]).toEqual(['honest-park', 10, 'honest-park', 11]);
+    const replay = await runCli('replay', v.path);
+    expect(replay.code).toBe(0);
+    expect(replay.out.join('\n')).toContain(`trace ${v.trace} replays identically: ${v.steps} steps, ending in honest-park`);
+  });
+
   it('a counterexample found under --por is a real path: its trace replays to the same violation', async () => {
     const r = await runCli('explore', '--rules', 'fresh-cycle', '--por', '--json', '--out', tmp);
     expect(r.code).toBe(1);
