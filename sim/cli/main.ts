@@ -136,6 +136,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
     .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
     .option('--no-symmetry', 'store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
+    .option('--por', 'partial-order reduction: expand only an ample set of independent events; the always properties only (eventually not checked), no --max-depth')
     .addHelpText('after', parts.help?.exploreHelp() ?? '')
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')
