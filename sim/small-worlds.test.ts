@@ -86,6 +86,7 @@ describe('the summary', () => {
     complete: !violated,
     stoppedBy: violated ? 'violation' : null,
     seconds: 0.5,
+    symmetry: true,
     violations: violated ? [{ property: 'no-silent-loss', detail: 'a=A is gone', trace: 'abc', path: 'traces/found/abc.trace.jsonl', steps: 9, replay: 'npx outbox-sim replay traces/found/abc.trace.jsonl' }] : [],
   });
   it('counts a violation found only in a small world: not "no property violated", with its trace and replay; the other worlds that hold it are named', () => {

@@ -136,6 +136,8 @@ export interface SmallWorldResult {
   /** Why the search stopped short: `violation` (at the first one found), `max-states`, an interrupt; null when complete. */
   stoppedBy: string | null;
   seconds: number;
+  /** States were stored one per class equal up to renaming pids (false: `--no-symmetry`, or a rule set that reads pids). */
+  symmetry: boolean;
   violations: SmallWorldViolation[];
 }
 
@@ -150,6 +152,12 @@ export interface SuiteRun {
   /** States searched so far in the current world. */
   onProgress?: (world: number, states: number) => void;
   statesMax?: number;
+  /**
+   * Store one state per class of states equal up to renaming pids (on
+   * unless false, `--no-symmetry`): the same verdicts (symmetry.test.ts),
+   * a third of the states in a two-engine world.
+   */
+  symmetry?: boolean;
 }
 
 /**
@@ -165,6 +173,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     statesMax: run.statesMax ?? SMALL_WORLD_STATES_MAX,
     liveness: true,
     stopAtFirst: true,
+    symmetry: run.symmetry !== false,
     progressEvery: 5_000,
     ...(run.onProgress ? { onProgress: (states: number) => run.onProgress?.(index, states) } : {}),
     ...(run.stopReason ? { stopReason: run.stopReason, stopEvery: 1_000 } : {}),
@@ -176,7 +185,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
   });
-  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, violations };
+  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, violations };
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

@@ -60,6 +60,8 @@ export interface CheckFlags {
   operator?: string;
   swarmOnly?: boolean;
   smallWorldsOnly?: boolean;
+  /** False with --no-symmetry: the small worlds store every state, not one per class equal up to renaming pids. */
+  symmetry?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -236,7 +238,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const stopOnFirst = flags.stopOnFirst === true;
   // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
   const answerFirst = !flags.json && !quiet;
-  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst }) : null;
+  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst, symmetry: flags.symmetry !== false }) : null;
   // --stop-on-first: a violation in a small world ends the check there, before the swarm.
   const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
   const swarmRuns = parts.swarm && stoppedIn === null;
@@ -321,7 +323,7 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
  * expanded). With `announce` (answer first), a world's violations are
  * printed with their replay commands as soon as the world is searched.
  */
-async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean }): Promise<SmallWorldsReport> {
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean; symmetry: boolean }): Promise<SmallWorldsReport> {
   const start = elapsedSeconds(clock);
   const bar = progressBar(io, 'small worlds', worlds.length);
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -330,6 +332,7 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
     replayCommand: (path: string) => replayCommand(path, pair),
     now: () => elapsedSeconds(clock),
     stopReason: () => (interruption() !== null ? 'interrupted' : null),
+    symmetry: how.symmetry,
     onProgress: (i: number, states: number) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
   };
   const results: SmallWorldResult[] = [];
