@@ -26,7 +26,7 @@ async function json(...argv: string[]): Promise<{ code: number; report: CheckRep
 }
 
 describe('the small worlds on worker threads', () => {
-  it('give the one-thread suite: same worlds, order, states, verdicts; a violating world stops it at the same place under stopOnFirst', async () => {
+  it('give the one-thread suite: same worlds, order, states and verdicts, reported in suite order whatever order they finish in', async () => {
     const replayCommand = (p: string) => `replay ${p}`;
     let clock = 0;
     const base = { oldRules: null, symmetry: true, now: () => clock++, replayCommand, stopReason: () => null, inProcess: () => { throw new Error('no world should fall back'); } };
@@ -37,13 +37,6 @@ describe('the small worlds on worker threads', () => {
     const two = await exploreSuiteParallel(clean, 2, { ...base, rules: 'fail-closed', outDir: join(tmp, 'one'), stopOnFirst: false, onWorld: (i) => seen.push(i) });
     expect(two.map(comparable)).toEqual(one.map(comparable));
     expect(seen).toEqual([0, 1, 2]);
-    // fresh-cycle-after-definite violates in the default world; the second world, handed to the other thread at once, is dropped.
-    const worlds = smallWorlds(false).filter((w) => ['default', '1 engine, attempts 3, crashes 2, broker key'].includes(w.name));
-    const first = await exploreSuiteParallel(worlds, 2, { ...base, rules: 'fresh-cycle-after-definite', outDir: join(tmp, 'first'), stopOnFirst: true });
-    const alone = exploreSuite(await rulesPair('fresh-cycle-after-definite', undefined), worlds.slice(0, 1), { outDir: join(tmp, 'alone'), replayCommand, now: () => 0 });
-    const noPaths = (r: SmallWorldResult) => ({ ...comparable(r), violations: r.violations.map((v) => ({ ...v, path: '', replay: '' })) });
-    expect(first.map(noPaths)).toEqual(alone.map(noPaths));
-    expect(first[0].violations.length).toBeGreaterThan(0);
   }, 300_000);
 
   it('check --workers 2 --stop-on-first: the report of --workers 1 (the suite stops at the first violating world)', async () => {

@@ -5,8 +5,10 @@
  * times and reports. The result is the sequential suite's, whatever order
  * the worlds finish in: results are kept by their place in the suite and
  * given out (`onWorld`, the report) as a prefix of it. With `stopOnFirst`
- * no world after a violating one is handed out, and the worlds before it
- * are waited for, so the suite stops at the same world as on one thread.
+ * no world after a violating one is handed out, the searches of those
+ * already handed out are ended (their threads are replaced), and the worlds
+ * before it are waited for, so the suite stops at the same world as on one
+ * thread.
  * An interrupt stops the handing out; the report keeps the worlds searched
  * up to the first one not searched.
  */
@@ -55,21 +57,33 @@ export async function exploreSuiteParallel(worlds: readonly SmallWorld[], thread
     for (let r = results[given]; given < end && r !== undefined; r = results[given]) how.onWorld?.(given++, r);
   };
   const take = (): number => (next < end && how.stopReason() === null ? next++ : -1);
+  /** The worlds being searched on a thread, so that a violation before them can end their search. */
+  const running = new Map<number, AbortController>();
   const pool = new Piscina({ filename: workerFile(), minThreads: threads, maxThreads: threads });
   try {
     const feeder = async (): Promise<void> => {
       for (let i = take(); i >= 0; i = take()) {
         const task: SuiteTask = { rules: how.rules, oldRules: how.oldRules, world: worlds[i], index: i, outDir: how.outDir, symmetry: how.symmetry, watch: watchBuffer() };
         const start = how.now();
+        const abort = new AbortController();
+        running.set(i, abort);
         let r: SmallWorldResult;
         try {
-          const done = (await pool.run(task)) as SmallWorldResult;
+          const done = (await pool.run(task, { signal: abort.signal })) as SmallWorldResult;
           r = { ...done, seconds: how.now() - start, violations: done.violations.map((v) => ({ ...v, replay: how.replayCommand(v.path) })) };
         } catch {
+          // A world after a violating one (under stopOnFirst) is not searched on one thread: its search was ended.
+          if (i >= end) continue;
           r = how.inProcess(i);
+        } finally {
+          running.delete(i);
         }
+        if (i >= end) continue;
         results[i] = r;
-        if (how.stopOnFirst && r.violations.length > 0) end = Math.min(end, i + 1);
+        if (how.stopOnFirst && r.violations.length > 0) {
+          end = Math.min(end, i + 1);
+          for (const [j, a] of running) if (j >= end) a.abort();
+        }
         flush();
       }
     };
