@@ -100,6 +100,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--operator <n>', 'the operator\'s budget of actions for every seed (default: drawn per seed, 0-3, or 8-12 in one seed in eight)')
     .option('--swarm-only', 'run the seeded swarm only, not the small worlds explored first')
     .option('--small-worlds-only', 'explore the small worlds only, no swarm')
+    .option('--no-symmetry', 'the small worlds store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')
