@@ -43,6 +43,11 @@ describe('the suite', () => {
     expect(worlds.some((w) => w.sizes.attemptsMax === 3 && w.sizes.crashesMax === 2)).toBe(true);
     expect(worlds.some((w) => (w.sizes.settings?.dedupeWindow ?? 0) > 0)).toBe(true);
   });
+  it('in the order that finds a typical flaw soonest: the default world, the corruption, the cheap broker modes; the costliest world (6 operator actions) last', () => {
+    const names = smallWorlds(false).map((w) => w.name);
+    expect(names.slice(0, 3)).toEqual(['default', '1 corruption, no crash', 'broker id-409']);
+    expect(names[names.length - 1]).toBe('1 engine, 1 body, attempts 1, no crash, 6 operator actions');
+  });
   it('with old rules, skewed worlds first (an operator action, 3 engines, each dedupe answer), then the one-version worlds', () => {
     const worlds = smallWorlds(true);
     const skewed = worlds.filter((w) => w.sizes.skew);
@@ -78,6 +83,27 @@ describe('a violation in a small world', () => {
   });
 });
 
+describe('symmetry reduction in the suite', () => {
+  it('each world stores one state per class of states equal up to renaming pids (the default world: 7,177 states, not 19,823); symmetry false stores every state, the same verdict', async () => {
+    const pair = await rulesPair('fail-closed', undefined);
+    const [world] = smallWorlds(false);
+    const run = { outDir: join(tmp, 'sym'), replayCommand: (p: string) => p, now };
+    const [on] = exploreSuite(pair, [world], run);
+    const [off] = exploreSuite(pair, [world], { ...run, symmetry: false });
+    expect([on.states, on.symmetry, on.complete, on.violations]).toEqual([7_177, true, true, []]);
+    expect([off.states, off.symmetry, off.complete, off.violations]).toEqual([19_823, false, true, []]);
+  });
+  it('check --no-symmetry searches the small worlds without it (the same world, more states)', async () => {
+    const argv = ['check', '--rules', 'fresh-cycle-after-definite', '--small-worlds-only', '--stop-on-first', '--json'];
+    const on = JSON.parse((await run(...argv, '--out', join(tmp, 'sym-on'))).out) as CheckReport;
+    const off = JSON.parse((await run(...argv, '--no-symmetry', '--out', join(tmp, 'sym-off'))).out) as CheckReport;
+    const [a] = on.smallWorlds?.worlds ?? [];
+    const [b] = off.smallWorlds?.worlds ?? [];
+    expect([a.name, a.symmetry, a.violations[0].property]).toEqual(['default', true, 'honest-park']);
+    expect([b.name, b.symmetry, b.violations[0].property]).toEqual(['default', false, 'honest-park']);
+  });
+});
+
 describe('the summary', () => {
   const world = (name: string, violated: boolean): SmallWorldResult => ({
     name,
@@ -86,6 +112,7 @@ describe('the summary', () => {
     complete: !violated,
     stoppedBy: violated ? 'violation' : null,
     seconds: 0.5,
+    symmetry: true,
     violations: violated ? [{ property: 'no-silent-loss', detail: 'a=A is gone', trace: 'abc', path: 'traces/found/abc.trace.jsonl', steps: 9, replay: 'npx outbox-sim replay traces/found/abc.trace.jsonl' }] : [],
   });
   it('counts a violation found only in a small world: not "no property violated", with its trace and replay; the other worlds that hold it are named', () => {

@@ -22,7 +22,7 @@ export interface SmallWorld {
   sizes: ExploreSizes;
 }
 
-/** Stored states at which a suite world stops, partial: far above any world of the suite (the largest is about 200,000). */
+/** Stored states at which a suite world stops, partial: far above any world of the suite (the largest, with --old-rules, is a few hundred thousand). */
 export const SMALL_WORLD_STATES_MAX = 1_000_000;
 
 type Over = Partial<Omit<ExploreSizes, 'skew'>>;
@@ -32,31 +32,33 @@ type Over = Partial<Omit<ExploreSizes, 'skew'>>;
  * bodies, 2 engines, attempts 2, 1 crash, broker id-ok): every broker mode;
  * more attempts and crashes (a crash on a retry); a broker that forgets (a
  * dedupe window); two ids; several operator actions on one engine (a
- * history or requeue flaw needs them); a corruption. In the order that
- * finds the repository's flawed rule sets soonest (a corruption and operator
- * actions are what the default world lacks; BENCHMARKS.md, 'Finding
- * power'); then a world for each setting that turns kinds on (leases,
- * retention, late landing).
+ * history or requeue flaw needs them); a corruption; a world for each
+ * setting that turns kinds on (leases, retention, late landing). In the
+ * order that finds a typical flaw soonest: the default world (most of the
+ * repository's flawed rule sets, BENCHMARKS.md 'Finding power'), the
+ * corruption (the most of the rest), then the cheap worlds that differ most
+ * from it (a broker mode, a clock), then the larger ones, the 6-action
+ * world last (the costliest, and no flaw found first there).
  */
 const ONE_VERSION: readonly [string, Over][] = [
   ['default', {}],
   // No crash beside the corruption: a quarter of the states, and the same flaws found (finding-power table).
   ['1 corruption, no crash', { corruptionsMax: 1, crashesMax: 0 }],
-  ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
   ['broker id-409', { broker: 'id-409' }],
   ['broker key', { broker: 'key' }],
   ['broker none', { broker: 'none' }],
   ['broker log', { broker: 'log' }],
   ['1 engine, attempts 3, crashes 2, broker key', { engines: 1, attemptsMax: 3, crashesMax: 2, broker: 'key' }],
   ['1 engine, dedupe window 2', { engines: 1, settings: { dedupeWindow: 2 } }],
-  ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
-  ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
-  ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
   // The kinds a world has only when a setting turns them on (docs/faults.md): a clock with leases and
   // stalls (an unfenced holder), a retention sweeper, a POST landing late.
   ['1 body, no crash, clock to tick 2, lease 1', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }],
+  ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
+  ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
+  ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
   ['retention: 1 sweep', { settings: { retention: 1 } }],
   ['late landing: 1 POST in transit', { settings: { lateLanding: 1 } }],
+  ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
 ];
 
 /**
@@ -136,6 +138,8 @@ export interface SmallWorldResult {
   /** Why the search stopped short: `violation` (at the first one found), `max-states`, an interrupt; null when complete. */
   stoppedBy: string | null;
   seconds: number;
+  /** States were stored one per class equal up to renaming pids (false: `--no-symmetry`, or a rule set that reads pids). */
+  symmetry: boolean;
   violations: SmallWorldViolation[];
 }
 
@@ -150,6 +154,12 @@ export interface SuiteRun {
   /** States searched so far in the current world. */
   onProgress?: (world: number, states: number) => void;
   statesMax?: number;
+  /**
+   * Store one state per class of states equal up to renaming pids (on
+   * unless false, `--no-symmetry`): the same verdicts (symmetry.test.ts),
+   * a third of the states in a two-engine world.
+   */
+  symmetry?: boolean;
 }
 
 /**
@@ -165,6 +175,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     statesMax: run.statesMax ?? SMALL_WORLD_STATES_MAX,
     liveness: true,
     stopAtFirst: true,
+    symmetry: run.symmetry !== false,
     progressEvery: 5_000,
     ...(run.onProgress ? { onProgress: (states: number) => run.onProgress?.(index, states) } : {}),
     ...(run.stopReason ? { stopReason: run.stopReason, stopEvery: 1_000 } : {}),
@@ -176,7 +187,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
   });
-  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, violations };
+  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, violations };
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

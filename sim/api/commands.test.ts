@@ -61,6 +61,15 @@ describe('library API', () => {
     expect(fromApi.proof).toBe(true);
   });
 
+  it('explore takes por as explore takes --por', async () => {
+    const out = join(dir, 'explore-por');
+    const fromApi = await explore({ rules: 'fail-closed', ids: 1, bodies: 1, engines: 2, por: true, out });
+    const cli = await runCli('explore', '--rules', 'fail-closed', '--ids', '1', '--bodies', '1', '--engines', '2', '--por', '--out', out, '--json');
+    expect(steady(fromApi)).toEqual(steady(JSON.parse(cli.out[0]) as object));
+    expect(fromApi.por).not.toBeNull();
+    expect((await explore({ rules: 'fail-closed', ids: 1, bodies: 1, engines: 2, out })).por).toBeNull();
+  });
+
   it('takes a rule set as a value, and replays what it wrote', async () => {
     const out = join(dir, 'value');
     const report = await check({ rules: corruptAsAbsent, seeds: 120, swarmOnly: true, out });

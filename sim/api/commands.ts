@@ -97,6 +97,8 @@ export interface ExploreOptions extends WorldSizeOptions {
   property?: 'at-most-once';
   /** False: store every state (`--no-symmetry`); default: one per class of states equal up to renaming engine pids. */
   symmetry?: boolean;
+  /** Partial-order reduction (`--por`, docs/explore-reduction.md): the `always` properties only; not with `maxDepth`. */
+  por?: boolean;
   maxStates?: number;
   maxDepth?: number;
   /** MiB; default 70% of the machine. */
@@ -211,6 +213,7 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
     maxMemory: text(options.maxMemory),
     continue: options.continue,
     ...(options.symmetry === false ? { symmetry: false } : {}),
+    ...(options.por === true ? { por: true } : {}),
     out: options.out,
     json: true,
   };

@@ -33,6 +33,7 @@ import { arithmeticThreadsSeconds, checkThreadStartCost, cpuSecondsOf } from './
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { keptSection, withSection } from './finding-power.ts';
 import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './spin.ts';
+import { porSection } from './por-bench.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
 import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
 
@@ -218,6 +219,11 @@ const ONLY: Readonly<Record<string, { heading: string; section: (clock: () => nu
 
 export async function main(argv: readonly string[] = []): Promise<number> {
   // `npm run bench -- --only check-speed`: measure and replace that section alone, keeping the rest of the file.
+  // `npm run bench -- --only por`: the partial-order reduction rows alone, printed (BENCHMARKS.md is not written).
+  if (argv[0] === '--only' && argv[1] === 'por') {
+    porSection((s) => process.stdout.write(`${s}\n`), undefined, (s) => process.stderr.write(`${s}\n`));
+    return 0;
+  }
   if (argv[0] === '--only') {
     const only = ONLY[argv[1] ?? ''];
     if (only === undefined) throw new Error(`bench: --only takes ${Object.keys(ONLY).join(' or ')}, got ${argv[1] ?? 'nothing'}`);

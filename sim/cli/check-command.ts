@@ -37,6 +37,7 @@ import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
+import { exploreSuiteParallel } from '../small-worlds-pool.ts';
 import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
@@ -60,6 +61,8 @@ export interface CheckFlags {
   operator?: string;
   swarmOnly?: boolean;
   smallWorldsOnly?: boolean;
+  /** False with --no-symmetry: the small worlds store every state, not one per class equal up to renaming pids. */
+  symmetry?: boolean;
 }
 
 /** Resolves the rule sets named by flags. */
@@ -236,7 +239,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const stopOnFirst = flags.stopOnFirst === true;
   // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
   const answerFirst = !flags.json && !quiet;
-  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst }) : null;
+  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst, symmetry: flags.symmetry !== false, threads: workers > 1 ? { count: workers, rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null } : null }) : null;
   // --stop-on-first: a violation in a small world ends the check there, before the swarm.
   const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
   const swarmRuns = parts.swarm && stoppedIn === null;
@@ -321,7 +324,7 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
  * expanded). With `announce` (answer first), a world's violations are
  * printed with their replay commands as soon as the world is searched.
  */
-async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean }): Promise<SmallWorldsReport> {
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean; symmetry: boolean; threads: { count: number; rules: string; oldRules: string | null } | null }): Promise<SmallWorldsReport> {
   const start = elapsedSeconds(clock);
   const bar = progressBar(io, 'small worlds', worlds.length);
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -330,24 +333,51 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
     replayCommand: (path: string) => replayCommand(path, pair),
     now: () => elapsedSeconds(clock),
     stopReason: () => (interruption() !== null ? 'interrupted' : null),
+    symmetry: how.symmetry,
     onProgress: (i: number, states: number) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
   };
-  const results: SmallWorldResult[] = [];
-  for (const [i, w] of worlds.entries()) {
-    // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (interruption() !== null) break;
-    bar.update(i, w.name);
+  const searchHere = (i: number): SmallWorldResult => {
+    const w = worlds[i];
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
-    const r = faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
-    results.push(r);
-    if (how.announce) {
-      for (const v of r.violations) {
-        io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(v.property)} in small world "${w.name}" (${terminalText(v.detail)}); trace ${terminalText(v.path)} (${v.steps} steps)`);
-        io.out(`    replay: ${terminalText(v.replay)}`);
-      }
+    return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
+  };
+  const announce = (r: SmallWorldResult): void => {
+    if (!how.announce) return;
+    for (const v of r.violations) {
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(v.property)} in small world "${r.name}" (${terminalText(v.detail)}); trace ${terminalText(v.path)} (${v.steps} steps)`);
+      io.out(`    replay: ${terminalText(v.replay)}`);
     }
-    if (how.stopOnFirst && r.violations.length > 0) break;
+  };
+  let results: SmallWorldResult[] = [];
+  if (how.threads !== null) {
+    // --workers N: the worlds on N threads, reported in suite order (small-worlds-pool.ts).
+    const { count, rules, oldRules } = how.threads;
+    results = await exploreSuiteParallel(worlds, count, {
+      rules,
+      oldRules,
+      outDir,
+      symmetry: how.symmetry,
+      now: run.now,
+      replayCommand: run.replayCommand,
+      stopReason: run.stopReason,
+      stopOnFirst: how.stopOnFirst,
+      onWorld: (i, r) => {
+        bar.update(i + 1, r.name);
+        announce(r);
+      },
+      inProcess: searchHere,
+    });
+  } else {
+    for (const [i, w] of worlds.entries()) {
+      // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (interruption() !== null) break;
+      bar.update(i, w.name);
+      const r = searchHere(i);
+      results.push(r);
+      announce(r);
+      if (how.stopOnFirst && r.violations.length > 0) break;
+    }
   }
   bar.update(results.length, 'done');
   bar.stop();

@@ -40,6 +40,10 @@ import { checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
 import type { Outcome } from './outcome.ts';
+import { UsageError } from '../usage-error.ts';
+import { newStats } from '../core/por.ts';
+import { newCensus } from '../outbox/packed/independence.ts';
+import type { PorReport } from '../outbox/explore-por.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -62,6 +66,8 @@ export interface ExploreFlags {
   quiet?: boolean;
   /** False with --no-symmetry: every state stored, not one per class of states equal up to renaming pids. */
   symmetry?: boolean;
+  /** Partial-order reduction (`explore-por.ts`): the `always` properties only. */
+  por?: boolean;
 }
 
 /** Default bound on stored states. */
@@ -145,6 +151,8 @@ export interface ExploreResult {
   symmetry: boolean;
   /** Why symmetry reduction was off (null when on, or turned off by `--no-symmetry`). */
   symmetryOff: string | null;
+  /** With --por: what partial-order reduction did (null when not asked for); `used` false when the object explorer searched. */
+  por: (PorReport & { used: boolean }) | null;
   violations: ExploreViolation[];
 }
 
@@ -159,6 +167,9 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
   // No bound unless given: a level deeper than any reachable state never comes.
   const depthMax = flags.maxDepth === undefined ? undefined : intFlag('--max-depth', flags.maxDepth, 0, 0, 1_000_000);
+  // A reduced graph keeps every violating state reachable, not at its depth: a depth bound would cut it unsoundly.
+  const por = flags.por === true;
+  if (por && depthMax !== undefined) throw new UsageError('--por cannot be combined with --max-depth (partial-order reduction keeps states reachable, not their depth)');
   const memoryMiB = intFlag('--max-memory', flags.maxMemory, memoryMiBDefault(), 1, 1 << 30);
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -189,8 +200,10 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     beforeGrowth: (bytes) => guard(bytes),
     progressEvery: 10_000,
     stopEvery: STOP_EVERY,
-    liveness: true,
+    // Partial-order reduction preserves the always properties only: the eventually ones are not checked under it.
+    liveness: !por,
     symmetry: flags.symmetry !== false,
+    por,
   }), { pair, steppers, options, outDir: flags.out ?? 'traces/found', origin: 'explore' });
   residentMax = Math.max(residentMax, process.memoryUsage.rss());
   const residentPeak = residentPeakBytes() ?? residentMax;
@@ -208,7 +221,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
   const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
-  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, violations };
+  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, por: porOf(r, por), violations };
   if (flags.json) {
     io.out(JSON.stringify(result));
     return { code, result };
@@ -217,16 +230,31 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     io.out(`  checked: ${r.checked.join(', ')}`);
     if (r.fallback !== null) io.out(`  note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
     io.out(`  ${symmetryLine(r, flags.symmetry === false)}`);
+    if (por) io.out(`  ${porLine(r)}`);
     io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
   }
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
-  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(line);
+  // Under --por the eventually properties were not checked: the result says which properties it covers.
+  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
     io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
     io.out(`  replay: ${terminalText(v.replay)}`);
   }
   return { code, result };
+}
+
+/** What --por did, for the JSON: the packed explorer's figures, or `used: false` when the object explorer searched. */
+function porOf(r: OutboxSearch, asked: boolean): (PorReport & { used: boolean }) | null {
+  if (!asked) return null;
+  return r.por === undefined ? { ...newStats(), ...newCensus(), used: false } : { ...r.por, used: true };
+}
+
+/** What partial-order reduction did, and that the eventually properties were not checked. */
+function porLine(r: OutboxSearch): string {
+  if (r.por === undefined) return 'por: not used (the object explorer searched); eventually properties not checked (--por)';
+  const p = r.por;
+  return `por: ${p.reduced.toLocaleString('en-US')} of ${p.states.toLocaleString('en-US')} states expanded through an ample set (${p.skipped.toLocaleString('en-US')} successors skipped; ${p.proviso} fully expanded by the cycle proviso; ample sets offered: ${p.offered.toLocaleString('en-US')} (${p.restarts.toLocaleString('en-US')} of restarts); candidate sets refused: ${p.dependent.toLocaleString('en-US')} dependent, ${p.visible.toLocaleString('en-US')} visible); eventually properties not checked (--por)`;
 }
 
 /** Whether the states counted are classes of states (symmetry reduction) or every state, and why. */

@@ -69,6 +69,12 @@ export interface PackedSystem<E> {
   check(state: Int32Array, p: number, changed: number): Violation | null;
   /** Symmetry reduction: states are stored by the prints of their classes (see {@link Symmetry}). */
   readonly symmetry?: Symmetry<Int32Array, E>;
+  /**
+   * Partial-order reduction (`por.ts`): which of the successors of `state`
+   * to take, by event index (1 keep, 0 skip), or null for all. `visited`
+   * says whether a state's print is stored already (for the cycle proviso).
+   */
+  readonly reduce?: (state: Int32Array, visited: (s: Int32Array) => boolean) => Uint8Array | null;
 }
 
 /** How the visited set prints a state of `system`: its class under symmetry, else the vector. */
@@ -325,10 +331,17 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const batchPrints = new Uint32Array(BATCH_MAX * 2);
   const batchEvents = new Int32Array(BATCH_MAX);
   let batched = 0;
+  // Partial-order reduction: the successors of the state being expanded that are taken (null: all).
+  let keep: Uint8Array | null = null;
+  const visited = (s: Int32Array): boolean => {
+    print(s, fp);
+    return seen.has(fp[0], fp[1]);
+  };
   /** Successors are written straight into the batch: `out` is the next free slot. */
   const sink: SuccessorSink = {
     out: slots[0],
     take(ei: number): boolean {
+      if (keep !== null && keep[ei] === 0) return false;
       print(slots[batched], fp);
       batchPrints[2 * batched] = fp[0];
       batchPrints[2 * batched + 1] = fp[1];
@@ -412,6 +425,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       queue.shift(current);
       parent = expanded++;
       if (live(parent)) return result(false, stop);
+      if (system.reduce !== undefined) keep = system.reduce(current, visited);
       system.expand(current, sink);
       if (stop === null) flush();
       if (stop !== null) return result(false, stop);

@@ -15,6 +15,7 @@ import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedSymmetry } from './packed/symmetry.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
+import { partialOrder, type PorReport } from './explore-por.ts';
 import { watchWorld } from './pid-watch.ts';
 import { worldSymmetry } from './symmetry-world.ts';
 import type { WorldEvent } from './world.ts';
@@ -28,6 +29,8 @@ export type OutboxSearch = ExploreResult<WorldEvent> & {
   symmetry: boolean;
   /** Why symmetry reduction, asked for, was not used, or null. */
   symmetryOff: string | null;
+  /** What partial-order reduction did, when asked for and used (`explore-por.ts`). */
+  por?: PorReport;
 };
 
 /** Bounds of a search of the outbox. */
@@ -44,6 +47,8 @@ export type OutboxBounds = ExploreBounds & {
    * states. Off unless asked (the pinned counts are of the whole space).
    */
   symmetry?: boolean;
+  /** Partial-order reduction (`explore-por.ts`): the `always` properties only, so not with `liveness`. */
+  por?: boolean;
 };
 
 /** Why a search is run again on the object system: a rule set read `who.pid` (see `pid-watch.ts`). */
@@ -88,9 +93,11 @@ export function exploreOutbox(
     const objectSystem = outboxSystem(options, rules, st);
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
     const base = packedOutbox(options, rules, objectSystem, packed);
-    const system = symmetric ? { ...base, symmetry: packedSymmetry(base) } : base;
+    const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : base;
+    const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;
+    const system = reduction?.system ?? symmetrised;
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
-    r = { ...explorePacked(system, watchedBounds, packedLiveness), explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff };
+    r = { ...explorePacked(system, watchedBounds, packedLiveness), explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff, ...(reduction === null ? {} : { por: reduction.report() }) };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
     if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);

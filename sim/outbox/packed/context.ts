@@ -3,8 +3,10 @@
  * rule sets, its ids, the layout and value tables of its vectors, the
  * transitions derived from the object system, and the shared event objects.
  */
+import type { TransitionSystem } from '../../core/system.ts';
 import type { WorldRules } from '../outbox-system.ts';
 import type { WorldOptions } from '../options.ts';
+import type { World, WorldEvent } from '../world.ts';
 import type { EventCache } from './event-cache.ts';
 import type { PackedLayout, PackedTables } from './layout.ts';
 import type { PackedTransitions } from './transitions.ts';
@@ -21,4 +23,6 @@ export interface PackedContext {
   /** Where the world-wide slots start (`layout.globals`). */
   g: number;
   events: EventCache;
+  /** The object system the transitions are derived from: a kind listed per distinct value asks it (see `world-events.ts`). */
+  objectSystem: TransitionSystem<World, WorldEvent>;
 }

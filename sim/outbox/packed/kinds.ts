@@ -34,6 +34,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'newer-schema',
   'legacy-record',
   'tear-claim',
+  'field-corrupt',
 ]);
 
 /** Whether a kind is on in a world (its knob's weight; a kind without a knob always is). */

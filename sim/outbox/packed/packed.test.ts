@@ -15,12 +15,13 @@ import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
+import corruptAsAbsent from '../../../properties/mutants/corrupt-as-absent.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 import type { WorldOptions } from '../options.ts';
 
-/** The world with the faults the packed explorer does not list switched off (field-corrupt: searched by the object system). */
+/** The world with the kinds the packed explorer does not list switched off (a world with them is searched by the object system). */
 function packable(o: WorldOptions): WorldOptions {
   return { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
 }
@@ -43,6 +44,8 @@ const CASES: Case[] = [
   { name: 'broker none', sizes: { engines: 1, broker: 'none', crashesMax: 2, corruptionsMax: 1 }, rules: failClosed, statesMax: 15_000 },
   // Bodies parked and then replaced: a broker answer's program depends on them (an engine's cached expansion once did not).
   { name: 'parked bodies replaced (per-body parked-stays-parked)', sizes: { engines: 1, crashesMax: 1, operatorActionsMax: 1 }, rules: rebuildParkedSameBody, statesMax: 30_000 },
+  // Field corruptions (one per declared field and damage), as the suite's corruption world has them.
+  { name: 'field corruptions, no crash', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: failClosed, statesMax: 30_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -98,6 +101,19 @@ describe('packed explorer: derived from the object system, equal to it', () => {
     expect(packed.violations[0]?.violation.property).toBe('no-phantom-delivery');
     expect(packed.violations.map((v) => v.events)).toEqual(object.violations.map((v) => v.events));
   });
+});
+
+describe('field corruptions on packed states', () => {
+  it('a world with field-corrupt on is searched by the packed explorer, with the object system\'s counts and shortest counterexample', () => {
+    const c: Case = { name: 'corrupt-as-absent', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: corruptAsAbsent, statesMax: 200_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(options.weights['field-corrupt']).toBeGreaterThan(0);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.violations.length).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('packed transitions: the derivation refuses what its key cannot explain', () => {

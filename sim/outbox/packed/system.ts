@@ -64,6 +64,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     transitions: new PackedTransitions(layout, tables, objectSystem),
     g: layout.globals,
     events: new EventCache(),
+    objectSystem,
   };
 }
 

@@ -21,7 +21,7 @@ import type { WorldEvent } from '../world.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 import type { WorldOptions } from '../options.ts';
 
-/** The world with the faults the packed explorer does not list switched off (field-corrupt: searched by the object system). */
+/** The world with the kinds the packed explorer does not list switched off (those worlds are searched by the object system). */
 function packable(o: WorldOptions): WorldOptions {
   return { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
 }
@@ -108,7 +108,7 @@ describe('the packed explorer against the event table, kind by kind', () => {
     expect(unmet).toEqual([]);
   }, 120_000);
 
-  it('specialises every kind of the table but the dedupe window, late landing, retention, field-corrupt and the clock, which it leaves to the object system', () => {
-    expect(EVENT_KINDS.map((k) => k.name).filter((n) => !PACKED_KINDS.has(n))).toEqual(['timeout-in-transit', 'forget', 'land', 'tick', 'sweep', 'stall', 'field-corrupt'].sort((a, b) => EVENT_KINDS.findIndex((k) => k.name === a) - EVENT_KINDS.findIndex((k) => k.name === b)));
+  it('specialises every kind of the table but the dedupe window, late landing, retention and the clock, which it leaves to the object system', () => {
+    expect(EVENT_KINDS.map((k) => k.name).filter((n) => !PACKED_KINDS.has(n))).toEqual(['timeout-in-transit', 'forget', 'land', 'tick', 'sweep', 'stall'].sort((a, b) => EVENT_KINDS.findIndex((k) => k.name === a) - EVENT_KINDS.findIndex((k) => k.name === b)));
   });
 });

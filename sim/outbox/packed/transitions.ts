@@ -309,6 +309,7 @@ export class PackedTransitions {
       case 'tear-claim':
       case 'newer-schema':
       case 'legacy-record':
+      case 'field-corrupt':
         this.pushId(s, this.layout.ids.indexOf(e.id));
         return;
     }

@@ -2,7 +2,7 @@
  * The enabled events that are not an engine's, listed straight off the
  * vector in the object system's order: `middle` (after the broker's answers,
  * before the crashes) the restarts, upgrades, the producer and the operator's
- * actions; `last` (after the crashes) the corruptions.
+ * actions; `last` (after the crashes) the corruptions, field corruptions among them.
  */
 import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { WorldEvent } from '../world.ts';
@@ -27,6 +27,25 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     newerSchema: kindOn(options, 'newer-schema'),
     legacyRecord: kindOn(options, 'legacy-record'),
     tearClaim: kindOn(options, 'tear-claim'),
+    fieldCorrupt: kindOn(options, 'field-corrupt'),
+  };
+  /**
+   * A record's field corruptions (one per declared field it holds and
+   * damage, events/field-corrupt.ts) depend on the record and the checked
+   * rule set's schema only: listed once per distinct record, by the object
+   * system itself on the world the state stands for, and kept per id.
+   */
+  const fieldCorruptions = ids.map(() => new Map<number, WorldEvent[]>());
+  const fieldCorruptionsOf = (s: Int32Array, j: number): WorldEvent[] => {
+    const rec = s[j * PER_ID + REC];
+    let list = fieldCorruptions[j].get(rec);
+    if (list === undefined) {
+      const id = ids[j];
+      const all = c.objectSystem.choices(c.layout.unpack(s, tables)).flatMap((group) => group.events);
+      list = all.filter((e) => e.kind === 'field-corrupt' && e.id === id);
+      fieldCorruptions[j].set(rec, list);
+    }
+    return list;
   };
 
   const middle: Lister = (s, out) => {
@@ -87,6 +106,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
           out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
         }
+        if (on.fieldCorrupt) for (const e of fieldCorruptionsOf(s, j)) out.push(e);
       }
     }
   };

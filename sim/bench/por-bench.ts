@@ -1,0 +1,69 @@
+/**
+ * `npm run bench -- --only por`: what partial-order reduction (`explore
+ * --por`) adds to symmetry reduction, side by side in one run: states,
+ * transitions and CPU seconds to a complete verdict of the `always`
+ * properties for fail-closed, with symmetry alone, symmetry and POR, and
+ * POR alone (no symmetry: capped, no verdict where the space is larger).
+ * Rounds alternate the three; the best CPU seconds of each are quoted.
+ * Wall-clock time is read here, for reporting only.
+ */
+import { failClosed } from '../../model/catalog/index.ts';
+import { steppersFor } from '../check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
+import { exploreOutbox } from '../outbox/explore-outbox.ts';
+
+/** Worlds of fail-closed: engines, attempts, crashes, and the rounds each is timed (larger worlds fewer). */
+export const POR_WORLDS = [
+  [2, 2, 1, 3],
+  [3, 3, 3, 1],
+  [4, 4, 4, 1],
+  [5, 5, 5, 1],
+] as const;
+
+/** Bound of the searches with symmetry (5 engines: about 2.3 million classes). */
+export const POR_STATES_MAX = 4_000_000;
+/** Bound of the searches without symmetry (`--por` alone): no verdict past it (3 engines' space is 2.7 million states). */
+export const POR_ALONE_STATES_MAX = 1_000_000;
+
+interface Timed {
+  states: number;
+  transitions: number;
+  complete: boolean;
+  reduced: number;
+  cpuSeconds: number;
+}
+
+/** One search of the `always` properties (no liveness: POR does not preserve it, and the rows compare like with like), in this process. */
+function timeAlways(engines: number, attempts: number, crashes: number, symmetry: boolean, por: boolean): Timed {
+  const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: crashes });
+  const cpu = process.cpuUsage();
+  const statesMax = symmetry ? POR_STATES_MAX : POR_ALONE_STATES_MAX;
+  const r = exploreOutbox(options, { rules: failClosed }, steppersFor(failClosed, null), { statesMax, symmetry, por });
+  const used = process.cpuUsage(cpu);
+  return { states: r.states, transitions: r.transitions, complete: r.complete, reduced: r.por?.reduced ?? 0, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+/** The section's lines; `worlds` to time fewer (tests). */
+export function porSection(log: (s: string) => void, worlds: readonly (readonly [number, number, number, number])[] = POR_WORLDS, progress: (s: string) => void = () => {}): void {
+  log('## explore: partial-order reduction on top of symmetry');
+  log('');
+  log(`\`outbox-sim explore --engines N --attempts A --crashes C\` for fail-closed (one id, 2 bodies), the always properties only (\`--por\` does not check the eventually ones), in this process: symmetry alone (the default), symmetry and \`--por\`, \`--por --no-symmetry\` (stopped at ${fmt(POR_ALONE_STATES_MAX)} states: no verdict where the space is larger). The three alternate in each round; CPU seconds (this process, all threads) are the best of the rounds. "reduced" counts the states expanded through an ample set (docs/explore-reduction.md says why they are few).`);
+  log('');
+  log('| engines | attempts | crashes | rounds | symmetry: states | transitions | CPU s | + por: states | transitions | reduced | CPU s | por alone: states | complete | CPU s | **states, symmetry / + por** |');
+  log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
+  for (const [engines, attempts, crashes, rounds] of worlds) {
+    const runs: Timed[][] = [[], [], []];
+    for (let r = 0; r < rounds; r++) {
+      runs[0].push(timeAlways(engines, attempts, crashes, true, false));
+      runs[1].push(timeAlways(engines, attempts, crashes, true, true));
+      runs[2].push(timeAlways(engines, attempts, crashes, false, true));
+      progress(`por bench: ${engines}/${attempts}/${crashes} round ${r + 1} of ${rounds} done`);
+    }
+    const best = (xs: Timed[]): Timed => xs.reduce((a, x) => (x.cpuSeconds < a.cpuSeconds ? x : a));
+    const [sym, both, alone] = runs.map(best);
+    log(`| ${engines} | ${attempts} | ${crashes} | ${rounds} | ${fmt(sym.states)} | ${fmt(sym.transitions)} | ${sym.cpuSeconds.toFixed(2)} | ${fmt(both.states)} | ${fmt(both.transitions)} | ${fmt(both.reduced)} | ${both.cpuSeconds.toFixed(2)} | ${fmt(alone.states)} | ${alone.complete} | ${alone.cpuSeconds.toFixed(2)} | **${(sym.states / both.states).toFixed(3)}x** |`);
+  }
+  log('');
+}
