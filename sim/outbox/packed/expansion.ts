@@ -159,13 +159,27 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     return (lastContextId = x);
   };
   const byContext = new PairTable();
+  /**
+   * Per engine slot, the last (process, context) asked and its expansion:
+   * states expanded one after another are mostly siblings, which share the
+   * context and all engines but one, and the table above is large (a probe
+   * of it mostly waits for memory).
+   */
+  const slotsMax = c.layout.enginesMax;
+  const lastProc = new Int32Array(slotsMax).fill(-1);
+  const lastContext = new Int32Array(slotsMax).fill(-1);
+  const lastExpansion = new Int32Array(slotsMax);
   const expansionOf = (s: Int32Array, k: number, context: number): EngineExpansion => {
     const procId = s[g + ENGINES + k];
+    if (lastProc[k] === procId && lastContext[k] === context) return expanded[lastExpansion[k]];
     let x = byContext.get(procId, context);
     if (x < 0) {
       x = expansionOfKey(s, procId);
       byContext.set(procId, context, x);
     }
+    lastProc[k] = procId;
+    lastContext[k] = context;
+    lastExpansion[k] = x;
     return expanded[x];
   };
 
