@@ -102,5 +102,11 @@ describe('check --json: coverage.exercised', () => {
     expect(text).toContain(`${(e.pairs - e.covered).toLocaleString('en-US')} pairs never exercised (the 20 shortest): ${e.missing.join('; ')}`);
     const two = JSON.parse(await run('--json', '--workers', '2')) as CheckReport;
     expect(two.coverage?.exercised).toEqual(e);
+    // Shard files carry their tables to `merge`.
+    const shards = [1, 2].map((i) => join(tmp, `s${i}.json`));
+    for (const [i, path] of shards.entries()) await run('--shard', `${i + 1}/2`, '--shard-out', path, '--quiet');
+    const merged: string[] = [];
+    expect(await main(['merge', ...shards, '--json', '--out', tmp], { out: (l: string) => merged.push(l), err: () => {}, tty: false })).toBe(0);
+    expect((JSON.parse(merged.join('\n')) as CheckReport).coverage?.exercised).toEqual(e);
   });
 });
