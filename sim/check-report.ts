@@ -186,6 +186,21 @@ function n(x: number): string {
   return x.toLocaleString('en-US');
 }
 
+/**
+ * The pairs the runs exercised, under the pairs drawn: a value that switches
+ * kinds on (a fault, an operator budget) counts only in a run that took a
+ * step of one of them, so a pair drawn in seeds whose runs never took the
+ * step shows here as not exercised.
+ */
+export function renderExercised(c: PairCoverage, from: number): string[] {
+  const after = Object.entries(c.coveredAfter).map(([k, v]) => `${n(v)} after ${n(Number(k))} seeds`).join(', ');
+  const all = c.allBySeed === null ? '' : `, all by seed ${c.allBySeed} (${n(c.allBySeed - from + 1)} seeds)`;
+  const lines = [`  exercised (a run took a step of each kind the values switch on): ${n(c.covered)}/${n(c.pairs)} pairs${all}; ${after}`];
+  const left = c.pairs - c.covered;
+  if (left > 0) lines.push(`  ${n(left)} pair${left === 1 ? '' : 's'} never exercised${c.missing.length < left ? ` (the ${c.missing.length} shortest)` : ''}: ${c.missing.join('; ')}`);
+  return lines;
+}
+
 /** The summary a person reads. */
 export function renderReport(r: CheckReport): string[] {
   const lines: string[] = [];
@@ -211,7 +226,10 @@ export function renderReport(r: CheckReport): string[] {
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));
   if (!r.swarm) return lines;
-  if (r.coverage !== null) lines.push(...renderCoverage(r.coverage, r.seedStart ?? 1));
+  if (r.coverage !== null) {
+    lines.push(...renderCoverage(r.coverage, r.seedStart ?? 1));
+    if (r.coverage.exercised !== undefined) lines.push(...renderExercised(r.coverage.exercised, r.seedStart ?? 1));
+  }
   const counts = (title: string, c: Record<string, number>) => {
     lines.push(title);
     for (const [k, v] of Object.entries(c)) lines.push(`  ${kindName(k).padEnd(24)} ${n(v)}`);

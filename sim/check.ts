@@ -17,6 +17,7 @@ import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
 import type { TransitionSystem, Violation } from './core/system.ts';
+import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds } from './outbox/swarm-coverage.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -84,6 +85,14 @@ export interface ShardResult {
   first: Record<string, RawCounterexample>;
   /** A decision that broke its contract, at the lowest seed run (the shard stops there); absent when none did. */
   fault?: RawFault;
+  /**
+   * Per pair of the swarm's feature values (`pairLayout` of the plan's fixed
+   * options), the lowest seed run whose run exercised it, -1 where none did:
+   * one number per pair however many seeds, so it crosses threads and shard
+   * files cheaply, and shards merge by taking the lowest. Absent from a
+   * result made without it (a shard file written before it was kept).
+   */
+  exercised?: FirstSeeds;
 }
 
 /** An empty shard result. */
@@ -111,6 +120,11 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
     }
     if (s.fault !== undefined && (out.fault === undefined || s.fault.seed < out.fault.seed)) out.fault = s.fault;
   }
+  // Only when every shard that ran seeds kept its table: a pair missing from one without would read as never exercised.
+  // (Tables of one plan have one length; shard files of different plans do not merge: shard-file.ts.)
+  const ran = shards.filter((s) => s.runs > 0 || s.exercised !== undefined);
+  const tables = ran.flatMap((s) => (s.exercised === undefined ? [] : [s.exercised]));
+  if (tables.length > 0 && tables.length === ran.length && tables.every((t) => t.length === tables[0].length)) out.exercised = mergeFirstSeeds(tables);
   return out;
 }
 
@@ -171,14 +185,18 @@ interface SeedOutcome {
   violation: RawCounterexample['violation'] | null;
   /** The run's events, when the runner recorded them. */
   events: (WorldEvent | null)[] | null;
+  /** Whether some step of the run added this tag (a kind's counter: a step of that kind was taken). */
+  tagged: (tag: string) => boolean;
 }
 
 function countedOutcome(run: FastRunResult): SeedOutcome {
-  return { steps: run.steps, tags: run.tags, reached: run.reached, end: run.end, violation: run.violation, events: null };
+  const tags = run.tags;
+  return { steps: run.steps, tags, reached: run.reached, end: run.end, violation: run.violation, events: null, tagged: (t) => tags.has(t) };
 }
 
 function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
-  return { steps: run.steps.length, tags: Object.entries(run.tags), reached: run.reached, end: run.end, violation: run.violation, events: run.steps.map((s) => s.event) };
+  const tags = run.tags;
+  return { steps: run.steps.length, tags: Object.entries(tags), reached: run.reached, end: run.end, violation: run.violation, events: run.steps.map((s) => s.event), tagged: (t) => (tags[t] ?? 0) > 0 };
 }
 
 /** Runs seeds [from, to) of a plan. */
@@ -192,6 +210,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   };
   const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
+  // The pairs of feature values each run exercised, by first seed; once all have, later seeds are not read.
+  const layout = pairLayout(fixed);
+  const exercised = noFirstSeeds(layout);
+  result.exercised = exercised;
+  let exercisedCount = 0;
   for (let seed = from; seed < to; seed++) {
     const drawn = swarmOptions(seed, fixed);
     const options = plan.world === undefined ? drawn : plan.world(drawn);
@@ -220,6 +243,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
     }
     result.runs++;
     result.steps += run.steps;
+    if (exercisedCount < layout.pairs) exercisedCount += notePairs(layout, exercised, seed, options, (k) => run.tagged(k.counter));
     for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
     for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
     result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;

@@ -38,7 +38,7 @@ import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult 
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { exploreSuiteParallel } from '../small-worlds-pool.ts';
-import { COVERED_SEEDS, pairCoverage, type PairCoverage } from '../outbox/swarm-coverage.ts';
+import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
 
@@ -287,7 +287,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
         ? { reason: 'first-violation', runs: merged.runs, seeds: to - from, smallWorld: null }
         : null;
   // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
-  const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs)) : null;
+  const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
   return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
     ...(stopOnFirst ? { stopped } : {}),
     written: early,
@@ -295,10 +295,16 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   });
 }
 
-/** Which pairs of feature values the seeds [from, to) of a plan cover (the same for a whole run and its merged shards). */
-export function swarmCoverage(spec: PlanSpec, from: number, to: number): PairCoverage {
+/**
+ * Which pairs of feature values the seeds [from, to) of a plan cover (the
+ * same for a whole run and its merged shards): drawn, and with the shards'
+ * table of first seeds (`ShardResult.exercised`) exercised.
+ */
+export function swarmCoverage(spec: PlanSpec, from: number, to: number, exercised?: FirstSeeds): PairCoverage {
   const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.settings !== undefined ? { settings: spec.settings } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
-  return pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
+  const drawn = pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
+  const layout = pairLayout(fixed);
+  return exercised === undefined || exercised.length !== layout.pairs ? drawn : { ...drawn, exercised: coverageOf(layout, exercised, from, to) };
 }
 
 /**

@@ -29,5 +29,5 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
   const { seedStart, seeds } = files[0];
-  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds), seedStart } });
+  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds, merged.exercised), seedStart } });
 }

@@ -406,8 +406,152 @@ export interface PairCoverage {
   allBySeed: number | null;
   /** Covered pairs after the first 100, 500 and all seeds of the range. */
   coveredAfter: Record<string, number>;
-  /** Up to 20 pairs that never occurred (`feature=value & feature=value`). */
+  /** Up to 20 pairs that never occurred (`feature=value & feature=value`), shortest first. */
   missing: string[];
+  /**
+   * The same over the pairs the runs exercised (`check`: a value that
+   * switches kinds on counts only in a run that took a step of one of them,
+   * `Feature.shows`); absent when the runs' steps were not kept.
+   */
+  exercised?: PairCoverage;
+}
+
+/** A kind whose step shows a feature's value exercised: its name and the tag that counts its steps. */
+export interface ShownKind {
+  name: string;
+  /** Its counter tag (events/kind.ts `counter`), which every step of it adds. */
+  counter: string;
+}
+
+/**
+ * The pairs of a check's features laid out in one flat table: pair (a of
+ * feature i, b of feature j), i < j, at `base[i][j] + a * size(j) + b`.
+ * Shards keep such a table of first seeds, so what crosses threads is one
+ * number per pair whatever the number of seeds.
+ */
+export interface PairLayout {
+  features: Feature[];
+  pairs: number;
+  base: number[][];
+  /** Per feature: the index of its quiet value and the kinds that show any other exercised; null for a feature that switches nothing on. */
+  shows: ({ quiet: number; kinds: ShownKind[] } | null)[];
+}
+
+const layouts = new Map<string, PairLayout>();
+
+/** The pair layout of a check's fixed options (built once per distinct fixed set, like the covering rows). */
+export function pairLayout(fixed: FixedOptions = {}): PairLayout {
+  const key = `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}|${JSON.stringify(fixed.settings ?? {})}`;
+  let layout = layouts.get(key);
+  if (layout === undefined) {
+    const features = swarmFeatures(fixed);
+    const base = features.map(() => new Array<number>(features.length).fill(-1));
+    let pairs = 0;
+    for (let i = 0; i < features.length; i++) {
+      for (let j = i + 1; j < features.length; j++) {
+        base[i][j] = pairs;
+        pairs += features[i].values.length * features[j].values.length;
+      }
+    }
+    const shows = features.map((f) => {
+      if (f.shows === undefined) return null;
+      const kinds = f.shows.kinds.map((name) => {
+        const counter = EVENT_KINDS.find((k) => k.name === name)?.counter ?? null;
+        // Every kind a feature switches on has a tag of its own (swarm-coverage.test.ts holds it to that).
+        if (counter === null) throw new Error(`swarm coverage: kind ${name} has no counter tag to show it was taken`);
+        return { name, counter };
+      });
+      return { quiet: f.values.indexOf(f.shows.quiet), kinds };
+    });
+    layout = { features, pairs, base, shows };
+    layouts.set(key, layout);
+  }
+  return layout;
+}
+
+/** The first seed at which each pair of a {@link PairLayout} occurred, -1 where none did. */
+export type FirstSeeds = number[];
+
+/** A table in which no pair has occurred. */
+export function noFirstSeeds(layout: PairLayout): FirstSeeds {
+  return new Array<number>(layout.pairs).fill(-1);
+}
+
+/**
+ * Notes the pairs of one seed's options in `first` (where no lower seed
+ * has them: seeds may come in any order). With `took`, a value that
+ * switches kinds on counts only when the run took a step of one of them.
+ * Returns how many pairs occurred for the first time in this table.
+ */
+export function notePairs(layout: PairLayout, first: FirstSeeds, seed: number, options: WorldOptions, took?: (k: ShownKind) => boolean): number {
+  const { features, base, shows } = layout;
+  const n = features.length;
+  const v = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const f = features[i];
+    const value = f.values.indexOf(f.read(options));
+    const s = shows[i];
+    v[i] = took !== undefined && s !== null && value !== s.quiet && !s.kinds.some(took) ? -1 : value;
+  }
+  let fresh = 0;
+  for (let i = 0; i < n; i++) {
+    if (v[i] < 0) continue;
+    for (let j = i + 1; j < n; j++) {
+      if (v[j] < 0) continue;
+      const k = base[i][j] + v[i] * features[j].values.length + v[j];
+      const had = first[k];
+      if (had < 0) fresh++;
+      if (had < 0 || seed < had) first[k] = seed;
+    }
+  }
+  return fresh;
+}
+
+/** Merges tables of first seeds (of shards of one check): per pair, the lowest. */
+export function mergeFirstSeeds(tables: readonly FirstSeeds[]): FirstSeeds {
+  const out = [...tables[0]];
+  for (const t of tables.slice(1)) {
+    if (t.length !== out.length) throw new Error(`swarm coverage: shards count ${t.length} and ${out.length} pairs`);
+    for (let k = 0; k < t.length; k++) if (t[k] >= 0 && (out[k] < 0 || t[k] < out[k])) out[k] = t[k];
+  }
+  return out;
+}
+
+/** The coverage of seeds [from, to) read off a table of first seeds (a pair first seen at or past `to` did not occur in the range). */
+export function coverageOf(layout: PairLayout, first: FirstSeeds, from: number, to: number): PairCoverage {
+  const { features, pairs } = layout;
+  const n = features.length;
+  const occurred = (k: number): boolean => first[k] >= from && first[k] < to;
+  let covered = 0;
+  let last = -1;
+  for (let k = 0; k < pairs; k++) {
+    if (!occurred(k)) continue;
+    covered++;
+    last = Math.max(last, first[k]);
+  }
+  const coveredAfter: Record<string, number> = {};
+  for (const m of [100, 500]) {
+    if (m > to - from) continue;
+    let c = 0;
+    for (let k = 0; k < pairs; k++) if (occurred(k) && first[k] < from + m) c++;
+    coveredAfter[String(m)] = c;
+  }
+  coveredAfter[String(to - from)] = covered;
+  const missing: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const fi = features[i];
+    for (let j = i + 1; j < n; j++) {
+      const fj = features[j];
+      for (let k = 0; k < fi.values.length * fj.values.length; k++) {
+        if (!occurred(layout.base[i][j] + k)) missing.push(`${fi.name}=${fi.values[Math.floor(k / fj.values.length)]} & ${fj.name}=${fj.values[k % fj.values.length]}`);
+      }
+    }
+  }
+  // Shortest first (a stable sort: table order among equals), so the most pairs fit in a line.
+  missing.sort((a, b) => a.length - b.length);
+  // No pairs at all (every feature fixed): all occurred with the first seed.
+  const allBySeed = covered < pairs ? null : last >= 0 ? last : to > from ? from : null;
+  return { features: n, pairs, covered, allBySeed, coveredAfter, missing: missing.slice(0, 20) };
 }
 
 /**
@@ -423,51 +567,13 @@ export function pairCoverage(
   options: (seed: number) => WorldOptions,
   occurred?: (seed: number) => ReadonlySet<string>,
 ): PairCoverage {
-  const features = swarmFeatures(fixed);
-  const n = features.length;
-  const seen: boolean[][][] = features.map((fi) => features.map((fj) => new Array<boolean>(fi.values.length * fj.values.length).fill(false)));
-  let pairs = 0;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs += features[i].values.length * features[j].values.length;
+  const layout = pairLayout(fixed);
+  const first = noFirstSeeds(layout);
   let covered = 0;
-  let allBySeed: number | null = null;
-  const coveredAfter: Record<string, number> = {};
-  const marks = new Set([100, 500]);
-  for (let seed = from; seed < to; seed++) {
-    const o = options(seed);
+  for (let seed = from; seed < to && covered < layout.pairs; seed++) {
+    // Once every pair has occurred later seeds add none (a long run need not be read through).
     const took = occurred?.(seed);
-    const v = features.map((f) => {
-      const value = f.read(o);
-      if (took !== undefined && f.shows !== undefined && value !== f.shows.quiet && !f.shows.kinds.some((k) => took.has(k))) return -1;
-      return f.values.indexOf(value);
-    });
-    for (let i = 0; i < n; i++) {
-      if (v[i] < 0) continue;
-      for (let j = i + 1; j < n; j++) {
-        if (v[j] < 0) continue;
-        const k = v[i] * features[j].values.length + v[j];
-        if (!seen[i][j][k]) {
-          seen[i][j][k] = true;
-          covered++;
-        }
-      }
-    }
-    const ran = seed - from + 1;
-    if (marks.has(ran)) coveredAfter[String(ran)] = covered;
-    if (covered === pairs) {
-      // Every pair has occurred: later seeds add none (a long run need not be read through).
-      allBySeed = seed;
-      for (const m of marks) if (m > ran && m < to - from) coveredAfter[String(m)] = covered;
-      break;
-    }
+    covered += notePairs(layout, first, seed, options(seed), took === undefined ? undefined : (k) => took.has(k.name));
   }
-  coveredAfter[String(to - from)] = covered;
-  const missing: string[] = [];
-  for (let i = 0; i < n && missing.length < 20; i++) {
-    for (let j = i + 1; j < n && missing.length < 20; j++) {
-      seen[i][j].forEach((s, k) => {
-        if (!s && missing.length < 20) missing.push(`${features[i].name}=${features[i].values[Math.floor(k / features[j].values.length)]} & ${features[j].name}=${features[j].values[k % features[j].values.length]}`);
-      });
-    }
-  }
-  return { features: n, pairs, covered, allBySeed, coveredAfter, missing };
+  return coverageOf(layout, first, from, to);
 }

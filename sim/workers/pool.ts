@@ -15,7 +15,7 @@
  * reads its runs as a verdict) always gets every seed.
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
@@ -68,8 +68,14 @@ class Cursor {
   }
 }
 
-/** A pool of `threads` worker threads that run {@link CheckTask}s of `plan` (from the bundled worker when it can). */
+/**
+ * A pool of `threads` worker threads that run {@link CheckTask}s of `plan`
+ * (from the bundled worker when it can). Piscina is loaded here, on the
+ * first pool, not with this module: a check on one worker never pays for
+ * loading it (a catalog flaw's first answer comes within a second).
+ */
 export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<Piscina> {
+  const { Piscina } = await import('piscina');
   return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
