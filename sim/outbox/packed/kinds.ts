@@ -29,6 +29,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'requeue-reset',
   'resubmit',
   'restore',
+  'sweep',
   'crash',
   'tear-record',
   'newer-schema',

@@ -33,8 +33,10 @@ export const OPERATOR = 8;
 export const HEALING = 9;
 export const ENGINE_COUNT = 10;
 export const PARKED_GONE = 11;
+/** Retention's sweeps so far (`sweeps`, events/retention.ts; 0: absent). */
+export const SWEEPS = 12;
 /** Engine slots follow. */
-export const ENGINES = 12;
+export const ENGINES = 13;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -116,6 +118,7 @@ export class PackedLayout {
     out[g + OPERATOR] = w.operatorActions;
     out[g + HEALING] = w.healing ? 1 : 0;
     out[g + ENGINE_COUNT] = w.engines.length;
+    out[g + SWEEPS] = w.sweeps ?? 0;
     for (let k = 0; k < this.enginesMax; k++) {
       const e = w.engines[k];
       const j = e === undefined || prev === undefined || s === undefined ? -1 : prev.engines.indexOf(e);
@@ -166,7 +169,7 @@ export class PackedLayout {
     });
     const g = this.globals;
     const engines = this.enginesOf(s, t);
-    return {
+    const w: World = {
       records,
       claims,
       live,
@@ -186,6 +189,9 @@ export class PackedLayout {
       parkedGone: listOf(t.stringLists.value(s[g + PARKED_GONE])),
       healing: s[g + HEALING] === 1,
     };
+    // A kind's own slot is absent until the kind first writes it (the world's key tells absent from 0).
+    if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
+    return w;
   }
 }
 

@@ -16,7 +16,10 @@ import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import corruptAsAbsent from '../../../properties/mutants/corrupt-as-absent.ts';
+import retentionDeletesRecord from '../../../properties/mutants/retention-deletes-record.ts';
+import tombstoneDelivered from '../../../properties/rule-api/tombstone-delivered.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
+import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 import type { WorldOptions } from '../options.ts';
@@ -46,6 +49,9 @@ const CASES: Case[] = [
   { name: 'parked bodies replaced (per-body parked-stays-parked)', sizes: { engines: 1, crashesMax: 1, operatorActionsMax: 1 }, rules: rebuildParkedSameBody, statesMax: 30_000 },
   // Field corruptions (one per declared field and damage), as the suite's corruption world has them.
   { name: 'field corruptions, no crash', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: failClosed, statesMax: 30_000 },
+  // The retention sweeper (a counter of its own; enabled only on ids no engine works on), with and without tombstones.
+  { name: 'retention: 2 sweeps', sizes: { settings: { retention: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'retention: 1 sweep, tombstones, operator', sizes: { engines: 1, operatorActionsMax: 1, settings: { retention: 1 } }, rules: tombstoneDelivered, statesMax: 40_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -114,6 +120,20 @@ describe('field corruptions on packed states', () => {
     expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
     expect(packed.violations.length).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe('retention on packed states', () => {
+  it('the suite\'s retention world is searched by the packed explorer, with the object system\'s states, transitions and violations of retention-deletes-record', () => {
+    const c: Case = { name: 'retention-deletes-record', sizes: { settings: { retention: 1 } }, rules: retentionDeletesRecord, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'sweep')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.violations.length).toBeGreaterThan(0);
+    expect(packed.violations.some((v) => v.events.some((e) => e.kind === 'sweep'))).toBe(true);
+  }, 120_000);
 });
 
 describe('packed transitions: the derivation refuses what its key cannot explain', () => {

@@ -35,7 +35,7 @@ const OP_ADD_PUBLISHED = 7;
 const OP_ADD_PARKED = 8;
 
 /** Counters: written as a delta when the event's key does not hold them. */
-const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR];
+const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
 
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
@@ -310,6 +310,8 @@ export class PackedTransitions {
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
+      case 'sweep':
+        // The sweeper reads and writes the id's record; its sweeps counter is written as a delta (COUNTERS).
         this.pushId(s, this.layout.ids.indexOf(e.id));
         return;
     }

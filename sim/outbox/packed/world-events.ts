@@ -12,8 +12,25 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
+const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
+
+/**
+ * The ids some engine is working on (not idle, its context on the id), one
+ * bit per id: the retention sweeper leaves them alone, so the events listed
+ * here read this much of the engines (world-programs.ts keys its memo by it).
+ */
+export function busyIdsOf(c: PackedContext, s: Int32Array): number {
+  const { g, ids, tables } = c;
+  let busy = 0;
+  for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
+    const proc = tables.procs.value(s[g + ENGINES + k]);
+    if (proc === undefined || proc.state === 'idle' || proc.ctx.id === null) continue;
+    const j = ids.indexOf(proc.ctx.id);
+    if (j >= 0) busy |= 1 << j;
+  }
+  return busy;
+}
 
 /** Lists events of a state into `out`. */
 export type Lister = (s: Int32Array, out: WorldEvent[]) => void;
@@ -35,6 +52,8 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
    * rule set's schema only: listed once per distinct record, by the object
    * system itself on the world the state stands for, and kept per id.
    */
+  const sweepsMax = kindOn(options, 'sweep') ? (options.settings?.retention ?? 0) : 0;
+  const busyIds = (s: Int32Array): number => busyIdsOf(c, s);
   const fieldCorruptions = ids.map(() => new Map<number, WorldEvent[]>());
   const fieldCorruptionsOf = (s: Int32Array, j: number): WorldEvent[] => {
     const rec = s[j * PER_ID + REC];
@@ -89,6 +108,19 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
       quarantined.forEach((q, index) => {
         if (s[ids.indexOf(q.id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
       });
+    }
+    // The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget.
+    if (s[g + SWEEPS] < sweepsMax) {
+      const busy = busyIds(s);
+      for (let j = 0; j < ids.length; j++) {
+        if ((busy & (1 << j)) !== 0) continue;
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        // A tombstone (no payload) has nothing left to sweep.
+        if (slot?.kind === 'record' && slot.record.status === 'DELIVERED' && typeof slot.record.payload === 'string') {
+          const id = ids[j];
+          out.push(c.events.get(code(15, 0, j), () => ({ kind: 'sweep', id })));
+        }
+      }
     }
   };
 
