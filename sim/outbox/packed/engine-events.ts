@@ -17,7 +17,7 @@ import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CRASHES, HEALING, LIVE, PER_ID, REC } = L;
+const { CRASHES, HEALING, IN_TRANSIT, LIVE, PER_ID, REC } = L;
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 const code = EventCache.code;
 
@@ -33,6 +33,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
   const { options, worldRules, ids, tables, g } = c;
   const answers = ANSWER_KINDS.map((k) => k.name as Answer);
   const crashOn = kindOn(options, 'crash');
+  const inTransitMax = kindOn(options, 'timeout-in-transit') ? (options.settings?.lateLanding ?? 0) : 0;
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
   const schemas = { new: schemaOf(worldRules.rules), old: schemaOf(worldRules.oldRules ?? worldRules.rules) };
@@ -73,6 +74,10 @@ export function engineEvents(c: PackedContext): EngineEvents {
         const answer = answers[i];
         if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
         broker.push(c.events.get(code(2, pid, i), () => ({ kind: 'answer', pid, answer })));
+      }
+      // Late landing's answer (events/land.ts), after the table's answers: the POST stays in transit, while fewer than the bound are.
+      if (inTransitMax > 0 && !healing && (tables.transitLists.value(s[g + IN_TRANSIT])?.length ?? 0) < inTransitMax) {
+        broker.push(c.events.get(code(16, pid, 0), () => ({ kind: 'post-in-transit', pid })));
       }
     } else {
       const at = proc.state;

@@ -47,7 +47,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
 
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = [];
-  const engineKey = new Int32Array(8 + ids.length * (PER_ID + 1));
+  const engineKey = new Int32Array(9 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
     if (proc === undefined) throw new Error('packed outbox: empty engine slot');
@@ -67,6 +67,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     }
     // A broker answer notes a POST of a body parked and replaced since (parked-stays-parked per body).
     if (proc.state === 'posting') engineKey[n++] = s[g + PARKED_GONE];
+    // Late landing's answer is offered while the POSTs in transit are fewer than the bound, and appends to them.
+    if (proc.state === 'posting') engineKey[n++] = s[g + L.IN_TRANSIT];
     return n;
   };
   const expansionOfKey = (s: Int32Array, procId: number): number => {
@@ -117,7 +119,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf: number[] = [];
-  const engineViewKey = new Int32Array(3 + 4 * ids.length);
+  const engineViewKey = new Int32Array(4 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -125,6 +127,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + HEALING];
       engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
       engineViewKey[n++] = s[g + PARKED_GONE];
+      engineViewKey[n++] = s[g + L.IN_TRANSIT];
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];

@@ -22,6 +22,8 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'drain',
   'step',
   ...ANSWER_KINDS.map((k) => k.name),
+  'timeout-in-transit',
+  'land',
   'restart',
   'upgrade',
   'produce',

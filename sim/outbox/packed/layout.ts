@@ -8,6 +8,7 @@
  */
 import type { Holding } from '../../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
+import type { InTransit } from '../events/land.ts';
 import type { EngineProc, World } from '../world.ts';
 import { Interner } from './interner.ts';
 
@@ -35,8 +36,10 @@ export const ENGINE_COUNT = 10;
 export const PARKED_GONE = 11;
 /** Retention's sweeps so far (`sweeps`, events/retention.ts; 0: absent). */
 export const SWEEPS = 12;
+/** Late landing's POSTs in transit (`inTransit`, events/land.ts; 0: absent, none in transit). */
+export const IN_TRANSIT = 13;
 /** Engine slots follow. */
-export const ENGINES = 13;
+export const ENGINES = 14;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -61,6 +64,7 @@ export class PackedTables {
   readonly quarantineLists = new Interner<readonly QuarantinedFile[]>();
   readonly stringLists = new Interner<readonly string[]>();
   readonly procs = new Interner<EngineProc>();
+  readonly transitLists = new Interner<readonly InTransit[]>();
 }
 
 /** Slot positions of a world with `ids` ids and at most `engines` engines alive. */
@@ -111,6 +115,7 @@ export class PackedLayout {
     slot(g + PUBLISHED, w.published, prev?.published, (v) => t.stringLists.id(v));
     slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
     slot(g + PARKED_GONE, w.parkedGone, prev?.parkedGone, (v) => t.stringLists.id(v));
+    slot(g + IN_TRANSIT, w.inTransit, prev?.inTransit, (v) => t.transitLists.id(v));
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -191,6 +196,8 @@ export class PackedLayout {
     };
     // A kind's own slot is absent until the kind first writes it (the world's key tells absent from 0).
     if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
+    const inTransit = t.transitLists.value(s[g + IN_TRANSIT]);
+    if (inTransit !== undefined) w.inTransit = inTransit;
     return w;
   }
 }

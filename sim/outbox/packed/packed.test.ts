@@ -52,6 +52,9 @@ const CASES: Case[] = [
   // The retention sweeper (a counter of its own; enabled only on ids no engine works on), with and without tombstones.
   { name: 'retention: 2 sweeps', sizes: { settings: { retention: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'retention: 1 sweep, tombstones, operator', sizes: { engines: 1, operatorActionsMax: 1, settings: { retention: 1 } }, rules: tombstoneDelivered, statesMax: 40_000 },
+  // Late landing: POSTs in transit (a list slot of its own) land in any order, also while healing.
+  { name: 'late landing: 1 POST in transit', sizes: { settings: { lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'late landing: 2 POSTs in transit, broker key, 1 engine, crashes', sizes: { engines: 1, broker: 'key', crashesMax: 2, settings: { lateLanding: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -133,6 +136,23 @@ describe('retention on packed states', () => {
     expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
     expect(packed.violations.length).toBeGreaterThan(0);
     expect(packed.violations.some((v) => v.events.some((e) => e.kind === 'sweep'))).toBe(true);
+  }, 120_000);
+});
+
+describe('late landing on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['fresh-cycle (flawed)', freshCycle, 1],
+  ] as const)('the suite\'s late-landing world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'late landing', sizes: { settings: { lateLanding: 1 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'land') && kindOn(options, 'timeout-in-transit')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
   }, 120_000);
 });
 

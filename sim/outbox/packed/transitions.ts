@@ -249,7 +249,8 @@ export class PackedTransitions {
       case 'scan':
       case 'drain':
       case 'step':
-      case 'answer': {
+      case 'answer':
+      case 'post-in-transit': {
         const slot = this.engineSlot(s, e.pid);
         if (slot < 0) throw new Error(`packed transitions: no engine e${e.pid}`);
         const proc = this.tables.procs.value(s[slot]);
@@ -272,17 +273,25 @@ export class PackedTransitions {
           this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
-          if (e.kind === 'answer') {
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             this.pushSlot(s, o + BROKER);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
             this.pushSlot(s, g + L.PARKED_GONE);
           }
+          // Late landing: the POST joins the POSTs in transit (set whole, so keyed).
+          if (e.kind === 'post-in-transit') this.pushSlot(s, g + L.IN_TRANSIT);
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
         return;
       }
       case 'crash':
+        return;
+      case 'land':
+        // The broker receives a POST in transit: it reads the list and the POST's id's holding.
+        this.pushSlot(s, g + L.IN_TRANSIT);
+        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushSlot(s, g + L.PARKED_GONE);
         return;
       case 'restart':
       case 'upgrade':
@@ -369,6 +378,11 @@ export class PackedTransitions {
       for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
     }
     if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
+    // A kind's list slot (late landing's POSTs in transit) is written whole, by events keyed on it only.
+    if (t[g + L.IN_TRANSIT] !== s[g + L.IN_TRANSIT]) {
+      if (!this.isKeyed(g + L.IN_TRANSIT)) fail('the POSTs in transit changed');
+      ops.push(OP_SET, g + L.IN_TRANSIT, t[g + L.IN_TRANSIT]);
+    }
     for (const slot of COUNTERS) {
       const pos = g + slot;
       if (t[pos] === s[pos]) continue;

@@ -12,7 +12,7 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
+const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
 
 /**
@@ -52,6 +52,17 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
    * rule set's schema only: listed once per distinct record, by the object
    * system itself on the world the state stands for, and kept per id.
    */
+  const landOn = kindOn(options, 'land');
+  /** The landings of a list of POSTs in transit, one per POST, by the list's id. */
+  const landings = new Map<number, WorldEvent[]>();
+  const landingsOf = (list: number): WorldEvent[] => {
+    let events = landings.get(list);
+    if (events === undefined) {
+      events = (tables.transitLists.value(list) ?? []).map((p, index): WorldEvent => ({ kind: 'land', index, id: p.id, body: p.body }));
+      landings.set(list, events);
+    }
+    return events;
+  };
   const sweepsMax = kindOn(options, 'sweep') ? (options.settings?.retention ?? 0) : 0;
   const busyIds = (s: Int32Array): number => busyIdsOf(c, s);
   const fieldCorruptions = ids.map(() => new Map<number, WorldEvent[]>());
@@ -68,6 +79,8 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   };
 
   const middle: Lister = (s, out) => {
+    // First the broker's world-wide steps: a POST in transit lands (events/land.ts), also while healing.
+    if (landOn && s[g + IN_TRANSIT] !== 0) for (const e of landingsOf(s[g + IN_TRANSIT])) out.push(e);
     const healing = s[g + HEALING] === 1;
     const count = s[g + ENGINE_COUNT];
     if (count < options.engines) {
