@@ -47,7 +47,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
 
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = [];
-  const engineKey = new Int32Array(9 + ids.length * (PER_ID + 1));
+  const engineKey = new Int32Array(10 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
     if (proc === undefined) throw new Error('packed outbox: empty engine slot');
@@ -69,6 +69,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     if (proc.state === 'posting') engineKey[n++] = s[g + PARKED_GONE];
     // Late landing's answer is offered while the POSTs in transit are fewer than the bound, and appends to them.
     if (proc.state === 'posting') engineKey[n++] = s[g + L.IN_TRANSIT];
+    // Under a dedupe window an answer ages the broker's memory.
+    if (proc.state === 'posting') engineKey[n++] = s[g + L.DEDUPE];
     return n;
   };
   const expansionOfKey = (s: Int32Array, procId: number): number => {
@@ -119,7 +121,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf: number[] = [];
-  const engineViewKey = new Int32Array(4 + 4 * ids.length);
+  const engineViewKey = new Int32Array(5 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -128,6 +130,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
       engineViewKey[n++] = s[g + PARKED_GONE];
       engineViewKey[n++] = s[g + L.IN_TRANSIT];
+      engineViewKey[n++] = s[g + L.DEDUPE];
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];

@@ -23,6 +23,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'step',
   ...ANSWER_KINDS.map((k) => k.name),
   'timeout-in-transit',
+  'forget',
   'land',
   'restart',
   'upgrade',

@@ -38,8 +38,10 @@ export const PARKED_GONE = 11;
 export const SWEEPS = 12;
 /** Late landing's POSTs in transit (`inTransit`, events/land.ts; 0: absent, none in transit). */
 export const IN_TRANSIT = 13;
+/** A dedupe window's broker memory (`dedupe`, events/dedupe-window.ts; 0: absent, an empty memory is not). */
+export const DEDUPE = 14;
 /** Engine slots follow. */
-export const ENGINES = 14;
+export const ENGINES = 15;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -65,6 +67,7 @@ export class PackedTables {
   readonly stringLists = new Interner<readonly string[]>();
   readonly procs = new Interner<EngineProc>();
   readonly transitLists = new Interner<readonly InTransit[]>();
+  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>();
 }
 
 /** Slot positions of a world with `ids` ids and at most `engines` engines alive. */
@@ -116,6 +119,7 @@ export class PackedLayout {
     slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
     slot(g + PARKED_GONE, w.parkedGone, prev?.parkedGone, (v) => t.stringLists.id(v));
     slot(g + IN_TRANSIT, w.inTransit, prev?.inTransit, (v) => t.transitLists.id(v));
+    slot(g + DEDUPE, w.dedupe, prev?.dedupe, (v) => t.dedupeMemories.id(v));
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -198,6 +202,8 @@ export class PackedLayout {
     if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
     const inTransit = t.transitLists.value(s[g + IN_TRANSIT]);
     if (inTransit !== undefined) w.inTransit = inTransit;
+    const dedupe = t.dedupeMemories.value(s[g + DEDUPE]);
+    if (dedupe !== undefined) w.dedupe = dedupe;
     return w;
   }
 }

@@ -55,6 +55,9 @@ const CASES: Case[] = [
   // Late landing: POSTs in transit (a list slot of its own) land in any order, also while healing.
   { name: 'late landing: 1 POST in transit', sizes: { settings: { lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'late landing: 2 POSTs in transit, broker key, 1 engine, crashes', sizes: { engines: 1, broker: 'key', crashesMax: 2, settings: { lateLanding: 2 } }, rules: failClosed, statesMax: 40_000 },
+  // A dedupe window: every broker step (answer, POST left in transit, landing) ages the broker's memory; forget drops an entry.
+  { name: 'dedupe window 2, 1 engine', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'dedupe window 1, late landing, broker key', sizes: { engines: 1, broker: 'key', crashesMax: 0, settings: { dedupeWindow: 1, lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -147,6 +150,23 @@ describe('late landing on packed states', () => {
     const c: Case = { name: 'late landing', sizes: { settings: { lateLanding: 1 } }, rules, statesMax: 300_000 };
     const { options, worldRules, steppers, objectSystem } = setUp(c);
     expect(kindOn(options, 'land') && kindOn(options, 'timeout-in-transit')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
+  }, 120_000);
+});
+
+describe('a dedupe window on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['fresh-cycle (flawed)', freshCycle, 1],
+  ] as const)('the suite\'s dedupe-window world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'dedupe window', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'forget')).toBe(true);
     const bounds = { statesMax: c.statesMax, stopAtFirst: false };
     const packed = exploreOutbox(options, worldRules, steppers, bounds);
     expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);

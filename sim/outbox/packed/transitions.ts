@@ -280,6 +280,8 @@ export class PackedTransitions {
           }
           // Late landing: the POST joins the POSTs in transit (set whole, so keyed).
           if (e.kind === 'post-in-transit') this.pushSlot(s, g + L.IN_TRANSIT);
+          // A dedupe window: a broker step ages the broker's memory (set whole, so keyed).
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushSlot(s, g + L.DEDUPE);
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
@@ -292,6 +294,11 @@ export class PackedTransitions {
         this.pushSlot(s, g + L.IN_TRANSIT);
         this.pushId(s, this.layout.ids.indexOf(e.id));
         this.pushSlot(s, g + L.PARKED_GONE);
+        // A landing is a broker step of a dedupe window too.
+        this.pushSlot(s, g + L.DEDUPE);
+        return;
+      case 'forget':
+        this.pushSlot(s, g + L.DEDUPE);
         return;
       case 'restart':
       case 'upgrade':
@@ -378,10 +385,11 @@ export class PackedTransitions {
       for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
     }
     if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
-    // A kind's list slot (late landing's POSTs in transit) is written whole, by events keyed on it only.
-    if (t[g + L.IN_TRANSIT] !== s[g + L.IN_TRANSIT]) {
-      if (!this.isKeyed(g + L.IN_TRANSIT)) fail('the POSTs in transit changed');
-      ops.push(OP_SET, g + L.IN_TRANSIT, t[g + L.IN_TRANSIT]);
+    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory) are written whole, by events keyed on them only.
+    for (const pos of [g + L.IN_TRANSIT, g + L.DEDUPE]) {
+      if (t[pos] === s[pos]) continue;
+      if (!this.isKeyed(pos)) fail(`the world slot ${pos - g} changed`);
+      ops.push(OP_SET, pos, t[pos]);
     }
     for (const slot of COUNTERS) {
       const pos = g + slot;

@@ -12,7 +12,7 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
+const { CLAIM, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
 
 /**
@@ -53,6 +53,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
    * system itself on the world the state stands for, and kept per id.
    */
   const landOn = kindOn(options, 'land');
+  const dedupeWindow = kindOn(options, 'forget') ? (options.settings?.dedupeWindow ?? 0) : 0;
   /** The landings of a list of POSTs in transit, one per POST, by the list's id. */
   const landings = new Map<number, WorldEvent[]>();
   const landingsOf = (list: number): WorldEvent[] => {
@@ -79,7 +80,16 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   };
 
   const middle: Lister = (s, out) => {
-    // First the broker's world-wide steps: a POST in transit lands (events/land.ts), also while healing.
+    // First the broker's own steps: it forgets an id whose entry is as old as the window
+    // (events/dedupe-window.ts; not while healing), then a POST in transit lands (events/land.ts), also while healing.
+    if (dedupeWindow > 0 && s[g + HEALING] === 0 && s[g + DEDUPE] !== 0) {
+      const memory = tables.dedupeMemories.value(s[g + DEDUPE]) ?? {};
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const age = memory[id];
+        if (age !== undefined && age >= dedupeWindow) out.push(c.events.get(code(17, 0, j), () => ({ kind: 'forget', id })));
+      }
+    }
     if (landOn && s[g + IN_TRANSIT] !== 0) for (const e of landingsOf(s[g + IN_TRANSIT])) out.push(e);
     const healing = s[g + HEALING] === 1;
     const count = s[g + ENGINE_COUNT];
