@@ -47,7 +47,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
 
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = [];
-  const engineKey = new Int32Array(10 + ids.length * (PER_ID + 1));
+  const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
     if (proc === undefined) throw new Error('packed outbox: empty engine slot');
@@ -55,6 +55,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     engineKey[n++] = procId;
     engineKey[n++] = s[g + HEALING];
     engineKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+    // The clock (0 without one): every engine step is told the time.
+    engineKey[n++] = s[g + L.CLOCK];
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
     for (let j = 0; j < ids.length; j++) {
       if (only >= 0 && j !== only) continue;
@@ -121,7 +123,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf: number[] = [];
-  const engineViewKey = new Int32Array(5 + 4 * ids.length);
+  const engineViewKey = new Int32Array(6 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -131,6 +133,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + PARKED_GONE];
       engineViewKey[n++] = s[g + L.IN_TRANSIT];
       engineViewKey[n++] = s[g + L.DEDUPE];
+      engineViewKey[n++] = s[g + L.CLOCK];
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];

@@ -27,6 +27,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'land',
   'restart',
   'upgrade',
+  'tick',
   'produce',
   'requeue',
   'requeue-reset',
@@ -39,6 +40,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'legacy-record',
   'tear-claim',
   'field-corrupt',
+  'stall',
 ]);
 
 /** Whether a kind is on in a world (its knob's weight; a kind without a knob always is). */

@@ -40,8 +40,10 @@ export const SWEEPS = 12;
 export const IN_TRANSIT = 13;
 /** A dedupe window's broker memory (`dedupe`, events/dedupe-window.ts; 0: absent, an empty memory is not). */
 export const DEDUPE = 14;
+/** The clock's reading (`clock`, events/clock.ts; absent until time first passes, and then never 0). */
+export const CLOCK = 15;
 /** Engine slots follow. */
-export const ENGINES = 15;
+export const ENGINES = 16;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -128,6 +130,7 @@ export class PackedLayout {
     out[g + HEALING] = w.healing ? 1 : 0;
     out[g + ENGINE_COUNT] = w.engines.length;
     out[g + SWEEPS] = w.sweeps ?? 0;
+    out[g + CLOCK] = w.clock ?? 0;
     for (let k = 0; k < this.enginesMax; k++) {
       const e = w.engines[k];
       const j = e === undefined || prev === undefined || s === undefined ? -1 : prev.engines.indexOf(e);
@@ -200,6 +203,7 @@ export class PackedLayout {
     };
     // A kind's own slot is absent until the kind first writes it (the world's key tells absent from 0).
     if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
+    if (s[g + CLOCK] !== 0) w.clock = s[g + CLOCK];
     const inTransit = t.transitLists.value(s[g + IN_TRANSIT]);
     if (inTransit !== undefined) w.inTransit = inTransit;
     const dedupe = t.dedupeMemories.value(s[g + DEDUPE]);

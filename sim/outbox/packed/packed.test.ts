@@ -18,6 +18,7 @@ import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import corruptAsAbsent from '../../../properties/mutants/corrupt-as-absent.ts';
 import retentionDeletesRecord from '../../../properties/mutants/retention-deletes-record.ts';
 import tombstoneDelivered from '../../../properties/rule-api/tombstone-delivered.ts';
+import leaseUnfenced from '../../../properties/rule-api/lease-unfenced.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
@@ -58,6 +59,10 @@ const CASES: Case[] = [
   // A dedupe window: every broker step (answer, POST left in transit, landing) ages the broker's memory; forget drops an entry.
   { name: 'dedupe window 2, 1 engine', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'dedupe window 1, late landing, broker key', sizes: { engines: 1, broker: 'key', crashesMax: 0, settings: { dedupeWindow: 1, lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
+  // A clock: every step is told the time, claims carry their lease's end, stalls run the clock past it.
+  { name: 'clock to tick 2, lease 1, 1 body, no crash', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'clock to tick 3, lease 2, 1 engine, crashes', sizes: { engines: 1, settings: { ticks: 3, lease: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'clock to tick 2, no lease', sizes: { engines: 1, settings: { ticks: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -167,6 +172,23 @@ describe('a dedupe window on packed states', () => {
     const c: Case = { name: 'dedupe window', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules, statesMax: 300_000 };
     const { options, worldRules, steppers, objectSystem } = setUp(c);
     expect(kindOn(options, 'forget')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
+  }, 120_000);
+});
+
+describe('a clock on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['lease-unfenced (flawed)', leaseUnfenced, 1],
+  ] as const)('the suite\'s clock world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'clock', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'tick') && kindOn(options, 'stall')).toBe(true);
     const bounds = { statesMax: c.statesMax, stopAtFirst: false };
     const packed = exploreOutbox(options, worldRules, steppers, bounds);
     expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);

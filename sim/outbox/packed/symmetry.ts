@@ -183,7 +183,10 @@ export class PackedSymmetry {
       if (h < 0) continue;
       let r = 0;
       while (from[r] !== h) r++;
-      out[j * PER_ID + CLAIM] = this.heldBy(to[r]);
+      // A lease's end tells states apart: a claim with one is renamed keeping it.
+      const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
+      const until = claim?.kind === 'held' ? claim.until : undefined;
+      out[j * PER_ID + CLAIM] = until === undefined ? this.heldBy(to[r]) : this.renaming.heldBy(to[r], until);
     }
     out[g + NEXT_PID] = count + 1;
   }

@@ -245,6 +245,9 @@ export class PackedTransitions {
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
     const g = this.layout.globals;
+    // The clock (events/clock.ts; 0 in a world without one): decisions are told the time, claims
+    // taken get their lease's end from it, a lease's expiry is read against it. Every step keys it.
+    this.pushSlot(s, g + L.CLOCK);
     switch (e.kind) {
       case 'scan':
       case 'drain':
@@ -299,6 +302,10 @@ export class PackedTransitions {
         return;
       case 'forget':
         this.pushSlot(s, g + L.DEDUPE);
+        return;
+      case 'tick':
+      case 'stall':
+        // They write the clock, keyed above for every step.
         return;
       case 'restart':
       case 'upgrade':
@@ -385,8 +392,8 @@ export class PackedTransitions {
       for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
     }
     if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
-    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory) are written whole, by events keyed on them only.
-    for (const pos of [g + L.IN_TRANSIT, g + L.DEDUPE]) {
+    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory, the clock) are written whole, by events keyed on them only.
+    for (const pos of [g + L.IN_TRANSIT, g + L.DEDUPE, g + L.CLOCK]) {
       if (t[pos] === s[pos]) continue;
       if (!this.isKeyed(pos)) fail(`the world slot ${pos - g} changed`);
       ops.push(OP_SET, pos, t[pos]);

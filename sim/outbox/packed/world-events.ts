@@ -12,8 +12,10 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
+const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
+/** An engine's lifecycle states, numbered as engine-events.ts numbers them in event codes. */
+const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 
 /**
  * The ids some engine is working on (not idle, its context on the id), one
@@ -52,6 +54,21 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
    * rule set's schema only: listed once per distinct record, by the object
    * system itself on the world the state stands for, and kept per id.
    */
+  // The clock (events/clock.ts): its horizon (0: no clock) and, with stalls on, the lease (0: no stall).
+  const horizon = kindOn(options, 'tick') ? (options.settings?.ticks ?? 0) : 0;
+  const stallLease = horizon > 0 && kindOn(options, 'stall') ? (options.settings?.lease ?? 0) : 0;
+  const pushTick = (s: Int32Array, out: WorldEvent[]): void => {
+    const to = s[g + CLOCK] + 1;
+    out.push(c.events.get(code(18, 0, 0) + to * 2 ** 40, () => ({ kind: 'tick', to })));
+  };
+  /** Whether engine `pid` holds a claim whose lease has not expired at `now`. */
+  const liveLease = (s: Int32Array, pid: number, now: number): boolean => {
+    for (let j = 0; j < ids.length; j++) {
+      const claim = tables.claims.value(s[j * PER_ID + CLAIM]);
+      if (claim?.kind === 'held' && claim.owner === pid && claim.until !== undefined && claim.until > now) return true;
+    }
+    return false;
+  };
   const landOn = kindOn(options, 'land');
   const dedupeWindow = kindOn(options, 'forget') ? (options.settings?.dedupeWindow ?? 0) : 0;
   /** The landings of a list of POSTs in transit, one per POST, by the list's id. */
@@ -97,7 +114,11 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
       out.push(c.events.get(code(4, 0, 0), () => ({ kind: 'restart', version: 'new' })));
       if (skew && !healing) out.push(c.events.get(code(4, 0, 1), () => ({ kind: 'restart', version: 'old' })));
     }
-    if (healing) return;
+    // Time passes (events/clock.ts) after the restarts and upgrades; once faults stop, without a horizon.
+    if (healing) {
+      if (horizon > 0) pushTick(s, out);
+      return;
+    }
     if (skew) {
       for (let k = 0; k < count; k++) {
         const proc = tables.procs.value(s[g + ENGINES + k]);
@@ -107,6 +128,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         }
       }
     }
+    if (horizon > 0 && s[g + CLOCK] < horizon) pushTick(s, out);
     for (let j = 0; j < ids.length; j++) {
       const id = ids[j];
       if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) < options.bodiesPerId) out.push(c.events.get(code(6, 0, j), () => ({ kind: 'produce', id })));
@@ -162,6 +184,17 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
           out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
         }
         if (on.fieldCorrupt) for (const e of fieldCorruptionsOf(s, j)) out.push(e);
+      }
+    }
+    // Last of the faults, per engine: a stall past the lease of a claim it holds (events/clock.ts).
+    if (stallLease > 0 && s[g + CLOCK] < horizon) {
+      const now = s[g + CLOCK];
+      for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
+        const proc = tables.procs.value(s[g + ENGINES + k]);
+        if (proc === undefined || !liveLease(s, proc.pid, now)) continue;
+        const { pid, state: at } = proc;
+        const to = now + stallLease;
+        out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 40, () => ({ kind: 'stall', pid, at, to })));
       }
     }
   };

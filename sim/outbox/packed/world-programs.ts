@@ -32,7 +32,8 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
     list(s, rest);
     return rest.map((e) => transitions.programFor(s, e));
   };
-  if (skew) return { memoised: () => null, programsOf };
+  // A stall is listed per engine holding a live lease, in its lifecycle state: no memo on the prefix either.
+  if (skew || kindOn(options, 'stall')) return { memoised: () => null, programsOf };
 
   const memo: (WorldPrograms | undefined)[] = [];
   const byAlive = new PairTable();
