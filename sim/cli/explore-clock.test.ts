@@ -18,7 +18,7 @@ const tmp = mkdtempSync(join('.tmp-test', 'explore-clock-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('explore --ticks --lease', () => {
-  it('searches fail-closed in a world with leases: clean, on the object system, its own state count', async () => {
+  it('searches fail-closed in a world with leases: clean, its own state count (on packed states, as on the object system)', async () => {
     // Every state, and one per class of states equal up to renaming pids (the claims' lease ends kept: a
     // canonical form that dropped them merged states a lease tells apart and hid the unfenced flaw below).
     for (const [flags, states, transitions] of [[['--no-symmetry'], 3498, 10721], [[], 1785, 5425]] as const) {

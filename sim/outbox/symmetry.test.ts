@@ -104,13 +104,22 @@ describe('symmetry: the canonical form', () => {
     expect(sym.between(layout.pack(a, t), layout.pack(b, t))).toEqual({ from: [2, 3, 1], to: [7, 5, 6] });
   });
 
-  it("packed: a held claim with a field beyond its owner (a lease's end) is refused, not dropped (the object form keeps it)", () => {
+  it("packed: a renamed held claim keeps its lease's end (states that differ in it stay apart); a claim with a field it does not know is refused", () => {
     const layout = new PackedLayout(['a', 'b'], 3);
     const t = new PackedTables();
     const sym = new PackedSymmetry(layout, t);
-    const leased = world([proc(2, 'claiming', 'a'), proc(3)], { a: { kind: 'held', owner: 2, until: 5 } }, 4);
-    expect(() => sym.canonical(layout.pack(leased, t), new Int32Array(layout.width))).toThrow(Unrepresentable);
-    expect(canonicalWorld(leased).world.claims).toEqual({ a: { kind: 'held', owner: 1, until: 5 } });
+    const leased = (until: number) => world([proc(2, 'claiming', 'a'), proc(3)], { a: { kind: 'held', owner: 2, until } }, 4);
+    const canon = (w: World) => {
+      const out = new Int32Array(layout.width);
+      sym.canonical(layout.pack(w, t), out);
+      return out;
+    };
+    expect([...canon(leased(5))]).not.toEqual([...canon(leased(6))]);
+    // The canonical form renames the holder (pid 2 becomes 1, as the object form does) and keeps the lease's end.
+    expect(layout.unpack(canon(leased(5)), t).claims).toEqual(canonicalWorld(leased(5)).world.claims);
+    expect(canonicalWorld(leased(5)).world.claims).toEqual({ a: { kind: 'held', owner: 1, until: 5 } });
+    const odd = world([proc(2, 'claiming', 'a'), proc(3)], { a: { kind: 'held', owner: 2, note: 1 } as unknown as World['claims'][string] }, 4);
+    expect(() => sym.canonical(layout.pack(odd, t), new Int32Array(layout.width))).toThrow(Unrepresentable);
   });
 
   it('objects: the same classes; the form is a world with pids 1..n, dead holders after, the next pid after them', () => {

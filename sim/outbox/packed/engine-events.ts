@@ -17,7 +17,7 @@ import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CRASHES, HEALING, LIVE, PER_ID, REC } = L;
+const { CLOCK, CRASHES, HEALING, IN_TRANSIT, LIVE, PER_ID, REC } = L;
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 const code = EventCache.code;
 
@@ -33,6 +33,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
   const { options, worldRules, ids, tables, g } = c;
   const answers = ANSWER_KINDS.map((k) => k.name as Answer);
   const crashOn = kindOn(options, 'crash');
+  const inTransitMax = kindOn(options, 'timeout-in-transit') ? (options.settings?.lateLanding ?? 0) : 0;
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
   const shapes = { new: worldRules.rules.recordShape, old: (worldRules.oldRules ?? worldRules.rules).recordShape };
   const schemas = { new: schemaOf(worldRules.rules), old: schemaOf(worldRules.oldRules ?? worldRules.rules) };
@@ -44,17 +45,22 @@ export function engineEvents(c: PackedContext): EngineEvents {
    * it, on the engine (its decision is told the pid), so the memo is per engine.
    */
   const drainable = new PairTable();
-  const readyFor = (recId: number, proc: EngineProc, j: number): boolean => {
+  const drainableAt: PairTable[] = [];
+  const clocked = kindOn(options, 'tick');
+  const readyFor = (s: Int32Array, recId: number, proc: EngineProc, j: number): boolean => {
     const version = proc.version;
     const rules = rulesFor[version];
     // The decision is told the id and the pid: both are in the key (at most 30 ids).
     const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
-    let r = drainable.get(recId, k);
+    // `selectable` is told the time too (a retry schedule selects by it): with a clock, memoised per reading.
+    const now = clocked ? s[g + CLOCK] : 0;
+    const table = now === 0 ? drainable : (drainableAt[now] ??= new PairTable());
+    let r = table.get(recId, k);
     if (r < 0) {
       const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version], schemas[version]);
       const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
-      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who }) ? 1 : 0;
-      drainable.set(recId, k, r);
+      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who, now }) ? 1 : 0;
+      table.set(recId, k, r);
     }
     return r === 1;
   };
@@ -65,7 +71,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
         if (s[j * PER_ID + LIVE] !== 0) engine.push(c.events.get(code(0, pid, j), () => ({ kind: 'scan', pid, id })));
-        else if (readyFor(s[j * PER_ID + REC], proc, j)) engine.push(c.events.get(code(1, pid, j), () => ({ kind: 'drain', pid, id })));
+        else if (readyFor(s, s[j * PER_ID + REC], proc, j)) engine.push(c.events.get(code(1, pid, j), () => ({ kind: 'drain', pid, id })));
       }
     } else if (proc.state === 'posting') {
       const healing = s[g + HEALING] === 1;
@@ -73,6 +79,10 @@ export function engineEvents(c: PackedContext): EngineEvents {
         const answer = answers[i];
         if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
         broker.push(c.events.get(code(2, pid, i), () => ({ kind: 'answer', pid, answer })));
+      }
+      // Late landing's answer (events/land.ts), after the table's answers: the POST stays in transit, while fewer than the bound are.
+      if (inTransitMax > 0 && !healing && (tables.transitLists.value(s[g + IN_TRANSIT])?.length ?? 0) < inTransitMax) {
+        broker.push(c.events.get(code(16, pid, 0), () => ({ kind: 'post-in-transit', pid })));
       }
     } else {
       const at = proc.state;

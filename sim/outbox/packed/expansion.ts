@@ -47,7 +47,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
 
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = [];
-  const engineKey = new Int32Array(8 + ids.length * (PER_ID + 1));
+  const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
     if (proc === undefined) throw new Error('packed outbox: empty engine slot');
@@ -55,6 +55,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     engineKey[n++] = procId;
     engineKey[n++] = s[g + HEALING];
     engineKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
+    // The clock (0 without one): every engine step is told the time.
+    engineKey[n++] = s[g + L.CLOCK];
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
     for (let j = 0; j < ids.length; j++) {
       if (only >= 0 && j !== only) continue;
@@ -67,6 +69,10 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     }
     // A broker answer notes a POST of a body parked and replaced since (parked-stays-parked per body).
     if (proc.state === 'posting') engineKey[n++] = s[g + PARKED_GONE];
+    // Late landing's answer is offered while the POSTs in transit are fewer than the bound, and appends to them.
+    if (proc.state === 'posting') engineKey[n++] = s[g + L.IN_TRANSIT];
+    // Under a dedupe window an answer ages the broker's memory.
+    if (proc.state === 'posting') engineKey[n++] = s[g + L.DEDUPE];
     return n;
   };
   const expansionOfKey = (s: Int32Array, procId: number): number => {
@@ -117,7 +123,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf: number[] = [];
-  const engineViewKey = new Int32Array(3 + 4 * ids.length);
+  const engineViewKey = new Int32Array(6 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -125,6 +131,9 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + HEALING];
       engineViewKey[n++] = s[g + CRASHES] < options.crashesMax ? 1 : 0;
       engineViewKey[n++] = s[g + PARKED_GONE];
+      engineViewKey[n++] = s[g + L.IN_TRANSIT];
+      engineViewKey[n++] = s[g + L.DEDUPE];
+      engineViewKey[n++] = s[g + L.CLOCK];
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];

@@ -8,6 +8,7 @@
  */
 import type { Holding } from '../../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
+import type { InTransit } from '../events/land.ts';
 import type { EngineProc, World } from '../world.ts';
 import { Interner } from './interner.ts';
 
@@ -33,8 +34,16 @@ export const OPERATOR = 8;
 export const HEALING = 9;
 export const ENGINE_COUNT = 10;
 export const PARKED_GONE = 11;
+/** Retention's sweeps so far (`sweeps`, events/retention.ts; 0: absent). */
+export const SWEEPS = 12;
+/** Late landing's POSTs in transit (`inTransit`, events/land.ts; 0: absent, none in transit). */
+export const IN_TRANSIT = 13;
+/** A dedupe window's broker memory (`dedupe`, events/dedupe-window.ts; 0: absent, an empty memory is not). */
+export const DEDUPE = 14;
+/** The clock's reading (`clock`, events/clock.ts; absent until time first passes, and then never 0). */
+export const CLOCK = 15;
 /** Engine slots follow. */
-export const ENGINES = 12;
+export const ENGINES = 16;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -59,6 +68,8 @@ export class PackedTables {
   readonly quarantineLists = new Interner<readonly QuarantinedFile[]>();
   readonly stringLists = new Interner<readonly string[]>();
   readonly procs = new Interner<EngineProc>();
+  readonly transitLists = new Interner<readonly InTransit[]>();
+  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>();
 }
 
 /** Slot positions of a world with `ids` ids and at most `engines` engines alive. */
@@ -109,6 +120,8 @@ export class PackedLayout {
     slot(g + PUBLISHED, w.published, prev?.published, (v) => t.stringLists.id(v));
     slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
     slot(g + PARKED_GONE, w.parkedGone, prev?.parkedGone, (v) => t.stringLists.id(v));
+    slot(g + IN_TRANSIT, w.inTransit, prev?.inTransit, (v) => t.transitLists.id(v));
+    slot(g + DEDUPE, w.dedupe, prev?.dedupe, (v) => t.dedupeMemories.id(v));
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -116,6 +129,8 @@ export class PackedLayout {
     out[g + OPERATOR] = w.operatorActions;
     out[g + HEALING] = w.healing ? 1 : 0;
     out[g + ENGINE_COUNT] = w.engines.length;
+    out[g + SWEEPS] = w.sweeps ?? 0;
+    out[g + CLOCK] = w.clock ?? 0;
     for (let k = 0; k < this.enginesMax; k++) {
       const e = w.engines[k];
       const j = e === undefined || prev === undefined || s === undefined ? -1 : prev.engines.indexOf(e);
@@ -166,7 +181,7 @@ export class PackedLayout {
     });
     const g = this.globals;
     const engines = this.enginesOf(s, t);
-    return {
+    const w: World = {
       records,
       claims,
       live,
@@ -186,6 +201,14 @@ export class PackedLayout {
       parkedGone: listOf(t.stringLists.value(s[g + PARKED_GONE])),
       healing: s[g + HEALING] === 1,
     };
+    // A kind's own slot is absent until the kind first writes it (the world's key tells absent from 0).
+    if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
+    if (s[g + CLOCK] !== 0) w.clock = s[g + CLOCK];
+    const inTransit = t.transitLists.value(s[g + IN_TRANSIT]);
+    if (inTransit !== undefined) w.inTransit = inTransit;
+    const dedupe = t.dedupeMemories.value(s[g + DEDUPE]);
+    if (dedupe !== undefined) w.dedupe = dedupe;
+    return w;
   }
 }
 

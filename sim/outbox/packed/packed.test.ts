@@ -16,7 +16,11 @@ import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import envelopeIdIsKey from '../../../properties/mutants/envelope-id-is-key.ts';
 import corruptAsAbsent from '../../../properties/mutants/corrupt-as-absent.ts';
+import retentionDeletesRecord from '../../../properties/mutants/retention-deletes-record.ts';
+import tombstoneDelivered from '../../../properties/rule-api/tombstone-delivered.ts';
+import leaseUnfenced from '../../../properties/rule-api/lease-unfenced.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
+import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 import type { WorldOptions } from '../options.ts';
@@ -46,6 +50,19 @@ const CASES: Case[] = [
   { name: 'parked bodies replaced (per-body parked-stays-parked)', sizes: { engines: 1, crashesMax: 1, operatorActionsMax: 1 }, rules: rebuildParkedSameBody, statesMax: 30_000 },
   // Field corruptions (one per declared field and damage), as the suite's corruption world has them.
   { name: 'field corruptions, no crash', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: failClosed, statesMax: 30_000 },
+  // The retention sweeper (a counter of its own; enabled only on ids no engine works on), with and without tombstones.
+  { name: 'retention: 2 sweeps', sizes: { settings: { retention: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'retention: 1 sweep, tombstones, operator', sizes: { engines: 1, operatorActionsMax: 1, settings: { retention: 1 } }, rules: tombstoneDelivered, statesMax: 40_000 },
+  // Late landing: POSTs in transit (a list slot of its own) land in any order, also while healing.
+  { name: 'late landing: 1 POST in transit', sizes: { settings: { lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'late landing: 2 POSTs in transit, broker key, 1 engine, crashes', sizes: { engines: 1, broker: 'key', crashesMax: 2, settings: { lateLanding: 2 } }, rules: failClosed, statesMax: 40_000 },
+  // A dedupe window: every broker step (answer, POST left in transit, landing) ages the broker's memory; forget drops an entry.
+  { name: 'dedupe window 2, 1 engine', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'dedupe window 1, late landing, broker key', sizes: { engines: 1, broker: 'key', crashesMax: 0, settings: { dedupeWindow: 1, lateLanding: 1 } }, rules: failClosed, statesMax: 40_000 },
+  // A clock: every step is told the time, claims carry their lease's end, stalls run the clock past it.
+  { name: 'clock to tick 2, lease 1, 1 body, no crash', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'clock to tick 3, lease 2, 1 engine, crashes', sizes: { engines: 1, settings: { ticks: 3, lease: 2 } }, rules: failClosed, statesMax: 40_000 },
+  { name: 'clock to tick 2, no lease', sizes: { engines: 1, settings: { ticks: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -114,6 +131,71 @@ describe('field corruptions on packed states', () => {
     expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
     expect(packed.violations.length).toBeGreaterThan(0);
   }, 60_000);
+});
+
+describe('retention on packed states', () => {
+  it('the suite\'s retention world is searched by the packed explorer, with the object system\'s states, transitions and violations of retention-deletes-record', () => {
+    const c: Case = { name: 'retention-deletes-record', sizes: { settings: { retention: 1 } }, rules: retentionDeletesRecord, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'sweep')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.violations.length).toBeGreaterThan(0);
+    expect(packed.violations.some((v) => v.events.some((e) => e.kind === 'sweep'))).toBe(true);
+  }, 120_000);
+});
+
+describe('late landing on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['fresh-cycle (flawed)', freshCycle, 1],
+  ] as const)('the suite\'s late-landing world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'late landing', sizes: { settings: { lateLanding: 1 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'land') && kindOn(options, 'timeout-in-transit')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
+  }, 120_000);
+});
+
+describe('a dedupe window on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['fresh-cycle (flawed)', freshCycle, 1],
+  ] as const)('the suite\'s dedupe-window world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'dedupe window', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'forget')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
+  }, 120_000);
+});
+
+describe('a clock on packed states', () => {
+  it.each([
+    ['fail-closed (clean)', failClosed, 0],
+    ['lease-unfenced (flawed)', leaseUnfenced, 1],
+  ] as const)('the suite\'s clock world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
+    const c: Case = { name: 'clock', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'tick') && kindOn(options, 'stall')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    expect(packed.complete).toBe(true);
+    expect(Math.min(packed.violations.length, 1)).toBe(violating);
+  }, 120_000);
 });
 
 describe('packed transitions: the derivation refuses what its key cannot explain', () => {

@@ -64,11 +64,12 @@ export class PidRenaming {
   claimFor(claimId: number, self: number): number {
     const claim = this.tables.claims.value(claimId);
     if (claim === undefined || claim.kind !== 'held') return claimId;
-    return this.heldBy(claim.owner === self ? SELF : OTHER);
+    return this.heldBy(claim.owner === self ? SELF : OTHER, claim.until);
   }
 
-  /** The id of the claim held by `pid`. */
-  heldBy(pid: number): number {
+  /** The id of the claim held by `pid`; with a lease, one that ends at `until` (a renamed claim keeps its lease: it tells states apart). */
+  heldBy(pid: number, until?: number): number {
+    if (until !== undefined) return this.tables.claims.id({ kind: 'held', owner: pid, until });
     let v = this.heldClaims.get(pid);
     if (v === undefined) {
       const held: ClaimSlot = { kind: 'held', owner: pid };
@@ -82,7 +83,7 @@ export class PidRenaming {
   claim(claimId: number, r: Renaming): number {
     const claim = this.tables.claims.value(claimId);
     if (claim === undefined || claim.kind !== 'held') return claimId;
-    return this.heldBy(renamePid(claim.owner, r));
+    return this.heldBy(renamePid(claim.owner, r), claim.until);
   }
 
   /** The interned engine process `procId` with its pids renamed. */

@@ -105,8 +105,10 @@ export class PackedSymmetry {
     let h = this.holderOf[claimId] - 2;
     if (h === -2) {
       const claim = this.tables.claims.value(claimId);
-      // The canonical claim is `{ kind: 'held', owner }` (see heldBy): a claim with any other field (a lease's end) would lose it.
-      if (claim?.kind === 'held' && Object.keys(claim).length !== 2) throw new Unrepresentable(`packed symmetry: a held claim with fields beyond its owner (${JSON.stringify(claim)})`);
+      // A renamed claim is rebuilt from its owner and its lease's end (see the renaming below): a claim with any other field would lose it.
+      if (claim?.kind === 'held' && Object.keys(claim).some((k) => k !== 'kind' && k !== 'owner' && k !== 'until')) {
+        throw new Unrepresentable(`packed symmetry: a held claim with fields beyond its owner and lease (${JSON.stringify(claim)})`);
+      }
       h = claim?.kind === 'held' ? claim.owner : -1;
       this.holderOf[claimId] = h + 2;
     }
@@ -201,8 +203,12 @@ export class PackedSymmetry {
       if (h < 0) continue;
       let r = 0;
       while (from[r] !== h) r++;
-      // A claim whose holder keeps its pid stays as it is (a held claim is its owner alone: see holder).
-      if (to[r] !== h) out[j * PER_ID + CLAIM] = this.heldBy(to[r]);
+      // A claim whose holder keeps its pid stays as it is; a renamed one keeps its lease's end, which tells states apart.
+      if (to[r] !== h) {
+        const claim = this.tables.claims.value(s[j * PER_ID + CLAIM]);
+        const until = claim?.kind === 'held' ? claim.until : undefined;
+        out[j * PER_ID + CLAIM] = until === undefined ? this.heldBy(to[r]) : this.renaming.heldBy(to[r], until);
+      }
     }
     out[g + NEXT_PID] = count + 1;
   }

@@ -35,7 +35,7 @@ const OP_ADD_PUBLISHED = 7;
 const OP_ADD_PARKED = 8;
 
 /** Counters: written as a delta when the event's key does not hold them. */
-const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR];
+const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
 
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
@@ -245,11 +245,15 @@ export class PackedTransitions {
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
     const g = this.layout.globals;
+    // The clock (events/clock.ts; 0 in a world without one): decisions are told the time, claims
+    // taken get their lease's end from it, a lease's expiry is read against it. Every step keys it.
+    this.pushSlot(s, g + L.CLOCK);
     switch (e.kind) {
       case 'scan':
       case 'drain':
       case 'step':
-      case 'answer': {
+      case 'answer':
+      case 'post-in-transit': {
         const slot = this.engineSlot(s, e.pid);
         if (slot < 0) throw new Error(`packed transitions: no engine e${e.pid}`);
         const proc = this.tables.procs.value(s[slot]);
@@ -272,17 +276,36 @@ export class PackedTransitions {
           this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
-          if (e.kind === 'answer') {
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             this.pushSlot(s, o + BROKER);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
             this.pushSlot(s, g + L.PARKED_GONE);
           }
+          // Late landing: the POST joins the POSTs in transit (set whole, so keyed).
+          if (e.kind === 'post-in-transit') this.pushSlot(s, g + L.IN_TRANSIT);
+          // A dedupe window: a broker step ages the broker's memory (set whole, so keyed).
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushSlot(s, g + L.DEDUPE);
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
         return;
       }
       case 'crash':
+        return;
+      case 'land':
+        // The broker receives a POST in transit: it reads the list and the POST's id's holding.
+        this.pushSlot(s, g + L.IN_TRANSIT);
+        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushSlot(s, g + L.PARKED_GONE);
+        // A landing is a broker step of a dedupe window too.
+        this.pushSlot(s, g + L.DEDUPE);
+        return;
+      case 'forget':
+        this.pushSlot(s, g + L.DEDUPE);
+        return;
+      case 'tick':
+      case 'stall':
+        // They write the clock, keyed above for every step.
         return;
       case 'restart':
       case 'upgrade':
@@ -310,6 +333,8 @@ export class PackedTransitions {
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
+      case 'sweep':
+        // The sweeper reads and writes the id's record; its sweeps counter is written as a delta (COUNTERS).
         this.pushId(s, this.layout.ids.indexOf(e.id));
         return;
     }
@@ -367,6 +392,12 @@ export class PackedTransitions {
       for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
     }
     if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
+    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory, the clock) are written whole, by events keyed on them only.
+    for (const pos of [g + L.IN_TRANSIT, g + L.DEDUPE, g + L.CLOCK]) {
+      if (t[pos] === s[pos]) continue;
+      if (!this.isKeyed(pos)) fail(`the world slot ${pos - g} changed`);
+      ops.push(OP_SET, pos, t[pos]);
+    }
     for (const slot of COUNTERS) {
       const pos = g + slot;
       if (t[pos] === s[pos]) continue;

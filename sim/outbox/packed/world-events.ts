@@ -12,8 +12,27 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
+const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
+/** An engine's lifecycle states, numbered as engine-events.ts numbers them in event codes. */
+const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
+
+/**
+ * The ids some engine is working on (not idle, its context on the id), one
+ * bit per id: the retention sweeper leaves them alone, so the events listed
+ * here read this much of the engines (world-programs.ts keys its memo by it).
+ */
+export function busyIdsOf(c: PackedContext, s: Int32Array): number {
+  const { g, ids, tables } = c;
+  let busy = 0;
+  for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
+    const proc = tables.procs.value(s[g + ENGINES + k]);
+    if (proc === undefined || proc.state === 'idle' || proc.ctx.id === null) continue;
+    const j = ids.indexOf(proc.ctx.id);
+    if (j >= 0) busy |= 1 << j;
+  }
+  return busy;
+}
 
 /** Lists events of a state into `out`. */
 export type Lister = (s: Int32Array, out: WorldEvent[]) => void;
@@ -35,6 +54,35 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
    * rule set's schema only: listed once per distinct record, by the object
    * system itself on the world the state stands for, and kept per id.
    */
+  // The clock (events/clock.ts): its horizon (0: no clock) and, with stalls on, the lease (0: no stall).
+  const horizon = kindOn(options, 'tick') ? (options.settings?.ticks ?? 0) : 0;
+  const stallLease = horizon > 0 && kindOn(options, 'stall') ? (options.settings?.lease ?? 0) : 0;
+  const pushTick = (s: Int32Array, out: WorldEvent[]): void => {
+    const to = s[g + CLOCK] + 1;
+    out.push(c.events.get(code(18, 0, 0) + to * 2 ** 40, () => ({ kind: 'tick', to })));
+  };
+  /** Whether engine `pid` holds a claim whose lease has not expired at `now`. */
+  const liveLease = (s: Int32Array, pid: number, now: number): boolean => {
+    for (let j = 0; j < ids.length; j++) {
+      const claim = tables.claims.value(s[j * PER_ID + CLAIM]);
+      if (claim?.kind === 'held' && claim.owner === pid && claim.until !== undefined && claim.until > now) return true;
+    }
+    return false;
+  };
+  const landOn = kindOn(options, 'land');
+  const dedupeWindow = kindOn(options, 'forget') ? (options.settings?.dedupeWindow ?? 0) : 0;
+  /** The landings of a list of POSTs in transit, one per POST, by the list's id. */
+  const landings = new Map<number, WorldEvent[]>();
+  const landingsOf = (list: number): WorldEvent[] => {
+    let events = landings.get(list);
+    if (events === undefined) {
+      events = (tables.transitLists.value(list) ?? []).map((p, index): WorldEvent => ({ kind: 'land', index, id: p.id, body: p.body }));
+      landings.set(list, events);
+    }
+    return events;
+  };
+  const sweepsMax = kindOn(options, 'sweep') ? (options.settings?.retention ?? 0) : 0;
+  const busyIds = (s: Int32Array): number => busyIdsOf(c, s);
   const fieldCorruptions = ids.map(() => new Map<number, WorldEvent[]>());
   const fieldCorruptionsOf = (s: Int32Array, j: number): WorldEvent[] => {
     const rec = s[j * PER_ID + REC];
@@ -49,13 +97,28 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   };
 
   const middle: Lister = (s, out) => {
+    // First the broker's own steps: it forgets an id whose entry is as old as the window
+    // (events/dedupe-window.ts; not while healing), then a POST in transit lands (events/land.ts), also while healing.
+    if (dedupeWindow > 0 && s[g + HEALING] === 0 && s[g + DEDUPE] !== 0) {
+      const memory = tables.dedupeMemories.value(s[g + DEDUPE]) ?? {};
+      for (let j = 0; j < ids.length; j++) {
+        const id = ids[j];
+        const age = memory[id];
+        if (age !== undefined && age >= dedupeWindow) out.push(c.events.get(code(17, 0, j), () => ({ kind: 'forget', id })));
+      }
+    }
+    if (landOn && s[g + IN_TRANSIT] !== 0) for (const e of landingsOf(s[g + IN_TRANSIT])) out.push(e);
     const healing = s[g + HEALING] === 1;
     const count = s[g + ENGINE_COUNT];
     if (count < options.engines) {
       out.push(c.events.get(code(4, 0, 0), () => ({ kind: 'restart', version: 'new' })));
       if (skew && !healing) out.push(c.events.get(code(4, 0, 1), () => ({ kind: 'restart', version: 'old' })));
     }
-    if (healing) return;
+    // Time passes (events/clock.ts) after the restarts and upgrades; once faults stop, without a horizon.
+    if (healing) {
+      if (horizon > 0) pushTick(s, out);
+      return;
+    }
     if (skew) {
       for (let k = 0; k < count; k++) {
         const proc = tables.procs.value(s[g + ENGINES + k]);
@@ -65,6 +128,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         }
       }
     }
+    if (horizon > 0 && s[g + CLOCK] < horizon) pushTick(s, out);
     for (let j = 0; j < ids.length; j++) {
       const id = ids[j];
       if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) < options.bodiesPerId) out.push(c.events.get(code(6, 0, j), () => ({ kind: 'produce', id })));
@@ -90,6 +154,19 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         if (s[ids.indexOf(q.id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
       });
     }
+    // The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget.
+    if (s[g + SWEEPS] < sweepsMax) {
+      const busy = busyIds(s);
+      for (let j = 0; j < ids.length; j++) {
+        if ((busy & (1 << j)) !== 0) continue;
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        // A tombstone (no payload) has nothing left to sweep.
+        if (slot?.kind === 'record' && slot.record.status === 'DELIVERED' && typeof slot.record.payload === 'string') {
+          const id = ids[j];
+          out.push(c.events.get(code(15, 0, j), () => ({ kind: 'sweep', id })));
+        }
+      }
+    }
   };
 
   const last: Lister = (s, out) => {
@@ -107,6 +184,17 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
           out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
         }
         if (on.fieldCorrupt) for (const e of fieldCorruptionsOf(s, j)) out.push(e);
+      }
+    }
+    // Last of the faults, per engine: a stall past the lease of a claim it holds (events/clock.ts).
+    if (stallLease > 0 && s[g + CLOCK] < horizon) {
+      const now = s[g + CLOCK];
+      for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
+        const proc = tables.procs.value(s[g + ENGINES + k]);
+        if (proc === undefined || !liveLease(s, proc.pid, now)) continue;
+        const { pid, state: at } = proc;
+        const to = now + stallLease;
+        out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 40, () => ({ kind: 'stall', pid, at, to })));
       }
     }
   };

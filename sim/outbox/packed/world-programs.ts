@@ -3,12 +3,14 @@
  * actions, and corruptions). They read nothing of the engines but their
  * count, and under version skew their versions: without skew they are
  * memoised on the state's prefix (and, with operator actions, on whether
- * each claim's holder is alive: a `requeue` decision sees the claim).
+ * each claim's holder is alive: a `requeue` decision sees the claim; with
+ * retention, on the ids an engine is working on: the sweeper leaves those).
  */
 import { PairTable } from '../../core/pair-table.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
-import type { Lister } from './world-events.ts';
+import { kindOn } from './kinds.ts';
+import { busyIdsOf, type Lister } from './world-events.ts';
 
 export interface WorldPrograms {
   middle: Int32Array[];
@@ -30,17 +32,24 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
     list(s, rest);
     return rest.map((e) => transitions.programFor(s, e));
   };
-  if (skew) return { memoised: () => null, programsOf };
+  // A stall is listed per engine holding a live lease, in its lifecycle state: no memo on the prefix either.
+  if (skew || kindOn(options, 'stall')) return { memoised: () => null, programsOf };
 
   const memo: (WorldPrograms | undefined)[] = [];
   const byAlive = new PairTable();
+  const sweeping = kindOn(options, 'sweep');
+  const byBusy = new PairTable();
   const memoIndex = (s: Int32Array, prefix: number): number => {
-    if (options.operatorActionsMax === 0) return prefix;
+    if (options.operatorActionsMax === 0 && !sweeping) return prefix;
     let alive = 0;
-    for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
+    if (options.operatorActionsMax > 0) for (let j = 0; j < ids.length; j++) alive = alive * 2 + transitions.holderAlive(s, j);
     let x = byAlive.get(prefix, alive);
     if (x < 0) byAlive.set(prefix, alive, (x = byAlive.size));
-    return x;
+    if (!sweeping) return x;
+    const busy = busyIdsOf(c, s);
+    let y = byBusy.get(x, busy);
+    if (y < 0) byBusy.set(x, busy, (y = byBusy.size));
+    return y;
   };
   return {
     memoised: (s, prefix) => (memo[memoIndex(s, prefix)] ??= { middle: programsOf(s, lists.middle), last: programsOf(s, lists.last) }),
