@@ -259,8 +259,8 @@ export function swarmFeatures(fixed: FixedOptions = {}): Feature[] {
 /** A row of a covering array: a value index per feature. */
 export type Row = number[];
 
-/** A small deterministic generator for tie-breaks (no clock and no unseeded randomness: a seed replays exactly). */
-function tieBreaker(seed: number): () => number {
+/** A small deterministic generator for tie-breaks (no clock and no unseeded randomness: a seed replays exactly); tests walk worlds with it too. */
+export function tieBreaker(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s ^= s << 13;

@@ -16,7 +16,7 @@ import { EVENT_KINDS, kindOf } from './events/table.ts';
 import { outboxSystem } from './outbox-system.ts';
 import { swarmKnobs, swarmOptions, type FixedOptions, type WorldOptions } from './options.ts';
 import { xstateStepper } from './stepper.ts';
-import { COVERED_SEEDS, swarmFeatures } from './swarm-coverage.ts';
+import { COVERED_SEEDS, swarmFeatures, tieBreaker } from './swarm-coverage.ts';
 import type { World, WorldEvent } from './world.ts';
 import type { TransitionSystem } from '../core/system.ts';
 
@@ -56,19 +56,6 @@ function drawable(system: TransitionSystem<World, WorldEvent>, w: World): Set<st
   return out;
 }
 
-/** A small deterministic generator (the walks replay exactly). */
-function xorshift(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 2 ** 32;
-  };
-}
-
 /** Index drawn in proportion to `weights`. */
 function pick(rand: () => number, weights: readonly number[]): number {
   let x = rand() * weights.reduce((a, b) => a + b, 0);
@@ -86,7 +73,7 @@ function pick(rand: () => number, weights: readonly number[]): number {
  */
 function probeStates(walks: number, steps: number, per: number): Map<string, World[]> {
   const system = outboxSystem(EVERYTHING, { rules: failClosed }, steppers);
-  const rand = xorshift(21);
+  const rand = tieBreaker(21);
   const found = new Map<string, World[]>();
   for (let walk = 0; walk < walks; walk++) {
     let w = system.initial();
