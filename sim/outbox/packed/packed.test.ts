@@ -120,79 +120,51 @@ describe('packed explorer: derived from the object system, equal to it', () => {
   });
 });
 
+/**
+ * A world whose settings turn kinds on: the packed explorer searches it (no
+ * fall-back to the object explorer) and finds the object system's states,
+ * transitions and violations. Returns the packed search for the caller's own checks.
+ */
+function packedAgreesOn(c: Case, kinds: readonly string[]): ReturnType<typeof exploreOutbox> {
+  const { options, worldRules, steppers, objectSystem } = setUp(c);
+  expect(kinds.filter((k) => !kindOn(options, k))).toEqual([]);
+  const bounds = { statesMax: c.statesMax, stopAtFirst: false };
+  const packed = exploreOutbox(options, worldRules, steppers, bounds);
+  expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
+  expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+  return packed;
+}
+
 describe('field corruptions on packed states', () => {
   it('a world with field-corrupt on is searched by the packed explorer, with the object system\'s counts and shortest counterexample', () => {
-    const c: Case = { name: 'corrupt-as-absent', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: corruptAsAbsent, statesMax: 200_000 };
-    const { options, worldRules, steppers, objectSystem } = setUp(c);
-    expect(options.weights['field-corrupt']).toBeGreaterThan(0);
-    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
-    const packed = exploreOutbox(options, worldRules, steppers, bounds);
-    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
-    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    const packed = packedAgreesOn({ name: 'corrupt-as-absent', sizes: { corruptionsMax: 1, crashesMax: 0 }, rules: corruptAsAbsent, statesMax: 200_000 }, ['field-corrupt']);
     expect(packed.violations.length).toBeGreaterThan(0);
   }, 60_000);
 });
 
 describe('retention on packed states', () => {
   it('the suite\'s retention world is searched by the packed explorer, with the object system\'s states, transitions and violations of retention-deletes-record', () => {
-    const c: Case = { name: 'retention-deletes-record', sizes: { settings: { retention: 1 } }, rules: retentionDeletesRecord, statesMax: 300_000 };
-    const { options, worldRules, steppers, objectSystem } = setUp(c);
-    expect(kindOn(options, 'sweep')).toBe(true);
-    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
-    const packed = exploreOutbox(options, worldRules, steppers, bounds);
-    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
-    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+    const packed = packedAgreesOn({ name: 'retention-deletes-record', sizes: { settings: { retention: 1 } }, rules: retentionDeletesRecord, statesMax: 300_000 }, ['sweep']);
     expect(packed.violations.length).toBeGreaterThan(0);
     expect(packed.violations.some((v) => v.events.some((e) => e.kind === 'sweep'))).toBe(true);
   }, 120_000);
 });
 
-describe('late landing on packed states', () => {
-  it.each([
-    ['fail-closed (clean)', failClosed, 0],
-    ['fresh-cycle (flawed)', freshCycle, 1],
-  ] as const)('the suite\'s late-landing world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
-    const c: Case = { name: 'late landing', sizes: { settings: { lateLanding: 1 } }, rules, statesMax: 300_000 };
-    const { options, worldRules, steppers, objectSystem } = setUp(c);
-    expect(kindOn(options, 'land') && kindOn(options, 'timeout-in-transit')).toBe(true);
-    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
-    const packed = exploreOutbox(options, worldRules, steppers, bounds);
-    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
-    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
-    expect(packed.complete).toBe(true);
-    expect(Math.min(packed.violations.length, 1)).toBe(violating);
-  }, 120_000);
-});
+/** The suite's setting worlds, each with fail-closed (clean) and a rule set that breaks in it. */
+const SETTING_WORLDS = [
+  { world: 'late-landing', sizes: { settings: { lateLanding: 1 } }, kinds: ['land', 'timeout-in-transit'], flawed: ['fresh-cycle', freshCycle] },
+  { world: 'dedupe-window', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, kinds: ['forget'], flawed: ['fresh-cycle', freshCycle] },
+  { world: 'clock', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, kinds: ['tick', 'stall'], flawed: ['lease-unfenced', leaseUnfenced] },
+] as const;
 
-describe('a dedupe window on packed states', () => {
-  it.each([
-    ['fail-closed (clean)', failClosed, 0],
-    ['fresh-cycle (flawed)', freshCycle, 1],
-  ] as const)('the suite\'s dedupe-window world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
-    const c: Case = { name: 'dedupe window', sizes: { engines: 1, settings: { dedupeWindow: 2 } }, rules, statesMax: 300_000 };
-    const { options, worldRules, steppers, objectSystem } = setUp(c);
-    expect(kindOn(options, 'forget')).toBe(true);
-    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
-    const packed = exploreOutbox(options, worldRules, steppers, bounds);
-    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
-    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
-    expect(packed.complete).toBe(true);
-    expect(Math.min(packed.violations.length, 1)).toBe(violating);
-  }, 120_000);
-});
-
-describe('a clock on packed states', () => {
-  it.each([
-    ['fail-closed (clean)', failClosed, 0],
-    ['lease-unfenced (flawed)', leaseUnfenced, 1],
-  ] as const)('the suite\'s clock world, %s: searched by the packed explorer, with the object system\'s states, transitions and violations', (_name, rules, violating) => {
-    const c: Case = { name: 'clock', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules, statesMax: 300_000 };
-    const { options, worldRules, steppers, objectSystem } = setUp(c);
-    expect(kindOn(options, 'tick') && kindOn(options, 'stall')).toBe(true);
-    const bounds = { statesMax: c.statesMax, stopAtFirst: false };
-    const packed = exploreOutbox(options, worldRules, steppers, bounds);
-    expect([packed.explorer, packed.fallback]).toEqual(['packed', null]);
-    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds)));
+describe('the setting worlds on packed states', () => {
+  it.each(
+    SETTING_WORLDS.flatMap((w) => [
+      [w.world, 'fail-closed (clean)', w, failClosed, 0],
+      [w.world, `${w.flawed[0]} (flawed)`, w, w.flawed[1], 1],
+    ] as const),
+  )("the suite's %s world, %s: searched by the packed explorer, with the object system's states, transitions and violations", (name, _rulesName, w, rules, violating) => {
+    const packed = packedAgreesOn({ name, sizes: w.sizes, rules, statesMax: 300_000 }, w.kinds);
     expect(packed.complete).toBe(true);
     expect(Math.min(packed.violations.length, 1)).toBe(violating);
   }, 120_000);
