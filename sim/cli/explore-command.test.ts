@@ -103,7 +103,7 @@ describe('outbox-sim explore', () => {
     const SLACK_MIB = 16;
     for (const headroom of [24, 64]) {
       const bound = Math.ceil(start / 2 ** 20) + headroom;
-      const r = explore('--engines', '3', '--crashes', '2', '--no-symmetry', '--max-states', '100000000', '--max-memory', String(bound));
+      const r = explore('--engines', '4', '--crashes', '2', '--no-symmetry', '--max-states', '100000000', '--max-memory', String(bound));
       expect(r.code).toBe(3);
       expect(r.json).toMatchObject({ ok: true, complete: false, proof: false });
       expect(r.json.stoppedBy).toMatch(/^memory \(resident \d+ MiB.*bound --max-memory \d+\)$/);

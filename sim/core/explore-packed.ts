@@ -70,6 +70,16 @@ export interface PackedSystem<E> {
   /** Symmetry reduction: states are stored by the prints of their classes (see {@link Symmetry}). */
   readonly symmetry?: Symmetry<Int32Array, E>;
   /**
+   * Optional, without {@link symmetry}: a symmetry of the system that the
+   * liveness search's cycle search may use on its own while the visited set
+   * keeps every state. Whether a steady mode has a bottom cycle reachable from
+   * a state is the same for every state of its class, and the search from
+   * one state reaches everything its steps reach, which is far beyond a
+   * bounded search's states: in an unreduced search of four engines each
+   * region was searched again for each of the 24 orders of the engines.
+   */
+  readonly livenessSymmetry?: Symmetry<Int32Array, E>;
+  /**
    * Partial-order reduction (`por.ts`): which of the successors of `state`
    * to take, by event index (1 keep, 0 skip), or null for all. `visited`
    * says whether a state's print is stored already (for the cycle proviso).
@@ -115,7 +125,8 @@ const fingerprintInts = tuples.fingerprintInts;
 /** The packed system's graph for the liveness search (shortest paths by a search without liveness). */
 function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGraph<Int32Array, E> {
   const width = system.width;
-  const print = packedPrint(system);
+  const symmetry = system.symmetry ?? system.livenessSymmetry;
+  const print = symmetry === undefined ? packedPrint(system) : (s: Int32Array, out: Uint32Array) => symmetry.print(s, out);
   const after = (from: Int32Array, events: readonly E[]): Int32Array => {
     let s = Int32Array.from(from);
     for (const e of events) {
@@ -130,7 +141,6 @@ function packedGraph<E>(system: PackedSystem<E>, statesMax: number): LivenessGra
     system.initial(s);
     return after(s, events);
   };
-  const symmetry = system.symmetry;
   /** The successors by kept events as `successors` gives them, each state a scratch array (see `eachSuccessor`). */
   const eachSuccessor = (s: Int32Array, keep: (e: E) => boolean, visit: (event: E, state: Int32Array) => void): void => {
     if (system.expandKept !== undefined) {

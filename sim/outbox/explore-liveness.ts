@@ -15,6 +15,10 @@ import { EVENT_KINDS, kindOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
 import type { PackedOutbox } from './packed/system.ts';
+import { packedSymmetry } from './packed/symmetry.ts';
+import { Unrepresentable } from './packed/layout.ts';
+import type { Symmetry } from '../core/explore.ts';
+import { fingerprintInts } from '../core/tuple-table.ts';
 import type { World, WorldEvent } from './world.ts';
 import { waitsForTime } from './outbox-system.ts';
 import { hasClock, horizonOf, nowOf } from './events/clock.ts';
@@ -59,5 +63,29 @@ export function packedOutboxLiveness(objects: SteadyLiveness<World, WorldEvent>,
     },
     steadyState: (s) => s[g + L.ENGINE_COUNT] === engines,
     steady: (e, m) => objects.steady(e, m),
+  };
+}
+
+/**
+ * The packed symmetry as the liveness search of an unreduced search uses it
+ * (`livenessSymmetry` in explore-packed.ts): a state the symmetry cannot
+ * rename (a claim with fields it does not know) is printed as itself, a
+ * class of one, so the search goes on where the symmetric search would be
+ * refused. Whether a state can be renamed does not depend on its pids, so
+ * every state of a class is printed the same way.
+ */
+export function livenessSymmetry(system: PackedOutbox): Symmetry<Int32Array, WorldEvent> {
+  const symmetry = packedSymmetry(system);
+  const width = system.width;
+  return {
+    ...symmetry,
+    print(s, out) {
+      try {
+        symmetry.print(s, out);
+      } catch (err) {
+        if (!(err instanceof Unrepresentable)) throw err;
+        fingerprintInts(s, width, out);
+      }
+    },
   };
 }

@@ -14,6 +14,7 @@ import { outboxSystem, type Steppers, type WorldRules } from './outbox-system.ts
 import { ANSWER_NAMES, type WorldOptions } from './options.ts';
 import { Unrepresentable } from './packed/layout.ts';
 import { packedSymmetry } from './packed/symmetry.ts';
+import { livenessSymmetry } from './explore-liveness.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
 import { partialOrder, type PorReport } from './explore-por.ts';
 import { watchWorld } from './pid-watch.ts';
@@ -93,7 +94,8 @@ export function exploreOutbox(
     const objectSystem = outboxSystem(options, rules, st);
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
     const base = packedOutbox(options, rules, objectSystem, packed);
-    const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : base;
+    // Without symmetry reduction the liveness search's cycle search still searches classes of states (pids are watched).
+    const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : liveness !== undefined && watched !== null ? { ...base, livenessSymmetry: livenessSymmetry(base) } : base;
     const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;
     const system = reduction?.system ?? symmetrised;
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
