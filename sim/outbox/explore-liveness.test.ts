@@ -30,20 +30,3 @@ describe('liveness in an unreduced search', () => {
     expect([v?.healed?.mode, v?.healed?.cycle.length]).toEqual(['unavailable-503', 3]);
   }, 120_000);
 });
-
-describe('the memory bound asked before a table grows', () => {
-  it('is asked once per growth to come, not at every state while the liveness flags wait full (it was asked at 10% of the states, each a read of the resident set)', () => {
-    let asked = 0;
-    const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3, attemptsMax: 3, crashesMax: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
-      statesMax: 200_000,
-      liveness: true,
-      symmetry: false,
-      beforeGrowth: () => {
-        asked++;
-        return null;
-      },
-    });
-    expect(r.states).toBe(200_000);
-    expect(asked).toBeLessThan(100);
-  }, 120_000);
-});
