@@ -286,6 +286,7 @@ function spinSection(): string[] {
         `| ${f.engines} | ${f.attempts} | ${fmt(u.states)} | ${u.complete} | ${u.seconds.toFixed(4)} (${u.runs}) | ${fmt(rate)} | ${(u.transitions / u.states).toFixed(2)} | ${fmt(f.ours.statesPerSecond)} | **${(f.ours.statesPerSecond / rate).toFixed(2)}** |`,
       );
     }
+    log('');
   }
   return lines;
 }

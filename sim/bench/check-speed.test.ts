@@ -12,4 +12,9 @@ describe('replaceSection', () => {
     expect(replaceSection(doc, '## B', ['## B', 'b2', ''])).toBe(['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b2', ''].join('\n'));
     expect(replaceSection('# Benchmarks\n\nintro\n', '## New', ['## New', 'x', ''])).toBe('# Benchmarks\n\nintro\n\n## New\nx\n\n');
   });
+
+  it("stops at another generator's marker line, which the next section's generator looks for", () => {
+    const marked = ['## Mine', 'old', '', '<!-- other:start -->', '## Other', 'o', '<!-- other:end -->', ''].join('\n');
+    expect(replaceSection(marked, '## Mine', ['## Mine', 'new', ''])).toBe(['## Mine', 'new', '', '<!-- other:start -->', '## Other', 'o', '<!-- other:end -->', ''].join('\n'));
+  });
 });

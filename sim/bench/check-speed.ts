@@ -162,7 +162,8 @@ export function replaceSection(text: string, heading: string, section: readonly 
   const all = text.split('\n');
   const start = all.indexOf(heading);
   if (start < 0) return `${text.replace(/\n*$/, '\n\n')}${section.join('\n')}\n`;
-  let end = all.findIndex((l, i) => i > start && l.startsWith('## '));
+  // A section ends at the next heading or at a marker line of another generator (`<!-- finding-power:start -->`), which it must not eat.
+  let end = all.findIndex((l, i) => i > start && (l.startsWith('## ') || l.startsWith('<!--')));
   if (end < 0) end = all.length;
   return [...all.slice(0, start), ...section, ...all.slice(end)].join('\n');
 }
