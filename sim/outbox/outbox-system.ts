@@ -13,7 +13,7 @@ import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
 import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
-import { kindOf, labelOf } from './events/table.ts';
+import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -69,6 +69,11 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
+      // Every slot a kind owns, present and undefined until the kind writes it (undefined reads,
+      // encodes and prints as absent): all the worlds of a run then share one shape, and the
+      // code that reads and copies worlds stays fast (a slot added later, in one order or
+      // another, made some twenty shapes of world in a swarm, and every read of a world slow).
+      ...UNSET_SLOTS,
     };
   };
 
@@ -146,6 +151,9 @@ export function outboxSystem(
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
+
+/** The slots the table's kinds own, each undefined (see `initial`). */
+const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
 
 /** Each outbox system's quiet test at the present time only (no later time probed), for the systems of worlds with a clock. */
 const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();

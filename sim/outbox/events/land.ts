@@ -69,11 +69,10 @@ const boundOf = (options: WorldContext['options']): number => options.settings?.
 /** The POSTs in transit in `w` (none when the slot is absent). */
 const inTransitOf = (w: World): readonly InTransit[] => w.inTransit ?? [];
 
-/** `w` with `list` in transit; an empty list leaves no slot, so a world's key does not remember there was one. */
+/** `w` with `list` in transit; an empty list leaves the slot undefined, so a world's key does not remember there was one. */
 function withInTransit(w: World, list: readonly InTransit[]): World {
-  if (list.length > 0) return { ...w, inTransit: list };
-  const { inTransit: _none, ...rest } = w;
-  return rest;
+  // Left undefined, not deleted: a world keeps its shape (outbox-system.ts, `initial`); undefined encodes as absent.
+  return { ...w, inTransit: list.length > 0 ? list : undefined };
 }
 
 const IN_TRANSIT_NAME = 'timeout-in-transit';
