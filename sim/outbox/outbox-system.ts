@@ -16,7 +16,7 @@ import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
-import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { copyWorld, idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -129,7 +129,11 @@ export function outboxSystem(
       engines.push({ pid: nextPid, version: 'new', ...initialMemory(nextPid, options.attemptsMax) });
       nextPid++;
     }
-    return { ...w, engines, nextPid, healing: true };
+    const healed = copyWorld(w);
+    healed.engines = engines;
+    healed.nextPid = nextPid;
+    healed.healing = true;
+    return healed;
   };
 
   const system: TransitionSystem<World, WorldEvent> = {
@@ -194,5 +198,7 @@ function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out
   }
   // Looked up only when a park was replaced (rare): every step comes here.
   if (gone === null || kindOf(e).releasesPark === true) return out;
-  return { ...out, state: { ...out.state, parkedGone: [...out.state.parkedGone, ...gone].sort() } };
+  const state = copyWorld(out.state);
+  state.parkedGone = [...out.state.parkedGone, ...gone].sort();
+  return { ...out, state };
 }

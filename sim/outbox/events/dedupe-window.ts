@@ -13,7 +13,7 @@
  * of its own), the world slot it owns (the broker's memory), and how it
  * changes the broker's steps (its answers, and POSTs landing late).
  */
-import type { World, WorldEvent } from '../world.ts';
+import { withChanges, type World, type WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type Apply, type EventKind, type Setting } from './kind.ts';
 
@@ -70,7 +70,7 @@ export function dedupeMemory(w: World): Readonly<Record<string, number>> | undef
   return w.dedupe;
 }
 
-const withMemory = (w: World, dedupe: Record<string, number>): World => ({ ...w, dedupe });
+const withMemory = (w: World, dedupe: Record<string, number>): World => withChanges(w, { dedupe });
 
 /**
  * A broker step under the window (an answer, or a POST landing late): a
@@ -89,7 +89,7 @@ function underDedupeWindow(apply: Apply): Apply {
     let seen = w;
     if (forgotten) {
       const { [id]: _held, ...rest } = w.broker;
-      seen = { ...w, broker: rest };
+      seen = withChanges(w, { broker: rest });
     }
     const from = tags.length;
     const next = apply(seen, e, ctx, tags);

@@ -8,7 +8,7 @@ import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { Effect, Envelope, Reply } from '../../../model/types.ts';
-import type { EngineProc, World, WorldEvent } from '../world.ts';
+import { copyWorld, withMemory, type EngineProc, type World, type WorldEvent } from '../world.ts';
 import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
 import { hasClock, leaseUntil, nowOf } from './clock.ts';
 import { claimView, readFor, rulesOf, type WorldContext } from './context.ts';
@@ -130,7 +130,8 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let index = 0;
   while (w.engines[index].pid !== e.pid) index++;
   const proc = w.engines[index];
-  const next: World = { ...w, engines: [...w.engines] };
+  const next = copyWorld(w);
+  next.engines = w.engines.slice();
   let reply: Reply | null = null;
   let envelope: Envelope | null = null;
   let acceptance: ReturnType<typeof brokerAccept> | null = null;
@@ -165,7 +166,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     next.crashes++;
     tags.push(...answer.crash);
   } else {
-    next.engines[index] = { ...proc, state: out.state, ctx: out.ctx };
+    next.engines[index] = withMemory(proc, out.state, out.ctx);
   }
   return next;
 }

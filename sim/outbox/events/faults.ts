@@ -8,7 +8,7 @@
 import { canonicalJson } from '../../core/canonical.ts';
 import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { LifecycleState } from '../../../model/lifecycle.ts';
-import type { World, WorldEvent } from '../world.ts';
+import { copyWorld, type World, type WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
 
@@ -44,7 +44,10 @@ export const crash: EventKind<Crash> = {
   weight: (_w, ctx) => crashKnob.weight(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:crash', `crash@${e.at}`);
-    return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
+    const next = copyWorld(w);
+    next.engines = w.engines.filter((p) => p.pid !== e.pid);
+    next.crashes = w.crashes + 1;
+    return next;
   },
   label: (e) => `crash e${e.pid} (${e.at})`,
   replayKey: (e) => `${e.kind}:${e.pid}`,
@@ -88,7 +91,9 @@ function damage(
       const changed = change(w, e, ctx);
       if (changed === null) return w;
       tags.push(`fault:${name}`);
-      return { ...w, ...changed, corruptions: w.corruptions + 1 };
+      const next = Object.assign(copyWorld(w), changed);
+      next.corruptions = w.corruptions + 1;
+      return next;
     },
     label: (e) => `${e.kind} ${e.id}`,
     counter: `fault:${name}`,

@@ -14,7 +14,7 @@
  * transit (`bySelf`).
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
-import type { World, WorldEvent } from '../world.ts';
+import { withChanges, type World, type WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
@@ -72,7 +72,7 @@ const inTransitOf = (w: World): readonly InTransit[] => w.inTransit ?? [];
 /** `w` with `list` in transit; an empty list leaves the slot undefined, so a world's key does not remember there was one. */
 function withInTransit(w: World, list: readonly InTransit[]): World {
   // Left undefined, not deleted: a world keeps its shape (outbox-system.ts, `initial`); undefined encodes as absent.
-  return { ...w, inTransit: list.length > 0 ? list : undefined };
+  return withChanges(w, { inTransit: list.length > 0 ? list : undefined });
 }
 
 const IN_TRANSIT_NAME = 'timeout-in-transit';
@@ -152,7 +152,7 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   if (acceptance.stored) tags.push('layer:stored');
   if (acceptance.stored && isDuplicate(held, post.body)) tags.push('layer:duplicate');
   const broker = acceptance.holding !== null ? { ...w.broker, [post.id]: acceptance.holding } : w.broker;
-  return withInTransit({ ...w, broker }, list.filter((_, i) => i !== e.index));
+  return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
 
 export const land: EventKind<Land> = {
