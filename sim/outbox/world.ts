@@ -129,3 +129,22 @@ export function withMemory(p: EngineProc, state: EngineProc['state'], ctx: Engin
 export function withChanges(w: World, patch: Partial<World>): World {
   return Object.assign(copyWorld(w), patch);
 }
+
+/**
+ * `{ ...o, [key]: value }` without object spread (see {@link copyWorld}): the
+ * same keys in the same order (an existing key keeps its place, a new one
+ * comes last), for the world's small maps by id, rewritten at most steps.
+ */
+export function withEntry<T>(o: Readonly<Record<string, T>>, key: string, value: T): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k in o) out[k] = o[k];
+  out[key] = value;
+  return out;
+}
+
+/** `o` without `key` (`const { [key]: _, ...rest } = o` without the spread). */
+export function withoutEntry<T>(o: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k in o) if (k !== key) out[k] = o[k];
+  return out;
+}

@@ -1,5 +1,5 @@
 /** The producer (subsystem `producer`): the worker writing result files into `results/`. */
-import { bodyName, copyWorld, type WorldEvent } from '../world.ts';
+import { bodyName, copyWorld, withEntry, type WorldEvent } from '../world.ts';
 import type { EventKind } from './kind.ts';
 
 declare module '../world.ts' {
@@ -26,9 +26,9 @@ export const produce: EventKind<Produce> = {
     if (replacing) tags.push('replace-live');
     if (replacing && sending) tags.push('fault:replace-during-send');
     const next = copyWorld(w);
-    next.live = { ...w.live, [e.id]: { id: e.id, body, generation: w.nextGeneration } };
+    next.live = withEntry(w.live, e.id, { id: e.id, body, generation: w.nextGeneration });
     next.nextGeneration = w.nextGeneration + 1;
-    next.produced = { ...w.produced, [e.id]: k + 1 };
+    next.produced = withEntry(w.produced, e.id, k + 1);
     return next;
   },
   label: (e) => `produce ${e.id}`,
