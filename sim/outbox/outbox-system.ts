@@ -6,7 +6,7 @@
 import { outboxProperties } from './properties.ts';
 import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { TransitionSystem } from '../core/system.ts';
+import type { ChoiceGroup, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
@@ -88,21 +88,23 @@ export function outboxSystem(
    */
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
+    // Listed once for both questions below (the liveness phase asks at every step).
+    const now = choices(w);
     // A step the world takes by itself (a POST in transit landing) will happen: not quiet until it has.
-    if (choices(w).some((g) => g.events.some((e) => kindOf(e).bySelf === true))) return false;
+    if (now.some((g) => g.events.some((e) => kindOf(e).bySelf === true))) return false;
     if (w.engines.length === 0) return true;
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
-    if (!quietAt(w)) return false;
+    if (!quietAt(w, now)) return false;
     return !timed || quietAt(later(w, FUTURE_TICKS));
   };
 
-  /** No engine starting a pass in `w` now would change anything durable or POST anything. */
-  const quietAt = (w: World): boolean => {
+  /** No engine starting a pass in `w` now would change anything durable or POST anything (`listed`: `choices(w)`, when already listed). */
+  const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
     // Encoded only when a probe's durable parts are not the very objects of `w` (mostly they are).
     let before: string | null = null;
     const probe = w.engines[0];
-    const starts = choices(w)
+    const starts = listed
       .flatMap((g) => g.events)
       // All engines are idle: the probe's engine events are the starts of its passes.
       .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
@@ -187,8 +189,10 @@ const FUTURE_TICKS = 1_000;
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
   let gone: string[] | null = null;
-  for (const id of Object.keys(w.records)) {
-    const before = w.records[id];
+  // Every step comes here: the ids in Object.keys order, without listing them.
+  const records = w.records;
+  for (const id in records) {
+    const before = records[id];
     if (before.kind !== 'record' || before.record.status !== 'PARKED') continue;
     const after = out.state.records[id];
     if (after === before || (after?.kind === 'record' && after.record.status === 'PARKED' && after.record.payload === before.record.payload)) continue;
