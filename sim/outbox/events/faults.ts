@@ -79,6 +79,8 @@ function damage(
 ): EventKind<Damage> {
   const knob = knobOf(name, v1Index);
   const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx.options) > 0;
+  // Made once: a run counts its tags in a map, and a string built at every step is hashed at every count.
+  const tag = `fault:${name}`;
   return {
     name,
     group: 'fault',
@@ -90,7 +92,7 @@ function damage(
     apply: (w, e, ctx, tags) => {
       const changed = change(w, e, ctx);
       if (changed === null) return w;
-      tags.push(`fault:${name}`);
+      tags.push(tag);
       const next = Object.assign(copyWorld(w), changed);
       next.corruptions = w.corruptions + 1;
       return next;
