@@ -16,7 +16,8 @@ import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
-import { copyWorld, idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { copyWorld } from './world-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 

@@ -18,7 +18,8 @@
  */
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { WorldOptions } from '../options.ts';
-import { copyWorld, type World, type WorldEvent } from '../world.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
 

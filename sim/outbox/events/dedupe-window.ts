@@ -13,7 +13,8 @@
  * of its own), the world slot it owns (the broker's memory), and how it
  * changes the broker's steps (its answers, and POSTs landing late).
  */
-import { withChanges, type World, type WorldEvent } from '../world.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type Apply, type EventKind, type Setting } from './kind.ts';
 

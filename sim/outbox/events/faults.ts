@@ -8,7 +8,8 @@
 import { canonicalJson } from '../../core/canonical.ts';
 import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { LifecycleState } from '../../../model/lifecycle.ts';
-import { copyWorld, type World, type WorldEvent } from '../world.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
 

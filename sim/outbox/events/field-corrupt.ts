@@ -11,7 +11,8 @@
 import { declaredFields, hasType, schemaOf, type FieldDecl } from '../../../model/schema.ts';
 import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
-import { withChanges, type WorldEvent } from '../world.ts';
+import type { WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
 

@@ -14,7 +14,8 @@
  * transit (`bySelf`).
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
-import { withChanges, type World, type WorldEvent } from '../world.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';

@@ -12,7 +12,8 @@
 import { readSlot } from '../../../model/record.ts';
 import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
-import { withChanges, type World, type WorldEvent } from '../world.ts';
+import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';

@@ -4,7 +4,8 @@
  * faults (faults.ts).
  */
 import { initialMemory } from '../stepper.ts';
-import { withChanges, type EngineProc, type WorldEvent } from '../world.ts';
+import type { EngineProc, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import { stepText, type EventKind, type StepView } from './kind.ts';
 
 declare module '../world.ts' {

@@ -1,5 +1,6 @@
 /** The producer (subsystem `producer`): the worker writing result files into `results/`. */
-import { bodyName, copyWorld, withEntry, type WorldEvent } from '../world.ts';
+import { bodyName, type WorldEvent } from '../world.ts';
+import { copyWorld, withEntry } from '../world-copy.ts';
 import type { EventKind } from './kind.ts';
 
 declare module '../world.ts' {

@@ -13,7 +13,8 @@
  * from a stream of its own) and the world slot it owns (sweeps so far).
  */
 import type { OutboxRecord } from '../../../model/types.ts';
-import { withChanges, type WorldEvent } from '../world.ts';
+import type { WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type EventKind, type Setting } from './kind.ts';
 
