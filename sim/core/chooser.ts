@@ -149,21 +149,48 @@ class Mulberry32 implements Stream {
   }
 }
 
-/** The seeded chooser: lazily creates one stream per subsystem name. */
+/**
+ * The seeded chooser: one stream per subsystem name, made at the first draw
+ * whose outcome depends on it. A draw among one option (`int(name, 1)`, or
+ * one weight) is 0 whatever the stream gives; until the stream is made it
+ * is only counted, and the stream, once made, is advanced past the draws
+ * owed, so every later draw is the one it always was. A seed's stream that
+ * only ever chooses among one option (the engine group of a world with one
+ * engine and one id, say) is never set up (about 2 us an ARC4 stream, two or
+ * three a seed).
+ */
 export function seededChooser(rootSeed: number): Chooser {
   const streams = new Map<string, Stream>();
+  /** Draws of one option made from streams not made yet, by name. */
+  const owed = new Map<string, number>();
   const stream = (name: string): Stream => {
     let s = streams.get(name);
     if (s === undefined) {
       s = childStream(rootSeed, name);
+      const n = owed.get(name);
+      if (n !== undefined) {
+        for (let i = 0; i < n; i++) s.next();
+        owed.delete(name);
+      }
       streams.set(name, s);
     }
     return s;
+  };
+  /** A draw whose outcome is certain: the stream moves on (or owes the draw). */
+  const pass = (name: string): void => {
+    const s = streams.get(name);
+    if (s !== undefined) s.next();
+    else owed.set(name, (owed.get(name) ?? 0) + 1);
   };
   const weighted = (name: string, weights: readonly number[]): number => {
     let total = 0;
     for (const w of weights) total += w;
     if (!(total > 0)) throw new Error(`no positive weight to choose from in ${name}`);
+    // One positive weight: r = draw * w < w, so the loop below returns 0 (an infinite weight gives NaN, and 0 below).
+    if (weights.length === 1) {
+      pass(name);
+      return 0;
+    }
     let r = stream(name).next() * total;
     for (let i = 0; i < weights.length; i++) {
       r -= weights[i];
@@ -174,7 +201,14 @@ export function seededChooser(rootSeed: number): Chooser {
     return 0;
   };
   return {
-    int: (name, n) => Math.floor(stream(name).next() * n),
+    // floor(draw * 1) is 0 for every draw in [0, 1).
+    int: (name, n) => {
+      if (n === 1) {
+        pass(name);
+        return 0;
+      }
+      return Math.floor(stream(name).next() * n);
+    },
     weighted,
   };
 }

@@ -1,16 +1,18 @@
 /**
  * The fast seed runner against the reference one (`runSeed`, which records
  * every step as a trace does): over thousands of seeded worlds of every
- * catalog rule set, with and without version skew and a forgetful broker,
- * in the setting worlds (a clock with leases, a retention sweep, a late
- * landing), each seed runs the same steps to the same end, verdict, tag
- * counts and reached goals, and whole shards (with the traces of their
- * first counterexamples) come out identical. About 2,500 seeds, each run
- * by both runners, kept small enough to run in seconds.
+ * catalog rule set and of the mutants `check` must kill, with and without
+ * version skew and a forgetful broker, in the setting worlds (a clock with
+ * leases, a retention sweep, a late landing), each seed runs the same steps
+ * to the same end, verdict, tag counts and reached goals, and whole shards
+ * (with the traces of their first counterexamples) come out identical.
+ * About 5,000 seeds, each run by both runners, kept small enough to run in
+ * seconds.
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOG, failClosed, freshCycle } from '../../model/catalog/index.ts';
 import { guardRules } from '../../model/rule-contract.ts';
+import { MUTANTS } from '../../properties/mutants/index.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, runShard, seedBounds, steppersFor, type CheckPlan } from '../check.ts';
 import { outboxSystem } from '../outbox/outbox-system.ts';
@@ -63,6 +65,12 @@ describe('fast seed runner against the reference runner', () => {
     compareSeeds(plan(failClosed, { settings: { ticks: 6, lease: 2 } }), 1, 201);
     compareSeeds(plan(freshCycle, { settings: { retention: 2 } }), 1, 201);
     compareSeeds(plan(failClosed, { settings: { lateLanding: 3 }, oldRules: freshCycle }), 1, 201);
+  }, 120_000);
+
+  it('runs each seed the same way for the mutants check must kill (properties/mutants), each a changed decision', () => {
+    let violations = 0;
+    for (const m of MUTANTS) violations += compareSeeds(plan(m.rules), 1, 41);
+    expect(violations).toBeGreaterThan(MUTANTS.length);
   }, 120_000);
 
   it('gives identical shards, first counterexamples and their traces included', () => {

@@ -65,6 +65,36 @@ function watchedOf<S>(properties: readonly Property<S>[], kind: Property<S>['kin
     });
 }
 
+/** What a run prepares from its property list: the fields they read, and the `always` and `sometimes` ones with their bits. */
+interface Prepared<S> {
+  properties: readonly Property<S>[];
+  fields: Fields<S>;
+  always: Watched<S>[];
+  sometimes: Watched<S>[];
+}
+
+/**
+ * The last list prepared: `check` builds a system per seed, with the same
+ * properties each time (a new list of the same objects), so it is prepared
+ * once per shard, not once per seed (the preparation reads nothing else).
+ */
+let lastPrepared: Prepared<unknown> | null = null;
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function prepared<S>(properties: readonly Property<S>[]): Prepared<S> {
+  const last = lastPrepared as Prepared<S> | null;
+  if (last !== null && sameList(last.properties, properties)) return last;
+  const fields = fieldsOf(properties);
+  const fresh: Prepared<S> = { properties: [...properties], fields, always: watchedOf(properties, 'always', fields), sometimes: watchedOf(properties, 'sometimes', fields) };
+  lastPrepared = fresh as Prepared<unknown>;
+  return fresh;
+}
+
 /** The bits of the fields that differ between two states (states are immutable: an unchanged field is the same object). */
 function changedBits<S>(fields: Fields<S>, before: S, after: S): number {
   const names = fields.names;
@@ -80,9 +110,7 @@ export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, 
   let steps = 0;
   const tags = new Map<string, number>();
   const reached: string[] = [];
-  const fields = fieldsOf(system.properties);
-  const always = watchedOf(system.properties, 'always', fields);
-  const sometimes = watchedOf(system.properties, 'sometimes', fields);
+  const { fields, always, sometimes } = prepared(system.properties);
   const done = new Array<boolean>(sometimes.length).fill(false);
   // Reused for every step's group weights: nothing allocated per step here.
   const groups: ChoiceGroup<E>[] = [];

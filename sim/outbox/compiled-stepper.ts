@@ -29,6 +29,32 @@ interface CompiledState {
   always: CompiledTransition[];
 }
 
+/**
+ * A copy of an engine's memory, every field written out: an assign copies it at
+ * nearly every engine step, and object spread (`{ ...ctx, ...patch }`) of an
+ * object made by a spread took V8's slow path, ten times this. The type fails
+ * to compile when the context gains a field not copied here, and an assign that
+ * writes a field the context does not have is refused (as XState would keep it).
+ */
+function copyContext(c: EngineContext): EngineContext {
+  const copy: { [K in keyof Required<EngineContext>]: EngineContext[K] } = {
+    pid: c.pid,
+    attemptsMax: c.attemptsMax,
+    id: c.id,
+    file: c.file,
+    envelope: c.envelope,
+    outcome: c.outcome,
+    pending: c.pending,
+    effect: c.effect,
+  };
+  return copy;
+}
+
+/** No transitions (shared, not a new array per step). */
+const NONE: readonly CompiledTransition[] = [];
+
+const CONTEXT_FIELDS: ReadonlySet<string> = new Set(Object.keys(copyContext({} as EngineContext)));
+
 /** Bound on eventless transitions taken in one step (a cycle would be a statechart bug). */
 const EVENTLESS_STEPS_MAX = 16;
 
@@ -57,12 +83,21 @@ export function compiledStepper(rules: RuleSet): Stepper {
       const assignment = a.assignment;
       if (typeof assignment === 'function') {
         const fn = assignment as (args: Args) => Partial<EngineContext>;
-        return (ctx, event) => ({ ...ctx, ...fn({ context: ctx, event }) });
+        return (ctx, event) => {
+          const patch = fn({ context: ctx, event });
+          const next = copyContext(ctx);
+          for (const k in patch) {
+            if (!CONTEXT_FIELDS.has(k)) throw new Error(`fast path: assign ${action} writes ${k}, a field the context does not have`);
+            (next as unknown as Record<string, unknown>)[k] = patch[k as keyof EngineContext];
+          }
+          return next;
+        };
       }
       if (typeof assignment === 'object' && assignment !== null) {
         const entries = Object.entries(assignment as Record<string, unknown>);
+        for (const [k] of entries) if (!CONTEXT_FIELDS.has(k)) throw new Error(`fast path: assign ${action} writes ${k}, a field the context does not have`);
         return (ctx, event) => {
-          const next: Record<string, unknown> = { ...ctx };
+          const next = copyContext(ctx) as unknown as Record<string, unknown>;
           for (const [k, v] of entries) next[k] = typeof v === 'function' ? (v as (args: Args) => unknown)({ context: ctx, event }) : v;
           return next as unknown as EngineContext;
         };
@@ -99,25 +134,35 @@ export function compiledStepper(rules: RuleSet): Stepper {
   }
 
   const pick = (candidates: readonly CompiledTransition[], ctx: EngineContext, event: EngineEvent): CompiledTransition | null => {
-    for (const t of candidates) if (t.guard === null || t.guard({ context: ctx, event })) return t;
+    for (let i = 0; i < candidates.length; i++) {
+      const t = candidates[i];
+      if (t.guard === null || t.guard({ context: ctx, event })) return t;
+    }
     return null;
   };
 
   return (memory, event): EngineStep => {
     const node = states.get(memory.state);
     if (node === undefined) throw new Error(`fast path: unknown state ${memory.state}`);
-    const t = pick(node.on.get(event.type) ?? [], memory.ctx, event);
+    const t = pick(node.on.get(event.type) ?? NONE, memory.ctx, event);
     const effects: Effect[] = [];
     let ctx = memory.ctx;
     let state = memory.state;
     if (t !== null) {
-      for (const a of t.actions) ctx = a(ctx, event, effects);
+      const actions = t.actions;
+      for (let i = 0; i < actions.length; i++) ctx = actions[i](ctx, event, effects);
       state = t.target ?? memory.state;
     }
     // As in XState's macrostep, eventless transitions are checked after every event, taken or not.
     for (let i = 0; i < EVENTLESS_STEPS_MAX; i++) {
-      const e = pick(states.get(state)?.always ?? [], ctx, event);
-      if (e === null) return { state, ctx: ctx.effect === null ? ctx : { ...ctx, effect: null }, effects };
+      const e = pick(states.get(state)?.always ?? NONE, ctx, event);
+      if (e === null) {
+        if (ctx.effect !== null) {
+          ctx = copyContext(ctx);
+          ctx.effect = null;
+        }
+        return { state, ctx, effects };
+      }
       for (const a of e.actions) ctx = a(ctx, event, effects);
       state = e.target ?? state;
     }

@@ -78,7 +78,14 @@ export interface SwarmKnob {
 
 /** The knobs the swarm draws into `weights`: every table kind's but those that follow a setting. */
 export function swarmKnobs(): SwarmKnob[] {
-  return EVENT_KINDS.flatMap((k) => (k.knob === null || k.knob.draw === 'setting' ? [] : [{ name: k.name, stream: k.knob.stream, draw: k.knob.draw }]));
+  return [...tableKnobs()];
+}
+
+/** The table's knobs, listed once (the table does not change; every seed's weights are drawn over them). */
+let knobsOnce: readonly SwarmKnob[] | null = null;
+function tableKnobs(): readonly SwarmKnob[] {
+  knobsOnce ??= EVENT_KINDS.flatMap((k) => (k.knob === null || k.knob.draw === 'setting' ? [] : [{ name: k.name, stream: k.knob.stream, draw: k.knob.draw }]));
+  return knobsOnce;
 }
 
 /**
@@ -99,7 +106,7 @@ export function drawKnobs(seed: number, knobs: readonly SwarmKnob[]): number[] {
 
 /** A seed's weights by kind name ({@link drawKnobs} over the table's knobs). */
 export function drawWeights(seed: number): Record<string, number> {
-  const knobs = swarmKnobs();
+  const knobs = tableKnobs();
   const drawn = drawKnobs(seed, knobs);
   const out: Record<string, number> = {};
   knobs.forEach((k, i) => (out[k.name] = drawn[i]));

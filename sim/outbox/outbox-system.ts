@@ -6,17 +6,18 @@
 import { outboxProperties } from './properties.ts';
 import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { TransitionSystem } from '../core/system.ts';
+import type { ChoiceGroup, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
 import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
-import { kindOf, labelOf } from './events/table.ts';
+import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { copyWorld } from './world-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -69,6 +70,11 @@ export function outboxSystem(
       parkedAttempts: [],
       parkedGone: [],
       healing: false,
+      // Every slot a kind owns, present and undefined until the kind writes it (undefined reads,
+      // encodes and prints as absent): all the worlds of a run then share one shape, and the
+      // code that reads and copies worlds stays fast (a slot added later, in one order or
+      // another, made some twenty shapes of world in a swarm, and every read of a world slow).
+      ...UNSET_SLOTS,
     };
   };
 
@@ -83,21 +89,23 @@ export function outboxSystem(
    */
   const quiescent = (w: World): boolean => {
     if (w.engines.some((p) => p.state !== 'idle')) return false;
+    // Listed once for both questions below (the liveness phase asks at every step).
+    const now = choices(w);
     // A step the world takes by itself (a POST in transit landing) will happen: not quiet until it has.
-    if (choices(w).some((g) => g.events.some((e) => kindOf(e).bySelf === true))) return false;
+    if (now.some((g) => g.events.some((e) => kindOf(e).bySelf === true))) return false;
     if (w.engines.length === 0) return true;
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
-    if (!quietAt(w)) return false;
+    if (!quietAt(w, now)) return false;
     return !timed || quietAt(later(w, FUTURE_TICKS));
   };
 
-  /** No engine starting a pass in `w` now would change anything durable or POST anything. */
-  const quietAt = (w: World): boolean => {
+  /** No engine starting a pass in `w` now would change anything durable or POST anything (`listed`: `choices(w)`, when already listed). */
+  const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
     // Encoded only when a probe's durable parts are not the very objects of `w` (mostly they are).
     let before: string | null = null;
     const probe = w.engines[0];
-    const starts = choices(w)
+    const starts = listed
       .flatMap((g) => g.events)
       // All engines are idle: the probe's engine events are the starts of its passes.
       .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
@@ -124,7 +132,11 @@ export function outboxSystem(
       engines.push({ pid: nextPid, version: 'new', ...initialMemory(nextPid, options.attemptsMax) });
       nextPid++;
     }
-    return { ...w, engines, nextPid, healing: true };
+    const healed = copyWorld(w);
+    healed.engines = engines;
+    healed.nextPid = nextPid;
+    healed.healing = true;
+    return healed;
   };
 
   const system: TransitionSystem<World, WorldEvent> = {
@@ -146,6 +158,9 @@ export function outboxSystem(
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
+
+/** The slots the table's kinds own, each undefined (see `initial`). */
+const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
 
 /** Each outbox system's quiet test at the present time only (no later time probed), for the systems of worlds with a clock. */
 const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();
@@ -175,8 +190,10 @@ const FUTURE_TICKS = 1_000;
  */
 function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
   let gone: string[] | null = null;
-  for (const id of Object.keys(w.records)) {
-    const before = w.records[id];
+  // Every step comes here: the ids in Object.keys order, without listing them.
+  const records = w.records;
+  for (const id in records) {
+    const before = records[id];
     if (before.kind !== 'record' || before.record.status !== 'PARKED') continue;
     const after = out.state.records[id];
     if (after === before || (after?.kind === 'record' && after.record.status === 'PARKED' && after.record.payload === before.record.payload)) continue;
@@ -186,5 +203,7 @@ function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out
   }
   // Looked up only when a park was replaced (rare): every step comes here.
   if (gone === null || kindOf(e).releasesPark === true) return out;
-  return { ...out, state: { ...out.state, parkedGone: [...out.state.parkedGone, ...gone].sort() } };
+  const state = copyWorld(out.state);
+  state.parkedGone = [...out.state.parkedGone, ...gone].sort();
+  return { ...out, state };
 }

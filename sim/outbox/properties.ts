@@ -4,6 +4,8 @@
  * the id, the body, and the layer at which the breach was seen.
  */
 import { metadataBytes } from '../../model/record.ts';
+import type { OutboxRecord } from '../../model/types.ts';
+import { recordMetadataBytes } from './metadata-bytes.ts';
 import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
@@ -22,26 +24,49 @@ export const noPhantomDelivery: Property<World> = {
   reads: ['records', 'broker', 'reported'],
   description: 'whenever a body is reported delivered for an id (record DELIVERED, or file archived), the broker holds that body',
   check(w) {
-    for (const id of Object.keys(w.records).sort()) {
-      const slot = w.records[id];
-      // A metadata-only DELIVERED record names no body; the archive layer below still checks what was reported.
-      if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
-      const held = w.broker[id]?.body;
-      if (held !== slot.record.payload) {
-        return violation('no-phantom-delivery', id, slot.record.payload, 'record',
-          `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${held ?? 'nothing'}`);
-      }
-    }
-    for (const id of Object.keys(w.reported).sort()) {
-      const held = w.broker[id]?.body;
-      if (held !== w.reported[id]) {
-        return violation('no-phantom-delivery', id, w.reported[id], 'archive',
-          `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${held ?? 'nothing'}`);
-      }
-    }
-    return null;
+    return phantomSeen(w) ? phantomViolation(w) : null;
   },
 };
+
+/**
+ * Whether {@link noPhantomDelivery} is violated, without sorting or allocating:
+ * checked after most steps of a run; which violation it reports (the first id
+ * in sorted order) is asked only when there is one.
+ */
+function phantomSeen(w: World): boolean {
+  const records = w.records;
+  const broker = w.broker;
+  for (const id in records) {
+    const slot = records[id];
+    if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
+    if (broker[id]?.body !== slot.record.payload) return true;
+  }
+  const reported = w.reported;
+  for (const id in reported) if (broker[id]?.body !== reported[id]) return true;
+  return false;
+}
+
+/** {@link noPhantomDelivery}'s violation: the first in sorted order, records before the archive. */
+function phantomViolation(w: World): Violation | null {
+  for (const id of Object.keys(w.records).sort()) {
+    const slot = w.records[id];
+    // A metadata-only DELIVERED record names no body; the archive layer below still checks what was reported.
+    if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
+    const held = w.broker[id]?.body;
+    if (held !== slot.record.payload) {
+      return violation('no-phantom-delivery', id, slot.record.payload, 'record',
+        `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${held ?? 'nothing'}`);
+    }
+  }
+  for (const id of Object.keys(w.reported).sort()) {
+    const held = w.broker[id]?.body;
+    if (held !== w.reported[id]) {
+      return violation('no-phantom-delivery', id, w.reported[id], 'archive',
+        `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${held ?? 'nothing'}`);
+    }
+  }
+  return null;
+}
 
 /** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
 export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts'];
@@ -58,19 +83,36 @@ export const honestPark: Property<World> = {
   reads: ['records', 'broker'],
   description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts) never stands for a body the broker holds',
   check(w) {
-    for (const id of Object.keys(w.records).sort()) {
-      const slot = w.records[id];
-      if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
-      const reason = slot.record.reason;
-      if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
-      if (w.broker[id]?.body === slot.record.payload) {
-        return violation('honest-park', id, slot.record.payload, 'record',
-          `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
-      }
-    }
-    return null;
+    return dishonestParkSeen(w) ? dishonestPark(w) : null;
   },
 };
+
+/** Whether {@link honestPark} is violated, without sorting or allocating (which violation, the first id in sorted order, is asked only when there is one). */
+function dishonestParkSeen(w: World): boolean {
+  const records = w.records;
+  for (const id in records) {
+    const slot = records[id];
+    if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+    const reason = slot.record.reason;
+    if (reason !== undefined && NOT_DELIVERED_REASONS.includes(reason) && w.broker[id]?.body === slot.record.payload) return true;
+  }
+  return false;
+}
+
+/** {@link honestPark}'s violation: the first in sorted order. */
+function dishonestPark(w: World): Violation | null {
+  for (const id of Object.keys(w.records).sort()) {
+    const slot = w.records[id];
+    if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+    const reason = slot.record.reason;
+    if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
+    if (w.broker[id]?.body === slot.record.payload) {
+      return violation('honest-park', id, slot.record.payload, 'record',
+        `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
+    }
+  }
+  return null;
+}
 
 /** Where a published body is still visible to an operator, or null. */
 export function visibility(w: World, id: string, body: string): string | null {
@@ -193,12 +235,40 @@ export function boundedRecordOf(schema: RecordSchema): Property<World> {
   const max = schema.metadataBytesMax ?? RECORD_METADATA_BYTES_MAX;
   const caps = cappedHistories(schema);
   const capsText = caps.map(([name, cap]) => `${name} at most ${cap} entries`).join(', ');
+  /** Whether one stored record is within the bounds (a record's verdict depends on it alone). */
+  const within = (record: OutboxRecord): boolean => {
+    if (recordMetadataBytes(record) > max) return false;
+    for (const [name, cap] of caps) {
+      const history = record[name];
+      if (Array.isArray(history) && history.length > cap) return false;
+    }
+    return true;
+  };
+  /**
+   * The last records found within bounds: after a step, only the slots that are no
+   * longer the same objects as there are measured again (records are immutable, and
+   * most steps change one id's record or none). A cache only: any records may be asked.
+   */
+  let lastWithin: World['records'] | null = null;
+  const seen = (w: World): boolean => {
+    const records = w.records;
+    const before = lastWithin;
+    for (const id in records) {
+      const slot = records[id];
+      if (slot.kind !== 'record' || (before !== null && before[id] === slot)) continue;
+      if (!within(slot.record)) return true;
+    }
+    lastWithin = records;
+    return false;
+  };
   return {
     name: 'bounded-record',
     kind: 'always',
     reads: ['records'],
     description: `a record's metadata stays under ${max} bytes however many cycles an id goes through${caps.length === 0 ? '' : `, and each capped history stays within its cap (${capsText})`}`,
     check(w) {
+      if (!seen(w)) return null;
+      // Which record breaks the bound (the first id in sorted order), and by how much: asked only when one does.
       for (const id of Object.keys(w.records).sort()) {
         const slot = w.records[id];
         if (slot.kind !== 'record') continue;
@@ -229,8 +299,10 @@ function statusReached(status: string, reason?: string): Property<World> {
     reads: ['records'],
     description: `some record is ${status}${reason ? ` (${reason})` : ''}`,
     check(w) {
-      for (const id of Object.keys(w.records)) {
-        const slot = w.records[id];
+      // In the order of Object.keys (a plain object's own keys), without listing them.
+      const records = w.records;
+      for (const id in records) {
+        const slot = records[id];
         if (slot.kind === 'record' && slot.record.status === status && (reason === undefined || slot.record.reason === reason)) {
           return violation(name, id, slot.record.payload ?? '', 'record', 'reached');
         }
@@ -273,6 +345,24 @@ export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
  * bounded-record holds it to.
  */
 export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT): Property<World>[] {
+  let bySchema = PROPERTIES.get(schema);
+  if (bySchema === undefined) {
+    bySchema = [null, null];
+    PROPERTIES.set(schema, bySchema);
+  }
+  const at = withAtMostOnce ? 1 : 0;
+  const properties = (bySchema[at] ??= Object.freeze(propertiesOf(withAtMostOnce, schema)));
+  // A copy of the shared list: a caller may change its own; the properties themselves are shared.
+  return [...properties];
+}
+
+/**
+ * The properties built once per schema (without and with at-most-once): `check` builds a
+ * system per seed, and the seed runner prepares each property list once (fast-run.ts).
+ */
+const PROPERTIES = new WeakMap<RecordSchema, [readonly Property<World>[] | null, readonly Property<World>[] | null]>();
+
+function propertiesOf(withAtMostOnce: boolean, schema: RecordSchema): Property<World>[] {
   return [
     noPhantomDelivery,
     ...(withAtMostOnce ? [atMostOnce] : []),

@@ -72,7 +72,9 @@ export type WorldEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEv
 
 /** The outbox ids of a world with `n` ids. */
 export function idNames(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(String.fromCharCode(97 + i));
+  return out;
 }
 
 /** The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b. */
@@ -82,3 +84,4 @@ export function bodyName(idIndex: number, k: number, bodiesPerId: number): strin
 
 /** A short human label for an event (from the event table). */
 export { labelOf } from './events/table.ts';
+

@@ -19,6 +19,7 @@
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { WorldOptions } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
 
@@ -108,7 +109,9 @@ export function nowOf(w: World): number {
 
 /** `w` with its clock moved on by `ticks` (for probing what a world does later). */
 export function later(w: World, ticks: number): World {
-  return { ...w, clock: nowOf(w) + ticks };
+  const next = copyWorld(w);
+  next.clock = nowOf(w) + ticks;
+  return next;
 }
 
 /**
@@ -133,7 +136,9 @@ export const tick: EventKind<Tick> = {
   },
   apply: (w, e, _ctx, tags) => {
     tags.push('tick');
-    return { ...w, clock: e.to };
+    const next = copyWorld(w);
+    next.clock = e.to;
+    return next;
   },
   label: (e) => `tick ${e.to}`,
   counter: 'tick',
@@ -180,7 +185,9 @@ export const stall: EventKind<Stall> = {
   weight: (_w, ctx) => stallWeightOf(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:stall');
-    return { ...w, clock: e.to };
+    const next = copyWorld(w);
+    next.clock = e.to;
+    return next;
   },
   label: (e) => `stall e${e.pid} (${e.at}) to tick ${e.to}`,
   counter: 'fault:stall',

@@ -57,6 +57,10 @@ export function claimView(w: World, id: string, pid: number): ClaimView {
   const c = w.claims[id];
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
-  const view: ClaimView = { kind: 'held', mine: c.owner === pid, ownerAlive: w.engines.some((e) => e.pid === c.owner) };
-  return c.until === undefined ? view : { ...view, expired: nowOf(w) >= c.until };
+  // Every engine step observes a claim: a loop and literals, no closure or spread.
+  let ownerAlive = false;
+  const engines = w.engines;
+  for (let i = 0; i < engines.length && !ownerAlive; i++) ownerAlive = engines[i].pid === c.owner;
+  const mine = c.owner === pid;
+  return c.until === undefined ? { kind: 'held', mine, ownerAlive } : { kind: 'held', mine, ownerAlive, expired: nowOf(w) >= c.until };
 }

@@ -14,6 +14,7 @@
  * changes the broker's steps (its answers, and POSTs landing late).
  */
 import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type Apply, type EventKind, type Setting } from './kind.ts';
 
@@ -70,7 +71,7 @@ export function dedupeMemory(w: World): Readonly<Record<string, number>> | undef
   return w.dedupe;
 }
 
-const withMemory = (w: World, dedupe: Record<string, number>): World => ({ ...w, dedupe });
+const withMemory = (w: World, dedupe: Record<string, number>): World => withChanges(w, { dedupe });
 
 /**
  * A broker step under the window (an answer, or a POST landing late): a
@@ -89,7 +90,7 @@ function underDedupeWindow(apply: Apply): Apply {
     let seen = w;
     if (forgotten) {
       const { [id]: _held, ...rest } = w.broker;
-      seen = { ...w, broker: rest };
+      seen = withChanges(w, { broker: rest });
     }
     const from = tags.length;
     const next = apply(seen, e, ctx, tags);

@@ -7,8 +7,9 @@
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
-import type { Effect, Envelope, Reply } from '../../../model/types.ts';
+import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
+import { copyWorld, withEntry, withMemory, withoutEntry } from '../world-copy.ts';
 import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
 import { hasClock, leaseUntil, nowOf } from './clock.ts';
 import { claimView, readFor, rulesOf, type WorldContext } from './context.ts';
@@ -58,7 +59,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
     switch (fx.kind) {
       case 'write-record': {
         // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
-        w.records = { ...w.records, [fx.id]: { kind: 'record', record: asWritten(schema, fx.record) } };
+        w.records = withEntry<RecordSlot>(w.records, fx.id, { kind: 'record', record: asWritten(schema, fx.record) });
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
@@ -67,12 +68,11 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         break;
       }
       case 'take-claim':
-        w.claims = { ...w.claims, [fx.id]: until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until } };
+        w.claims = withEntry<ClaimSlot>(w.claims, fx.id, until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until });
         tags.push('layer:claim');
         break;
       case 'release-claim': {
-        const { [fx.id]: _gone, ...rest } = w.claims;
-        w.claims = rest;
+        w.claims = withoutEntry(w.claims, fx.id);
         tags.push('release');
         break;
       }
@@ -84,11 +84,10 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
       case 'quarantine': {
         const f = w.live[fx.file.id];
         if (f === undefined || f.generation !== fx.file.generation) break;
-        const { [fx.file.id]: _moved, ...rest } = w.live;
-        w.live = rest;
+        w.live = withoutEntry(w.live, fx.file.id);
         if (fx.kind === 'archive') {
           w.archived = [...w.archived, f];
-          w.reported = { ...w.reported, [f.id]: f.body };
+          w.reported = withEntry(w.reported, f.id, f.body);
           tags.push('layer:reported', 'archive');
         } else {
           w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
@@ -130,7 +129,8 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let index = 0;
   while (w.engines[index].pid !== e.pid) index++;
   const proc = w.engines[index];
-  const next: World = { ...w, engines: [...w.engines] };
+  const next = copyWorld(w);
+  next.engines = w.engines.slice();
   let reply: Reply | null = null;
   let envelope: Envelope | null = null;
   let acceptance: ReturnType<typeof brokerAccept> | null = null;
@@ -158,14 +158,14 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (posted && acceptance !== null && envelope !== null) {
     if (acceptance.stored) tags.push('layer:stored');
     if (acceptance.stored && isDuplicate(w.broker[envelope.id] ?? null, envelope.body)) tags.push('layer:duplicate');
-    if (acceptance.holding !== null) next.broker = { ...w.broker, [envelope.id]: acceptance.holding };
+    if (acceptance.holding !== null) next.broker = withEntry(w.broker, envelope.id, acceptance.holding);
   }
   if (answer?.crash !== undefined) {
     next.engines.splice(index, 1);
     next.crashes++;
     tags.push(...answer.crash);
   } else {
-    next.engines[index] = { ...proc, state: out.state, ctx: out.ctx };
+    next.engines[index] = withMemory(proc, out.state, out.ctx);
   }
   return next;
 }

@@ -9,6 +9,7 @@ import { canonicalJson } from '../../core/canonical.ts';
 import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
 
@@ -44,7 +45,10 @@ export const crash: EventKind<Crash> = {
   weight: (_w, ctx) => crashKnob.weight(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:crash', `crash@${e.at}`);
-    return { ...w, engines: w.engines.filter((p) => p.pid !== e.pid), crashes: w.crashes + 1 };
+    const next = copyWorld(w);
+    next.engines = w.engines.filter((p) => p.pid !== e.pid);
+    next.crashes = w.crashes + 1;
+    return next;
   },
   label: (e) => `crash e${e.pid} (${e.at})`,
   replayKey: (e) => `${e.kind}:${e.pid}`,
@@ -76,6 +80,8 @@ function damage(
 ): EventKind<Damage> {
   const knob = knobOf(name, v1Index);
   const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx.options) > 0;
+  // Made once: a run counts its tags in a map, and a string built at every step is hashed at every count.
+  const tag = `fault:${name}`;
   return {
     name,
     group: 'fault',
@@ -87,8 +93,10 @@ function damage(
     apply: (w, e, ctx, tags) => {
       const changed = change(w, e, ctx);
       if (changed === null) return w;
-      tags.push(`fault:${name}`);
-      return { ...w, ...changed, corruptions: w.corruptions + 1 };
+      tags.push(tag);
+      const next = Object.assign(copyWorld(w), changed);
+      next.corruptions = w.corruptions + 1;
+      return next;
     },
     label: (e) => `${e.kind} ${e.id}`,
     counter: `fault:${name}`,

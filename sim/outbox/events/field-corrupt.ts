@@ -12,6 +12,7 @@ import { declaredFields, hasType, schemaOf, type FieldDecl } from '../../../mode
 import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
 
@@ -114,7 +115,7 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = {
     const record = slot?.kind === 'record' ? damaged(slot.record, e, ctx) : null;
     if (record === null) return w;
     tags.push('fault:field-corrupt', `field-corrupt:${e.how}`);
-    return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record } }, corruptions: w.corruptions + 1 };
+    return withChanges(w, { records: { ...w.records, [e.id]: { kind: 'record', record } }, corruptions: w.corruptions + 1 });
   },
   label: (e) => `field-corrupt ${e.id} ${e.field} ${e.how}`,
   counter: 'fault:field-corrupt',

@@ -15,6 +15,7 @@
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
@@ -69,11 +70,10 @@ const boundOf = (options: WorldContext['options']): number => options.settings?.
 /** The POSTs in transit in `w` (none when the slot is absent). */
 const inTransitOf = (w: World): readonly InTransit[] => w.inTransit ?? [];
 
-/** `w` with `list` in transit; an empty list leaves no slot, so a world's key does not remember there was one. */
+/** `w` with `list` in transit; an empty list leaves the slot undefined, so a world's key does not remember there was one. */
 function withInTransit(w: World, list: readonly InTransit[]): World {
-  if (list.length > 0) return { ...w, inTransit: list };
-  const { inTransit: _none, ...rest } = w;
-  return rest;
+  // Left undefined, not deleted: a world keeps its shape (outbox-system.ts, `initial`); undefined encodes as absent.
+  return withChanges(w, { inTransit: list.length > 0 ? list : undefined });
 }
 
 const IN_TRANSIT_NAME = 'timeout-in-transit';
@@ -153,7 +153,7 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   if (acceptance.stored) tags.push('layer:stored');
   if (acceptance.stored && isDuplicate(held, post.body)) tags.push('layer:duplicate');
   const broker = acceptance.holding !== null ? { ...w.broker, [post.id]: acceptance.holding } : w.broker;
-  return withInTransit({ ...w, broker }, list.filter((_, i) => i !== e.index));
+  return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
 
 export const land: EventKind<Land> = {

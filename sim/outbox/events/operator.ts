@@ -13,6 +13,7 @@ import { readSlot } from '../../../model/record.ts';
 import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, type EventKind } from './kind.ts';
@@ -62,7 +63,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
     now: nowOf(w),
   });
   // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
-  return { ...w, records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 };
+  return withChanges(w, { records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 });
 }
 
 function requeueKind(reset: boolean): EventKind<Requeue> {
@@ -149,13 +150,12 @@ export const restore: EventKind<Restore> = {
     const q = w.quarantined[e.index];
     const quarantined = w.quarantined.filter((_, i) => i !== e.index);
     tags.push('fault:restore');
-    return {
-      ...w,
+    return withChanges(w, {
       quarantined,
       live: { ...w.live, [q.id]: { id: q.id, body: q.body, generation: w.nextGeneration } },
       nextGeneration: w.nextGeneration + 1,
       operatorActions: w.operatorActions + 1,
-    };
+    });
   },
   label: (e) => `operator restore quarantined #${e.index}`,
   counter: 'fault:restore',

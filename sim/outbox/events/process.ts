@@ -5,6 +5,7 @@
  */
 import { initialMemory } from '../stepper.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import { stepText, type EventKind, type StepView } from './kind.ts';
 
 declare module '../world.ts' {
@@ -38,7 +39,7 @@ export const restart: EventKind<Restart> = {
     const pid = w.nextPid;
     const proc: EngineProc = { pid, version: e.version, ...initialMemory(pid, ctx.options.attemptsMax) };
     tags.push('restart');
-    return { ...w, engines: [...w.engines, proc], nextPid: pid + 1 };
+    return withChanges(w, { engines: [...w.engines, proc], nextPid: pid + 1 });
   },
   label: (e) => `restart engine (${e.version})`,
   counter: 'restart',
@@ -69,7 +70,7 @@ export const upgrade: EventKind<Upgrade> = {
     const pid = w.nextPid;
     const proc: EngineProc = { pid, version: 'new', ...initialMemory(pid, ctx.options.attemptsMax) };
     tags.push('fault:upgrade');
-    return { ...w, engines: [...w.engines.filter((p) => p.pid !== e.pid), proc], nextPid: pid + 1 };
+    return withChanges(w, { engines: [...w.engines.filter((p) => p.pid !== e.pid), proc], nextPid: pid + 1 });
   },
   label: (e) => `upgrade e${e.pid} to new rules`,
   counter: 'fault:upgrade',

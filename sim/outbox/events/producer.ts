@@ -1,5 +1,6 @@
 /** The producer (subsystem `producer`): the worker writing result files into `results/`. */
 import { bodyName, type WorldEvent } from '../world.ts';
+import { copyWorld, withEntry } from '../world-copy.ts';
 import type { EventKind } from './kind.ts';
 
 declare module '../world.ts' {
@@ -25,12 +26,11 @@ export const produce: EventKind<Produce> = {
     tags.push('layer:written');
     if (replacing) tags.push('replace-live');
     if (replacing && sending) tags.push('fault:replace-during-send');
-    return {
-      ...w,
-      live: { ...w.live, [e.id]: { id: e.id, body, generation: w.nextGeneration } },
-      nextGeneration: w.nextGeneration + 1,
-      produced: { ...w.produced, [e.id]: k + 1 },
-    };
+    const next = copyWorld(w);
+    next.live = withEntry(w.live, e.id, { id: e.id, body, generation: w.nextGeneration });
+    next.nextGeneration = w.nextGeneration + 1;
+    next.produced = withEntry(w.produced, e.id, k + 1);
+    return next;
   },
   label: (e) => `produce ${e.id}`,
   counter: 'layer:written',

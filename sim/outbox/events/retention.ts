@@ -14,6 +14,7 @@
  */
 import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldEvent } from '../world.ts';
+import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type EventKind, type Setting } from './kind.ts';
 
@@ -72,9 +73,9 @@ export const sweep: EventKind<Sweep> = {
     if (ctx.worldRules.rules.retention === 'tombstone' && slot?.kind === 'record') {
       // The rule set asks for a tombstone: the record without its payload.
       const { payload: _payload, ...tombstone } = slot.record;
-      return { ...w, records: { ...w.records, [e.id]: { kind: 'record', record: tombstone as OutboxRecord } }, sweeps };
+      return withChanges(w, { records: { ...w.records, [e.id]: { kind: 'record', record: tombstone as OutboxRecord } }, sweeps });
     }
-    return { ...w, records, sweeps };
+    return withChanges(w, { records, sweeps });
   },
   label: (e) => `retention sweeper deletes the DELIVERED record of ${e.id}`,
   counter: 'fault:sweep',
