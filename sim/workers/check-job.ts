@@ -50,22 +50,6 @@ export interface JobResult {
   suiteSeconds: number;
 }
 
-/** Until `port` gives its `done` message, feeding each result to `on`. */
-function drain(port: MessagePort, on: (m: JobMessage) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    port.on('message', (m: JobMessage) => {
-      if (m.kind === 'done') resolve();
-      else {
-        try {
-          on(m);
-        } catch (err) {
-          reject(err);
-        }
-      }
-    });
-  });
-}
-
 /**
  * Runs `job`'s worlds (handed to threads in `order`, suite indices) and its
  * seeds [from, to) on `job.workers` workers, the main thread one of them.
@@ -103,18 +87,36 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     hooks.onSeeds?.(seedsDone);
     if (Object.keys(r.first).length > 0 && r.fault === undefined) hooks.onViolation?.(r);
   };
+  // The end of the job: every piece the threads took has come back (or one failed).
+  let received = 0;
+  let failure: { err: unknown } | null = null;
+  let wake = (): void => undefined;
+  const fail = (err: unknown): void => {
+    failure ??= { err };
+    queue.stop();
+    wake();
+  };
   const fromThread = (m: JobMessage): void => {
-    if (m.kind === 'world-start') started.set(m.index, hooks.now());
-    else if (m.kind === 'world') {
-      if (m.result === null) {
+    if (m.kind === 'world-start') {
+      started.set(m.index, hooks.now());
+      return;
+    }
+    try {
+      if (m.kind === 'seeds') seeds(m.result);
+      else if (m.result === null) {
         // The thread's search threw: search here, where a broken decision ends the check with its trace.
         if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
-        return;
+      } else {
+        // A thread's world is timed here, from the messages that it started and ended (late when this thread was busy).
+        const seconds = hooks.now() - (started.get(m.index) ?? start);
+        world(m.index, { ...m.result, seconds, violations: m.result.violations.map((v) => ({ ...v, replay: hooks.replayCommand(v.path) })) });
       }
-      // A thread's world is timed here, from the messages that it started and ended (late when this thread was busy).
-      const seconds = hooks.now() - (started.get(m.index) ?? start);
-      world(m.index, { ...m.result, seconds, violations: m.result.violations.map((v) => ({ ...v, replay: hooks.replayCommand(v.path) })) });
-    } else if (m.kind === 'seeds') seeds(m.result);
+    } catch (err) {
+      fail(err);
+    } finally {
+      received++;
+      wake();
+    }
   };
 
   flush();
@@ -123,34 +125,43 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   const watchInterrupt = setInterval(() => {
     if (interruption() !== null) queue.stop();
   }, 50);
+  const ports: MessagePort[] = [];
+  let mainTaken = 0;
   try {
-    const threadsDone: Promise<unknown>[] = [];
     for (let t = 0; t < threads && pool !== null; t++) {
       const { port1, port2 } = new MessageChannel();
+      ports.push(port1);
+      port1.on('message', fromThread);
       const task: JobThreadTask = { job, queue: queue.buffer, port: port2, watch: watchBuffer() };
-      const drained = drain(port1, fromThread).finally(() => port1.close());
-      // The task's promise rejects when the thread fails outside a world search (a seed chunk that threw).
-      const ran = pool.run(task, { transferList: [port2] });
-      const done = Promise.all([drained, ran]);
-      // A failed thread stops the queue; its rejection is awaited below (or dropped, when this thread failed first).
-      done.catch(() => queue.stop());
-      threadsDone.push(done);
+      // Rejects when the thread fails outside a world search (a seed chunk that threw), and when the pool is destroyed at the end.
+      pool.run(task, { transferList: [port2] }).catch(fail);
     }
     for (;;) {
       if (interruption() !== null) queue.stop();
-      const piece = (job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS)) ?? queue.takeWorld(false);
+      const piece = failure === null ? ((job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS)) ?? queue.takeWorld(false)) : null;
       if (piece === null) break;
+      mainTaken++;
       if (piece.kind === 'seeds') seeds(await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) }));
       else world(piece.index, hooks.searchHere(piece.index, worldStop(queue, piece.index)));
       // A turn of the event loop: the threads' results come in, and a signal's handler records an interrupt.
       await yieldToLoop();
     }
-    await Promise.all(threadsDone);
+    // The queue hands out nothing more: wait for the pieces the threads took, not for a thread still starting
+    // (a check that ends at once, --stop-on-first at an early seed, does not wait for a thread to load its code).
+    await new Promise<void>((resolve) => {
+      wake = () => {
+        if (failure !== null || received >= queue.taken - mainTaken) resolve();
+      };
+      wake();
+    });
+    const failed = failure as { err: unknown } | null;
+    if (failed !== null) throw failed.err;
   } catch (err) {
     queue.stop();
     throw err;
   } finally {
     clearInterval(watchInterrupt);
+    for (const p of ports) p.close();
     await pool?.destroy();
   }
   flush();

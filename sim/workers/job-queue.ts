@@ -41,7 +41,9 @@ const SEED_NEXT = 4;
 const SEED_TO = 5;
 /** Nonzero: hand out nothing more, and stop the searches running (an interrupt, or a failure). */
 const STOP = 6;
-const HEADER = 7;
+/** Pieces handed out so far (to any thread): once the queue hands out nothing more, the results to wait for. */
+const TAKEN = 7;
+const HEADER = 8;
 
 /** A piece of work taken from the queue. */
 export type JobPiece = { kind: 'world'; index: number } | { kind: 'seeds'; from: number; to: number };
@@ -116,6 +118,15 @@ export class JobQueue {
     });
   }
 
+  /**
+   * Pieces handed out so far. Once a take has come back empty the queue
+   * never hands out again (its ends only move towards each other), so this
+   * is then the final count.
+   */
+  get taken(): number {
+    return Atomics.load(this.ints, TAKEN);
+  }
+
   /** Seeds not yet handed out. */
   get seedsLeft(): number {
     return Math.max(0, Atomics.load(this.ints, SEED_TO) - Atomics.load(this.ints, SEED_NEXT));
@@ -127,7 +138,10 @@ export class JobQueue {
       const end = this.ints[WORLD_END];
       while (!this.stopped && this.ints[FRONT] < this.ints[BACK]) {
         const index = front ? this.ints[HEADER + this.ints[FRONT]++] : this.ints[HEADER + --this.ints[BACK]];
-        if (index < end) return { kind: 'world', index };
+        if (index < end) {
+          this.ints[TAKEN]++;
+          return { kind: 'world', index };
+        }
       }
       return null;
     });
@@ -140,6 +154,7 @@ export class JobQueue {
       const to = Math.min(this.ints[SEED_TO], from + size);
       if (this.stopped || from >= to) return null;
       this.ints[SEED_NEXT] = to;
+      this.ints[TAKEN]++;
       return { kind: 'seeds', from, to };
     });
   }

@@ -9,7 +9,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ShardResult } from '../check.ts';
 import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
-import { searchWorld } from '../small-worlds-task.ts';
 import { attachWatch } from '../watch.ts';
 import { runTask, type PlanSpec } from './check-task.ts';
 import { JobQueue, threadChunk } from './job-queue.ts';
@@ -42,9 +41,7 @@ export interface JobThreadTask {
 export type JobMessage =
   | { kind: 'world-start'; index: number }
   | { kind: 'world'; index: number; result: SmallWorldResult | null }
-  | { kind: 'seeds'; from: number; to: number; result: ShardResult }
-  /** The last message of a thread: posted on the same port, it comes after every result. */
-  | { kind: 'done' };
+  | { kind: 'seeds'; from: number; to: number; result: ShardResult };
 
 /** What a world's result tells the queue: under `--stop-on-first` a violation ends the worlds after it. */
 export function noteWorld(queue: JobQueue, job: JobSpec, index: number, r: SmallWorldResult): void {
@@ -71,15 +68,14 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
   let pieces = 0;
   for (;;) {
     const piece = queue.takeWorld(true) ?? (job.plan === null ? null : queue.takeSeeds(threadChunk(queue.seedsLeft, job.workers)));
-    if (piece === null) {
-      port.postMessage({ kind: 'done' } satisfies JobMessage);
-      return pieces;
-    }
+    if (piece === null) return pieces;
     pieces++;
     if (piece.kind === 'world') {
       port.postMessage({ kind: 'world-start', index: piece.index } satisfies JobMessage);
       let result: SmallWorldResult | null;
       try {
+        // Imported when a thread first searches a world: a thread that runs only seeds does not load the explorer.
+        const { searchWorld } = await import('../small-worlds-task.ts');
         result = await searchWorld(job.rules, job.oldRules, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
         noteWorld(queue, job, piece.index, result);
       } catch {
