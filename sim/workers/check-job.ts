@@ -4,7 +4,9 @@
  * all taking from one shared queue (job-queue.ts). A thread searches worlds
  * first (the heaviest first) and then runs seeds; the main thread runs seeds
  * first (in small chunks, between which its event loop takes the threads'
- * results) and then searches worlds from the light end. So the swarm runs
+ * results) and then searches worlds from the light end. Under
+ * `--stop-on-first` everyone takes worlds in suite order first (the answer
+ * is the first violating world, then the first violating seed). So the swarm runs
  * while the suite runs, every core works until the queue is empty, and each
  * thread warms up its explorer or its seed runner, not both, where it can.
  *
@@ -21,7 +23,7 @@ import { interruption } from '../interrupt.ts';
 import type { SmallWorldResult } from '../small-worlds.ts';
 import { watchBuffer } from '../watch.ts';
 import { runTask } from './check-task.ts';
-import { JobQueue, MAIN_CHUNK_SEEDS } from './job-queue.ts';
+import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { checkThreadPool } from './pool.ts';
 
@@ -125,6 +127,11 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   const watchInterrupt = setInterval(() => {
     if (interruption() !== null) queue.stop();
   }, 50);
+  const seedsHere = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS));
+  // The main thread's next piece. Under --stop-on-first the answer is the first violating world in suite order
+  // (the seeds count only when the suite holds none): it takes worlds in suite order first, starting at once
+  // while the threads still load. Otherwise seeds first, then the light end of the worlds.
+  const mainPiece = (): JobPiece | null => (job.stopOnFirst ? (queue.takeWorld(true) ?? seedsHere()) : (seedsHere() ?? queue.takeWorld(false)));
   const ports: MessagePort[] = [];
   let mainTaken = 0;
   try {
@@ -138,7 +145,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     }
     for (;;) {
       if (interruption() !== null) queue.stop();
-      const piece = failure === null ? ((job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS)) ?? queue.takeWorld(false)) : null;
+      const piece = failure === null ? mainPiece() : null;
       if (piece === null) break;
       mainTaken++;
       if (piece.kind === 'seeds') seeds(await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) }));
