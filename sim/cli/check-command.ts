@@ -267,7 +267,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   let merged: ShardResult;
   if (workers > 1) {
     // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
-    ({ smallReport, merged } = await runThreaded(pair, parts.smallWorlds ? worlds : [], parts.swarm ? spec : null, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    ({ smallReport, merged } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
   } else {
     smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, suiteIo, clock, suiteHow) : null;
     const suiteStopped = stopOnFirst && smallReport !== null && smallReport.worlds.some((w) => w.violations.length > 0);
@@ -403,8 +403,9 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
 }
 
 /**
- * `check --workers N` (N > 1): the suite's worlds and the swarm's seeds
- * [from, to) (`spec` null: none) as one job on N workers. The suite is
+ * `check --workers N` (N > 1): the suite's worlds and (with `swarm`) the
+ * seeds [from, to) of `spec` as one job on N workers, its threads loading
+ * the rule sets `spec` names. The suite is
  * reported as on one thread: its progress bar, then each world's violations
  * as it is given out in suite order. The seeds' violations found while the
  * suite runs wait for it (the suite's answers come first, as on one thread),
@@ -412,7 +413,7 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
  * (a violation under `--stop-on-first`, or an interrupt) the seeds are
  * dropped and reported as not run, as on one thread.
  */
-async function runThreaded(pair: RulesPair, worlds: SmallWorld[], spec: PlanSpec | null, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult }> {
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult }> {
   const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
   const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
   /** Whether the seeds count: null until the suite ends. */
@@ -422,7 +423,7 @@ async function runThreaded(pair: RulesPair, worlds: SmallWorld[], spec: PlanSpec
   const waiting: ShardResult[] = [];
   let violated = false;
   const result = await runCheckJob(
-    { rules: spec?.rules ?? pair.rules.name, oldRules: spec?.oldRules ?? null, worlds, outDir, symmetry: how.symmetry, plan: spec, workers, stopOnFirst: how.stopOnFirst },
+    { rules: spec.rules, oldRules: spec.oldRules, worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
     how.stopOnFirst ? worlds.map((_, i) => i) : heaviestFirst(worlds),
     from,
     to,
@@ -437,7 +438,7 @@ async function runThreaded(pair: RulesPair, worlds: SmallWorld[], spec: PlanSpec
       },
       onSuiteDone: () => {
         suiteBar.stop();
-        seedsCount = spec !== null && !(how.stopOnFirst && violated) && interruption() === null;
+        seedsCount = swarm && !(how.stopOnFirst && violated) && interruption() === null;
         if (!seedsCount) return true;
         seedsBar = progressBar(seedsIo, 'seeds', to - from);
         seedsBar.update(seedsDone);

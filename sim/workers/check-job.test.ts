@@ -86,6 +86,15 @@ describe('a check job on worker threads', () => {
     expect(two.report.runs).toBe(0);
   }, 300_000);
 
+  it('a rule file: the threads search the worlds of the file (by its path), the report of 1 worker', async () => {
+    const argv = ['check', '--rules', './properties/mutants/envelope-id-is-key.ts', '--small-worlds-only', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'file1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'file2'));
+    expect(two.code).toBe(one.code);
+    expect(strip(two.report)).toEqual(strip(one.report));
+    expect(traces(join(tmp, 'file2'))).toEqual(traces(join(tmp, 'file1')));
+  }, 300_000);
+
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
     const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];
     const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'all1'));
