@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobQueue, MAIN_CHUNK_SEEDS, THREAD_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
+import { threadSeedChunk } from './job-thread.ts';
 
 describe('the job queue', () => {
   it('gives each world once: the front in order, the back from the end', () => {
@@ -64,5 +65,12 @@ describe('threadChunk', () => {
   it('never goes below the main thread chunk', () => {
     expect(threadChunk(40, 2)).toBe(MAIN_CHUNK_SEEDS);
     expect(threadChunk(1, 8)).toBe(MAIN_CHUNK_SEEDS);
+  });
+});
+
+describe('threadSeedChunk', () => {
+  it('is threadChunk, but the small chunk under --stop-on-first (the answer waits for a chunk a thread holds)', () => {
+    expect(threadSeedChunk({ stopOnFirst: false, workers: 2 }, 20_000)).toBe(THREAD_CHUNK_SEEDS);
+    expect(threadSeedChunk({ stopOnFirst: true, workers: 2 }, 20_000)).toBe(MAIN_CHUNK_SEEDS);
   });
 });

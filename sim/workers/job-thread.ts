@@ -11,7 +11,7 @@ import type { ShardResult } from '../check.ts';
 import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
 import { attachWatch } from '../watch.ts';
 import { runTask, type PlanSpec } from './check-task.ts';
-import { JobQueue, threadChunk } from './job-queue.ts';
+import { JobQueue, MAIN_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
 
 /** What every participant of a job shares: the worlds and the seeds' plan (null: no swarm), by rule specs. */
 export interface JobSpec {
@@ -60,6 +60,15 @@ export function worldStop(queue: JobQueue, index: number): () => string | null {
   return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : null);
 }
 
+/**
+ * Seeds of a thread's next chunk: {@link threadChunk}'s, but under
+ * `--stop-on-first` the main thread's small chunk, since a chunk runs to its
+ * end (or its own first violation) and the answer waits for it.
+ */
+export function threadSeedChunk(job: Pick<JobSpec, 'stopOnFirst' | 'workers'>, seedsLeft: number): number {
+  return job.stopOnFirst ? MAIN_CHUNK_SEEDS : threadChunk(seedsLeft, job.workers);
+}
+
 /** Runs the thread's share of a job; resolves with the pieces it ran. */
 export async function runJobThread(task: JobThreadTask): Promise<number> {
   if (task.watch) attachWatch(task.watch);
@@ -67,7 +76,7 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
   const queue = JobQueue.attach(task.queue);
   let pieces = 0;
   for (;;) {
-    const piece = queue.takeWorld(true) ?? (job.plan === null ? null : queue.takeSeeds(threadChunk(queue.seedsLeft, job.workers)));
+    const piece = queue.takeWorld(true) ?? (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
     if (piece === null) return pieces;
     pieces++;
     if (piece.kind === 'world') {
