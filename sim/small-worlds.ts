@@ -107,10 +107,16 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, 1 engine, attempts 3, crashes 2': 150,
 };
 
-/** Suite indices of `worlds`, the heaviest first (ties in suite order). */
-export function heaviestFirst(worlds: readonly SmallWorld[]): number[] {
+/**
+ * The order in which worker threads take the suite's worlds: the first world
+ * first (light, and the one that finds a typical flaw soonest: the suite's
+ * answers are given out in suite order, so none comes before it), then the
+ * rest heaviest first (ties in suite order).
+ */
+export function threadOrder(worlds: readonly SmallWorld[]): number[] {
   const cost = (w: SmallWorld): number => WORLD_COST[w.name] ?? 200;
-  return worlds.map((_, i) => i).sort((a, b) => cost(worlds[b]) - cost(worlds[a]) || a - b);
+  const rest = worlds.map((_, i) => i).slice(1).sort((a, b) => cost(worlds[b]) - cost(worlds[a]) || a - b);
+  return worlds.length === 0 ? [] : [0, ...rest];
 }
 
 /** What the user fixed that every suite world takes: `--broker`, a world setting (`--dedupe-window`), `--property at-most-once`. */

@@ -34,7 +34,7 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
-import { exploreSmallWorld, heaviestFirst, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
@@ -267,7 +267,11 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   let merged: ShardResult;
   if (workers > 1) {
     // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
-    ({ smallReport, merged } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    let dropped: boolean;
+    ({ smallReport, merged, dropped } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    // Seeds dropped (an interrupt during the suite): the traces printed for them are not the report's.
+    if (dropped) for (const e of early.values()) rmSync(e.trace.path, { force: true });
+    if (dropped) early.clear();
   } else {
     smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, suiteIo, clock, suiteHow) : null;
     const suiteStopped = stopOnFirst && smallReport !== null && smallReport.worlds.some((w) => w.violations.length > 0);
@@ -407,13 +411,16 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
  * seeds [from, to) of `spec` as one job on N workers, its threads loading
  * the rule sets `spec` names. The suite is
  * reported as on one thread: its progress bar, then each world's violations
- * as it is given out in suite order. The seeds' violations found while the
- * suite runs wait for it (the suite's answers come first, as on one thread),
- * and their progress bar starts when it ends. When the suite ends the check
- * (a violation under `--stop-on-first`, or an interrupt) the seeds are
- * dropped and reported as not run, as on one thread.
+ * as it is given out in suite order. The seeds' violations are printed as
+ * they come (answer first: the swarm's first answer comes while the suite
+ * still runs), except under `--stop-on-first`, where they wait for the
+ * suite (its answer comes first, as on one thread); the seeds' progress bar
+ * starts when the suite ends. When the suite ends the check (a violation
+ * under `--stop-on-first`, or an interrupt) the seeds are dropped and
+ * reported as not run, as on one thread (`dropped`: the caller removes the
+ * traces it wrote for them).
  */
-async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult }> {
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean }> {
   const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
   const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
   /** Whether the seeds count: null until the suite ends. */
@@ -424,7 +431,7 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
   let violated = false;
   const result = await runCheckJob(
     { rules: spec.rules, oldRules: spec.oldRules, worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
-    how.stopOnFirst ? worlds.map((_, i) => i) : heaviestFirst(worlds),
+    how.stopOnFirst ? worlds.map((_, i) => i) : threadOrder(worlds),
     from,
     to,
     {
@@ -450,12 +457,12 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
         seedsBar?.update(done);
       },
       onViolation: (r) => {
-        if (seedsCount === true) announceSeeds?.(r);
+        if (seedsCount === true || (seedsCount === null && !how.stopOnFirst)) announceSeeds?.(r);
         else if (seedsCount === null) waiting.push(r);
       },
     },
   );
   (seedsBar as ReturnType<typeof progressBar> | null)?.stop();
   const smallReport = worlds.length > 0 ? smallWorldsReport(result.worlds, result.suiteSeconds, worlds.length) : null;
-  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard() };
+  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true };
 }

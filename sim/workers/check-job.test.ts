@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../check-report.ts';
 import { rulesPair } from '../cli/check-command.ts';
 import { main } from '../cli/main.ts';
-import { exploreSmallWorld, exploreSuite, heaviestFirst, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
 import { steppersFor } from '../check.ts';
 import { runCheckJob } from './check-job.ts';
 
@@ -54,7 +54,7 @@ describe('a check job on worker threads', () => {
     const here: number[] = [];
     const two = await runCheckJob(
       { rules: 'fail-closed', oldRules: null, worlds: clean, outDir: join(tmp, 'one'), symmetry: true, plan: null, workers: 2, stopOnFirst: false },
-      heaviestFirst(clean),
+      threadOrder(clean),
       1,
       1,
       {
@@ -71,7 +71,7 @@ describe('a check job on worker threads', () => {
     expect(two.swarm.runs).toBe(0);
     expect(seen).toEqual([0, 1, 2, 3]);
     // The main thread, with no seeds to run, takes worlds from the light end only.
-    const order = heaviestFirst(clean);
+    const order = threadOrder(clean);
     for (const i of here) expect(order.indexOf(i)).toBeGreaterThanOrEqual(order.length - here.length);
   }, 300_000);
 
