@@ -11,10 +11,9 @@
 // command-worker.mjs, the thread of a supervised command; and
 // check-worker-entry.js, the thread of `check --workers N`, which
 // worker-bundle.ts finds beside its own module (import.meta.url: the
-// bundle's file, in the same folder); and small-worlds-task.js, the thread
-// of the small-world suite under `check --workers N`, which
-// small-worlds-pool.ts finds the same way. Shared code is in chunk-*.js files
-// beside them.
+// bundle's file, in the same folder), which also searches the small worlds
+// of `check --workers N` (sim/workers/check-job.ts). Shared code is in
+// chunk-*.js files beside them.
 //
 // Not bundled: piscina (its pool starts its own worker file, found beside
 // its own module) and esbuild (the rule-file loader's compiler finds its
@@ -29,7 +28,6 @@ export const CLI_ENTRIES = {
   supervisor: 'sim/cli/supervisor.ts',
   'command-thread': 'sim/cli/command-thread.ts',
   'check-worker-entry': 'sim/workers/check-worker-entry.ts',
-  'small-worlds-task': 'sim/small-worlds-task.ts',
 };
 
 /** Bundles the CLI from the checkout at `root` into `outdir`. */

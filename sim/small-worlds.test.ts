@@ -11,7 +11,7 @@ import type { CheckReport } from './check-report.ts';
 import { rulesPair } from './cli/check-command.ts';
 import { main } from './cli/main.ts';
 import { EXPLORE_DEFAULTS } from './outbox/explore-options.ts';
-import { exploreSuite, smallWorlds, type SmallWorldResult } from './small-worlds.ts';
+import { exploreSuite, smallWorlds, threadOrder, type SmallWorldResult } from './small-worlds.ts';
 import { renderSmallWorlds, smallWorldsReport } from './small-worlds-report.ts';
 import { buildReport, renderReport } from './check-report.ts';
 import { emptyShard } from './check.ts';
@@ -178,6 +178,15 @@ describe('check runs the small worlds, then the swarm', () => {
       clearInterrupt();
     }
     expect(process.listenerCount('SIGTERM')).toBe(listeners);
+  });
+  it('worker threads take the first world first (the suite answers in suite order), then the heaviest, each world once', () => {
+    const worlds = smallWorlds(false);
+    const order = threadOrder(worlds);
+    expect(order[0]).toBe(0);
+    expect(worlds[order[1]].name).toBe('1 engine, 1 body, attempts 1, no crash, 6 operator actions');
+    expect(worlds[order[order.length - 1]].name).toBe('1 engine, dedupe window 2');
+    expect([...order].sort((a, b) => a - b)).toEqual(worlds.map((_, i) => i));
+    expect(threadOrder([])).toEqual([]);
   });
   it('--operator N fixes the operator budget of every seed, and one --seed shows it', async () => {
     const r = await run('check', '--swarm-only', '--seed', '300', '--operator', '11', '--out', join(tmp, 'op'));

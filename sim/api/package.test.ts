@@ -69,9 +69,9 @@ describe('npm pack', () => {
     // A compiled module stands for its tracked source: dist/sim/x.js and dist/sim/x.d.ts for sim/x.ts.
     const sourceOf = (p: string) => (p.startsWith('dist/') ? p.slice('dist/'.length).replace(/(\.d\.ts|\.js)$/, '.ts') : p);
     // The CLI's bundle (bin/cli-bundle.mjs): its entries, and the chunks of code they share.
-    const bundle = (p: string) => /^dist\/cli\/(main|io|supervisor|command-thread|check-worker-entry|small-worlds-task|chunk-[A-Z0-9]+)\.js$/.test(p);
+    const bundle = (p: string) => /^dist\/cli\/(main|io|supervisor|command-thread|check-worker-entry|chunk-[A-Z0-9]+)\.js$/.test(p);
     expect(paths.filter((p) => !bundle(p) && !tracked.has(sourceOf(p)))).toEqual([]);
-    expect(['main', 'io', 'supervisor', 'command-thread', 'check-worker-entry', 'small-worlds-task'].map((e) => `dist/cli/${e}.js`).filter((p) => !paths.includes(p))).toEqual([]);
+    expect(['main', 'io', 'supervisor', 'command-thread', 'check-worker-entry'].map((e) => `dist/cli/${e}.js`).filter((p) => !paths.includes(p))).toEqual([]);
     expect(paths.filter((p) => /\.test\.|(^|\/)(properties|examples|traces\/found)\//.test(p))).toEqual([]);
     // What package.json's exports and bin name is in the tarball.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>; bin: Record<string, string> };

@@ -386,8 +386,9 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   log('');
   // What this machine allows at all: two independent processes side by side against one alone,
   // and an arithmetic loop that allocates nothing, in two threads against one.
-  const alone = await checkProcessesSeconds(1, ['--seeds', '10000'], now);
-  const pair = await checkProcessesSeconds(2, ['--seeds', '10000'], now);
+  // One worker each (without --workers a check uses every core): the ceiling is two copies that share nothing.
+  const alone = await checkProcessesSeconds(1, ['--seeds', '10000', '--workers', '1'], now);
+  const pair = await checkProcessesSeconds(2, ['--seeds', '10000', '--workers', '1'], now);
   const loopOne: number[] = [];
   const loopTwo: number[] = [];
   for (let r = 0; r < 2; r++) {

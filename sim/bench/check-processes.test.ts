@@ -1,6 +1,6 @@
 /** The bench's whole-process `check` timings: real processes, timed to their exit; a failed run is an error, not a figure. */
 import { describe, expect, it } from 'vitest';
-import { checkProcessesSeconds, checkProcessRounds } from './check-processes.ts';
+import { ceilingRatio, checkProcessesSeconds, checkProcessRounds, workersAndCeiling } from './check-processes.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -12,6 +12,17 @@ describe('check timed as whole processes', () => {
     expect(r.two).toHaveLength(1);
     // A process loads the CLI before its first seed: never a zero or negative time.
     for (const s of [...r.one, ...r.two]) expect(s).toBeGreaterThan(0.05);
+  }, 60_000);
+
+  it('times 1 worker, 2 workers and two 1-worker processes together in each round, and reads the ceiling from them', async () => {
+    const r = await workersAndCeiling(['--swarm-only', '--seeds', '20'], 2, now);
+    expect([r.one.length, r.two.length, r.pair.length]).toEqual([2, 2, 2]);
+    for (const s of [...r.one, ...r.two, ...r.pair]) expect(s).toBeGreaterThan(0.05);
+    // Best of each: 1 worker 4 s, 2 workers 2.5 s (1.6x), two processes 4.4 s (ceiling 2 x 4 / 4.4).
+    const c = ceilingRatio({ one: [4, 4.2], two: [2.6, 2.5], pair: [4.4, 4.6] });
+    expect(c.ratio).toBeCloseTo(1.6, 6);
+    expect(c.ceiling).toBeCloseTo(8 / 4.4, 6);
+    expect(c.ofCeiling).toBeCloseTo(1.6 / (8 / 4.4), 6);
   }, 60_000);
 
   it('fails on a process that exits with an error instead of timing it', async () => {

@@ -37,10 +37,48 @@ export interface ProcessRounds {
 
 /**
  * `rounds` alternated rounds of one `check` process with 1 worker and one
- * with 2. The swarm only (`--swarm-only`): worker threads share out seeds,
- * while the small worlds explored before them run on one thread either way.
+ * with 2: the swarm only (`--swarm-only`), seeds shared out between threads.
  */
 export async function checkProcessRounds(seeds: number, rounds: number, now: () => number): Promise<ProcessRounds> {
   const run = (workers: number) => () => checkProcessesSeconds(1, ['--swarm-only', '--seeds', `${seeds}`, '--workers', `${workers}`], now);
   return { seeds, ...(await alternatedRounds(rounds, run(1), run(2))) };
+}
+
+/** Whole-process seconds of one `check ARGS` with 1 worker, one with 2, and two with 1 started together, round by round. */
+export interface WorkersAndCeiling {
+  one: number[];
+  two: number[];
+  pair: number[];
+}
+
+/**
+ * 2 workers against 1 beside the machine's own ceiling for the same work,
+ * measured in the same rounds: each round times one process with
+ * `--workers 1`, one with `--workers 2`, and two independent processes
+ * with `--workers 1` started together (the order rotates each round). The
+ * ceiling is 2 x (1 worker) / (two processes): what two cores give two
+ * copies of the work that share nothing; 2 workers cannot beat it.
+ */
+export async function workersAndCeiling(args: readonly string[], rounds: number, now: () => number): Promise<WorkersAndCeiling> {
+  const out: WorkersAndCeiling = { one: [], two: [], pair: [] };
+  const runs: [keyof WorkersAndCeiling, () => Promise<number>][] = [
+    ['one', () => checkProcessesSeconds(1, [...args, '--workers', '1'], now)],
+    ['two', () => checkProcessesSeconds(1, [...args, '--workers', '2'], now)],
+    ['pair', () => checkProcessesSeconds(2, [...args, '--workers', '1'], now)],
+  ];
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < runs.length; k++) {
+      const [side, run] = runs[(k + r) % runs.length];
+      out[side].push(await run());
+    }
+  }
+  return out;
+}
+
+/** The ceiling of a {@link WorkersAndCeiling} (best of each side), and 2 workers' ratio against 1 and against the ceiling. */
+export function ceilingRatio(m: WorkersAndCeiling): { ratio: number; ceiling: number; ofCeiling: number } {
+  const one = Math.min(...m.one);
+  const ratio = one / Math.min(...m.two);
+  const ceiling = (2 * one) / Math.min(...m.pair);
+  return { ratio, ceiling, ofCeiling: ratio / ceiling };
 }

@@ -9,19 +9,20 @@
  *   runs it (`check --rules R --stop-on-first`, a process from start to exit),
  *   and the start-up of `outbox-sim rules`;
  * - 2 workers against 1 beside the machine's own ceiling (two independent
- *   `check` processes against one), measured in the same run.
+ *   `check` processes against one), measured in the same rounds, for the
+ *   swarm alone and for the main job.
  * Wall-clock time is read here, for reporting only.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../check.ts';
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
-import { checkProcessesSeconds, checkProcessRounds } from './check-processes.ts';
+import { ceilingRatio, workersAndCeiling } from './check-processes.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 
 /** The heading of this section: `--only check-speed` replaces the section under it in BENCHMARKS.md. */
@@ -40,7 +41,7 @@ const SPEED_ROUNDS = 4;
 const ANSWER_RUNS = 3;
 /** Seeds of the workers' comparison and its ceiling, and their rounds. */
 const WORKER_SEEDS = 10_000;
-const WORKER_ROUNDS = 2;
+const WORKER_ROUNDS = 3;
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -132,25 +133,24 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
     log(`| \`outbox-sim check --swarm-only --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
   }
   const main = processSeconds(['check', '--quiet'], 1, now);
-  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds, then ${fmt(5000)} seeds) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
+  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds and ${fmt(5000)} seeds, on the machine's ${availableParallelism()} cores by default) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
   rmSync(out, { recursive: true, force: true });
   log('');
 
-  // 2 workers against 1, beside two independent processes against one, in the same run.
-  const rounds = await checkProcessRounds(WORKER_SEEDS, WORKER_ROUNDS, now);
-  const alone: number[] = [];
-  const pair: number[] = [];
-  for (let r = 0; r < WORKER_ROUNDS; r++) {
-    alone.push(await checkProcessesSeconds(1, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
-    pair.push(await checkProcessesSeconds(2, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`], now));
-  }
-  const w = speedup(rounds.one, rounds.two);
-  const ceiling = (2 * Math.min(...alone)) / Math.min(...pair);
-  log(`2 workers against 1 (\`check --swarm-only --seeds ${fmt(WORKER_SEEDS)} --workers W\`, whole processes, ${WORKER_ROUNDS} alternated rounds) beside the machine's ceiling: two independent \`check --swarm-only --seeds ${fmt(WORKER_SEEDS)}\` processes started together against one alone (best of ${WORKER_ROUNDS} each), measured in the same run:`);
+  // 2 workers against 1, beside two independent processes against one, in the same rounds: the swarm alone, then the main job.
+  log(`2 workers against 1 beside the machine's ceiling, whole processes as a user runs them: in each of ${WORKER_ROUNDS} rounds (the order rotating) one process with \`--workers 1\`, one with \`--workers 2\`, and two independent \`--workers 1\` processes started together; the ceiling is 2 x (1 worker) / (the two together), what two cores give two copies of the work that share nothing (best of each side). The main job runs its small worlds and its seeds as one job on one pool (sim/workers/check-job.ts); without \`--workers\` it uses the machine's cores.`);
   log('');
-  log('| 1 worker s | 2 workers s | **ratio 2/1** | ratio in each round | median | ceiling (2 processes / 1) | **ratio / ceiling** |');
-  log('| ---: | ---: | ---: | --- | ---: | ---: | ---: |');
-  log(`| ${w.oneBest.toFixed(2)} | ${w.twoBest.toFixed(2)} | ${speedupCells(w)} | ${ceiling.toFixed(2)}x | **${((100 * w.best) / ceiling).toFixed(0)}%** |`);
+  log('| work | 1 worker s | 2 workers s | **ratio 2/1** | two processes s | ceiling | **ratio / ceiling** |');
+  log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const jobs: [string, string[]][] = [
+    [`\`check --swarm-only --seeds ${fmt(WORKER_SEEDS)}\``, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`]],
+    ['`check` (the main job: the small worlds and 5,000 seeds)', []],
+  ];
+  for (const [label, args] of jobs) {
+    const m = await workersAndCeiling(args, WORKER_ROUNDS, now);
+    const c = ceilingRatio(m);
+    log(`| ${label} | ${Math.min(...m.one).toFixed(2)} | ${Math.min(...m.two).toFixed(2)} | **${c.ratio.toFixed(2)}x** | ${Math.min(...m.pair).toFixed(2)} | ${c.ceiling.toFixed(2)}x | **${(100 * c.ofCeiling).toFixed(0)}%** |`);
+  }
   log('');
   log(`Load average when this section ended: ${load()}. A ceiling near 1x means no second core was free in this run: 2 workers cannot gain there, whatever their own ratio.`);
   log('');

@@ -34,10 +34,11 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
-import { exploreSmallWorld, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
-import { exploreSuiteParallel } from '../small-worlds-pool.ts';
+import { runCheckJob } from '../workers/check-job.ts';
+import { defaultWorkers } from '../workers/default-workers.ts';
 import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
@@ -209,12 +210,14 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
-  const workers = intFlag('--workers', flags.workers, 1, 1, 64);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
   const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
+  // Without --workers: the machine's cores for a job worth threads (sim/workers/default-workers.ts).
+  const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
+  const workers = intFlag('--workers', flags.workers, defaultWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }), 1, 64);
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
@@ -239,12 +242,8 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const stopOnFirst = flags.stopOnFirst === true;
   // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.
   const answerFirst = !flags.json && !quiet;
-  const smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, flags.json === true || quiet ? { ...io, tty: false } : io, clock, { announce: answerFirst, stopOnFirst, symmetry: flags.symmetry !== false, threads: workers > 1 ? { count: workers, rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null } : null }) : null;
-  // --stop-on-first: a violation in a small world ends the check there, before the swarm.
-  const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
-  const swarmRuns = parts.swarm && stoppedIn === null;
-  const signalBefore = interruption();
-  const bar = progressBar(flags.json || quiet || !swarmRuns || signalBefore !== null ? { ...io, tty: false } : io, 'seeds', to - from);
+  const suiteIo = flags.json === true || quiet ? { ...io, tty: false } : io;
+  const suiteHow = { announce: answerFirst, stopOnFirst, symmetry: flags.symmetry !== false };
   // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
   // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
   const early = new Map<string, { seed: number; trace: WrittenTrace }>();
@@ -263,11 +262,30 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
       io.out(`    replay: ${replayCommand(trace.path, pair)}`);
     }
   };
-  // An interrupt during the small worlds stops the check there: no seed runs.
-  const merged = swarmRuns && signalBefore === null
-    ? await runSeedsParallel(spec, from, to, workers, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) })
-    : emptyShard();
-  bar.stop();
+  const seedsIo = flags.json === true || quiet ? { ...io, tty: false } : io;
+  let smallReport: SmallWorldsReport | null;
+  let merged: ShardResult;
+  if (workers > 1) {
+    // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
+    let dropped: boolean;
+    ({ smallReport, merged, dropped } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    // Seeds dropped (an interrupt during the suite): the traces printed for them are not the report's.
+    if (dropped) for (const e of early.values()) rmSync(e.trace.path, { force: true });
+    if (dropped) early.clear();
+  } else {
+    smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, suiteIo, clock, suiteHow) : null;
+    const suiteStopped = stopOnFirst && smallReport !== null && smallReport.worlds.some((w) => w.violations.length > 0);
+    const signalBefore = interruption();
+    const bar = progressBar(!parts.swarm || suiteStopped || signalBefore !== null ? { ...io, tty: false } : seedsIo, 'seeds', to - from);
+    // An interrupt during the small worlds stops the check there: no seed runs.
+    merged = parts.swarm && !suiteStopped && signalBefore === null
+      ? await runSeedsParallel(spec, from, to, 1, (done) => bar.update(done), { interruptible: true, stopOnViolation: stopOnFirst, ...(answerFirst ? { onViolation: announce } : {}) })
+      : emptyShard();
+    bar.stop();
+  }
+  // --stop-on-first: a violation in a small world ends the check there, before the swarm.
+  const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
+  const swarmRuns = parts.swarm && stoppedIn === null;
   if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
   const signal = interruption();
   const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
@@ -322,28 +340,32 @@ export function checkParts(flags: Pick<CheckFlags, 'swarmOnly' | 'smallWorldsOnl
   return { smallWorlds: flags.swarmOnly !== true && flags.seed === undefined && !sharded, swarm: true };
 }
 
+/** How the suite is searched and told about: answer first, `--stop-on-first`, symmetry. */
+interface SuiteHow {
+  announce: boolean;
+  stopOnFirst: boolean;
+  symmetry: boolean;
+}
+
 /**
- * Explores the suite with a progress bar over its worlds; an interrupt stops
- * the world being searched and the suite, and so does a violation under
- * `--stop-on-first`. A decision that breaks its contract in a world ends the
- * check as explore ends (one line, a trace of the path to the state being
- * expanded). With `announce` (answer first), a world's violations are
- * printed with their replay commands as soon as the world is searched.
+ * The suite's search of one world on this thread (with the world's progress
+ * on `bar`; `stop` ends it early beside an interrupt), and the lines that
+ * announce a world's violations (answer first). A decision that breaks its
+ * contract in a world ends the check as explore ends (one line, a trace of
+ * the path to the state being expanded).
  */
-async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: { announce: boolean; stopOnFirst: boolean; symmetry: boolean; threads: { count: number; rules: string; oldRules: string | null } | null }): Promise<SmallWorldsReport> {
-  const start = elapsedSeconds(clock);
-  const bar = progressBar(io, 'small worlds', worlds.length);
+function suiteSearch(pair: RulesPair, worlds: readonly SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, bar: ReturnType<typeof progressBar>) {
   const steppers = steppersFor(pair.rules, pair.oldRules);
-  const run = {
-    outDir,
-    replayCommand: (path: string) => replayCommand(path, pair),
-    now: () => elapsedSeconds(clock),
-    stopReason: () => (interruption() !== null ? 'interrupted' : null),
-    symmetry: how.symmetry,
-    onProgress: (i: number, states: number) => bar.update(i, `${worlds[i].name}: ${states.toLocaleString('en-US')} states`),
-  };
-  const searchHere = (i: number): SmallWorldResult => {
+  const searchHere = (i: number, stop?: () => string | null): SmallWorldResult => {
     const w = worlds[i];
+    const run = {
+      outDir,
+      replayCommand: (path: string) => replayCommand(path, pair),
+      now: () => elapsedSeconds(clock),
+      stopReason: () => (interruption() !== null ? 'interrupted' : (stop?.() ?? null)),
+      symmetry: how.symmetry,
+      onProgress: (j: number, states: number) => bar.update(j, `${worlds[j].name}: ${states.toLocaleString('en-US')} states`),
+    };
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
     return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
   };
@@ -354,38 +376,93 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
       io.out(`    replay: ${terminalText(v.replay)}`);
     }
   };
-  let results: SmallWorldResult[] = [];
-  if (how.threads !== null) {
-    // --workers N: the worlds on N threads, reported in suite order (small-worlds-pool.ts).
-    const { count, rules, oldRules } = how.threads;
-    results = await exploreSuiteParallel(worlds, count, {
-      rules,
-      oldRules,
-      outDir,
-      symmetry: how.symmetry,
-      now: run.now,
-      replayCommand: run.replayCommand,
-      stopReason: run.stopReason,
-      stopOnFirst: how.stopOnFirst,
-      onWorld: (i, r) => {
-        bar.update(i + 1, r.name);
-        announce(r);
-      },
-      inProcess: searchHere,
-    });
-  } else {
-    for (const [i, w] of worlds.entries()) {
-      // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (interruption() !== null) break;
-      bar.update(i, w.name);
-      const r = searchHere(i);
-      results.push(r);
-      announce(r);
-      if (how.stopOnFirst && r.violations.length > 0) break;
-    }
+  return { searchHere, announce };
+}
+
+/**
+ * Explores the suite on this thread with a progress bar over its worlds; an
+ * interrupt stops the world being searched and the suite, and so does a
+ * violation under `--stop-on-first`. With `announce` (answer first), a
+ * world's violations are printed with their replay commands as soon as the
+ * world is searched.
+ */
+async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: SuiteHow): Promise<SmallWorldsReport> {
+  const start = elapsedSeconds(clock);
+  const bar = progressBar(io, 'small worlds', worlds.length);
+  const { searchHere, announce } = suiteSearch(pair, worlds, outDir, io, clock, how, bar);
+  const results: SmallWorldResult[] = [];
+  for (const [i, w] of worlds.entries()) {
+    // A search is one synchronous loop: between worlds the event loop gets a turn, so that a signal's handler runs.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (interruption() !== null) break;
+    bar.update(i, w.name);
+    const r = searchHere(i);
+    results.push(r);
+    announce(r);
+    if (how.stopOnFirst && r.violations.length > 0) break;
   }
   bar.update(results.length, 'done');
   bar.stop();
   return smallWorldsReport(results, elapsedSeconds(clock) - start, worlds.length);
+}
+
+/**
+ * `check --workers N` (N > 1): the suite's worlds and (with `swarm`) the
+ * seeds [from, to) of `spec` as one job on N workers, its threads loading
+ * the rule sets `spec` names. The suite is
+ * reported as on one thread: its progress bar, then each world's violations
+ * as it is given out in suite order. The seeds' violations are printed as
+ * they come (answer first: the swarm's first answer comes while the suite
+ * still runs), except under `--stop-on-first`, where they wait for the
+ * suite (its answer comes first, as on one thread); the seeds' progress bar
+ * starts when the suite ends. When the suite ends the check (a violation
+ * under `--stop-on-first`, or an interrupt) the seeds are dropped and
+ * reported as not run, as on one thread (`dropped`: the caller removes the
+ * traces it wrote for them).
+ */
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean }> {
+  const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
+  const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
+  /** Whether the seeds count: null until the suite ends. */
+  let seedsCount: boolean | null = null;
+  let seedsBar: ReturnType<typeof progressBar> | null = null;
+  let seedsDone = 0;
+  const waiting: ShardResult[] = [];
+  let violated = false;
+  const result = await runCheckJob(
+    { rules: spec.rules, oldRules: spec.oldRules, worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
+    how.stopOnFirst ? worlds.map((_, i) => i) : threadOrder(worlds),
+    from,
+    to,
+    {
+      now: () => elapsedSeconds(clock),
+      replayCommand: (path) => replayCommand(path, pair),
+      searchHere,
+      onWorld: (i, r) => {
+        suiteBar.update(i + 1, r.name);
+        violated ||= r.violations.length > 0;
+        announce(r);
+      },
+      onSuiteDone: () => {
+        suiteBar.stop();
+        seedsCount = swarm && !(how.stopOnFirst && violated) && interruption() === null;
+        if (!seedsCount) return true;
+        seedsBar = progressBar(seedsIo, 'seeds', to - from);
+        seedsBar.update(seedsDone);
+        for (const r of waiting.splice(0)) announceSeeds?.(r);
+        return false;
+      },
+      onSeeds: (done) => {
+        seedsDone = done;
+        seedsBar?.update(done);
+      },
+      onViolation: (r) => {
+        if (seedsCount === true || (seedsCount === null && !how.stopOnFirst)) announceSeeds?.(r);
+        else if (seedsCount === null) waiting.push(r);
+      },
+    },
+  );
+  (seedsBar as ReturnType<typeof progressBar> | null)?.stop();
+  const smallReport = worlds.length > 0 ? smallWorldsReport(result.worlds, result.suiteSeconds, worlds.length) : null;
+  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true };
 }

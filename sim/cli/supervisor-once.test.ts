@@ -15,7 +15,9 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('supervisor', () => {
   it('reports a decision that never returns in one line, however many polls the termination takes', { timeout: 60_000 }, async () => {
     const lines: string[] = [];
-    const code = await supervise(['check', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--quiet', '--out', tmp], {
+    // One worker: the small worlds would otherwise start threads (check's default), whose own import of the
+    // rule file can outlast this test's short budget on a loaded machine before any decision is called.
+    const code = await supervise(['check', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--workers', '1', '--quiet', '--out', tmp], {
       budgetSeconds: 0.2,
       pollMs: 1,
       err: (line) => lines.push(line),

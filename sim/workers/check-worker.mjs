@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runTask } = await import('./check-task.ts');
-export default runTask;
+const { threadTask } = await import('./thread-task.ts');
+export default threadTask;

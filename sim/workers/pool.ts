@@ -20,26 +20,12 @@ import { mergeShards, type ShardResult } from '../check.ts';
 import { runTask, type CheckTask, type PlanSpec } from './check-task.ts';
 import { checkWorkerFile } from './worker-bundle.ts';
 import { watchBuffer } from '../watch.ts';
+import { MAIN_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
 import { interruption } from '../interrupt.ts';
 
-/** Seeds per task sent to a thread: large enough to amortise messaging. */
-export const THREAD_CHUNK_SEEDS = 250;
-/** Seeds per task the main thread runs between turns of its event loop (which feeds the threads). */
-export const MAIN_CHUNK_SEEDS = 25;
+export { MAIN_CHUNK_SEEDS, THREAD_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
 /** Tasks queued per thread, so that a thread never waits for the main thread to hand it the next. */
 const QUEUE_PER_THREAD = 2;
-
-/**
- * Seeds of the next task for a thread: {@link THREAD_CHUNK_SEEDS} while much
- * is left, then smaller (a share of what is left, down to the main thread's
- * chunk), so that when the seeds run out no thread still holds a queue of
- * large tasks while the others wait for it (measured: 0.11 to 0.19 s of the
- * main thread idle at the end of 20,000 seeds with fixed chunks).
- */
-export function threadChunk(remaining: number, workers: number): number {
-  return Math.max(MAIN_CHUNK_SEEDS, Math.min(THREAD_CHUNK_SEEDS, Math.ceil(remaining / (2 * workers * QUEUE_PER_THREAD))));
-}
-
 /** Hands out consecutive seed ranges of a plan. */
 class Cursor {
   constructor(

@@ -46,7 +46,7 @@ function where(): Places {
     places = {
       tsxWorker: fileURLToPath(new URL('./check-worker.mjs', import.meta.url)),
       root,
-      taskModule: fileURLToPath(new URL('./check-task.ts', import.meta.url)),
+      taskModule: fileURLToPath(new URL('./thread-task.ts', import.meta.url)),
       cacheDir,
       manifest: join(cacheDir, 'check-worker.json'),
     };
@@ -60,7 +60,7 @@ export function tsxWorker(): string {
 }
 
 /** Changes with the build options below, so that a bundle built otherwise is not reused. */
-const BUNDLE_FORMAT = 'esm-node20-2';
+const BUNDLE_FORMAT = 'esm-node20-3';
 /** The bundle's entry, given to esbuild as text; its metafile lists it under this name beside the task module. */
 const ENTRY_NAME = 'check-worker-entry.ts';
 
@@ -115,7 +115,7 @@ async function buildBundle(): Promise<string> {
   const started = statSync(marker).mtimeMs;
   rmSync(marker, { force: true });
   const out = await build({
-    stdin: { contents: `export { runTask as default } from './${basename(taskModule)}';`, resolveDir: dirname(taskModule), loader: 'ts', sourcefile: ENTRY_NAME },
+    stdin: { contents: `export { threadTask as default } from './${basename(taskModule)}';`, resolveDir: dirname(taskModule), loader: 'ts', sourcefile: ENTRY_NAME },
     absWorkingDir: root,
     bundle: true,
     format: 'esm',

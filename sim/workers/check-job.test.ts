@@ -1,0 +1,108 @@
+/**
+ * A check on worker threads gives the check on one thread: the suite's
+ * worlds in suite order with the same states and violations, whatever
+ * order they finish in, `--stop-on-first` stopping at the same world, and
+ * the whole job (suite and swarm on one pool, the swarm running while the
+ * suite runs) the same report and traces as one worker.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CheckReport } from '../check-report.ts';
+import { rulesPair } from '../cli/check-command.ts';
+import { main } from '../cli/main.ts';
+import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
+import { steppersFor } from '../check.ts';
+import { runCheckJob } from './check-job.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'check-job-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A world's result without its timing. */
+const comparable = (r: SmallWorldResult) => ({ ...r, seconds: 0 });
+
+async function json(...argv: string[]): Promise<{ code: number; report: CheckReport }> {
+  const out: string[] = [];
+  const code = await main(argv, { out: (l) => out.push(l), err: () => undefined, tty: false });
+  return { code, report: JSON.parse(out.join('\n')) as CheckReport };
+}
+
+/** A report without its timings and output paths. */
+function strip(r: CheckReport): unknown {
+  return {
+    ...r,
+    seconds: 0,
+    smallWorlds: r.smallWorlds === null ? null : { ...r.smallWorlds, seconds: 0, worlds: r.smallWorlds.worlds.map((w) => ({ ...comparable(w), violations: w.violations.map((v) => ({ ...v, path: '', replay: '' })) })) },
+    violations: r.violations.map((v) => ({ ...v, path: '', replay: '' })),
+  };
+}
+
+function traces(dir: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+}
+
+describe('a check job on worker threads', () => {
+  it('gives the one-thread suite: same worlds, order, states and verdicts, reported in suite order whatever order they finish in', async () => {
+    const replayCommand = (p: string) => `replay ${p}`;
+    const pair = await rulesPair('fail-closed', undefined);
+    // Four cheap clean worlds of fail-closed, finishing in whatever order.
+    const clean = smallWorlds(false).filter((w) => ['broker id-409', '1 engine, attempts 3, crashes 2, broker key', '1 engine, dedupe window 2', 'broker key'].includes(w.name));
+    const one = exploreSuite(pair, clean, { outDir: join(tmp, 'one'), replayCommand, now: () => 0 });
+    const seen: number[] = [];
+    const steppers = steppersFor(pair.rules, null);
+    const here: number[] = [];
+    const two = await runCheckJob(
+      { rules: 'fail-closed', oldRules: null, worlds: clean, outDir: join(tmp, 'one'), symmetry: true, plan: null, workers: 2, stopOnFirst: false },
+      threadOrder(clean),
+      1,
+      1,
+      {
+        now: () => 0,
+        replayCommand,
+        searchHere: (i, stop) => {
+          here.push(i);
+          return exploreSmallWorld(pair, steppers, clean[i], i, { outDir: join(tmp, 'one'), replayCommand, now: () => 0, stopReason: stop });
+        },
+        onWorld: (i) => seen.push(i),
+      },
+    );
+    expect(two.worlds.map(comparable)).toEqual(one.map(comparable));
+    expect(two.swarm.runs).toBe(0);
+    expect(seen).toEqual([0, 1, 2, 3]);
+    // The main thread, with no seeds to run, takes worlds from the light end only.
+    const order = threadOrder(clean);
+    for (const i of here) expect(order.indexOf(i)).toBeGreaterThanOrEqual(order.length - here.length);
+  }, 300_000);
+
+  it('check --workers 2 --stop-on-first: the report of --workers 1 (the suite stops at the first violating world)', async () => {
+    const argv = ['check', '--rules', 'fresh-cycle-after-definite', '--small-worlds-only', '--stop-on-first', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'w1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'w2'));
+    expect([one.code, two.code]).toEqual([1, 1]);
+    expect(strip(two.report)).toEqual(strip(one.report));
+    expect(two.report.smallWorlds?.worlds.map((w) => w.name)).toEqual(['default']);
+    // No seed ran: the suite's violation ended the check before the swarm, as on one thread.
+    expect(two.report.runs).toBe(0);
+  }, 300_000);
+
+  it('a rule file: the threads search the worlds of the file (by its path), the report of 1 worker', async () => {
+    const argv = ['check', '--rules', './properties/mutants/envelope-id-is-key.ts', '--small-worlds-only', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'file1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'file2'));
+    expect(two.code).toBe(one.code);
+    expect(strip(two.report)).toEqual(strip(one.report));
+    expect(traces(join(tmp, 'file2'))).toEqual(traces(join(tmp, 'file1')));
+  }, 300_000);
+
+  it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
+    const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'all1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'all2'));
+    expect([one.code, two.code]).toEqual([1, 1]);
+    expect(one.report.runs).toBe(400);
+    expect(one.report.smallWorlds?.worlds.length).toBe(smallWorlds(false).length);
+    expect(strip(two.report)).toEqual(strip(one.report));
+    expect(traces(join(tmp, 'all2'))).toEqual(traces(join(tmp, 'all1')));
+  }, 600_000);
+});

@@ -1,0 +1,177 @@
+/**
+ * One `check` on N workers (`--workers N`, N > 1): its small worlds and its
+ * seeds are one job on one pool of N - 1 worker threads plus the main thread,
+ * all taking from one shared queue (job-queue.ts). A thread searches worlds
+ * first (the heaviest first) and then runs seeds; the main thread runs seeds
+ * first (in small chunks, between which its event loop takes the threads'
+ * results) and then searches worlds from the light end. Under
+ * `--stop-on-first` everyone takes worlds in suite order first (the answer
+ * is the first violating world, then the first violating seed). So the swarm runs
+ * while the suite runs, every core works until the queue is empty, and each
+ * thread warms up its explorer or its seed runner, not both, where it can.
+ *
+ * The result is the one-thread check's whatever runs where: worlds are kept
+ * by their place in the suite and given out (`onWorld`) as a prefix of it;
+ * seed results merge order-independently (pool.ts). Under `--stop-on-first`
+ * a violating world ends the worlds after it (their searches stop), as on
+ * one thread; an interrupt stops the handing out and the searches running.
+ */
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { BOUNDS_DEFAULT, mergeShards, type ShardResult } from '../check.ts';
+import { interruption } from '../interrupt.ts';
+import type { SmallWorldResult } from '../small-worlds.ts';
+import { watchBuffer } from '../watch.ts';
+import { runTask } from './check-task.ts';
+import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
+import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
+import { checkThreadPool } from './pool.ts';
+
+/** The caller's clock and hooks. */
+export interface JobHooks {
+  /** Seconds since some start (the CLI's clock); the threads read none. */
+  now: () => number;
+  /** A trace path as the command that replays it. */
+  replayCommand: (path: string) => string;
+  /** Searches world `index` on this thread, stopping when `stopReason` says; also what a thread's failed search is answered with. */
+  searchHere: (index: number, stopReason: () => string | null) => SmallWorldResult;
+  /** Each world's result, in suite order, as soon as it and every world before it are searched. */
+  onWorld?: (index: number, r: SmallWorldResult) => void;
+  /** Every world of the suite is searched (or the suite stopped): its seconds; true ends the seeds (none more is handed out). */
+  onSuiteDone?: (seconds: number) => boolean;
+  /** Seeds run so far. */
+  onSeeds?: (done: number) => void;
+  /** Each seed chunk's result that holds a counterexample, as it arrives. */
+  onViolation?: (r: ShardResult) => void;
+}
+
+/** What a job found: the worlds searched (a prefix of the suite), the seeds' merged result, the suite's seconds. */
+export interface JobResult {
+  worlds: SmallWorldResult[];
+  swarm: ShardResult;
+  suiteSeconds: number;
+}
+
+/**
+ * Runs `job`'s worlds (handed to threads in `order`, suite indices) and its
+ * seeds [from, to) on `job.workers` workers, the main thread one of them.
+ */
+export async function runCheckJob(job: JobSpec, order: readonly number[], from: number, to: number, hooks: JobHooks): Promise<JobResult> {
+  const queue = JobQueue.create(order, from, job.plan === null ? from : to);
+  const worlds = job.worlds;
+  const start = hooks.now();
+  const results: (SmallWorldResult | undefined)[] = new Array<SmallWorldResult | undefined>(worlds.length);
+  let given = 0;
+  let suiteSeconds: number | null = null;
+  const suiteDone = (): void => {
+    if (suiteSeconds !== null) return;
+    suiteSeconds = hooks.now() - start;
+    if (hooks.onSuiteDone?.(suiteSeconds) === true) queue.endSeedsAt(-0x80000000);
+  };
+  const flush = (): void => {
+    const end = Math.min(worlds.length, queue.worldEnd);
+    for (let r = results[given]; given < end && r !== undefined; r = results[given]) hooks.onWorld?.(given++, r);
+    if (given >= end) suiteDone();
+  };
+  const started = new Map<number, number>();
+  const world = (index: number, r: SmallWorldResult): void => {
+    noteWorld(queue, job, index, r);
+    if (index >= queue.worldEnd) return;
+    results[index] = r;
+    flush();
+  };
+  const seedResults: ShardResult[] = [];
+  let seedsDone = 0;
+  const seeds = (r: ShardResult): void => {
+    noteSeeds(queue, job, r);
+    seedResults.push(r);
+    seedsDone += r.runs;
+    hooks.onSeeds?.(seedsDone);
+    if (Object.keys(r.first).length > 0 && r.fault === undefined) hooks.onViolation?.(r);
+  };
+  // The end of the job: every piece the threads took has come back (or one failed).
+  let received = 0;
+  let failure: { err: unknown } | null = null;
+  let wake = (): void => undefined;
+  const fail = (err: unknown): void => {
+    failure ??= { err };
+    queue.stop();
+    wake();
+  };
+  const fromThread = (m: JobMessage): void => {
+    if (m.kind === 'world-start') {
+      started.set(m.index, hooks.now());
+      return;
+    }
+    try {
+      if (m.kind === 'seeds') seeds(m.result);
+      else if (m.result === null) {
+        // The thread's search threw: search here, where a broken decision ends the check with its trace.
+        if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
+      } else {
+        // A thread's world is timed here, from the messages that it started and ended (late when this thread was busy).
+        const seconds = hooks.now() - (started.get(m.index) ?? start);
+        world(m.index, { ...m.result, seconds, violations: m.result.violations.map((v) => ({ ...v, replay: hooks.replayCommand(v.path) })) });
+      }
+    } catch (err) {
+      fail(err);
+    } finally {
+      received++;
+      wake();
+    }
+  };
+
+  flush();
+  const threads = job.workers - 1;
+  const pool = threads > 0 ? await checkThreadPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }) : null;
+  const watchInterrupt = setInterval(() => {
+    if (interruption() !== null) queue.stop();
+  }, 50);
+  const seedsHere = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS));
+  // The main thread's next piece. Under --stop-on-first the answer is the first violating world in suite order
+  // (the seeds count only when the suite holds none): it takes worlds in suite order first, starting at once
+  // while the threads still load. Otherwise seeds first, then the light end of the worlds.
+  const mainPiece = (): JobPiece | null => (job.stopOnFirst ? (queue.takeWorld(true) ?? seedsHere()) : (seedsHere() ?? queue.takeWorld(false)));
+  const ports: MessagePort[] = [];
+  let mainTaken = 0;
+  try {
+    for (let t = 0; t < threads && pool !== null; t++) {
+      const { port1, port2 } = new MessageChannel();
+      ports.push(port1);
+      port1.on('message', fromThread);
+      const task: JobThreadTask = { job, queue: queue.buffer, port: port2, watch: watchBuffer() };
+      // Rejects when the thread fails outside a world search (a seed chunk that threw), and when the pool is destroyed at the end.
+      pool.run(task, { transferList: [port2] }).catch(fail);
+    }
+    for (;;) {
+      if (interruption() !== null) queue.stop();
+      const piece = failure === null ? mainPiece() : null;
+      if (piece === null) break;
+      mainTaken++;
+      if (piece.kind === 'seeds') seeds(await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) }));
+      else world(piece.index, hooks.searchHere(piece.index, worldStop(queue, piece.index)));
+      // A turn of the event loop: the threads' results come in, and a signal's handler records an interrupt.
+      await yieldToLoop();
+    }
+    // The queue hands out nothing more: wait for the pieces the threads took, not for a thread still starting
+    // (a check that ends at once, --stop-on-first at an early seed, does not wait for a thread to load its code).
+    await new Promise<void>((resolve) => {
+      wake = () => {
+        if (failure !== null || received >= queue.taken - mainTaken) resolve();
+      };
+      wake();
+    });
+    const failed = failure as { err: unknown } | null;
+    if (failed !== null) throw failed.err;
+  } catch (err) {
+    queue.stop();
+    throw err;
+  } finally {
+    clearInterval(watchInterrupt);
+    for (const p of ports) p.close();
+    await pool?.destroy();
+  }
+  flush();
+  suiteDone();
+  return { worlds: results.slice(0, given) as SmallWorldResult[], swarm: mergeShards(seedResults), suiteSeconds: suiteSeconds ?? hooks.now() - start };
+}

@@ -1,0 +1,101 @@
+/**
+ * A worker thread's side of one `check` job (check-job.ts): it takes pieces
+ * from the shared queue itself, worlds first (its explorer stays warm), then
+ * seed chunks, and posts each result on its port as soon as it has it, until
+ * the queue is empty or stopped. Everything in and out is plain data; the
+ * thread reads no clock (the main thread times a world from the messages
+ * that it started and ended).
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { ShardResult } from '../check.ts';
+import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
+import { attachWatch } from '../watch.ts';
+import { runTask, type PlanSpec } from './check-task.ts';
+import { JobQueue, MAIN_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
+
+/** What every participant of a job shares: the worlds and the seeds' plan (null: no swarm), by rule specs. */
+export interface JobSpec {
+  rules: string;
+  oldRules: string | null;
+  worlds: readonly SmallWorld[];
+  outDir: string;
+  symmetry: boolean;
+  /** The seeds' plan, or null when the job runs no seed. */
+  plan: PlanSpec | null;
+  /** Participants (worker threads and the main thread): the chunk size shrinks with it as the seeds run out. */
+  workers: number;
+  /** `--stop-on-first`: a violating world ends the worlds after it, a violating seed the seeds above it. */
+  stopOnFirst: boolean;
+}
+
+/** A thread's task: the job, the queue's buffer, the port its results go to. */
+export interface JobThreadTask {
+  job: JobSpec;
+  queue: SharedArrayBuffer;
+  port: MessagePort;
+  /** The supervisor's watch cell (see `watch.ts`), when the command runs under one. */
+  watch?: SharedArrayBuffer | null;
+}
+
+/** A message from a thread: a world started, a world's result (or that its search threw), a seed chunk's result. */
+export type JobMessage =
+  | { kind: 'world-start'; index: number }
+  | { kind: 'world'; index: number; result: SmallWorldResult | null }
+  | { kind: 'seeds'; from: number; to: number; result: ShardResult };
+
+/** What a world's result tells the queue: under `--stop-on-first` a violation ends the worlds after it. */
+export function noteWorld(queue: JobQueue, job: JobSpec, index: number, r: SmallWorldResult): void {
+  if (job.stopOnFirst && r.violations.length > 0) queue.endWorldsAt(index + 1);
+}
+
+/** What a seed chunk's result tells the queue: a broken decision ends the seeds at it (lower seeds still run, as on one thread); under `--stop-on-first`, a violation ends those above it. */
+export function noteSeeds(queue: JobQueue, job: JobSpec, r: ShardResult): void {
+  if (r.fault !== undefined) queue.endSeedsAt(r.fault.seed);
+  const found = Object.values(r.first);
+  if (job.stopOnFirst && found.length > 0) queue.endSeedsAt(Math.min(...found.map((c) => c.seed)) + 1);
+}
+
+/** The search of a world stops when the queue says (an interrupt, a failure, a violating world before it). */
+export function worldStop(queue: JobQueue, index: number): () => string | null {
+  return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : null);
+}
+
+/**
+ * Seeds of a thread's next chunk: {@link threadChunk}'s, but under
+ * `--stop-on-first` the main thread's small chunk, since a chunk runs to its
+ * end (or its own first violation) and the answer waits for it.
+ */
+export function threadSeedChunk(job: Pick<JobSpec, 'stopOnFirst' | 'workers'>, seedsLeft: number): number {
+  return job.stopOnFirst ? MAIN_CHUNK_SEEDS : threadChunk(seedsLeft, job.workers);
+}
+
+/** Runs the thread's share of a job; resolves with the pieces it ran. */
+export async function runJobThread(task: JobThreadTask): Promise<number> {
+  if (task.watch) attachWatch(task.watch);
+  const { job, port } = task;
+  const queue = JobQueue.attach(task.queue);
+  let pieces = 0;
+  for (;;) {
+    const piece = queue.takeWorld(true) ?? (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
+    if (piece === null) return pieces;
+    pieces++;
+    if (piece.kind === 'world') {
+      port.postMessage({ kind: 'world-start', index: piece.index } satisfies JobMessage);
+      let result: SmallWorldResult | null;
+      try {
+        // Imported when a thread first searches a world: a thread that runs only seeds does not load the explorer.
+        const { searchWorld } = await import('../small-worlds-task.ts');
+        result = await searchWorld(job.rules, job.oldRules, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
+        noteWorld(queue, job, piece.index, result);
+      } catch {
+        // The main thread searches it again, and meets the failure there with the trace the one-thread suite gives.
+        result = null;
+      }
+      port.postMessage({ kind: 'world', index: piece.index, result } satisfies JobMessage);
+    } else {
+      const result = await runTask({ plan: job.plan as PlanSpec, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) });
+      noteSeeds(queue, job, result);
+      port.postMessage({ kind: 'seeds', from: piece.from, to: piece.to, result } satisfies JobMessage);
+    }
+  }
+}

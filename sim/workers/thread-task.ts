@@ -1,0 +1,16 @@
+/**
+ * What a `check` worker thread runs, whichever way it was loaded (the
+ * compiled entry, the bundle, or tsx): a range of seeds (check-task.ts,
+ * piscina's pool of `--workers N` for `compare` and the bench), or its share
+ * of a whole check job (job-thread.ts: the small worlds and the seeds from
+ * one shared queue).
+ */
+import type { ShardResult } from '../check.ts';
+import { runTask, type CheckTask } from './check-task.ts';
+import { runJobThread, type JobThreadTask } from './job-thread.ts';
+
+export async function threadTask(task: CheckTask | JobThreadTask): Promise<ShardResult | number> {
+  return 'job' in task ? runJobThread(task) : runTask(task);
+}
+
+export default threadTask;
