@@ -74,4 +74,20 @@ describe('expandKept', () => {
       expect(kept(system, s, (e) => !engineSteps(e))).toEqual(all.filter((x) => !engineSteps(x.event)));
     }
   });
+
+  it('derives no program of a world event it does not follow (those are derived when the main search expands the state)', () => {
+    const sizes = { engines: 2, corruptionsMax: 1, operatorActionsMax: 1 };
+    const engineSteps = (e: WorldEvent) => e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || e.kind === 'answer';
+    const derivedBy = (full: boolean): number => {
+      const system = systemOf(sizes);
+      const s = new Int32Array(system.width);
+      system.initial(s);
+      expect(system.events(s).some((e) => !engineSteps(e))).toBe(true);
+      kept(system, s, engineSteps);
+      if (full) system.expand(s, { out: new Int32Array(system.width), take: () => false });
+      return system.transitions.derived;
+    };
+    // The world events' programs are derived by the full expansion only: the cycle search's walk did not make them.
+    expect(derivedBy(true)).toBeGreaterThan(derivedBy(false));
+  });
 });

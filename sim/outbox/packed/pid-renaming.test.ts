@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EngineProc } from '../world.ts';
 import { PackedTables } from './layout.ts';
 import { OTHER, PidRenaming, renamePid, SELF } from './pid-renaming.ts';
@@ -41,5 +41,20 @@ describe('PidRenaming', () => {
     const t = new PackedTables();
     const r = new PidRenaming(t);
     expect(() => r.claim(t.claims.id({ kind: 'held', owner: 2 }), refuse)).toThrow(/pid 2 refused/);
+  });
+
+  it('memoises a renaming with a check, and still runs the check on a memo hit', () => {
+    const t = new PackedTables();
+    const r = new PidRenaming(t);
+    const p4 = t.procs.id({ ...proc(4), ctx: { ...proc(4).ctx, pid: 2 } });
+    const allow = { from: [4], to: [SELF], check: () => undefined };
+    const first = r.proc(p4, allow);
+    // A derived program renames each process it writes: the second time, nothing is built or interned again.
+    const interned = vi.spyOn(t.procs, 'id');
+    expect(r.proc(p4, { ...allow })).toBe(first);
+    expect(interned).not.toHaveBeenCalled();
+    // The memo answers for (from, to); the check still sees the pid it does not rename.
+    const refuse = { from: [4], to: [SELF], check: (pid: number) => { throw new Error(`pid ${pid} refused`); } };
+    expect(() => r.proc(p4, refuse)).toThrow(/pid 2 refused/);
   });
 });

@@ -24,8 +24,9 @@ export interface Renaming {
   from: readonly number[];
   to: readonly number[];
   /**
-   * Called with each pid not in `from`; may throw to refuse it. A renaming
-   * with a check is not memoised (the check must run every time).
+   * Called with each pid not in `from`; may throw to refuse it. The check
+   * runs on every renaming, memoised or not: what a renaming makes depends
+   * on `from` and `to` only, so a memo hit is run past the check first.
    */
   check?(pid: number): void;
 }
@@ -90,6 +91,11 @@ export class PidRenaming {
   proc(procId: number, r: Renaming): number {
     const proc = this.tables.procs.value(procId);
     if (proc === undefined) return procId;
+    // The check sees the process's pids whether or not the memo answers (a program derived with a check renames every process it writes).
+    if (r.check !== undefined) {
+      renamePid(proc.pid, r);
+      renamePid(proc.ctx.pid, r);
+    }
     return this.memoised(1, procId, r, () => {
       const renamed: EngineProc = { ...proc, pid: renamePid(proc.pid, r), ctx: { ...proc.ctx, pid: renamePid(proc.ctx.pid, r) } };
       return this.tables.procs.id(renamed);
@@ -97,7 +103,7 @@ export class PidRenaming {
   }
 
   private memoised(kind: number, id: number, r: Renaming, make: () => number): number {
-    if (r.check !== undefined || r.from.length > RENAMED_PIDS_MAX) return make();
+    if (r.from.length > RENAMED_PIDS_MAX) return make();
     const key = this.key;
     let n = 0;
     key[n++] = kind;

@@ -25,7 +25,7 @@ import { MemoProperty } from './properties.ts';
 import { PackedTransitions } from './transitions.ts';
 import { verified } from './verify.ts';
 import { worldEvents } from './world-events.ts';
-import { worldPrograms } from './world-programs.ts';
+import { worldPrograms, type WorldPrograms } from './world-programs.ts';
 
 export { PACKED_KINDS } from './kinds.ts';
 
@@ -172,12 +172,15 @@ export function packedOutbox(
         if (sink.take(i, e)) return;
       }
     }
-    const memo = programs.memoised(s, prefix);
+    // The world's programs are memoised per prefix only once an event of theirs is kept: the cycle
+    // search mostly follows engine steps, and reaches prefixes the main search may never expand.
+    let memo: WorldPrograms | null | undefined = undefined;
     middleEvents.length = 0;
     world.middle(s, middleEvents);
     for (let j = 0; j < middleEvents.length; j++, i++) {
       const e = middleEvents[j];
       if (!sink.keep(e)) continue;
+      if (memo === undefined) memo = programs.memoised(s, prefix);
       transitions.run(s, memo?.middle[j] ?? transitions.programFor(s, e), sink.out);
       if (sink.take(i, e)) return;
     }
@@ -196,6 +199,7 @@ export function packedOutbox(
     for (let j = 0; j < lastEvents.length; j++, i++) {
       const e = lastEvents[j];
       if (!sink.keep(e)) continue;
+      if (memo === undefined) memo = programs.memoised(s, prefix);
       transitions.run(s, memo?.last[j] ?? transitions.programFor(s, e), sink.out);
       if (sink.take(i, e)) return;
     }
