@@ -17,10 +17,14 @@ export async function checkProcessesSeconds(n: number, args: readonly string[], 
   await Promise.all(
     Array.from(
       { length: n },
-      () =>
+      (_, i) =>
         new Promise<void>((done, fail) => {
-          const child = spawn(process.execPath, ['bin/outbox-sim.mjs', 'check', ...args, '--json', '--out', join(tmpdir(), 'outbox-sim-bench')], { stdio: 'ignore' });
-          child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`bench: check ${args.join(' ')} exited with ${code}`))));
+          // Each process its own output folder, as independent users' runs would have; stderr kept so a failure says why.
+          const out = join(tmpdir(), `outbox-sim-bench-${process.pid}-${i}`);
+          const child = spawn(process.execPath, ['bin/outbox-sim.mjs', 'check', ...args, '--json', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+          let stderr = '';
+          child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+          child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`bench: check ${args.join(' ')} exited with ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`))));
           child.on('error', fail);
         }),
     ),
