@@ -5,6 +5,8 @@
  * of a whole check job (job-thread.ts: the small worlds and the seeds from
  * one shared queue).
  */
+// First, so that the thread runs at its lower priority before the rest of its code is compiled (thread-priority.ts says why).
+import './thread-priority.ts';
 import type { ShardResult } from '../check.ts';
 import { runTask, type CheckTask } from './check-task.ts';
 import { runJobThread, type JobThreadTask } from './job-thread.ts';

@@ -1,0 +1,36 @@
+/**
+ * A `check` worker thread runs at a lower priority than the main thread
+ * (Linux nice 19, the lowest; Linux keeps the nice value per thread). The main thread is
+ * where a first answer comes from (it searches the suite's first world under
+ * `--stop-on-first`, and prints what anyone finds), and V8 runs its compiler
+ * and garbage collector for it on helper threads: on a 2-core machine a worker
+ * thread loading and warming up at equal priority took those cores and
+ * delayed the first answer of `check --rules fresh-cycle --stop-on-first`
+ * from 0.8 s (one worker) to 1.2 s; at nice 19 it is 0.86 to 0.93 s. At a
+ * lower priority the thread still gets every core the main thread does not
+ * use, so the whole job is not slower (the main job was a little faster,
+ * 6.9 to 7.05 s against 7.4 to 7.65 s; docs/scale-out.md, 'One machine').
+ *
+ * Elsewhere (macOS, Windows) the nice value is the whole process's, so this
+ * does nothing there. Evaluated on import, before the rest of the thread's
+ * code is compiled: thread-task.ts imports it first.
+ */
+import { setPriority } from 'node:os';
+import { isMainThread } from 'node:worker_threads';
+
+/** The nice value of a `check` worker thread (0 is normal, 19 the lowest priority). */
+export const WORKER_THREAD_NICE = 19;
+
+/** Lowers the calling thread's priority, if it is a worker thread on Linux; true when it did. */
+export function lowerWorkerThreadPriority(): boolean {
+  if (isMainThread || process.platform !== 'linux') return false;
+  try {
+    setPriority(WORKER_THREAD_NICE);
+    return true;
+  } catch {
+    // A sandbox that forbids it leaves the thread at normal priority: slower first answers, same results.
+    return false;
+  }
+}
+
+lowerWorkerThreadPriority();
