@@ -36,6 +36,7 @@ import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './sp
 import { porSection } from './por-bench.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection } from './check-speed.ts';
 import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
+import { sectionLog } from './section-log.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -231,11 +232,7 @@ function spinAnchor(): string {
 
 /** SPIN side by side on the anchor configurations: its lines. */
 function spinSection(): string[] {
-  const lines: string[] = [];
-  const log = (s: string) => {
-    lines.push(s);
-    process.stdout.write(`${s}\n`);
-  };
+  const { lines, log } = sectionLog();
   log(SPIN_HEADING);
   log('');
   const anchor = spinAnchor();
@@ -312,11 +309,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
     writeFileAtomic('BENCHMARKS.md', replaceSection(readFileSync('BENCHMARKS.md', 'utf8'), only.heading, section));
     return 0;
   }
-  const lines: string[] = [];
-  const log = (s: string) => {
-    lines.push(s);
-    process.stdout.write(`${s}\n`);
-  };
+  const { lines, log } = sectionLog();
   // `npm run bench -- --symmetry-only`: the symmetry rows alone, printed (BENCHMARKS.md is not written).
   if (argv.includes('--symmetry-only')) {
     symmetrySection(log);

@@ -24,6 +24,7 @@ import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { ceilingRatio, workersAndCeiling } from './check-processes.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
+import { sectionLog } from './section-log.ts';
 
 /** The heading of this section: `--only check-speed` replaces the section under it in BENCHMARKS.md. */
 export const CHECK_SPEED_HEADING = '## check where users wait: steps per second, first answers, workers';
@@ -81,11 +82,7 @@ function processSeconds(args: readonly string[], runs: number, now: () => number
 
 /** The section's lines (markdown), measured now. */
 export async function checkSpeedSection(now: () => number): Promise<string[]> {
-  const lines: string[] = [];
-  const log = (s: string) => {
-    lines.push(s);
-    process.stdout.write(`${s}\n`);
-  };
+  const { lines, log } = sectionLog();
   log(CHECK_SPEED_HEADING);
   log('');
   const load = () => loadavg()[0].toFixed(1);

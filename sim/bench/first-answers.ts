@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
+import { sectionLog } from './section-log.ts';
 
 /** The heading of this section: `npm run bench -- --only first-answers` replaces the section under it in BENCHMARKS.md. */
 export const FIRST_ANSWERS_HEADING = '## Start-up and first answers, from the command';
@@ -102,11 +103,7 @@ export function foundWhere(line: string | null): string {
 
 /** The section's lines (markdown), measured now. */
 export async function firstAnswersSection(now: () => number): Promise<string[]> {
-  const lines: string[] = [];
-  const log = (s: string) => {
-    lines.push(s);
-    process.stdout.write(`${s}\n`);
-  };
+  const { lines, log } = sectionLog();
   // What a user runs: the bundle of `npm run build`, rebuilt first if a source is newer (else the bin would run the sources through tsx).
   execFileSync(process.execPath, ['bin/build.mjs', '--if-stale'], { stdio: 'inherit' });
   log(FIRST_ANSWERS_HEADING);
