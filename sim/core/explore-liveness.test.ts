@@ -12,8 +12,8 @@ import { bottomCycle, LivenessSearch, livenessTraceEvents, TarjanScratch, type L
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
-/** bottomCycle on per-state lists of (target, modes) pairs. */
-function bottom(edges: number[][], mode: number): number[] | null {
+/** Per-state lists of (target, modes) pairs as bottomCycle's arrays: each state's first edge, the edges' targets, their mode masks. */
+function edgeArrays(edges: number[][]): readonly [number[], number[], number[]] {
   const first: number[] = [];
   const targets: number[] = [];
   const masks: number[] = [];
@@ -25,7 +25,12 @@ function bottom(edges: number[][], mode: number): number[] | null {
     }
   }
   first.push(targets.length);
-  return bottomCycle(first, targets, masks, mode);
+  return [first, targets, masks];
+}
+
+/** bottomCycle on per-state lists of (target, modes) pairs. */
+function bottom(edges: number[][], mode: number): number[] | null {
+  return bottomCycle(...edgeArrays(edges), mode);
 }
 
 describe('bottomCycle: a component with a cycle that no edge of the mode leaves', () => {
@@ -40,25 +45,11 @@ describe('bottomCycle: a component with a cycle that no edge of the mode leaves'
       [[1, 1], [0, 1]],
       [[1, ALL], [2, ALL], [1, ALL, 3, ALL], []],
     ];
-    const toArrays = (edges: number[][]) => {
-      const first: number[] = [];
-      const targets: number[] = [];
-      const masks: number[] = [];
-      for (const out of edges) {
-        first.push(targets.length);
-        for (let k = 0; k < out.length; k += 2) {
-          targets.push(out[k]);
-          masks.push(out[k + 1]);
-        }
-      }
-      first.push(targets.length);
-      return [first, targets, masks] as const;
-    };
     const scratch = new TarjanScratch();
     for (const round of [0, 1]) {
       for (const edges of graphs) {
         for (const mode of [1, 2]) {
-          const [first, targets, masks] = toArrays(edges);
+          const [first, targets, masks] = edgeArrays(edges);
           expect([round, bottomCycle(first, targets, masks, mode, scratch)?.sort((a, b) => a - b)]).toEqual([round, bottom(edges, mode)?.sort((a, b) => a - b)]);
         }
       }
