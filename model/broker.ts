@@ -26,20 +26,36 @@ export interface BrokerAcceptance {
   reply: Reply;
 }
 
+/** How a broker of one mode answers a second POST for an id it holds (`incoming`: the POST's body and key). */
+type SecondPost = (held: Holding, incoming: Holding) => BrokerAcceptance;
+
+/** The answer of a mode to a second POST (ts-pattern's match picks it by the mode alone). */
+function secondPostOf(mode: BrokerMode): SecondPost {
+  // Exhaustive: a new mode is a type error here until its answer to a second POST is decided.
+  return match(mode)
+    .returnType<SecondPost>()
+    .with('id-ok', () => (held) => ({ holding: held, stored: false, reply: 'ok' }))
+    .with('id-409', () => (held) => ({ holding: held, stored: false, reply: 'conflict-409' }))
+    .with('key', () => (held, incoming) => (held.key === incoming.key ? { holding: held, stored: false, reply: 'ok' } : { holding: incoming, stored: true, reply: 'ok' }))
+    .with('none', () => (_held, incoming) => ({ holding: incoming, stored: true, reply: 'ok' }))
+    .with('log', () => (held, incoming) => ({ holding: { ...incoming, log: [...(held.log ?? []), incoming.body] }, stored: true, reply: 'ok' }))
+    .exhaustive();
+}
+
+/** Each mode's answer, matched once: the broker answers at every POST of every run. */
+const secondPosts = new Map<BrokerMode, SecondPost>();
+
 /** The broker receives an envelope it is willing to process. */
 export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope): BrokerAcceptance {
   const incoming: Holding = { body: envelope.body, key: envelope.key };
   // The first POST for an id is stored in every mode; a log starts its list of every accepted POST with it (the latest is what it holds).
   if (held === null) return { holding: mode === 'log' ? { ...incoming, log: [envelope.body] } : incoming, stored: true, reply: 'ok' };
-  // Exhaustive: a new mode is a type error here until its answer to a second POST is decided.
-  return match(mode)
-    .returnType<BrokerAcceptance>()
-    .with('id-ok', () => ({ holding: held, stored: false, reply: 'ok' }))
-    .with('id-409', () => ({ holding: held, stored: false, reply: 'conflict-409' }))
-    .with('key', () => (held.key === envelope.key ? { holding: held, stored: false, reply: 'ok' } : { holding: incoming, stored: true, reply: 'ok' }))
-    .with('none', () => ({ holding: incoming, stored: true, reply: 'ok' }))
-    .with('log', () => ({ holding: { ...incoming, log: [...(held.log ?? []), envelope.body] }, stored: true, reply: 'ok' }))
-    .exhaustive();
+  let answer = secondPosts.get(mode);
+  if (answer === undefined) {
+    answer = secondPostOf(mode);
+    secondPosts.set(mode, answer);
+  }
+  return answer(held, incoming);
 }
 
 /**

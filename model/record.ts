@@ -37,12 +37,24 @@ interface FieldRead {
 /** Per schema, per stored record (records are immutable): reads are asked at nearly every step. */
 const fieldReads = new WeakMap<RecordSchema, WeakMap<OutboxRecord, FieldRead>>();
 
-function readFields(stored: OutboxRecord, schema: RecordSchema): FieldRead {
+/** The schema last read with, and its reads: a run reads with one or two schemas, so most reads skip the outer lookup. */
+let lastSchema: RecordSchema | null = null;
+let lastReads: WeakMap<OutboxRecord, FieldRead> | null = null;
+
+function readsOf(schema: RecordSchema): WeakMap<OutboxRecord, FieldRead> {
+  if (schema === lastSchema && lastReads !== null) return lastReads;
   let bySchema = fieldReads.get(schema);
   if (bySchema === undefined) {
     bySchema = new WeakMap();
     fieldReads.set(schema, bySchema);
   }
+  lastSchema = schema;
+  lastReads = bySchema;
+  return bySchema;
+}
+
+function readFields(stored: OutboxRecord, schema: RecordSchema): FieldRead {
+  const bySchema = readsOf(schema);
   const cached = bySchema.get(stored);
   if (cached !== undefined) return cached;
   const { missing, illTyped } = checkFields(stored, schema);

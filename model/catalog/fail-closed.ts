@@ -9,31 +9,71 @@
 import { freshRecordOf, SCHEMA_CURRENT } from '../record.ts';
 import type { Admission, DecisionView, DisposeView, Disposal, RuleSet } from '../rules.ts';
 import type { RecordSchema } from '../schema.ts';
-import type { OutboxRecord, Outcome, Reply, StoredFields } from '../types.ts';
+import type { OutboxRecord, Outcome, RecordRead, Reply, StoredFields } from '../types.ts';
 import { match } from 'ts-pattern';
 
-function admit({ body, read }: { body: string; read: import('../types.ts').RecordRead }): Admission {
+/** A decision's rule for one case of its input (the branch ts-pattern picked), applied to the input itself. */
+type AdmitRule = (read: RecordRead, body: string) => Admission;
+
+type Found = Extract<RecordRead, { kind: 'found' }>;
+
+/** The record of a read a `found` pattern matched. */
+const recordOf = (read: RecordRead): OutboxRecord => (read as Found).record;
+
+/**
+ * The branch `admit` takes for a read: ts-pattern's match, which picks it by
+ * the read's kind, `metadataOnly` and record status only (see {@link caseKey}),
+ * returns the rule of that branch, applied to the read and the body.
+ */
+function admitRule(read: RecordRead): AdmitRule {
   // Exhaustive: a new kind of read, or a new record status, is a type error here until it is decided.
-  return match(read)
-    .returnType<Admission>()
-    // Both flags written from the start: a record of this rule set without them has lost them (`evidence`).
-    .with({ kind: 'absent' }, () => ({ kind: 'write', record: freshRecordOf(FAIL_CLOSED_SCHEMA, body, 0) }))
-    .with({ kind: 'corrupt' }, () => ({ kind: 'quarantine', cause: 'corrupt-record' }))
-    .with({ kind: 'unknown-version' }, (r) => ({ kind: 'quarantine', cause: `unknown-schema-v${r.schema}` }))
-    // A tombstone the retention sweeper left of a DELIVERED record (no payload):
-    // the broker holds what was delivered, so no body is sent for the id again.
-    .with({ kind: 'found', metadataOnly: true }, (r) => ({ kind: 'quarantine', cause: r.record.status === 'DELIVERED' ? 'delivered-id-retained' : 'corrupt-record' }))
-    // Drain the record's current cycle; a different body waits until it ends.
-    .with({ kind: 'found', record: { status: 'READY' } }, () => ({ kind: 'keep' }))
-    .with({ kind: 'found', record: { status: 'DELIVERED' } }, (r) => (r.record.payload === body ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' }))
-    .with({ kind: 'found', record: { status: 'PARKED' } }, (r) =>
-      r.record.payload === body ? { kind: 'quarantine', cause: `parked-${r.record.reason ?? 'unknown'}` } : { kind: 'quarantine', cause: 'parked-id-new-body' },
-    )
-    .exhaustive();
+  return (
+    match(read)
+      .returnType<AdmitRule>()
+      // Both flags written from the start: a record of this rule set without them has lost them (`evidence`).
+      .with({ kind: 'absent' }, () => (_r, body) => ({ kind: 'write', record: freshRecordOf(FAIL_CLOSED_SCHEMA, body, 0) }))
+      .with({ kind: 'corrupt' }, () => () => ({ kind: 'quarantine', cause: 'corrupt-record' }))
+      .with({ kind: 'unknown-version' }, () => (r) => ({ kind: 'quarantine', cause: `unknown-schema-v${(r as Extract<RecordRead, { kind: 'unknown-version' }>).schema}` }))
+      // A tombstone the retention sweeper left of a DELIVERED record (no payload):
+      // the broker holds what was delivered, so no body is sent for the id again.
+      .with({ kind: 'found', metadataOnly: true }, () => (r) => ({ kind: 'quarantine', cause: recordOf(r).status === 'DELIVERED' ? 'delivered-id-retained' : 'corrupt-record' }))
+      // Drain the record's current cycle; a different body waits until it ends.
+      .with({ kind: 'found', record: { status: 'READY' } }, () => () => ({ kind: 'keep' }))
+      .with({ kind: 'found', record: { status: 'DELIVERED' } }, () => (r, body) => (recordOf(r).payload === body ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' }))
+      .with({ kind: 'found', record: { status: 'PARKED' } }, () => (r, body) => {
+        const record = recordOf(r);
+        return record.payload === body ? { kind: 'quarantine', cause: `parked-${record.reason ?? 'unknown'}` } : { kind: 'quarantine', cause: 'parked-id-new-body' };
+      })
+      .exhaustive()
+  );
+}
+
+/**
+ * What {@link admitRule}'s patterns look at, as one key: the read's kind, and
+ * of a found one whether it is metadata-only, else its status. Reads with one
+ * key take one branch, so the match runs once per key, not at every scan (a
+ * tenth of a seeded run was ts-pattern's walk of these patterns).
+ */
+function caseKey(read: RecordRead): string {
+  if (read.kind !== 'found') return read.kind;
+  return read.metadataOnly === true ? 'found/metadata-only' : `found/${String(read.record.status)}`;
+}
+
+/** Each case's rule, by {@link caseKey}: found by the match once, kept (the rules are pure). */
+const admitRules = new Map<string, AdmitRule>();
+
+function admit({ body, read }: { body: string; read: RecordRead }): Admission {
+  const key = caseKey(read);
+  let rule = admitRules.get(key);
+  if (rule === undefined) {
+    rule = admitRule(read);
+    admitRules.set(key, rule);
+  }
+  return rule(read, body);
 }
 
 /** Every reply the broker gives has its outcome: a new reply is a type error here until it is classified. */
-function classify(reply: Reply): Outcome {
+function classifyMatch(reply: Reply): Outcome {
   return match(reply)
     .returnType<Outcome>()
     .with('ok', () => 'confirmed')
@@ -42,6 +82,18 @@ function classify(reply: Reply): Outcome {
     .with('timeout', () => 'indeterminate')
     .with('garbled-200', () => 'unclassified')
     .exhaustive();
+}
+
+/** Each reply's outcome, matched once (the outcome is a function of the reply alone). */
+const outcomes = new Map<Reply, Outcome>();
+
+function classify(reply: Reply): Outcome {
+  let outcome = outcomes.get(reply);
+  if (outcome === undefined) {
+    outcome = classifyMatch(reply);
+    outcomes.set(reply, outcome);
+  }
+  return outcome;
 }
 
 /** The evidence flags fail-closed reads, as it trusts them. */
@@ -68,30 +120,48 @@ function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evide
   return damaged ? { inFlight: true, unknownSeen: true } : trusted;
 }
 
+/** What `complete` writes for one outcome, given the record, the record's flags cleared (`base`) and its evidence. */
+type CompleteRule = (record: OutboxRecord, base: OutboxRecord, ev: Evidence, limits: { attemptsMax: number }, outcome: Outcome) => OutboxRecord[];
+
+/** The branch `complete` takes for an outcome (ts-pattern's match picks it by the outcome alone). */
+function completeRule(outcome: Outcome): CompleteRule {
+  // Exhaustive: a new outcome is a type error here until it is decided.
+  return (
+    match(outcome)
+      .returnType<CompleteRule>()
+      .with('confirmed', () => (_record, base) => [{ ...base, status: 'DELIVERED' }])
+      // A refusal proves this POST was not stored, not that no earlier one was: after
+      // an attempt whose outcome is unknown (a lost reply, or a POST cut by a crash)
+      // the broker may hold the body (and id-409 answers that copy's duplicate with
+      // 409), so the park says outcome-unknown rather than claim non-delivery
+      // (honest-park, docs/properties.md).
+      .with('definite', () => (_record, base, ev) => [{ ...base, status: 'PARKED', reason: ev.unknownSeen ? 'outcome-unknown' : 'permanent-refusal' }])
+      // transient, indeterminate and unclassified all count as an attempt; an
+      // unclassified reply may have been stored, so it is treated as indeterminate.
+      .with('transient', 'indeterminate', 'unclassified', () => (record, base, ev, limits, o) => {
+        const unknownSeen = ev.unknownSeen || o !== 'transient';
+        const attempts = record.attempts + 1;
+        if (attempts >= limits.attemptsMax) {
+          return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
+        }
+        return [{ ...base, attempts, unknownSeen }];
+      })
+      .exhaustive()
+  );
+}
+
+/** Each outcome's rule, matched once (as `admitRules`). */
+const completeRules = new Map<Outcome, CompleteRule>();
+
 function complete(record: OutboxRecord, outcome: Outcome, limits: { attemptsMax: number }, view?: DecisionView): OutboxRecord[] {
   const ev = evidence(record, view?.stored);
   const base = { ...record, inFlight: false, unknownSeen: ev.unknownSeen };
-  // Exhaustive: a new outcome is a type error here until it is decided.
-  return match(outcome)
-    .returnType<OutboxRecord[]>()
-    .with('confirmed', () => [{ ...base, status: 'DELIVERED' }])
-    // A refusal proves this POST was not stored, not that no earlier one was: after
-    // an attempt whose outcome is unknown (a lost reply, or a POST cut by a crash)
-    // the broker may hold the body (and id-409 answers that copy's duplicate with
-    // 409), so the park says outcome-unknown rather than claim non-delivery
-    // (honest-park, docs/properties.md).
-    .with('definite', () => [{ ...base, status: 'PARKED', reason: ev.unknownSeen ? 'outcome-unknown' : 'permanent-refusal' }])
-    // transient, indeterminate and unclassified all count as an attempt; an
-    // unclassified reply may have been stored, so it is treated as indeterminate.
-    .with('transient', 'indeterminate', 'unclassified', (o) => {
-      const unknownSeen = ev.unknownSeen || o !== 'transient';
-      const attempts = record.attempts + 1;
-      if (attempts >= limits.attemptsMax) {
-        return [{ ...base, attempts, unknownSeen, status: 'PARKED', reason: unknownSeen ? 'outcome-unknown' : 'max-attempts' }];
-      }
-      return [{ ...base, attempts, unknownSeen }];
-    })
-    .exhaustive();
+  let rule = completeRules.get(outcome);
+  if (rule === undefined) {
+    rule = completeRule(outcome);
+    completeRules.set(outcome, rule);
+  }
+  return rule(record, base, ev, limits, outcome);
 }
 
 function dispose({ file, live, read, sent, outcome }: DisposeView): Disposal {
