@@ -34,29 +34,24 @@ interface FieldRead {
   stored: StoredFields;
 }
 
-/** Per schema, per stored record (records are immutable): reads are asked at nearly every step. */
-const fieldReads = new WeakMap<RecordSchema, WeakMap<OutboxRecord, FieldRead>>();
-
-/** The schema last read with, and its reads: a run reads with one or two schemas, so most reads skip the outer lookup. */
-let lastSchema: RecordSchema | null = null;
-let lastReads: WeakMap<OutboxRecord, FieldRead> | null = null;
-
-function readsOf(schema: RecordSchema): WeakMap<OutboxRecord, FieldRead> {
-  if (schema === lastSchema && lastReads !== null) return lastReads;
-  let bySchema = fieldReads.get(schema);
-  if (bySchema === undefined) {
-    bySchema = new WeakMap();
-    fieldReads.set(schema, bySchema);
-  }
-  lastSchema = schema;
-  lastReads = bySchema;
-  return bySchema;
-}
+/**
+ * The last reads, by stored record and schema (records are immutable): an
+ * engine reads a record at each step of its attempt, so the record read
+ * last is mostly the one read again. A few entries looked up by identity,
+ * not a WeakMap: most records are read a few times, and a WeakMap entry per
+ * record written cost more (a twenty-fifth of a seeded run) than reading its
+ * fields again.
+ */
+const RECENT = 8;
+const recentStored: (OutboxRecord | null)[] = new Array<OutboxRecord | null>(RECENT).fill(null);
+const recentSchema: (RecordSchema | null)[] = new Array<RecordSchema | null>(RECENT).fill(null);
+const recentRead: (FieldRead | null)[] = new Array<FieldRead | null>(RECENT).fill(null);
+let recentNext = 0;
 
 function readFields(stored: OutboxRecord, schema: RecordSchema): FieldRead {
-  const bySchema = readsOf(schema);
-  const cached = bySchema.get(stored);
-  if (cached !== undefined) return cached;
+  for (let i = 0; i < RECENT; i++) {
+    if (recentStored[i] === stored && recentSchema[i] === schema) return recentRead[i] as FieldRead;
+  }
   const { missing, illTyped } = checkFields(stored, schema);
   const legacy = LEGACY_MARKS.some((f) => missing.includes(f) || illTyped.includes(f));
   let record = stored;
@@ -70,7 +65,10 @@ function readFields(stored: OutboxRecord, schema: RecordSchema): FieldRead {
     record = filled as OutboxRecord;
   }
   const read: FieldRead = { record, legacy, stored: { raw: stored, missing, illTyped } };
-  bySchema.set(stored, read);
+  recentStored[recentNext] = stored;
+  recentSchema[recentNext] = schema;
+  recentRead[recentNext] = read;
+  recentNext = (recentNext + 1) % RECENT;
   return read;
 }
 

@@ -17,7 +17,7 @@ import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { initialMemory, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
-import { copyWorld } from './world-copy.ts';
+import { copyWorld, withMemory } from './world-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -49,9 +49,12 @@ export function outboxSystem(
     const engines: EngineProc[] = [];
     for (let i = 0; i < options.engines; i++) {
       const version = ctx.skew && i % 2 === 0 ? 'old' : 'new';
-      engines.push({ pid: i + 1, version, ...initialMemory(i + 1, options.attemptsMax) });
+      engines.push(newEngine(i + 1, version, options.attemptsMax));
     }
-    return {
+    // Copied field by field (copyWorld): the worlds a run makes from this one are such copies, and
+    // a first world of another hidden class (a literal of fewer fields, then the owned slots spread
+    // in) made every read of a world in the seed loop polymorphic.
+    return copyWorld({
       records: {},
       claims: {},
       live: {},
@@ -75,7 +78,7 @@ export function outboxSystem(
       // code that reads and copies worlds stays fast (a slot added later, in one order or
       // another, made some twenty shapes of world in a swarm, and every read of a world slow).
       ...UNSET_SLOTS,
-    };
+    });
   };
 
   const choices = (w: World) => choicesOf(w, ctx);
@@ -129,7 +132,7 @@ export function outboxSystem(
     const engines = [...w.engines];
     let nextPid = w.nextPid;
     while (engines.length < options.engines) {
-      engines.push({ pid: nextPid, version: 'new', ...initialMemory(nextPid, options.attemptsMax) });
+      engines.push(newEngine(nextPid, 'new', options.attemptsMax));
       nextPid++;
     }
     const healed = copyWorld(w);
@@ -157,6 +160,16 @@ export function outboxSystem(
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
+}
+
+/**
+ * A new engine process, built as {@link withMemory} builds every later one
+ * (not spread from its memory): one hidden class of process for the
+ * engine reads at every step.
+ */
+function newEngine(pid: number, version: EngineProc['version'], attemptsMax: number): EngineProc {
+  const memory = initialMemory(pid, attemptsMax);
+  return withMemory({ pid, version, state: memory.state, ctx: memory.ctx }, memory.state, memory.ctx);
 }
 
 /** The slots the table's kinds own, each undefined (see `initial`). */
