@@ -15,9 +15,9 @@ import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
-import { initialMemory, xstateStepper } from './stepper.ts';
+import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
-import { copyWorld, withMemory } from './world-copy.ts';
+import { copyWorld } from './world-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -49,7 +49,7 @@ export function outboxSystem(
     const engines: EngineProc[] = [];
     for (let i = 0; i < options.engines; i++) {
       const version = ctx.skew && i % 2 === 0 ? 'old' : 'new';
-      engines.push(newEngine(i + 1, version, options.attemptsMax));
+      engines.push(newEngineProc(i + 1, version, options.attemptsMax));
     }
     // Copied field by field (copyWorld): the worlds a run makes from this one are such copies, and
     // a first world of another hidden class (a literal of fewer fields, then the owned slots spread
@@ -132,7 +132,7 @@ export function outboxSystem(
     const engines = [...w.engines];
     let nextPid = w.nextPid;
     while (engines.length < options.engines) {
-      engines.push(newEngine(nextPid, 'new', options.attemptsMax));
+      engines.push(newEngineProc(nextPid, 'new', options.attemptsMax));
       nextPid++;
     }
     const healed = copyWorld(w);
@@ -160,16 +160,6 @@ export function outboxSystem(
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
-}
-
-/**
- * A new engine process, built as {@link withMemory} builds every later one
- * (not spread from its memory): one hidden class of process for the
- * engine reads at every step.
- */
-function newEngine(pid: number, version: EngineProc['version'], attemptsMax: number): EngineProc {
-  const memory = initialMemory(pid, attemptsMax);
-  return withMemory({ pid, version, state: memory.state, ctx: memory.ctx }, memory.state, memory.ctx);
 }
 
 /** The slots the table's kinds own, each undefined (see `initial`). */

@@ -9,6 +9,7 @@ import { engineMachine, type EngineContext, type EngineEvent, type LifecycleStat
 import type { RuleSet } from '../../model/rules.ts';
 import { ruleFaultOf } from '../../model/rule-contract.ts';
 import type { Effect } from '../../model/types.ts';
+import type { EngineProc } from './world.ts';
 
 /** An engine's statechart position and memory, as plain data. */
 export interface EngineMemory {
@@ -30,6 +31,17 @@ export function initialMemory(pid: number, attemptsMax: number): EngineMemory {
     state: 'idle',
     ctx: { pid, attemptsMax, id: null, file: null, envelope: null, outcome: null, pending: null, effect: null },
   };
+}
+
+/**
+ * A new engine process in its initial memory, its fields written out in the
+ * order every later copy of it is built (`withMemory`): spread from its
+ * memory it had another hidden class, and the engine reads of every step
+ * turned polymorphic.
+ */
+export function newEngineProc(pid: number, version: EngineProc['version'], attemptsMax: number): EngineProc {
+  const memory = initialMemory(pid, attemptsMax);
+  return { pid, version, state: memory.state, ctx: memory.ctx };
 }
 
 /** The reference stepper: XState's own `transition()` on the rule set's machine. */

@@ -8,6 +8,7 @@ import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range, Subject } from './kind.ts';
 import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
 interface Pass {
@@ -16,6 +17,24 @@ interface Pass {
   /** Of an `engines` pass, its `engine-id` kinds and its `engine` kinds, each in table order (split once, not per step). */
   perId: AnyKind[];
   perEngine: AnyKind[];
+  /**
+   * The same, for an engine in each lifecycle state: the kinds that can be
+   * enabled for it (`engineStates`), in table order. Leaving out a kind whose
+   * `enabled` would give nothing changes no listing, and spares most calls
+   * (the broker's answers are asked of posting engines only).
+   */
+  byState: ReadonlyMap<string, { perId: AnyKind[]; perEngine: AnyKind[] }>;
+}
+
+/** Whether kind `k` can be enabled for an engine in `state` (its `engineStates`; any state when it does not say). */
+const mayBeEnabledIn = (k: AnyKind, state: LifecycleState): boolean => k.engineStates === undefined || k.engineStates.includes(state);
+
+/**
+ * The kinds of an engine in `state`, among `kinds`; an engine whose state is
+ * none of the lifecycle's (no such engine is made) is asked of them all.
+ */
+function kindsIn(pass: Pass, state: string): { perId: AnyKind[]; perEngine: AnyKind[] } {
+  return pass.byState.get(state) ?? pass;
 }
 
 const passOf = (r: Range): Pass['over'] => (r === 'engine' || r === 'engine-id' ? 'engines' : r === 'id' ? 'ids' : 'world');
@@ -27,11 +46,14 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
     for (const k of EVENT_KINDS.filter((x) => x.group === g.name)) {
       const last = passes[passes.length - 1];
       if (last !== undefined && last.over === passOf(k.range)) last.kinds.push(k);
-      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [] });
+      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map() });
     }
     for (const pass of passes) {
       pass.perId = pass.kinds.filter((k) => k.range === 'engine-id');
       pass.perEngine = pass.kinds.filter((k) => k.range === 'engine');
+      pass.byState = new Map(
+        LIFECYCLE_STATES.map((state) => [state, { perId: pass.perId.filter((k) => mayBeEnabledIn(k, state)), perEngine: pass.perEngine.filter((k) => mayBeEnabledIn(k, state)) }]),
+      );
     }
     return [g.name, passes];
   }),
@@ -59,10 +81,9 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
     // One subject rewritten in place, as in groupHasEvents below.
     const at = CHOICE_AT;
     if (pass.over === 'engines') {
-      const perId = pass.perId;
-      const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
         at.engine = w.engines[e];
+        const { perId, perEngine } = kindsIn(pass, at.engine.state);
         if (perId.length > 0) {
           for (let i = 0; i < ids.length; i++) {
             at.id = ids[i];
@@ -112,10 +133,9 @@ function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): b
     // random run, and `enabled` reads its subject's fields without keeping it.
     const at = HAS_AT;
     if (pass.over === 'engines') {
-      const perId = pass.perId;
-      const perEngine = pass.perEngine;
       for (let e = 0; e < w.engines.length; e++) {
         at.engine = w.engines[e];
+        const { perId, perEngine } = kindsIn(pass, at.engine.state);
         if (perId.length > 0) {
           for (let i = 0; i < ids.length; i++) {
             at.id = ids[i];

@@ -4,7 +4,7 @@
  * writes are the crash-point matrix's rows, together with the POST
  * (broker.ts).
  */
-import type { LifecycleState } from '../../../model/lifecycle.ts';
+import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
 import { nowOf } from './clock.ts';
@@ -44,6 +44,7 @@ export const scan: EventKind<Scan> = {
   range: 'engine-id',
   event: 'scan',
   enabled: (w, _ctx, { engine, id }) => (engine?.state === 'idle' && id !== null && w.live[id] !== undefined ? [{ kind: 'scan', pid: engine.pid, id }] : []),
+  engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeFile),
   label: (e) => `e${e.pid} scan ${e.id}`,
   counter: null,
@@ -70,6 +71,7 @@ export const drain: EventKind<Drain> = {
     // A READY record the engine's rule set does not select (`selectable`) is not drained.
     return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
+  engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,
   counter: null,
@@ -106,6 +108,7 @@ export const step: EventKind<Step> = {
   event: 'step',
   enabled: (_w, _ctx, { engine }) =>
     engine !== null && engine.state !== 'idle' && engine.state !== 'posting' ? [{ kind: 'step', pid: engine.pid, at: engine.state }] : [],
+  engineStates: LIFECYCLE_STATES.filter((s) => s !== 'idle' && s !== 'posting'),
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
   label: (e) => `e${e.pid} ${e.at}`,
   replayKey: (e) => `${e.kind}:${e.pid}`,

@@ -7,6 +7,7 @@
 import type { EngineProc, World, WorldEvent } from '../world.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldContext } from './context.ts';
+import type { LifecycleState } from '../../../model/lifecycle.ts';
 
 /** How the report and the renderers file a kind: the system's own work, a failure of the world, or a person's action. */
 export type EventTag = 'normal' | 'fault' | 'operator';
@@ -144,6 +145,15 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   owns?(e: E): boolean;
   /** Its enabled instances in a world, for one subject of its range. */
   enabled(w: World, ctx: WorldContext, at: Subject): E[];
+  /**
+   * Of a kind whose range includes the engine: the lifecycle states of an
+   * engine for which it can have an instance (`enabled` gives none for an
+   * engine in any other state); absent: any state. The listing of a group
+   * does not ask it about engines in other states (a random run asks every
+   * group whether it has an event at every step). `table.test.ts` holds
+   * `enabled` to it.
+   */
+  engineStates?: readonly LifecycleState[];
   /** Its weight within a weighted group (broker answers, faults). */
   weight?(w: World, ctx: WorldContext): number;
   /** What it does: the next world; pushes the tags the run counts. Pure in `w`. */

@@ -96,6 +96,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
   event: 'post-in-transit',
   enabled: (w, ctx, { engine }) =>
     engine?.state === 'posting' && !w.healing && inTransitOf(w).length < boundOf(ctx.options) ? [{ kind: 'post-in-transit', pid: engine.pid }] : [],
+  engineStates: ['posting'],
   weight: (_w, ctx) => inTransitWeight(ctx.options),
   apply: (w, e, ctx, tags) => {
     const envelope = w.engines.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;

@@ -3,7 +3,7 @@
  * missing engines, and with `--old-rules` rolling upgrades. Crashes are
  * faults (faults.ts).
  */
-import { initialMemory } from '../stepper.ts';
+import { newEngineProc } from '../stepper.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import { stepText, type EventKind, type StepView } from './kind.ts';
@@ -37,7 +37,7 @@ export const restart: EventKind<Restart> = {
   },
   apply: (w, e, ctx, tags) => {
     const pid = w.nextPid;
-    const proc: EngineProc = { pid, version: e.version, ...initialMemory(pid, ctx.options.attemptsMax) };
+    const proc = newEngineProc(pid, e.version, ctx.options.attemptsMax);
     tags.push('restart');
     return withChanges(w, { engines: [...w.engines, proc], nextPid: pid + 1 });
   },
@@ -68,7 +68,7 @@ export const upgrade: EventKind<Upgrade> = {
   apply: (w, e, ctx, tags) => {
     // A rolling upgrade stops the old process and starts a new-rules one: memory is lost.
     const pid = w.nextPid;
-    const proc: EngineProc = { pid, version: 'new', ...initialMemory(pid, ctx.options.attemptsMax) };
+    const proc = newEngineProc(pid, 'new', ctx.options.attemptsMax);
     tags.push('fault:upgrade');
     return withChanges(w, { engines: [...w.engines.filter((p) => p.pid !== e.pid), proc], nextPid: pid + 1 });
   },
