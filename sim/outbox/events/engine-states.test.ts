@@ -13,7 +13,7 @@ import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan }
 import { runSeed } from '../../core/random.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions } from '../options.ts';
-import { idNames, type EngineProc, type World } from '../world.ts';
+import { idNames, type World } from '../world.ts';
 import type { AnyKind, Range, Subject } from './kind.ts';
 import { EVENT_KINDS, GROUPS } from './table.ts';
 import { choicesOf } from './choose.ts';
@@ -80,14 +80,6 @@ describe('engineStates', () => {
     expect(compared).toBeGreaterThan(200);
   });
 });
-
-/** The subjects a kind of `range` is asked about, as kind.ts's `Range` orders them within one engine or id. */
-function subjectsOf(range: Range, engines: readonly EngineProc[], ids: readonly string[]): Subject[] {
-  if (range === 'engine') return engines.map((engine) => ({ engine, id: null }));
-  if (range === 'engine-id') return engines.flatMap((engine) => ids.map((id) => ({ engine, id })));
-  if (range === 'id') return ids.map((id) => ({ engine: null, id }));
-  return [{ engine: null, id: null }];
-}
 
 /**
  * The listing as kind.ts's `Range` documents it, every kind asked of every
