@@ -179,7 +179,7 @@ function toyPacked(system: TransitionSystem<Toy, ToyEvent>): PackedSystem<ToyEve
 function packedLiveness(system: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
   const l = toyLiveness(system);
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
-  return { ...l, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
+  return { properties: l.properties, modes: l.modes, healStepsMax: l.healStepsMax, steady: l.steady, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
 }
 
 describe('explore with liveness, on a toy system, in both explorers', () => {
@@ -232,5 +232,63 @@ describe('a cycle search held to its bound', () => {
     expect(search.cut).toBe('the cycle search reached 1 states from one state: quiet-after-healing not searched beyond');
     const r = searchResult(new FingerprintSet(4), new GrowableIndex(), { transitions: 0, depth: 0 }, [], true, null, search.checked, search);
     expect([r.complete, r.stoppedBy]).toEqual([false, search.cut]);
+  });
+});
+
+describe('a busy state outside the steady states', () => {
+  /** The toy's liveness with steady states only where no fault was taken, and a graph that counts its prints. */
+  const counted = (busy: boolean) => {
+    const system = toySystem(false, false);
+    const l = toyLiveness(system);
+    const asked = { prints: 0, atRest: 0 };
+    const spec: SteadyLiveness<Toy, ToyEvent> = {
+      ...l,
+      atRest: (s) => (asked.atRest++, l.atRest(s)),
+      steadyState: (s) => s.faults === 0,
+      ...(busy ? { busy: (s: Toy) => s.job === 'queued' || s.job === 'trying' } : {}),
+    };
+    const graph: LivenessGraph<Toy, ToyEvent> = {
+      print(s, out) {
+        asked.prints++;
+        out[0] = ['none', 'queued', 'trying', 'done', 'parked', 'lost'].indexOf(s.job) + 1;
+        out[1] = s.tries * 16 + s.faults;
+      },
+      successors: (s, keep) => system.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: system.step(s, event).state })),
+      shortestPathTo: () => null,
+      stateAfter: () => system.initial(),
+    };
+    return { search: new LivenessSearch(spec, graph), asked };
+  };
+
+  it('is neither printed nor asked whether it is at rest when the system says it is busy', () => {
+    const { search, asked } = counted(true);
+    expect(search.visit({ job: 'trying', tries: 1, faults: 1 }, () => [])).toBe(false);
+    expect(asked).toEqual({ prints: 0, atRest: 0 });
+    // A steady state is printed as before: its cycle search needs its flags.
+    expect(search.visit({ job: 'done', tries: 1, faults: 0 }, () => [])).toBe(false);
+    expect(asked.prints).toBe(1);
+  });
+
+  it('is printed and asked without the test (the test changes no verdict: see the toy searches above)', () => {
+    const { search, asked } = counted(false);
+    expect(search.visit({ job: 'trying', tries: 1, faults: 1 }, () => [])).toBe(false);
+    expect(asked).toEqual({ prints: 1, atRest: 1 });
+  });
+
+  it('gives the same verdicts and traces with and without the test, on both explorers', () => {
+    for (const [capped, loses] of [
+      [true, false],
+      [false, false],
+      [true, true],
+    ] as const) {
+      const system = toySystem(capped, loses);
+      const plain = packedLiveness(system);
+      const withBusy: SteadyLiveness<Int32Array, ToyEvent> = { ...plain, busy: (s) => s[0] === 1 || s[0] === 2, steadyState: (s) => s[2] === 0 };
+      const without: SteadyLiveness<Int32Array, ToyEvent> = { ...plain, steadyState: (s) => s[2] === 0 };
+      const a = explorePacked(toyPacked(system), { statesMax: 1000, stopAtFirst: false }, withBusy);
+      const b = explorePacked(toyPacked(system), { statesMax: 1000, stopAtFirst: false }, without);
+      expect([a.states, a.transitions, a.complete]).toEqual([b.states, b.transitions, b.complete]);
+      expect(a.violations.map((v) => [v.violation.property, v.events, v.healed])).toEqual(b.violations.map((v) => [v.violation.property, v.events, v.healed]));
+    }
   });
 });
