@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { explore, GrowableIndex, searchResult } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
-import { bottomCycle, LivenessSearch, livenessTraceEvents, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, stuckModes, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
@@ -179,7 +179,7 @@ function toyPacked(system: TransitionSystem<Toy, ToyEvent>): PackedSystem<ToyEve
 function packedLiveness(system: TransitionSystem<Toy, ToyEvent>): SteadyLiveness<Int32Array, ToyEvent> {
   const l = toyLiveness(system);
   const JOBS = ['none', 'queued', 'trying', 'done', 'parked', 'lost'] as const;
-  return { ...l, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
+  return { properties: l.properties, modes: l.modes, healStepsMax: l.healStepsMax, steady: l.steady, atRest: (s) => l.atRest({ job: JOBS[s[0]], tries: s[1], faults: s[2] }), steadyState: () => true };
 }
 
 describe('explore with liveness, on a toy system, in both explorers', () => {
@@ -232,5 +232,99 @@ describe('a cycle search held to its bound', () => {
     expect(search.cut).toBe('the cycle search reached 1 states from one state: quiet-after-healing not searched beyond');
     const r = searchResult(new FingerprintSet(4), new GrowableIndex(), { transitions: 0, depth: 0 }, [], true, null, search.checked, search);
     expect([r.complete, r.stoppedBy]).toEqual([false, search.cut]);
+  });
+});
+
+describe('a busy state outside the steady states', () => {
+  /** The toy's liveness with steady states only where no fault was taken, and a graph that counts its prints. */
+  const counted = (busy: boolean) => {
+    const system = toySystem(false, false);
+    const l = toyLiveness(system);
+    const asked = { prints: 0, atRest: 0 };
+    const spec: SteadyLiveness<Toy, ToyEvent> = {
+      ...l,
+      atRest: (s) => (asked.atRest++, l.atRest(s)),
+      steadyState: (s) => s.faults === 0,
+      ...(busy ? { busy: (s: Toy) => s.job === 'queued' || s.job === 'trying' } : {}),
+    };
+    const graph: LivenessGraph<Toy, ToyEvent> = {
+      print(s, out) {
+        asked.prints++;
+        out[0] = ['none', 'queued', 'trying', 'done', 'parked', 'lost'].indexOf(s.job) + 1;
+        out[1] = s.tries * 16 + s.faults;
+      },
+      successors: (s, keep) => system.choices(s).flatMap((g) => g.events).filter(keep).map((event) => ({ event, state: system.step(s, event).state })),
+      shortestPathTo: () => null,
+      stateAfter: () => system.initial(),
+    };
+    return { search: new LivenessSearch(spec, graph), asked };
+  };
+
+  it('is neither printed nor asked whether it is at rest when the system says it is busy', () => {
+    const { search, asked } = counted(true);
+    expect(search.visit({ job: 'trying', tries: 1, faults: 1 }, () => [])).toBe(false);
+    expect(asked).toEqual({ prints: 0, atRest: 0 });
+    // A steady state is printed as before: its cycle search needs its flags.
+    expect(search.visit({ job: 'done', tries: 1, faults: 0 }, () => [])).toBe(false);
+    expect(asked.prints).toBe(1);
+  });
+
+  it('is printed and asked without the test (the test changes no verdict: see the toy searches above)', () => {
+    const { search, asked } = counted(false);
+    expect(search.visit({ job: 'trying', tries: 1, faults: 1 }, () => [])).toBe(false);
+    expect(asked).toEqual({ prints: 1, atRest: 1 });
+  });
+
+  it('gives the same verdicts and traces with and without the test, on both explorers', () => {
+    for (const [capped, loses] of [
+      [true, false],
+      [false, false],
+      [true, true],
+    ] as const) {
+      const system = toySystem(capped, loses);
+      const plain = packedLiveness(system);
+      const withBusy: SteadyLiveness<Int32Array, ToyEvent> = { ...plain, busy: (s) => s[0] === 1 || s[0] === 2, steadyState: (s) => s[2] === 0 };
+      const without: SteadyLiveness<Int32Array, ToyEvent> = { ...plain, steadyState: (s) => s[2] === 0 };
+      const a = explorePacked(toyPacked(system), { statesMax: 1000, stopAtFirst: false }, withBusy);
+      const b = explorePacked(toyPacked(system), { statesMax: 1000, stopAtFirst: false }, without);
+      expect([a.states, a.transitions, a.complete]).toEqual([b.states, b.transitions, b.complete]);
+      expect(a.violations.map((v) => [v.violation.property, v.events, v.healed])).toEqual(b.violations.map((v) => [v.violation.property, v.events, v.healed]));
+    }
+  });
+});
+
+describe('stuckModes: the modes bottomCycle finds a component under, in one pass', () => {
+  /** A deterministic generator for the graphs below (a linear congruential one). */
+  const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+
+  it('agrees with bottomCycle per mode on 3,000 random regions (edges leaving, self-loops, states without edges, 4 modes)', () => {
+    const random = lcg(23);
+    const scratch = new TarjanScratch();
+    const seen = { stuck: 0, free: 0 };
+    for (let g = 0; g < 3000; g++) {
+      const n = 1 + Math.floor(random() * 12);
+      const edges: number[][] = [];
+      for (let v = 0; v < n; v++) {
+        const out: number[] = [];
+        const degree = Math.floor(random() * 4);
+        for (let k = 0; k < degree; k++) out.push(random() < 0.15 ? -1 : Math.floor(random() * n), 1 + Math.floor(random() * 15));
+        edges.push(out);
+      }
+      const [first, targets, masks] = edgeArrays(edges);
+      const stuck = stuckModes(first, targets, masks, 0b1111, scratch);
+      for (let m = 0; m < 4; m++) {
+        const found = bottomCycle(first, targets, masks, 1 << m, scratch) !== null;
+        expect([g, m, (stuck & (1 << m)) !== 0]).toEqual([g, m, found]);
+        seen[found ? 'stuck' : 'free']++;
+      }
+    }
+    // Both answers are met often.
+    expect(Math.min(seen.stuck, seen.free)).toBeGreaterThan(1000);
+  });
+
+  it('a cycle with a way out under one mode only is stuck under the others', () => {
+    // 0 -> 1 -> 0 under modes 1 and 2; 1 -> out under mode 1 only.
+    const [first, targets, masks] = edgeArrays([[1, 0b11], [0, 0b11, -1, 0b01]]);
+    expect(stuckModes(first, targets, masks, 0b111)).toBe(0b010);
   });
 });

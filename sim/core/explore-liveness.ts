@@ -45,6 +45,12 @@ export interface SteadyLiveness<S, E> {
   readonly modes: readonly string[];
   /** Once faults stop in `s`: 'busy' when the system would not be quiet, else the first `eventually` violation, or null. */
   atRest(s: S): Violation | null | 'busy';
+  /**
+   * Optional, a cheap test: true only where {@link atRest} answers 'busy'
+   * (false says nothing). A busy state outside the steady states needs
+   * nothing of the search, not even its print (a third to a half of the states of the anchor searches).
+   */
+  busy?(s: S): boolean;
   /** True when `s` is a state the liveness phase itself passes through (the outbox: every engine alive), where lassos are looked for. */
   steadyState(s: S): boolean;
   /** True when `e` is a step the system takes by itself under steady mode `m` (not a fault, not a producer or operator action). */
@@ -119,13 +125,19 @@ export class LivenessSearch<S, E> {
   private readonly fp = new Uint32Array(2);
   /** The modes an event is a step of, as bits, per event (events are shared values). */
   private readonly modesOf = new Map<E, number>();
+  /** The last event {@link maskOf} answered for, and its modes: a successor's event was just asked of `keep`. */
+  private lastEvent: E | undefined = undefined;
+  private lastMask = 0;
   private readonly maskOf = (e: E): number => {
+    if (e === this.lastEvent) return this.lastMask;
     let mask = this.modesOf.get(e);
     if (mask === undefined) {
       mask = 0;
       for (let m = 0; m < this.spec.modes.length; m++) if (this.spec.steady(e, m)) mask |= 1 << m;
       this.modesOf.set(e, mask);
     }
+    this.lastEvent = e;
+    this.lastMask = mask;
     return mask;
   };
   private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
@@ -168,6 +180,8 @@ export class LivenessSearch<S, E> {
 
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
   visit(s: S, path: () => E[]): boolean {
+    // Not quiet, and no cycle search from it: nothing to check or remember (its flags would only spare a cheap test).
+    if (this.spec.busy?.(s) === true && !this.spec.steadyState(s)) return this.stopped !== null;
     const before = this.found.length;
     const eventuallyLeft = this.violated.size < this.spec.properties.length || this.spec.properties.some((p) => !this.violated.has(p));
     const p = this.fp;
@@ -290,8 +304,12 @@ export class LivenessSearch<S, E> {
     first.push(targets.length);
     // Whether a mode of only the shared edges was searched and had no bottom cycle.
     let sharedClean = false;
+    // The modes with a bottom cycle somewhere in the region, found once for all modes (-1: not yet asked).
+    let stuck = -1;
     for (let m = 0; m < modes; m++) {
       if ((back & (1 << m)) === 0) continue;
+      if (stuck === -1) stuck = stuckModes(first, targets, masks, every, this.tarjan);
+      if ((stuck & (1 << m)) === 0) continue;
       const shared = (specific & (1 << m)) === 0;
       if (shared && sharedClean) continue;
       const component = bottomCycle(first, targets, masks, 1 << m, this.tarjan);
@@ -374,7 +392,7 @@ export function livenessTraceEvents<E>(v: FoundViolation<E>, healStepsMax: numbe
   return events;
 }
 
-/** The arrays of one {@link bottomCycle} run, kept for the next (most regions are small, and many). */
+/** The arrays of one {@link bottomCycle} or {@link stuckModes} run, kept for the next (most regions are small, and many). */
 export class TarjanScratch {
   index = new Int32Array(16);
   low = new Int32Array(16);
@@ -383,6 +401,18 @@ export class TarjanScratch {
   exit = new Uint8Array(16);
   readonly stack: number[] = [];
   readonly call: number[] = [];
+  /** {@link stuckModes}' reversed edges (sources and masks, by target), of room for `edges` edges. */
+  sources = new Int32Array(16);
+  sourceMasks = new Int32Array(16);
+
+  /** Room for `edges` reversed edges. */
+  reserveEdges(edges: number): void {
+    if (edges <= this.sources.length) return;
+    let size = this.sources.length;
+    while (size < edges) size *= 2;
+    this.sources = new Int32Array(size);
+    this.sourceMasks = new Int32Array(size);
+  }
 
   /** Room for `n` states. */
   reserve(n: number): void {
@@ -473,4 +503,70 @@ export function bottomCycle(first: readonly number[], targets: readonly number[]
     }
   }
   return null;
+}
+
+/**
+ * The modes (bits of `modes`) under which {@link bottomCycle} finds a
+ * component, all of them found in one pass over the region's edges, which
+ * one run of bottomCycle per mode took. Under mode m a state is free when
+ * its edges of the mode reach an edge leaving the region (target -1) or a
+ * state with no edge of the mode. A state that is not free reaches only
+ * states with an edge of the mode, none leaving: they hold a component that
+ * no edge leaves, and every state of it has an edge inside it, so it has a
+ * cycle. A state of such a component is not free. So a mode has one exactly
+ * where some state is not free under it. Freedom is propagated backwards
+ * along the edges, every mode at once as bits.
+ */
+export function stuckModes(first: readonly number[], targets: readonly number[], masks: readonly number[], modes: number, scratch = new TarjanScratch()): number {
+  const n = first.length - 1;
+  scratch.reserve(n);
+  scratch.reserveEdges(targets.length);
+  // Per state: its free modes (in `index`), where its reversed edges start (`next`), whether it waits in the work list (`onStack`).
+  const { index: free, next: start, low: fill, onStack: queued, sources, sourceMasks } = scratch;
+  const work = scratch.stack;
+  work.length = 0;
+  for (let v = 0; v <= n && v < start.length; v++) start[v] = 0;
+  for (let v = 0; v < n; v++) {
+    let has = 0;
+    let leaves = 0;
+    for (let k = first[v]; k < first[v + 1]; k++) {
+      has |= masks[k];
+      if (targets[k] < 0) leaves |= masks[k];
+      else if (targets[k] + 1 < n) start[targets[k] + 1]++;
+    }
+    free[v] = (leaves | ~has) & modes;
+  }
+  // Prefix sums: the reversed edges of state w are sources[start[w] .. start[w + 1]) (start[n] is not kept: w + 1 < n above).
+  for (let w = 1; w < n; w++) start[w] += start[w - 1];
+  for (let w = 0; w < n; w++) fill[w] = start[w];
+  for (let v = 0; v < n; v++) {
+    for (let k = first[v]; k < first[v + 1]; k++) {
+      const w = targets[k];
+      if (w < 0) continue;
+      sources[fill[w]] = v;
+      sourceMasks[fill[w]++] = masks[k];
+    }
+  }
+  for (let v = 0; v < n; v++) {
+    queued[v] = free[v] !== 0 ? 1 : 0;
+    if (free[v] !== 0) work.push(v);
+  }
+  while (work.length > 0) {
+    const w = work.pop() as number;
+    queued[w] = 0;
+    const end = w + 1 < n ? start[w + 1] : fill[w];
+    for (let k = start[w]; k < end; k++) {
+      const v = sources[k];
+      const gained = free[w] & sourceMasks[k] & ~free[v];
+      if (gained === 0) continue;
+      free[v] |= gained;
+      if (queued[v] === 0) {
+        queued[v] = 1;
+        work.push(v);
+      }
+    }
+  }
+  let stuck = 0;
+  for (let v = 0; v < n; v++) stuck |= ~free[v] & modes;
+  return stuck;
 }

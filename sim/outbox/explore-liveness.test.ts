@@ -9,9 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
 import retryPastCap from '../../properties/mutants/retry-past-cap.ts';
 import type { RuleSet } from '../../model/rules.ts';
-import { steppersFor } from '../check.ts';
+import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { exploreOutbox } from './explore-outbox.ts';
+import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
+import { outboxSystem } from './outbox-system.ts';
+import { packedOutbox } from './packed/system.ts';
 
 function unreduced(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax: number) {
   return exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ...sizes }), { rules }, steppersFor(rules, null), { statesMax, liveness: true, symmetry: false, stopAtFirst: false });
@@ -29,4 +32,39 @@ describe('liveness in an unreduced search', () => {
     const v = r.violations.find((x) => x.violation.property === 'quiet-after-healing');
     expect([v?.healed?.mode, v?.healed?.cycle.length]).toEqual(['unavailable-503', 3]);
   }, 120_000);
+});
+
+describe('the packed liveness test `busy`', () => {
+  it('is true exactly where atRest answers busy for a busy engine, on every state of a search with crashes', () => {
+    const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3, crashesMax: 2 });
+    const objects = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
+    const system = packedOutbox(options, { rules: failClosed }, objects);
+    const liveness = packedOutboxLiveness(outboxLiveness(options, objects, BOUNDS_DEFAULT.healStepsMax), system, 3);
+    const start = new Int32Array(system.width);
+    system.initial(start);
+    const seen = new Set([start.join()]);
+    const states = [start];
+    for (let i = 0; i < states.length && states.length < 3_000; i++) {
+      for (const e of system.events(states[i])) {
+        const t = new Int32Array(system.width);
+        system.apply(states[i], e, t);
+        if (!seen.has(t.join())) {
+          seen.add(t.join());
+          states.push(t);
+        }
+      }
+    }
+    let busy = 0;
+    for (const s of states) {
+      const engines = system.unpack(s).engines;
+      expect(liveness.busy?.(s)).toBe(engines.some((p) => p.state !== 'idle'));
+      if (liveness.busy?.(s) === true) {
+        busy++;
+        expect(liveness.atRest(s)).toBe('busy');
+      }
+    }
+    // Both kinds met: busy states, and idle ones the test says nothing of.
+    expect(busy).toBeGreaterThan(100);
+    expect(states.length - busy).toBeGreaterThan(10);
+  });
 });

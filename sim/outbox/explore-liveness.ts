@@ -61,6 +61,11 @@ export function packedOutboxLiveness(objects: SteadyLiveness<World, WorldEvent>,
       for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return 'busy';
       return objects.atRest(system.unpack(s));
     },
+    // atRest's first test alone.
+    busy(s) {
+      for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return true;
+      return false;
+    },
     steadyState: (s) => s[g + L.ENGINE_COUNT] === engines,
     steady: (e, m) => objects.steady(e, m),
   };
