@@ -19,7 +19,7 @@
  * machine at a load average of 7.7: the thread of `check --swarm-only
  * --seeds 10000 --workers 2` took its first 250 seeds and had run none of
  * them 7 s later, when the main thread had run every other seed and then
- * waited for it; at nice 0 it ran 5,000 of them.
+ * waited for it; at nice 0 it ran 4,625 of the 10,000.
  *
  * Elsewhere (macOS, Windows) the nice value is the whole process's, so this
  * does nothing there.
