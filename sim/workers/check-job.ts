@@ -26,7 +26,6 @@ import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { checkThreadPool } from './pool.ts';
-import { threadNice } from './thread-nice.ts';
 
 /** The caller's clock and hooks. */
 export interface JobHooks {
@@ -124,7 +123,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
 
   flush();
   const threads = job.workers - 1;
-  const pool = threads > 0 ? await checkThreadPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }, threadNice(job.stopOnFirst)) : null;
+  const pool = threads > 0 ? await checkThreadPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }) : null;
   const watchInterrupt = setInterval(() => {
     if (interruption() !== null) queue.stop();
   }, 50);

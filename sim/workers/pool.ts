@@ -22,7 +22,6 @@ import { checkWorkerFile } from './worker-bundle.ts';
 import { watchBuffer } from '../watch.ts';
 import { MAIN_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
 import { interruption } from '../interrupt.ts';
-import { threadNice, type ThreadPriority } from './thread-nice.ts';
 
 export { MAIN_CHUNK_SEEDS, THREAD_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
 /** Tasks queued per thread, so that a thread never waits for the main thread to hand it the next. */
@@ -57,15 +56,13 @@ class Cursor {
 
 /**
  * A pool of `threads` worker threads that run {@link CheckTask}s of `plan`
- * (from the bundled worker when it can), at nice value `nice` (thread-priority.ts
- * says which). Piscina is loaded here, on the first pool, not with this module:
- * a check on one worker never pays for loading it (a catalog flaw's first
- * answer comes within a second).
+ * (from the bundled worker when it can). Piscina is loaded here, on the
+ * first pool, not with this module: a check on one worker never pays for
+ * loading it (a catalog flaw's first answer comes within a second).
  */
-export async function checkThreadPool(threads: number, plan: PlanSpec, nice = 0): Promise<Piscina> {
+export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  const workerData: ThreadPriority = { nice };
-  return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads, workerData });
+  return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads });
 }
 
 /** How a parallel run may end early, and who hears of violations as they come. */
@@ -104,7 +101,7 @@ export async function runSeedsParallel(
     if (found.length > 0 && r.fault === undefined) onViolation?.(r);
   };
   const threads = workers - 1;
-  const pool = threads > 0 ? await checkThreadPool(threads, plan, threadNice(stopOnViolation)) : null;
+  const pool = threads > 0 ? await checkThreadPool(threads, plan) : null;
   try {
     const feeders: Promise<void>[] = [];
     if (pool !== null) {

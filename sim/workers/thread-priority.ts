@@ -1,44 +1,44 @@
 /**
- * The priority of a `check` worker thread, chosen by the pool that starts it
- * (its `workerData`: thread-nice.ts) and set on import, before the
- * rest of the thread's code is compiled (thread-task.ts imports this first).
+ * A `check` worker thread runs at a lower priority than the main thread
+ * (Linux nice 19, the lowest; Linux keeps the nice value per thread). The main thread is
+ * where a first answer comes from (it searches the suite's first world under
+ * `--stop-on-first`, and prints what anyone finds), and V8 runs its compiler
+ * and garbage collector for it on helper threads: on a 2-core machine a worker
+ * thread loading and warming up at equal priority took those cores and
+ * delayed the first answer of `check --rules fresh-cycle --stop-on-first`
+ * from 0.8 s (one worker) to 1.2 s; at nice 19 it is 0.86 to 0.93 s. At a
+ * lower priority the thread still gets every core the main thread does not
+ * use, so the whole job is not slower (the main job was a little faster,
+ * 6.9 to 7.05 s against 7.4 to 7.65 s; docs/scale-out.md, 'One machine').
  *
- * Under `--stop-on-first` the thread runs at the lowest priority (Linux
- * nice 19, kept per thread): the answer comes from the main thread (it
- * searches the suite's first world first and prints what anyone finds),
- * and V8 runs its compiler and garbage collector for it on helper threads;
- * on a 2-core machine a worker thread loading and warming up at equal
- * priority took those cores and delayed the first answer of
- * `check --rules fresh-cycle --stop-on-first` from 0.8 s to 1.2 s (at nice
- * 19, 0.86 to 0.93 s).
- *
- * Otherwise (the whole run is what a user waits for) it runs at the normal
- * priority, as a second process would: the kernel gives a nice-19 thread a
- * weight of 15 against 1,024 for each runnable thread at nice 0, so on a
- * machine shared with other work it all but stops. Measured on this 2-core
- * machine at a load average of 7.7: the thread of `check --swarm-only
- * --seeds 10000 --workers 2` took its first 250 seeds and had run none of
- * them 7 s later, when the main thread had run every other seed and then
- * waited for it; at nice 0 it ran 4,625 of the 10,000.
+ * Nor is it slower beside other people's work: with the kernel's
+ * autogroups (on by default, and on here) CPU time is shared between
+ * sessions first, and nice counts only within one, so the thread gives way
+ * to its own main thread, not to other sessions' processes at nice 0. The
+ * bench's ceiling (two processes started from one session) shares one
+ * session's time too. Measured at a load average of 13 on 2 cores,
+ * `check --swarm-only --seeds 10000 --workers 2` took 9.4 to 10.9 s with
+ * the thread at nice 19 and 11.3 to 13.0 s at nice 0, alternately: a busy
+ * session gains no time from a second thread at normal priority, and the
+ * thread's own start-up and compiler are then pure cost. What a thread
+ * starved there costs is the piece it holds when the rest is done: the main
+ * thread runs such a seed piece itself (check-job.ts).
  *
  * Elsewhere (macOS, Windows) the nice value is the whole process's, so this
- * does nothing there.
+ * does nothing there. Evaluated on import, before the rest of the thread's
+ * code is compiled: thread-task.ts imports it first.
  */
 import { setPriority } from 'node:os';
-import { isMainThread, workerData } from 'node:worker_threads';
-import type { ThreadPriority } from './thread-nice.ts';
+import { isMainThread } from 'node:worker_threads';
 
-/** The nice value the calling thread's pool asked for (0 when it asked none). */
-function askedNice(): number {
-  const data = workerData as Partial<ThreadPriority> | null | undefined;
-  return typeof data?.nice === 'number' ? data.nice : 0;
-}
+/** The nice value of a `check` worker thread (0 is normal, 19 the lowest priority). */
+export const WORKER_THREAD_NICE = 19;
 
-/** Lowers the calling thread's priority to `nice`, if it is a worker thread on Linux and `nice` is above 0; true when it did. */
-export function lowerWorkerThreadPriority(nice: number = askedNice()): boolean {
-  if (isMainThread || process.platform !== 'linux' || nice <= 0) return false;
+/** Lowers the calling thread's priority, if it is a worker thread on Linux; true when it did. */
+export function lowerWorkerThreadPriority(): boolean {
+  if (isMainThread || process.platform !== 'linux') return false;
   try {
-    setPriority(nice);
+    setPriority(WORKER_THREAD_NICE);
     return true;
   } catch {
     // A sandbox that forbids it leaves the thread at normal priority: slower first answers, same results.
