@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childrenCpuSeconds } from './first-answers.ts';
 import { alternatedRounds } from './rounds.ts';
 
 /** Wall seconds from starting `n` `check` processes together until the last has exited. */
@@ -53,6 +54,8 @@ export interface WorkersAndCeiling {
   one: number[];
   two: number[];
   pair: number[];
+  /** CPU seconds (user + system, every thread) of the same runs, where measurable (Linux); the pair's is both processes'. */
+  cpu?: { one: number[]; two: number[]; pair: number[] };
 }
 
 /**
@@ -65,7 +68,9 @@ export interface WorkersAndCeiling {
  */
 export async function workersAndCeiling(args: readonly string[], rounds: number, now: () => number): Promise<WorkersAndCeiling> {
   const out: WorkersAndCeiling = { one: [], two: [], pair: [] };
-  const runs: [keyof WorkersAndCeiling, () => Promise<number>][] = [
+  const cpu = { one: [] as number[], two: [] as number[], pair: [] as number[] };
+  let measurable = true;
+  const runs: ['one' | 'two' | 'pair', () => Promise<number>][] = [
     ['one', () => checkProcessesSeconds(1, [...args, '--workers', '1'], now)],
     ['two', () => checkProcessesSeconds(1, [...args, '--workers', '2'], now)],
     ['pair', () => checkProcessesSeconds(2, [...args, '--workers', '1'], now)],
@@ -73,10 +78,14 @@ export async function workersAndCeiling(args: readonly string[], rounds: number,
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < runs.length; k++) {
       const [side, run] = runs[(k + r) % runs.length];
+      const before = childrenCpuSeconds();
       out[side].push(await run());
+      const after = childrenCpuSeconds();
+      if (before === null || after === null) measurable = false;
+      else cpu[side].push(after - before);
     }
   }
-  return out;
+  return measurable ? { ...out, cpu } : out;
 }
 
 /** The ceiling of a {@link WorkersAndCeiling} (best of each side), and 2 workers' ratio against 1 and against the ceiling. */
@@ -85,4 +94,20 @@ export function ceilingRatio(m: WorkersAndCeiling): { ratio: number; ceiling: nu
   const ratio = one / Math.min(...m.two);
   const ceiling = (2 * one) / Math.min(...m.pair);
   return { ratio, ceiling, ofCeiling: ratio / ceiling };
+}
+
+/**
+ * CPU seconds of 1 worker against 2 (least of each side's runs), and their
+ * quotient, or null where not measured. When every core is busy (the two
+ * processes of the ceiling, and 2 workers) the wall time follows the CPU
+ * time, so ratio / ceiling comes to about this quotient: what the second
+ * thread costs beyond its share of the work (its own start-up, and its
+ * compiler optimizing every hot function again) caps it, however the work
+ * is shared out.
+ */
+export function cpuRatio(m: WorkersAndCeiling): { one: number; two: number; ratio: number } | null {
+  if (m.cpu === undefined || m.cpu.one.length === 0 || m.cpu.two.length === 0) return null;
+  const one = Math.min(...m.cpu.one);
+  const two = Math.min(...m.cpu.two);
+  return { one, two, ratio: one / two };
 }

@@ -22,7 +22,7 @@ import { CATALOG, failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../check.ts';
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
-import { ceilingRatio, workersAndCeiling } from './check-processes.ts';
+import { ceilingRatio, cpuRatio, workersAndCeiling } from './check-processes.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -137,8 +137,8 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   // 2 workers against 1, beside two independent processes against one, in the same rounds: the swarm alone, then the main job.
   log(`2 workers against 1 beside the machine's ceiling, whole processes as a user runs them: in each of ${WORKER_ROUNDS} rounds (the order rotating) one process with \`--workers 1\`, one with \`--workers 2\`, and two independent \`--workers 1\` processes started together; the ceiling is 2 x (1 worker) / (the two together), what two cores give two copies of the work that share nothing (best of each side). The main job runs its small worlds and its seeds as one job on one pool (sim/workers/check-job.ts); without \`--workers\` it uses the machine's cores.`);
   log('');
-  log('| work | 1 worker s | 2 workers s | **ratio 2/1** | two processes s | ceiling | **ratio / ceiling** |');
-  log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  log('| work | 1 worker s | 2 workers s | **ratio 2/1** | two processes s | ceiling | **ratio / ceiling** | CPU s, 1 worker / 2 workers | CPU 1/2 |');
+  log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   const jobs: [string, string[]][] = [
     [`\`check --swarm-only --seeds ${fmt(WORKER_SEEDS)}\``, ['--swarm-only', '--seeds', `${WORKER_SEEDS}`]],
     ['`check` (the main job: the small worlds and 5,000 seeds)', []],
@@ -146,10 +146,12 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   for (const [label, args] of jobs) {
     const m = await workersAndCeiling(args, WORKER_ROUNDS, now);
     const c = ceilingRatio(m);
-    log(`| ${label} | ${Math.min(...m.one).toFixed(2)} | ${Math.min(...m.two).toFixed(2)} | **${c.ratio.toFixed(2)}x** | ${Math.min(...m.pair).toFixed(2)} | ${c.ceiling.toFixed(2)}x | **${(100 * c.ofCeiling).toFixed(0)}%** |`);
+    const cpu = cpuRatio(m);
+    const cpuCells = cpu === null ? 'n/a | n/a' : `${cpu.one.toFixed(2)} / ${cpu.two.toFixed(2)} | ${(100 * cpu.ratio).toFixed(0)}%`;
+    log(`| ${label} | ${Math.min(...m.one).toFixed(2)} | ${Math.min(...m.two).toFixed(2)} | **${c.ratio.toFixed(2)}x** | ${Math.min(...m.pair).toFixed(2)} | ${c.ceiling.toFixed(2)}x | **${(100 * c.ofCeiling).toFixed(0)}%** | ${cpuCells} |`);
   }
   log('');
-  log(`Load average when this section ended: ${load()}. A ceiling near 1x means no second core was free in this run: 2 workers cannot gain there, whatever their own ratio.`);
+  log(`Load average when this section ended: ${load()}. A ceiling near 1x means no second core was free in this run: 2 workers cannot gain there, whatever their own ratio. CPU s are each process's own (every thread, least of the rounds): with every core busy, wall time follows CPU time, so ratio / ceiling comes to about CPU 1/2, and what the second thread costs beyond its share of the work caps it (its start-up, its warm-up, and V8 optimizing every hot function again on its own isolate: about 1 s of CPU on compiler threads, measured per thread).`);
   log('');
   return lines;
 }

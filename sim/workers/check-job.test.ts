@@ -95,6 +95,16 @@ describe('a check job on worker threads', () => {
     expect(traces(join(tmp, 'file2'))).toEqual(traces(join(tmp, 'file1')));
   }, 300_000);
 
+  it('does not wait for a thread that holds seeds and gets no CPU: the main thread runs them too, and the report is that of 1 worker', async () => {
+    // The fixture's worker thread takes its first seeds and then stalls for a minute; the test's budget is less.
+    const argv = ['check', '--rules', './sim/workers/test-thread-stalls.ts', '--swarm-only', '--seeds', '3000', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'stall1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'stall2'));
+    expect(two.code).toBe(one.code);
+    expect(one.report.runs).toBe(3000);
+    expect(strip(two.report)).toEqual(strip(one.report));
+  }, 45_000);
+
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
     const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];
     const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'all1'));

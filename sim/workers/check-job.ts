@@ -26,6 +26,7 @@ import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { checkThreadPool } from './pool.ts';
+import { ThreadPieces } from './thread-pieces.ts';
 
 /** The caller's clock and hooks. */
 export interface JobHooks {
@@ -89,8 +90,8 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     hooks.onSeeds?.(seedsDone);
     if (Object.keys(r.first).length > 0 && r.fault === undefined) hooks.onViolation?.(r);
   };
-  // The end of the job: every piece the threads took has come back (or one failed).
-  let received = 0;
+  // The end of the job: every piece the threads took has come back, or was run here instead (or one failed).
+  const threadPieces = new ThreadPieces();
   let failure: { err: unknown } | null = null;
   let wake = (): void => undefined;
   const fail = (err: unknown): void => {
@@ -99,13 +100,20 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     wake();
   };
   const fromThread = (m: JobMessage): void => {
-    if (m.kind === 'world-start') {
-      started.set(m.index, hooks.now());
+    if (m.kind === 'world-start' || m.kind === 'seeds-start') {
+      if (m.kind === 'world-start') started.set(m.index, hooks.now());
+      else threadPieces.started(m);
+      wake();
       return;
     }
     try {
-      if (m.kind === 'seeds') seeds(m.result);
-      else if (m.result === null) {
+      if (m.kind === 'seeds') {
+        // The second result of a piece the main thread also ran is dropped (the same result).
+        if (threadPieces.seedsResult(m.from)) seeds(m.result);
+        return;
+      }
+      threadPieces.worldResult();
+      if (m.result === null) {
         // The thread's search threw: search here, where a broken decision ends the check with its trace.
         if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
       } else {
@@ -116,7 +124,6 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     } catch (err) {
       fail(err);
     } finally {
-      received++;
       wake();
     }
   };
@@ -155,12 +162,19 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     }
     // The queue hands out nothing more: wait for the pieces the threads took, not for a thread still starting
     // (a check that ends at once, --stop-on-first at an early seed, does not wait for a thread to load its code).
-    await new Promise<void>((resolve) => {
-      wake = () => {
-        if (failure !== null || received >= queue.taken - mainTaken) resolve();
-      };
-      wake();
-    });
+    // A seed piece a thread still holds runs here meanwhile (a thread at the lowest priority may get no CPU on a
+    // busy machine: thread-pieces.ts); the first of its two results is kept.
+    while (failure === null && threadPieces.resolved < queue.taken - mainTaken) {
+      const backup = queue.stopped ? null : threadPieces.takeBackup();
+      if (backup === null) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      const r = await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: backup.from, to: backup.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) });
+      if (threadPieces.seedsResult(backup.from)) seeds(r);
+      await yieldToLoop();
+    }
+    wake = () => undefined;
     const failed = failure as { err: unknown } | null;
     if (failed !== null) throw failed.err;
   } catch (err) {

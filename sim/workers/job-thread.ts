@@ -37,10 +37,11 @@ export interface JobThreadTask {
   watch?: SharedArrayBuffer | null;
 }
 
-/** A message from a thread: a world started, a world's result (or that its search threw), a seed chunk's result. */
+/** A message from a thread: a world started, a world's result (or that its search threw), a seed chunk started (the main thread may run it too: thread-pieces.ts), a seed chunk's result. */
 export type JobMessage =
   | { kind: 'world-start'; index: number }
   | { kind: 'world'; index: number; result: SmallWorldResult | null }
+  | { kind: 'seeds-start'; from: number; to: number }
   | { kind: 'seeds'; from: number; to: number; result: ShardResult };
 
 /** What a world's result tells the queue: under `--stop-on-first` a violation ends the worlds after it. */
@@ -93,6 +94,7 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
       }
       port.postMessage({ kind: 'world', index: piece.index, result } satisfies JobMessage);
     } else {
+      port.postMessage({ kind: 'seeds-start', from: piece.from, to: piece.to } satisfies JobMessage);
       const result = await runTask({ plan: job.plan as PlanSpec, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) });
       noteSeeds(queue, job, result);
       port.postMessage({ kind: 'seeds', from: piece.from, to: piece.to, result } satisfies JobMessage);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ThreadPieces } from './thread-pieces.ts';
+
+describe("the threads' pieces as the main thread hears of them", () => {
+  it('gives a seed piece a thread holds to run here, lowest first, each once', () => {
+    const p = new ThreadPieces();
+    p.started({ from: 251, to: 276 });
+    p.started({ from: 1, to: 251 });
+    expect(p.takeBackup()).toEqual({ from: 1, to: 251 });
+    expect(p.takeBackup()).toEqual({ from: 251, to: 276 });
+    expect(p.takeBackup()).toBeNull();
+  });
+
+  it('keeps the first result of a piece run twice, whichever side it came from, and counts the piece once', () => {
+    const p = new ThreadPieces();
+    p.started({ from: 1, to: 251 });
+    p.started({ from: 251, to: 276 });
+    // Run here first: the thread's later result is the second.
+    expect(p.takeBackup()).toEqual({ from: 1, to: 251 });
+    expect(p.seedsResult(1)).toBe(true);
+    expect(p.seedsResult(1)).toBe(false);
+    // The thread's result first: the piece is no longer held, nothing to run here.
+    expect(p.seedsResult(251)).toBe(true);
+    expect(p.takeBackup()).toBeNull();
+    p.worldResult();
+    expect(p.resolved).toBe(3);
+  });
+
+  it('does not hold a piece whose result came before the news that it started', () => {
+    const p = new ThreadPieces();
+    expect(p.seedsResult(26)).toBe(true);
+    p.started({ from: 26, to: 51 });
+    expect(p.takeBackup()).toBeNull();
+  });
+});
