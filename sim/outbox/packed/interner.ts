@@ -4,16 +4,76 @@
  * value. Id 0 stands for `undefined` (an absent slot), so a packed state's
  * zero means "nothing here".
  */
-import { canonicalKey } from '../../core/canonical.ts';
+
+/**
+ * Canonical numbers of plain-data values: two values get the same number
+ * exactly when their canonical JSON (`core/canonical.ts`: keys sorted,
+ * undefined fields dropped) is equal. A value's number is made from its
+ * parts' numbers, not their text, so a new value built of known parts (the
+ * object system's step mostly rebuilds one level: a process around an
+ * unchanged file) costs a short key, not its whole encoding. Memoised per
+ * object: only for values that are never mutated (system states are not).
+ */
+export class Canon {
+  private readonly objects = new WeakMap<object, number>();
+  private readonly keys = new Map<string, number>();
+  /** Field names sorted, by the names in an object's own order: objects of one shape are sorted once. */
+  private readonly sortedNames = new Map<string, readonly string[]>();
+  /** `"name":`, by name. */
+  private readonly quoted = new Map<string, string>();
+
+  /** The canonical number of `value`. */
+  of(value: unknown): number {
+    if (value === null || typeof value !== 'object') return this.ofKey(JSON.stringify(value) ?? 'null');
+    const known = this.objects.get(value);
+    if (known !== undefined) return known;
+    // Primitives' keys are JSON text, which never starts with `[` or `{`; a composite's lists its parts' numbers.
+    let key: string;
+    if (Array.isArray(value)) {
+      key = '[';
+      for (let i = 0; i < value.length; i++) key += `${this.of(value[i])},`;
+    } else {
+      const obj = value as Record<string, unknown>;
+      const own = Object.keys(obj);
+      const shape = JSON.stringify(own);
+      let names = this.sortedNames.get(shape);
+      if (names === undefined) this.sortedNames.set(shape, (names = own.sort()));
+      key = '{';
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
+        const v = obj[name];
+        if (v === undefined) continue;
+        let q = this.quoted.get(name);
+        if (q === undefined) this.quoted.set(name, (q = `${JSON.stringify(name)}:`));
+        key += `${q}${this.of(v)},`;
+      }
+    }
+    const n = this.ofKey(key);
+    this.objects.set(value, n);
+    return n;
+  }
+
+  private ofKey(key: string): number {
+    let n = this.keys.get(key);
+    if (n === undefined) {
+      n = this.keys.size;
+      this.keys.set(key, n);
+    }
+    return n;
+  }
+}
 
 export class Interner<T> {
-  private readonly ids = new Map<string, number>();
+  private readonly ids = new Map<number, number>();
   readonly values: (T | undefined)[] = [undefined];
+
+  /** `canon`: the canonical numbers it keys values by (one shared by the tables of a world costs each part once). */
+  constructor(private readonly canon: Canon = new Canon()) {}
 
   /** The id of a value (0 for undefined); interns it when new. */
   id(value: T | undefined): number {
     if (value === undefined) return 0;
-    const key = canonicalKey(value);
+    const key = this.canon.of(value);
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.values.length;

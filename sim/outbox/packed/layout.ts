@@ -10,7 +10,7 @@ import type { Holding } from '../../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { InTransit } from '../events/land.ts';
 import type { EngineProc, World } from '../world.ts';
-import { Interner } from './interner.ts';
+import { Canon, Interner } from './interner.ts';
 
 /** Slots of one id, at `id * PER_ID`. */
 export const REC = 0;
@@ -58,18 +58,20 @@ const PER_ID_FIELDS = ['records', 'claims', 'live', 'broker', 'produced', 'repor
 
 /** The interned values every packed state of one world refers to. */
 export class PackedTables {
-  readonly records = new Interner<RecordSlot>();
-  readonly claims = new Interner<ClaimSlot>();
-  readonly files = new Interner<ResultFile>();
-  readonly holdings = new Interner<Holding>();
-  readonly numbers = new Interner<number>();
-  readonly strings = new Interner<string>();
-  readonly fileLists = new Interner<readonly ResultFile[]>();
-  readonly quarantineLists = new Interner<readonly QuarantinedFile[]>();
-  readonly stringLists = new Interner<readonly string[]>();
-  readonly procs = new Interner<EngineProc>();
-  readonly transitLists = new Interner<readonly InTransit[]>();
-  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>();
+  /** Canonical numbers shared by the tables: a part met in several (a file live, then archived) is keyed once. */
+  private readonly canon = new Canon();
+  readonly records = new Interner<RecordSlot>(this.canon);
+  readonly claims = new Interner<ClaimSlot>(this.canon);
+  readonly files = new Interner<ResultFile>(this.canon);
+  readonly holdings = new Interner<Holding>(this.canon);
+  readonly numbers = new Interner<number>(this.canon);
+  readonly strings = new Interner<string>(this.canon);
+  readonly fileLists = new Interner<readonly ResultFile[]>(this.canon);
+  readonly quarantineLists = new Interner<readonly QuarantinedFile[]>(this.canon);
+  readonly stringLists = new Interner<readonly string[]>(this.canon);
+  readonly procs = new Interner<EngineProc>(this.canon);
+  readonly transitLists = new Interner<readonly InTransit[]>(this.canon);
+  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>(this.canon);
 }
 
 /** Slot positions of a world with `ids` ids and at most `engines` engines alive. */
