@@ -18,6 +18,7 @@
 import { EVENT_KINDS } from '../events/table.ts';
 import { hasClock } from '../events/clock.ts';
 import { initialMemory } from '../stepper.ts';
+import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { engineEvents } from './engine-events.ts';
@@ -61,8 +62,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
     healed[g + HEALING] = 1;
     let pid = healed[g + NEXT_PID];
     while (healed[g + ENGINE_COUNT] < options.engines) {
-      restarted[pid] ??= tables.procs.id({ pid, version: 'new', ...initialMemory(pid, options.attemptsMax) });
-      healed[g + ENGINES + healed[g + ENGINE_COUNT]++] = restarted[pid];
+      healed[g + ENGINES + healed[g + ENGINE_COUNT]++] = restartedFirst(pid);
       pid++;
     }
     healed[g + NEXT_PID] = pid;
@@ -84,7 +84,47 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
     return c.events.get(code(3, pid, STATES.indexOf(at)), () => ({ kind: 'step', pid, at }));
   };
 
+  /**
+   * Verdicts by what the walk reads: the first engine (the one restarted
+   * first when none is alive), the clock, and what engine steps and broker
+   * answers read of the world (parked bodies gone, the broker's memory, the
+   * POSTs in transit; per id the record, claim, live file, broker's holding
+   * and whether the claim's holder is alive, the same before and after
+   * healing: healing restarts engines under new pids). The lists the walk
+   * compares (archived, quarantined) change exactly when a step appends to
+   * them, whatever they hold. States differing elsewhere (other engines,
+   * counters, published bodies) share a verdict.
+   */
+  const verdicts = new TupleTable();
+  const quietOf: boolean[] = [];
+  const key = new Int32Array(5 + PER_ID * layout.ids.length);
+  const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id({ pid, version: 'new', ...initialMemory(pid, options.attemptsMax) }));
+
   return (s) => {
+    const alive = s[g + ENGINE_COUNT];
+    if (alive === 0 && options.engines === 0) return true;
+    let n = 0;
+    key[n++] = alive > 0 ? s[g + ENGINES] : restartedFirst(s[g + NEXT_PID]);
+    key[n++] = s[g + L.CLOCK];
+    key[n++] = s[g + L.PARKED_GONE];
+    key[n++] = s[g + L.DEDUPE];
+    key[n++] = s[g + L.IN_TRANSIT];
+    for (let j = 0; j < layout.ids.length; j++) {
+      const o = j * PER_ID;
+      key[n++] = s[o + REC];
+      key[n++] = s[o + CLAIM];
+      key[n++] = s[o + LIVE];
+      key[n++] = s[o + BROKER];
+      key[n++] = transitions.holderAlive(s, j);
+    }
+    const known = verdicts.find(key, n);
+    if (known >= 0) return quietOf[known];
+    const v = walk(s);
+    quietOf[verdicts.add(key, n)] = v;
+    return v;
+  };
+
+  function walk(s: Int32Array): boolean {
     heal(s);
     if (healed[g + ENGINE_COUNT] === 0) return true;
     // The probe is the first engine (the lowest pid); its engine events, all engines idle, are the starts of its passes.
@@ -109,5 +149,5 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
       if (!sameDurable(a)) return false;
     }
     return true;
-  };
+  }
 }
