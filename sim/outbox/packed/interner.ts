@@ -9,7 +9,7 @@
  * Canonical numbers of plain-data values: two values get the same number
  * exactly when their canonical JSON (`core/canonical.ts`: keys sorted,
  * undefined fields dropped) is equal. A value's number is made from its
- * parts' numbers, not their text, so a new value built of known parts (the
+ * composite parts' numbers, not their text, so a new value built of known parts (the
  * object system's step mostly rebuilds one level: a process around an
  * unchanged file) costs a short key, not its whole encoding. Memoised per
  * object: only for values that are never mutated (system states are not).
@@ -24,14 +24,15 @@ export class Canon {
 
   /** The canonical number of `value`. */
   of(value: unknown): number {
-    if (value === null || typeof value !== 'object') return this.ofKey(JSON.stringify(value) ?? 'null');
+    if (value === null || typeof value !== 'object') return this.ofKey(primitiveText(value));
     const known = this.objects.get(value);
     if (known !== undefined) return known;
-    // Primitives' keys are JSON text, which never starts with `[` or `{`; a composite's lists its parts' numbers.
+    // A part is its JSON text when a primitive (never starting with `#`), else `#` and its number:
+    // the key reads back one way only, as canonical JSON does.
     let key: string;
     if (Array.isArray(value)) {
       key = '[';
-      for (let i = 0; i < value.length; i++) key += `${this.of(value[i])},`;
+      for (let i = 0; i < value.length; i++) key += `${this.part(value[i])},`;
     } else {
       const obj = value as Record<string, unknown>;
       const own = Object.keys(obj);
@@ -45,12 +46,17 @@ export class Canon {
         if (v === undefined) continue;
         let q = this.quoted.get(name);
         if (q === undefined) this.quoted.set(name, (q = `${JSON.stringify(name)}:`));
-        key += `${q}${this.of(v)},`;
+        key += `${q}${this.part(v)},`;
       }
     }
     const n = this.ofKey(key);
     this.objects.set(value, n);
     return n;
+  }
+
+  /** A part of a composite's key (see {@link of}). */
+  private part(v: unknown): string {
+    return v === null || typeof v !== 'object' ? primitiveText(v) : `#${this.of(v)}`;
   }
 
   private ofKey(key: string): number {
@@ -61,6 +67,12 @@ export class Canon {
     }
     return n;
   }
+}
+
+/** A primitive's canonical JSON (undefined, a function and a non-finite number read as `null`, as there). */
+function primitiveText(v: unknown): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  return JSON.stringify(v) ?? 'null';
 }
 
 export class Interner<T> {
