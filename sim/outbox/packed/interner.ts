@@ -17,10 +17,8 @@
 export class Canon {
   private readonly objects = new WeakMap<object, number>();
   private readonly keys = new Map<string, number>();
-  /** Field names sorted, by the names in an object's own order: objects of one shape are sorted once. */
-  private readonly sortedNames = new Map<string, readonly string[]>();
-  /** `"name":`, by name. */
-  private readonly quoted = new Map<string, string>();
+  /** Field names sorted, each with its `"name":`, by the names in an object's own order: objects of one shape are sorted once. */
+  private readonly shapes = new Map<string, readonly (readonly [string, string])[]>();
 
   /** The canonical number of `value`. */
   of(value: unknown): number {
@@ -37,16 +35,12 @@ export class Canon {
       const obj = value as Record<string, unknown>;
       const own = Object.keys(obj);
       const shape = JSON.stringify(own);
-      let names = this.sortedNames.get(shape);
-      if (names === undefined) this.sortedNames.set(shape, (names = own.sort()));
+      let fields = this.shapes.get(shape);
+      if (fields === undefined) this.shapes.set(shape, (fields = own.sort().map((name) => [name, `${JSON.stringify(name)}:`] as const)));
       key = '{';
-      for (let i = 0; i < names.length; i++) {
-        const name = names[i];
-        const v = obj[name];
-        if (v === undefined) continue;
-        let q = this.quoted.get(name);
-        if (q === undefined) this.quoted.set(name, (q = `${JSON.stringify(name)}:`));
-        key += `${q}${this.part(v)},`;
+      for (let i = 0; i < fields.length; i++) {
+        const v = obj[fields[i][0]];
+        if (v !== undefined) key += `${fields[i][1]}${this.part(v)},`;
       }
     }
     const n = this.ofKey(key);
