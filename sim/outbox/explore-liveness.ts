@@ -10,7 +10,7 @@
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
 import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
-import type { TransitionSystem } from '../core/system.ts';
+import type { TransitionSystem, Violation } from '../core/system.ts';
 import { EVENT_KINDS, kindOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import * as L from './packed/layout.ts';
@@ -23,8 +23,14 @@ import type { World, WorldEvent } from './world.ts';
 import { waitsForTime } from './outbox-system.ts';
 import { hasClock, horizonOf, nowOf } from './events/clock.ts';
 
+/** The liveness of the outbox on the object system, with the verdict of a state known quiet. */
+export interface OutboxLiveness extends SteadyLiveness<World, WorldEvent> {
+  /** `atRest` of a world whose engines are all idle and which is known quiet once healed: the first `eventually` violation, or null. */
+  quietVerdict(w: World): Violation | null;
+}
+
 /** The liveness of the outbox on the object system. */
-export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): SteadyLiveness<World, WorldEvent> {
+export function outboxLiveness(options: WorldOptions, system: TransitionSystem<World, WorldEvent>, healStepsMax: number): OutboxLiveness {
   const heal = system.heal;
   if (heal === undefined) throw new Error('outbox liveness: the system has no liveness phase');
   // The answers that can persist once faults stop (`steady` in the table), those this world gives.
@@ -43,6 +49,7 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
       if (hasClock(options) && nowOf(w) >= horizonOf(options) && waitsForTime(system, healed)) return null;
       return 'busy';
     },
+    quietVerdict: (w) => eventuallyViolated(system, heal(w)),
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
       return e.kind === 'answer' ? e.answer === modes[m] : kindOf(e).group === 'engine' || kindOf(e).steadyStep === true;
@@ -50,16 +57,29 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
   };
 }
 
-/** The same on packed states: the tests that read one slot are done on the vector, the rest on the unpacked world. */
-export function packedOutboxLiveness(objects: SteadyLiveness<World, WorldEvent>, system: PackedOutbox, engines: number): SteadyLiveness<Int32Array, WorldEvent> {
+/**
+ * The same on packed states: the tests that read one slot are done on the
+ * vector; quiet, where the packed system has its own test (`packed/quiet.ts`),
+ * by replaying its programs, with the unpacked world asked only for the
+ * verdict at a quiet state; the rest on the unpacked world. With `verify`
+ * the object test is asked too, and a difference throws.
+ */
+export function packedOutboxLiveness(objects: OutboxLiveness, system: PackedOutbox, engines: number, verify = false): SteadyLiveness<Int32Array, WorldEvent> {
   const g = system.layout.globals;
+  const quiet = system.quiet ?? null;
   return {
     properties: objects.properties,
     modes: objects.modes,
     healStepsMax: objects.healStepsMax,
     atRest(s) {
       for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return 'busy';
-      return objects.atRest(system.unpack(s));
+      if (quiet === null) return objects.atRest(system.unpack(s));
+      const v = quiet(s) ? objects.quietVerdict(system.unpack(s)) : 'busy';
+      if (verify) {
+        const slow = objects.atRest(system.unpack(s));
+        if (JSON.stringify(slow) !== JSON.stringify(v)) throw new Error(`packed quiet test: ${JSON.stringify(v)}, the object system says ${JSON.stringify(slow)}`);
+      }
+      return v;
     },
     // atRest's first test alone.
     busy(s) {

@@ -98,7 +98,7 @@ export function exploreOutbox(
     const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : liveness !== undefined && watched !== null ? { ...base, livenessSymmetry: livenessSymmetry(base) } : base;
     const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;
     const system = reduction?.system ?? symmetrised;
-    const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines);
+    const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines, packed.verify === true);
     r = { ...explorePacked(system, watchedBounds, packedLiveness), explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff, ...(reduction === null ? {} : { por: reduction.report() }) };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;

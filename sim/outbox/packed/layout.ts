@@ -10,7 +10,7 @@ import type { Holding } from '../../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { InTransit } from '../events/land.ts';
 import type { EngineProc, World } from '../world.ts';
-import { Interner } from './interner.ts';
+import { Canon, Interner } from './interner.ts';
 
 /** Slots of one id, at `id * PER_ID`. */
 export const REC = 0;
@@ -58,18 +58,20 @@ const PER_ID_FIELDS = ['records', 'claims', 'live', 'broker', 'produced', 'repor
 
 /** The interned values every packed state of one world refers to. */
 export class PackedTables {
-  readonly records = new Interner<RecordSlot>();
-  readonly claims = new Interner<ClaimSlot>();
-  readonly files = new Interner<ResultFile>();
-  readonly holdings = new Interner<Holding>();
-  readonly numbers = new Interner<number>();
-  readonly strings = new Interner<string>();
-  readonly fileLists = new Interner<readonly ResultFile[]>();
-  readonly quarantineLists = new Interner<readonly QuarantinedFile[]>();
-  readonly stringLists = new Interner<readonly string[]>();
-  readonly procs = new Interner<EngineProc>();
-  readonly transitLists = new Interner<readonly InTransit[]>();
-  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>();
+  /** Canonical numbers shared by the tables: a part met in several (a file live, then archived) is keyed once. */
+  private readonly canon = new Canon();
+  readonly records = new Interner<RecordSlot>(this.canon);
+  readonly claims = new Interner<ClaimSlot>(this.canon);
+  readonly files = new Interner<ResultFile>(this.canon);
+  readonly holdings = new Interner<Holding>(this.canon);
+  readonly numbers = new Interner<number>(this.canon);
+  readonly strings = new Interner<string>(this.canon);
+  readonly fileLists = new Interner<readonly ResultFile[]>(this.canon);
+  readonly quarantineLists = new Interner<readonly QuarantinedFile[]>(this.canon);
+  readonly stringLists = new Interner<readonly string[]>(this.canon);
+  readonly procs = new Interner<EngineProc>(this.canon);
+  readonly transitLists = new Interner<readonly InTransit[]>(this.canon);
+  readonly dedupeMemories = new Interner<Readonly<Record<string, number>>>(this.canon);
 }
 
 /** Slot positions of a world with `ids` ids and at most `engines` engines alive. */
@@ -98,30 +100,40 @@ export class PackedLayout {
   pack(w: World, t: PackedTables, out: Int32Array = new Int32Array(this.width), prev?: World, s?: Int32Array): Int32Array {
     if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
     for (const field of PER_ID_FIELDS) {
+      // A map shared with `prev` was checked when `prev` was packed.
+      if (prev !== undefined && w[field] === prev[field]) continue;
       for (const name of Object.keys(w[field])) {
         if (w[field][name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
       }
     }
-    const slot = <T>(pos: number, value: T, before: T | undefined, id: (v: T) => number): void => {
-      out[pos] = prev !== undefined && s !== undefined && value === before ? s[pos] : id(value);
-    };
-    this.ids.forEach((id, i) => {
+    // A part shared with `prev` keeps its id (`same`); written out per slot, not through a
+    // callback per slot: packing is on the path of every derivation.
+    const has = prev !== undefined && s !== undefined;
+    const ids = this.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
       const o = i * PER_ID;
-      slot(o + REC, w.records[id], prev?.records[id], (v) => t.records.id(v));
-      slot(o + CLAIM, w.claims[id], prev?.claims[id], (v) => t.claims.id(v));
-      slot(o + LIVE, w.live[id], prev?.live[id], (v) => t.files.id(v));
-      slot(o + BROKER, w.broker[id], prev?.broker[id], (v) => t.holdings.id(v));
-      slot(o + PRODUCED, w.produced[id], prev?.produced[id], (v) => t.numbers.id(v));
-      slot(o + REPORTED, w.reported[id], prev?.reported[id], (v) => t.strings.id(v));
-    });
+      const v0 = w.records[id];
+      out[o + REC] = has && v0 === prev.records[id] ? s[o + REC] : t.records.id(v0);
+      const v1 = w.claims[id];
+      out[o + CLAIM] = has && v1 === prev.claims[id] ? s[o + CLAIM] : t.claims.id(v1);
+      const v2 = w.live[id];
+      out[o + LIVE] = has && v2 === prev.live[id] ? s[o + LIVE] : t.files.id(v2);
+      const v3 = w.broker[id];
+      out[o + BROKER] = has && v3 === prev.broker[id] ? s[o + BROKER] : t.holdings.id(v3);
+      const v4 = w.produced[id];
+      out[o + PRODUCED] = has && v4 === prev.produced[id] ? s[o + PRODUCED] : t.numbers.id(v4);
+      const v5 = w.reported[id];
+      out[o + REPORTED] = has && v5 === prev.reported[id] ? s[o + REPORTED] : t.strings.id(v5);
+    }
     const g = this.globals;
-    slot(g + ARCHIVED, w.archived, prev?.archived, (v) => t.fileLists.id(v));
-    slot(g + QUARANTINED, w.quarantined, prev?.quarantined, (v) => t.quarantineLists.id(v));
-    slot(g + PUBLISHED, w.published, prev?.published, (v) => t.stringLists.id(v));
-    slot(g + PARKED, w.parkedAttempts, prev?.parkedAttempts, (v) => t.stringLists.id(v));
-    slot(g + PARKED_GONE, w.parkedGone, prev?.parkedGone, (v) => t.stringLists.id(v));
-    slot(g + IN_TRANSIT, w.inTransit, prev?.inTransit, (v) => t.transitLists.id(v));
-    slot(g + DEDUPE, w.dedupe, prev?.dedupe, (v) => t.dedupeMemories.id(v));
+    out[g + ARCHIVED] = has && w.archived === prev.archived ? s[g + ARCHIVED] : t.fileLists.id(w.archived);
+    out[g + QUARANTINED] = has && w.quarantined === prev.quarantined ? s[g + QUARANTINED] : t.quarantineLists.id(w.quarantined);
+    out[g + PUBLISHED] = has && w.published === prev.published ? s[g + PUBLISHED] : t.stringLists.id(w.published);
+    out[g + PARKED] = has && w.parkedAttempts === prev.parkedAttempts ? s[g + PARKED] : t.stringLists.id(w.parkedAttempts);
+    out[g + PARKED_GONE] = has && w.parkedGone === prev.parkedGone ? s[g + PARKED_GONE] : t.stringLists.id(w.parkedGone);
+    out[g + IN_TRANSIT] = has && w.inTransit === prev.inTransit ? s[g + IN_TRANSIT] : t.transitLists.id(w.inTransit);
+    out[g + DEDUPE] = has && w.dedupe === prev.dedupe ? s[g + DEDUPE] : t.dedupeMemories.id(w.dedupe);
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;

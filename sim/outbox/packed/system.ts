@@ -23,6 +23,7 @@ import * as L from './layout.ts';
 import { PackedLayout, PackedTables } from './layout.ts';
 import { MemoProperty } from './properties.ts';
 import { PackedTransitions } from './transitions.ts';
+import { packedQuiet } from './quiet.ts';
 import { verified } from './verify.ts';
 import { worldEvents } from './world-events.ts';
 import { worldPrograms, type WorldPrograms } from './world-programs.ts';
@@ -44,6 +45,8 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
   tables: PackedTables;
   transitions: PackedTransitions;
   unpack(s: Int32Array): World;
+  /** The liveness phase's quiet test on a state whose engines are all idle (`quiet.ts`), or null where the object system's is asked. */
+  quiet: ((s: Int32Array) => boolean) | null;
 }
 
 /** The shared parts of one world's packed system (throws `Unrepresentable` for a world it cannot list). */
@@ -211,6 +214,7 @@ export function packedOutbox(
     tables,
     transitions,
     unpack: (s) => layout.unpack(s, tables),
+    quiet: packedQuiet(c),
     always: always.map((p) => p.property.name),
     initial(out) {
       layout.pack(objectSystem.initial(), tables, out);

@@ -72,6 +72,10 @@ export class PackedTransitions {
   private readonly concretePrograms: Int32Array[] = [];
   private readonly concreteKey = new Int32Array(3);
   private readonly canonicalCodes = new Map<WorldEvent, number>();
+  /** The programs (derived, with placeholders, made concrete) of steps that POST (tagged `layer:post`): the packed quiet test asks (`quiet.ts`). */
+  private readonly posting = new WeakSet<Int32Array>();
+  /** Whether the step {@link derive} last stepped POSTed. */
+  private lastPosted = false;
   derived = 0;
 
   constructor(
@@ -98,6 +102,7 @@ export class PackedTransitions {
     let m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
+      if (this.lastPosted) this.posting.add(program);
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
       return program;
@@ -133,9 +138,18 @@ export class PackedTransitions {
     };
   }
 
+  /**
+   * Whether the step of a program {@link programFor} gave POSTs (its tags
+   * hold `layer:post`): like the program, a function of the event's key.
+   */
+  posts(program: Int32Array): boolean {
+    return this.posting.has(program);
+  }
+
   /** A program with the pids in its claims and engine operations renamed. */
   private renameProgram(program: Int32Array, r: Renaming): Int32Array {
     const out = Int32Array.from(program);
+    if (this.posting.has(program)) this.posting.add(out);
     const g = this.layout.globals;
     for (let i = 0; i < out.length; i += 3) {
       const op = out[i];
@@ -356,7 +370,9 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
-    const next = this.objectSystem.step(w, e).state;
+    const stepped = this.objectSystem.step(w, e);
+    const next = stepped.state;
+    this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
     const ops: number[] = [];
     const fail = (what: string): never => {
