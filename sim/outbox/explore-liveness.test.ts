@@ -14,6 +14,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-o
 import { exploreOutbox } from './explore-outbox.ts';
 import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxSystem } from './outbox-system.ts';
+import { reachedStates } from './packed/reached-states.ts';
 import { packedOutbox } from './packed/system.ts';
 
 function unreduced(rules: RuleSet, sizes: Partial<ExploreSizes>, statesMax: number) {
@@ -40,20 +41,7 @@ describe('the packed liveness test `busy`', () => {
     const objects = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
     const system = packedOutbox(options, { rules: failClosed }, objects);
     const liveness = packedOutboxLiveness(outboxLiveness(options, objects, BOUNDS_DEFAULT.healStepsMax), system, 3);
-    const start = new Int32Array(system.width);
-    system.initial(start);
-    const seen = new Set([start.join()]);
-    const states = [start];
-    for (let i = 0; i < states.length && states.length < 3_000; i++) {
-      for (const e of system.events(states[i])) {
-        const t = new Int32Array(system.width);
-        system.apply(states[i], e, t);
-        if (!seen.has(t.join())) {
-          seen.add(t.join());
-          states.push(t);
-        }
-      }
-    }
+    const states = reachedStates(system, 3_000);
     let busy = 0;
     for (const s of states) {
       const engines = system.unpack(s).engines;

@@ -11,6 +11,7 @@ import type { KeptSink } from '../../core/explore-packed.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import type { WorldEvent } from '../world.ts';
+import { reachedStates } from './reached-states.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
 
 function systemOf(sizes: Partial<ExploreSizes>, oldRules = false) {
@@ -18,25 +19,6 @@ function systemOf(sizes: Partial<ExploreSizes>, oldRules = false) {
   const options = { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
   const worldRules = { rules: failClosed, ...(oldRules ? { oldRules: freshCycle } : {}) };
   return packedOutbox(options, worldRules, outboxSystem(options, worldRules, steppersFor(failClosed, oldRules ? freshCycle : null)));
-}
-
-/** Up to `max` states reached breadth-first (by `apply`, keyed by their vectors). */
-function statesOf(system: ReturnType<typeof systemOf>, max: number): Int32Array[] {
-  const start = new Int32Array(system.width);
-  system.initial(start);
-  const seen = new Set([start.join()]);
-  const states = [start];
-  for (let i = 0; i < states.length && states.length < max; i++) {
-    for (const e of system.events(states[i])) {
-      const t = new Int32Array(system.width);
-      system.apply(states[i], e, t);
-      if (!seen.has(t.join())) {
-        seen.add(t.join());
-        states.push(t);
-      }
-    }
-  }
-  return states;
 }
 
 function kept(system: ReturnType<typeof systemOf>, s: Int32Array, keep: (e: WorldEvent) => boolean): { index: number; event: WorldEvent; state: string }[] {
@@ -64,7 +46,7 @@ describe('expandKept', () => {
     const system = systemOf(sizes, skew);
     const t = new Int32Array(system.width);
     const engineSteps = (e: WorldEvent) => e.kind === 'scan' || e.kind === 'drain' || e.kind === 'step' || e.kind === 'answer';
-    for (const s of statesOf(system, 1500)) {
+    for (const s of reachedStates(system, 1500)) {
       const all = system.events(s).map((event, index) => {
         system.apply(s, event, t);
         return { index, event, state: t.join() };
