@@ -38,6 +38,9 @@ export function withStreams<T>(make: (text: string) => Stream, fn: () => T): T {
   }
 }
 
+/** 0, 1, ..., 255: RC4's state before its key is mixed in. */
+const IDENTITY: readonly number[] = Array.from({ length: 256 }, (_, k) => k);
+
 /** Scratch for a stream's key while it is set up (set-up is synchronous, so one serves every stream). */
 const KEY = new Uint8Array(256);
 
@@ -51,7 +54,8 @@ const KEY = new Uint8Array(256);
  */
 export class Arc4Stream implements Stream {
   // A plain array of small integers: a 256-byte typed array per stream is allocated off the heap, which cost more than the stream's draws.
-  private readonly s: number[] = new Array<number>(256);
+  // Copied from the identity permutation: a packed array of small integers, set up by one copy.
+  private readonly s: number[] = IDENTITY.slice();
   private i = 0;
   private j = 0;
 
@@ -67,7 +71,6 @@ export class Arc4Stream implements Stream {
       key[k & 255] = (smear + text.charCodeAt(k)) & 255;
     }
     const s = this.s;
-    for (let k = 0; k < 256; k++) s[k] = k;
     let j = 0;
     // The key's index wraps without a division (a stream is set up per subsystem per seed).
     for (let k = 0, m = 0; k < 256; k++) {
@@ -128,16 +131,39 @@ export class Arc4Stream implements Stream {
  * add a tenth to a short run. A few draws per stream need no more.
  */
 export function lightStream(rootSeed: number, name: string): Stream {
-  return new Mulberry32(`${rootSeed}/${name}`);
+  return new Mulberry32(lightHash(lightSeed(rootSeed), name));
+}
+
+/** FNV-1a's offset basis: the hash of no text. */
+const FNV_BASIS = 0x811c9dc5 | 0;
+
+/**
+ * The hash of a seed's prefix (`${rootSeed}/`) for {@link lightStream}: a
+ * seed draws from two dozen light streams, so the prefix is hashed once and
+ * each stream continues it with its name ({@link lightHash},
+ * {@link lightStreamAt}), without building the stream's text.
+ */
+export function lightSeed(rootSeed: number): number {
+  return lightHash(FNV_BASIS, `${rootSeed}/`);
+}
+
+/** FNV-1a continued over `text` from the hash `h` (of the text before it). */
+export function lightHash(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
+/** The light stream whose text hashes to `h`: `lightStreamAt(lightHash(lightSeed(seed), name))` draws as `lightStream(seed, name)`. */
+export function lightStreamAt(h: number): Stream {
+  return new Mulberry32(h);
 }
 
 /** A class, not a closure: tsx wraps each inner arrow function per call, which cost more than the draws. */
 class Mulberry32 implements Stream {
   private a: number;
 
-  constructor(text: string) {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  /** `h`: the FNV-1a hash of the stream's text. */
+  constructor(h: number) {
     this.a = h | 0;
   }
 
@@ -147,6 +173,12 @@ class Mulberry32 implements Stream {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
+}
+
+/** A subsystem's stream in a {@link seededChooser}: made at its first draw that depends on it; until then, the draws it owes. */
+interface Slot {
+  stream: Stream | null;
+  owed: number;
 }
 
 /**
@@ -160,27 +192,37 @@ class Mulberry32 implements Stream {
  * three a seed).
  */
 export function seededChooser(rootSeed: number): Chooser {
-  const streams = new Map<string, Stream>();
-  /** Draws of one option made from streams not made yet, by name. */
-  const owed = new Map<string, number>();
-  const stream = (name: string): Stream => {
-    let s = streams.get(name);
-    if (s === undefined) {
-      s = childStream(rootSeed, name);
-      const n = owed.get(name);
-      if (n !== undefined) {
-        for (let i = 0; i < n; i++) s.next();
-        owed.delete(name);
-      }
-      streams.set(name, s);
-    }
+  /**
+   * Each subsystem's stream (null until a draw depends on it) and the draws
+   * of one option it owes, by name: one look-up a draw, a scan of a handful
+   * of names (a run draws from about six subsystems), cheaper than hashing
+   * into a map twice a step.
+   */
+  const names: string[] = [];
+  const slots: Slot[] = [];
+  const slot = (name: string): Slot => {
+    for (let i = 0; i < names.length; i++) if (names[i] === name) return slots[i];
+    const s: Slot = { stream: null, owed: 0 };
+    names.push(name);
+    slots.push(s);
     return s;
+  };
+  const stream = (name: string): Stream => {
+    const s = slot(name);
+    let made = s.stream;
+    if (made === null) {
+      made = childStream(rootSeed, name);
+      for (let i = 0; i < s.owed; i++) made.next();
+      s.owed = 0;
+      s.stream = made;
+    }
+    return made;
   };
   /** A draw whose outcome is certain: the stream moves on (or owes the draw). */
   const pass = (name: string): void => {
-    const s = streams.get(name);
-    if (s !== undefined) s.next();
-    else owed.set(name, (owed.get(name) ?? 0) + 1);
+    const s = slot(name);
+    if (s.stream !== null) s.stream.next();
+    else s.owed++;
   };
   const weighted = (name: string, weights: readonly number[]): number => {
     let total = 0;

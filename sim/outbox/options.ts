@@ -4,7 +4,7 @@
  * (swarm testing), so different seeds stress different faults; `check` prints
  * the mix first.
  */
-import { lightStream, seededChooser } from '../core/chooser.ts';
+import { childStream, lightHash, lightSeed, lightStream, lightStreamAt } from '../core/chooser.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { SWARM_BROKER_MODES } from '../../model/broker.ts';
 import { ANSWER_NAMES, HEALTHY_ANSWER, type Answer } from './events/broker.ts';
@@ -95,29 +95,33 @@ function tableKnobs(): readonly SwarmKnob[] {
  * other kind's weight.
  */
 export function drawKnobs(seed: number, knobs: readonly SwarmKnob[]): number[] {
+  const prefix = lightSeed(seed);
   const out: number[] = [];
-  for (const k of knobs) {
-    const stream = lightStream(seed, k.stream);
-    if (k.draw === 'base') out.push(6 + Math.floor(stream.next() * 6));
-    else out.push(Math.floor(stream.next() * 4) === 0 ? 0 : 1 + Math.floor(stream.next() * 4));
-  }
+  for (const k of knobs) out.push(drawKnob(prefix, k));
   return out;
 }
 
-/** A seed's weights by kind name ({@link drawKnobs} over the table's knobs). */
+/** One knob's value from its stream (`prefix`: the seed's {@link lightSeed}). */
+function drawKnob(prefix: number, k: SwarmKnob): number {
+  const stream = lightStreamAt(lightHash(prefix, k.stream));
+  if (k.draw === 'base') return 6 + Math.floor(stream.next() * 6);
+  return Math.floor(stream.next() * 4) === 0 ? 0 : 1 + Math.floor(stream.next() * 4);
+}
+
+/** A seed's weights by kind name ({@link drawKnobs} over the table's knobs, drawn straight into the record). */
 export function drawWeights(seed: number): Record<string, number> {
-  const knobs = tableKnobs();
-  const drawn = drawKnobs(seed, knobs);
+  const prefix = lightSeed(seed);
   const out: Record<string, number> = {};
-  knobs.forEach((k, i) => (out[k.name] = drawn[i]));
+  for (const k of tableKnobs()) out[k.name] = drawKnob(prefix, k);
   return out;
 }
 
 /** A seed's world settings (each drawn from its own stream), with those `fixed` by flags in their place. */
 export function drawSettings(seed: number, fixed: Readonly<Record<string, number>> = {}): Record<string, number> {
+  const prefix = lightSeed(seed);
   const out: Record<string, number> = {};
   for (const s of SETTINGS) {
-    const stream = lightStream(seed, s.stream);
+    const stream = lightStreamAt(lightHash(prefix, s.stream));
     out[s.name] = fixed[s.name] ?? s.draw(() => stream.next());
   }
   return out;
@@ -138,14 +142,24 @@ export function settingValue(options: WorldOptions, name: string): number {
 /** The answers a broker may settle on once faults stop: the healthy one and each failure that can persist (`steady` in the table). */
 export const STEADY_ANSWERS: readonly Answer[] = [HEALTHY_ANSWER, ...EVENT_KINDS.filter((k) => k.steady === 'failure').map((k) => k.name as Answer)];
 
+/** The failures a broker may settle on, each with its stream's name, listed once (the table does not change). */
+let healFailuresOnce: readonly { answer: Answer; stream: string }[] | null = null;
+function healFailures(): readonly { answer: Answer; stream: string }[] {
+  healFailuresOnce ??= EVENT_KINDS.filter((k) => k.steady === 'failure').map((k) => ({ answer: k.name as Answer, stream: `heal:${k.name}` }));
+  return healFailuresOnce;
+}
+
 function drawHealAnswer(seed: number): Answer {
-  if (lightStream(seed, 'heal').next() < 0.5) return HEALTHY_ANSWER;
+  const prefix = lightSeed(seed);
+  if (lightStreamAt(lightHash(prefix, 'heal')).next() < 0.5) return HEALTHY_ANSWER;
   let best: Answer = HEALTHY_ANSWER;
   let lowest = Infinity;
-  for (const k of EVENT_KINDS) {
-    if (k.steady !== 'failure') continue;
-    const r = lightStream(seed, `heal:${k.name}`).next();
-    if (r < lowest) [best, lowest] = [k.name as Answer, r];
+  for (const f of healFailures()) {
+    const r = lightStreamAt(lightHash(prefix, f.stream)).next();
+    if (r < lowest) {
+      best = f.answer;
+      lowest = r;
+    }
   }
   return best;
 }
@@ -170,8 +184,10 @@ function operatorBudget(seed: number, drawn: number): number {
  * pair of feature values occurs early (swarm-coverage.ts).
  */
 export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptions {
-  const c = seededChooser(seed);
-  const pick = (n: number) => c.int('swarm', n);
+  // The `swarm` stream straight, not through a chooser: every draw here is
+  // `floor(draw * n)`, the chooser's `int` (which for n = 1 also moves the stream on).
+  const swarm = childStream(seed, 'swarm');
+  const pick = (n: number): number => Math.floor(swarm.next() * n);
   // Draw every field in a fixed order whether or not it is fixed, so that
   // fixing one option does not shift the others.
   const engines = between(pick, 1, 3);

@@ -382,6 +382,8 @@ export function coveringRows(fixed: FixedOptions = {}): { features: Feature[]; r
  * number of rows); other seeds' options unchanged.
  */
 export function coverSeed(seed: number, fixed: FixedOptions, drawn: WorldOptions): WorldOptions {
+  // Seeds past the rows (all but the first few hundred) skip the look-up of the rows, which builds a key.
+  if (!(seed >= 1 && seed <= COVERED_SEEDS)) return drawn;
   const { features, rows } = coveringRows(fixed);
   const row = seed >= 1 && seed <= rows.length ? rows[seed - 1] : undefined;
   if (row === undefined) return drawn;
