@@ -67,12 +67,17 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
 export function packedOutboxLiveness(objects: OutboxLiveness, system: PackedOutbox, engines: number, verify = false): SteadyLiveness<Int32Array, WorldEvent> {
   const g = system.layout.globals;
   const quiet = system.quiet ?? null;
+  /** Whether an engine is not idle (then the state is busy, whatever else holds). */
+  const busy = (s: Int32Array): boolean => {
+    for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return true;
+    return false;
+  };
   return {
     properties: objects.properties,
     modes: objects.modes,
     healStepsMax: objects.healStepsMax,
     atRest(s) {
-      for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return 'busy';
+      if (busy(s)) return 'busy';
       if (quiet === null) return objects.atRest(system.unpack(s));
       const v = quiet(s) ? objects.quietVerdict(system.unpack(s)) : 'busy';
       if (verify) {
@@ -82,10 +87,7 @@ export function packedOutboxLiveness(objects: OutboxLiveness, system: PackedOutb
       return v;
     },
     // atRest's first test alone.
-    busy(s) {
-      for (let k = 0; k < s[g + L.ENGINE_COUNT]; k++) if (system.tables.procs.value(s[g + L.ENGINES + k])?.state !== 'idle') return true;
-      return false;
-    },
+    busy,
     steadyState: (s) => s[g + L.ENGINE_COUNT] === engines,
     steady: (e, m) => objects.steady(e, m),
   };
