@@ -4,7 +4,7 @@
  * every state of recorded runs in every setting world, under version skew,
  * healed worlds included); the changed fields are found for every field;
  * and the kept answers are those a fresh listing gives, asked about worlds
- * in any order.
+ * in any order, in every setting world and under the mutants' rule sets.
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
@@ -20,6 +20,7 @@ import type { WorldContext } from './context.ts';
 import type { Subject, WorldField } from './kind.ts';
 import { changedFields, WORLD_FIELDS } from './listing-memo.ts';
 import { EVENT_KINDS } from './table.ts';
+import { MUTANTS } from '../../../properties/mutants/index.ts';
 
 const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
 
@@ -109,8 +110,10 @@ describe('changedFields', () => {
 describe("a run's kept listing", () => {
   it('answers as a fresh listing does, for worlds asked about in run order and in any order', () => {
     let compared = 0;
-    for (const p of PLANS) {
-      for (const { ctx, states } of runsOf(p, 30)) {
+    // The setting worlds, and user rule sets (the mutants check must kill: each a changed decision).
+    const plans = [...PLANS.map((p) => ({ p, seeds: 30 })), ...MUTANTS.map((m) => ({ p: plan(m.rules), seeds: 4 }))];
+    for (const { p, seeds } of plans) {
+      for (const { ctx, states } of runsOf(p, seeds)) {
         // Run order, then a scrambled order (far-apart worlds one after the other), on one memo.
         const order = [...states.keys(), ...states.keys()].map((i, n) => (n < states.length ? i : (i * 7919) % states.length));
         const lazy = lazyChoicesOf(ctx);
