@@ -8,7 +8,7 @@ import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import type { ChoiceGroup, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
-import { choicesOf, lazyChoices, stepOf } from './events/choose.ts';
+import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
 import { hasClock, later } from './events/clock.ts';
@@ -151,12 +151,7 @@ export function outboxSystem(
     properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules)),
     heal,
     quiescent,
-    groups: {
-      count: (w) => lazyChoices.count(w),
-      weight: (w, i) => lazyChoices.weight(w, i, ctx),
-      hasEvents: (w, i) => lazyChoices.hasEvents(w, i, ctx),
-      choice: (w, i) => lazyChoices.choice(w, i, ctx),
-    },
+    groups: lazyChoicesOf(ctx),
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;

@@ -111,6 +111,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     owns: (e) => e.answer === name,
     enabled: (w, ctx, { engine }) =>
       engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
+    reads: ['healing', 'crashes'],
     engineStates: ['posting'],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
     weight: (w, ctx) => (w.healing ? 1 : weight(ctx.options)),

@@ -3,11 +3,12 @@
  * group's events are its kinds' enabled instances, enumerated in table order
  * by range (`Range` in kind.ts); a step is its kind's `apply`.
  */
-import type { ChoiceGroup, StepResult } from '../../core/system.ts';
+import type { ChoiceGroup, GroupedChoices, StepResult } from '../../core/system.ts';
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range, Subject } from './kind.ts';
 import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { groupReads, ListingMemo } from './listing-memo.ts';
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 
 /** A run of consecutive kinds of one group enumerated together. */
@@ -24,6 +25,9 @@ interface Pass {
    * (the broker's answers are asked of posting engines only).
    */
   byState: ReadonlyMap<string, { perId: AnyKind[]; perEngine: AnyKind[] }>;
+  /** Its place among all groups' passes, and the fields whether it has an event depends on (listing-memo.ts). */
+  index: number;
+  reads: number;
 }
 
 /** Whether kind `k` can be enabled for an engine in `state` (its `engineStates`; any state when it does not say). */
@@ -39,6 +43,9 @@ function kindsIn(pass: Pass, state: string): { perId: AnyKind[]; perEngine: AnyK
 
 const passOf = (r: Range): Pass['over'] => (r === 'engine' || r === 'engine-id' ? 'engines' : r === 'id' ? 'ids' : 'world');
 
+/** How many passes the groups have in all (each pass's `index` is below it). */
+let passCount = 0;
+
 /** Each group's passes, computed once from the table. */
 const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
   GROUPS.map((g) => {
@@ -46,11 +53,13 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
     for (const k of EVENT_KINDS.filter((x) => x.group === g.name)) {
       const last = passes[passes.length - 1];
       if (last !== undefined && last.over === passOf(k.range)) last.kinds.push(k);
-      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map() });
+      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map(), index: 0, reads: 0 });
     }
     for (const pass of passes) {
       pass.perId = pass.kinds.filter((k) => k.range === 'engine-id');
       pass.perEngine = pass.kinds.filter((k) => k.range === 'engine');
+      pass.index = passCount++;
+      pass.reads = groupReads(pass.kinds, pass.over === 'engines');
       pass.byState = new Map(
         LIFECYCLE_STATES.map((state) => [state, { perId: pass.perId.filter((k) => mayBeEnabledIn(k, state)), perEngine: pass.perEngine.filter((k) => mayBeEnabledIn(k, state)) }]),
       );
@@ -110,8 +119,11 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
   return weights === null ? { group: g.name, weight: g.weight(ctx), events } : { group: g.name, weight: g.weight(ctx), events, eventWeights: weights };
 }
 
-/** Each group with its passes, in group order. */
-const GROUP_PASSES: readonly { group: Group; passes: readonly Pass[] }[] = GROUPS.map((group) => ({ group, passes: PASSES.get(group.name) ?? [] }));
+/** Each group with its passes, its place in group order, and the fields its listing reads (listing-memo.ts). */
+const GROUP_PASSES: readonly { group: Group; passes: readonly Pass[]; index: number; reads: number }[] = GROUPS.map((group, index) => {
+  const passes = PASSES.get(group.name) ?? [];
+  return { group, passes, index, reads: groupReads(passes.flatMap((p) => p.kinds), passes.some((p) => p.over === 'engines')) };
+});
 
 /** The events enabled in `w`, by subsystem; once faults stop, only the groups that outlive them. */
 export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[] {
@@ -123,41 +135,61 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
 /** The subject {@link groupHasEvents} asks about (its fields rewritten in place). */
 const HAS_AT: Subject = { engine: null, id: null };
 
-/** Whether a group has an enabled event: {@link groupChoices}'s enumeration, stopped at the first event. */
-function groupHasEvents(passes: readonly Pass[], w: World, ctx: WorldContext): boolean {
+/** Whether a pass has an enabled event: {@link groupChoices}'s enumeration of it, stopped at the first event. */
+function passHasEvents(pass: Pass, w: World, ctx: WorldContext): boolean {
   const ids = ctx.ids;
-  for (let p = 0; p < passes.length; p++) {
-    const pass = passes[p];
-    const kinds = pass.kinds;
-    // One subject, rewritten for each engine and id: this runs for every group at every step of a
-    // random run, and `enabled` reads its subject's fields without keeping it.
-    const at = HAS_AT;
-    if (pass.over === 'engines') {
-      for (let e = 0; e < w.engines.length; e++) {
-        at.engine = w.engines[e];
-        const { perId, perEngine } = kindsIn(pass, at.engine.state);
-        if (perId.length > 0) {
-          for (let i = 0; i < ids.length; i++) {
-            at.id = ids[i];
-            for (let k = 0; k < perId.length; k++) if (perId[k].enabled(w, ctx, at).length > 0) return true;
-          }
+  const kinds = pass.kinds;
+  // One subject, rewritten for each engine and id: this runs for every group at every step of a
+  // random run, and `enabled` reads its subject's fields without keeping it.
+  const at = HAS_AT;
+  if (pass.over === 'engines') {
+    for (let e = 0; e < w.engines.length; e++) {
+      at.engine = w.engines[e];
+      const { perId, perEngine } = kindsIn(pass, at.engine.state);
+      if (perId.length > 0) {
+        for (let i = 0; i < ids.length; i++) {
+          at.id = ids[i];
+          for (let k = 0; k < perId.length; k++) if (perId[k].enabled(w, ctx, at).length > 0) return true;
         }
-        at.id = null;
-        for (let k = 0; k < perEngine.length; k++) if (perEngine[k].enabled(w, ctx, at).length > 0) return true;
       }
-    } else if (pass.over === 'ids') {
-      at.engine = null;
-      for (let i = 0; i < ids.length; i++) {
-        at.id = ids[i];
-        for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
-      }
-    } else {
-      at.engine = null;
       at.id = null;
+      for (let k = 0; k < perEngine.length; k++) if (perEngine[k].enabled(w, ctx, at).length > 0) return true;
+    }
+  } else if (pass.over === 'ids') {
+    at.engine = null;
+    for (let i = 0; i < ids.length; i++) {
+      at.id = ids[i];
       for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
     }
+  } else {
+    at.engine = null;
+    at.id = null;
+    for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
   }
   return false;
+}
+
+/**
+ * Whether a group has an enabled event: whether any of its passes has one.
+ * In `memo`, the group's answer is entry `index` and its passes' are each
+ * after the groups' (a step that moves an engine changes the answer of the
+ * group's pass over engines, not that of its pass over ids).
+ */
+function groupHasEvents(index: number, passes: readonly Pass[], w: World, ctx: WorldContext, memo: ListingMemo<unknown>): boolean {
+  const known = memo.hasEvents(index);
+  if (known !== -1) return known === 1;
+  let has = false;
+  for (let p = 0; p < passes.length && !has; p++) {
+    const entry = GROUPS.length + passes[p].index;
+    const passKnown = memo.hasEvents(entry);
+    if (passKnown !== -1) has = passKnown === 1;
+    else {
+      has = passHasEvents(passes[p], w, ctx);
+      memo.setHasEvents(entry, has);
+    }
+  }
+  memo.setHasEvents(index, has);
+  return has;
 }
 
 /** The groups of {@link choicesOf}: all of them, and those that outlive the faults. */
@@ -167,17 +199,35 @@ const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
 /**
  * {@link choicesOf} one group at a time, for a random run, which needs to know
  * which groups have an event but the events of the one group it draws only:
- * group `i` here is `choicesOf(w, ctx)[i]`.
+ * group `i` here is `choicesOf(w, ctx)[i]`. A group's answer, and its
+ * listing, are kept while the fields it reads stay the same objects
+ * (listing-memo.ts): the listing returned may be one returned before, and
+ * is not to be changed.
  */
-export const lazyChoices = {
-  count: (w: World): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS).length,
-  weight: (w: World, i: number, ctx: WorldContext): number => (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].group.weight(ctx),
-  hasEvents: (w: World, i: number, ctx: WorldContext): boolean => groupHasEvents((w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].passes, w, ctx),
-  choice: (w: World, i: number, ctx: WorldContext): ChoiceGroup<WorldEvent> => {
-    const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
-    return groupChoices(g.group, g.passes, w, ctx);
-  },
-};
+export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEvent> {
+  const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(MEMO_READS);
+  return {
+    count: (w) => (w.healing ? HEALING_GROUPS : ALL_GROUPS).length,
+    weight: (w, i) => (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].group.weight(ctx),
+    hasEvents: (w, i) => {
+      const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
+      memo.at(w);
+      return groupHasEvents(g.index, g.passes, w, ctx, memo);
+    },
+    choice: (w, i) => {
+      const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
+      memo.at(w);
+      const known = memo.listing(g.index);
+      if (known !== null) return known;
+      const listing = groupChoices(g.group, g.passes, w, ctx);
+      memo.setListing(g.index, listing);
+      return listing;
+    },
+  };
+}
+
+/** The fields of each entry of a run's {@link ListingMemo}: the groups', then every pass's. */
+const MEMO_READS: readonly number[] = [...GROUP_PASSES.map((g) => g.reads), ...GROUP_PASSES.flatMap((g) => g.passes).sort((a, b) => a.index - b.index).map((p) => p.reads)];
 
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {

@@ -134,6 +134,7 @@ export const tick: EventKind<Tick> = {
     const now = nowOf(w);
     return now < horizonOf(ctx.options) || w.healing ? [{ kind: 'tick', to: now + 1 }] : [];
   },
+  reads: ['clock', 'healing'],
   apply: (w, e, _ctx, tags) => {
     tags.push('tick');
     const next = copyWorld(w);
@@ -182,6 +183,7 @@ export const stall: EventKind<Stall> = {
     const now = nowOf(w);
     return now < horizonOf(ctx.options) && liveLease(w, engine.pid) ? [{ kind: 'stall', pid: engine.pid, at: engine.state, to: now + lease }] : [];
   },
+  reads: ['clock', 'claims'],
   weight: (_w, ctx) => stallWeightOf(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:stall');

@@ -116,6 +116,7 @@ export const forget: EventKind<Forget> = {
     const age = dedupeMemory(w)?.[id];
     return age !== undefined && age >= window ? [{ kind: 'forget', id }] : [];
   },
+  reads: ['healing', 'dedupe'],
   weight: () => 1,
   apply: (w, e, _ctx, tags) => {
     const { [e.id]: _gone, ...rest } = dedupeMemory(w) ?? {};

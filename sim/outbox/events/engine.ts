@@ -44,6 +44,7 @@ export const scan: EventKind<Scan> = {
   range: 'engine-id',
   event: 'scan',
   enabled: (w, _ctx, { engine, id }) => (engine?.state === 'idle' && id !== null && w.live[id] !== undefined ? [{ kind: 'scan', pid: engine.pid, id }] : []),
+  reads: ['live'],
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeFile),
   label: (e) => `e${e.pid} scan ${e.id}`,
@@ -71,6 +72,7 @@ export const drain: EventKind<Drain> = {
     // A READY record the engine's rule set does not select (`selectable`) is not drained.
     return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
+  reads: ['live', 'records', 'clock'],
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,
@@ -108,6 +110,7 @@ export const step: EventKind<Step> = {
   event: 'step',
   enabled: (_w, _ctx, { engine }) =>
     engine !== null && engine.state !== 'idle' && engine.state !== 'posting' ? [{ kind: 'step', pid: engine.pid, at: engine.state }] : [],
+  reads: [],
   engineStates: LIFECYCLE_STATES.filter((s) => s !== 'idle' && s !== 'posting'),
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null),
   label: (e) => `e${e.pid} ${e.at}`,

@@ -11,7 +11,7 @@ import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
+import { stepText, weightOf, type EventKind, type Knob, type WorldField } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -42,6 +42,7 @@ export const crash: EventKind<Crash> = {
   event: 'crash',
   enabled: (w, ctx, { engine }) =>
     engine !== null && w.crashes < ctx.options.crashesMax && crashKnob.weight(ctx.options) > 0 ? [{ kind: 'crash', pid: engine.pid, at: engine.state }] : [],
+  reads: ['crashes'],
   weight: (_w, ctx) => crashKnob.weight(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:crash', `crash@${e.at}`);
@@ -74,6 +75,8 @@ export const crash: EventKind<Crash> = {
 function damage(
   name: Damage['kind'],
   v1Index: number,
+  /** The world's fields `when` reads (the kind's `reads`, with the budget). */
+  whenReads: readonly WorldField[],
   when: (w: World, id: string, ctx: WorldContext) => boolean,
   change: (w: World, e: Damage, ctx: WorldContext) => Partial<World> | null,
   doc: EventKind<Damage>['doc'],
@@ -89,6 +92,7 @@ function damage(
     range: 'id',
     event: name,
     enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id, ctx) ? [{ kind: name, id }] : []),
+    reads: ['corruptions', ...whenReads],
     weight: (_w, ctx) => knob.weight(ctx.options),
     apply: (w, e, ctx, tags) => {
       const changed = change(w, e, ctx);
@@ -112,6 +116,7 @@ const intact = (w: World, id: string) => w.records[id]?.kind === 'record';
 export const tearRecord = damage(
   'tear-record',
   1,
+  ['records'],
   intact,
   (w, e) => {
     const slot = w.records[e.id];
@@ -129,6 +134,7 @@ export const tearRecord = damage(
 export const newerSchema = damage(
   'newer-schema',
   3,
+  ['records'],
   (w, id) => {
     const slot = w.records[id];
     return slot?.kind === 'record' && slot.record.schema <= 1;
@@ -151,6 +157,7 @@ export const newerSchema = damage(
 export const legacyRecord = damage(
   'legacy-record',
   4,
+  ['records'],
   (w, id, ctx) => {
     const slot = w.records[id];
     return slot?.kind === 'record' && holdsPostLegacyField(slot.record, schemaOf(ctx.worldRules.rules));
@@ -174,6 +181,7 @@ export const legacyRecord = damage(
 export const tearClaim = damage(
   'tear-claim',
   2,
+  ['claims'],
   (w, id) => w.claims[id]?.kind === 'held',
   (w, e) => ({ claims: { ...w.claims, [e.id]: { kind: 'torn' } } }),
   {

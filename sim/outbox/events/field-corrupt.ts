@@ -109,6 +109,7 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = {
     const slot = w.records[id];
     return slot?.kind === 'record' ? corruptions(slot.record, ctx, id) : [];
   },
+  reads: ['corruptions', 'records'],
   weight: (_w, ctx) => knob.weight(ctx.options),
   apply: (w, e, ctx, tags) => {
     const slot = w.records[e.id];

@@ -9,6 +9,9 @@ import type { WorldOptions } from '../options.ts';
 import type { WorldContext } from './context.ts';
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 
+/** A top-level field of the world (a kind's own slots included). */
+export type WorldField = keyof World & string;
+
 /** How the report and the renderers file a kind: the system's own work, a failure of the world, or a person's action. */
 export type EventTag = 'normal' | 'fault' | 'operator';
 
@@ -145,6 +148,16 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   owns?(e: E): boolean;
   /** Its enabled instances in a world, for one subject of its range. */
   enabled(w: World, ctx: WorldContext, at: Subject): E[];
+  /**
+   * The world's top-level fields its `enabled` and `weight` read, besides the
+   * subject they are asked about (engines come from `engines`, ids from the
+   * context). A random run lists a group again only when a field one of its
+   * kinds reads is no longer the same object (worlds are immutable; see
+   * `listing-memo.ts`); absent: it may read any field, and its group is
+   * listed afresh at every step. `listing-memo.test.ts` holds it to what
+   * `enabled` and `weight` read.
+   */
+  reads?: readonly WorldField[];
   /**
    * Of a kind whose range includes the engine: the lifecycle states of an
    * engine for which it can have an instance (`enabled` gives none for an

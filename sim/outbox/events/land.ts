@@ -96,6 +96,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
   event: 'post-in-transit',
   enabled: (w, ctx, { engine }) =>
     engine?.state === 'posting' && !w.healing && inTransitOf(w).length < boundOf(ctx.options) ? [{ kind: 'post-in-transit', pid: engine.pid }] : [],
+  reads: ['healing', 'inTransit'],
   engineStates: ['posting'],
   weight: (_w, ctx) => inTransitWeight(ctx.options),
   apply: (w, e, ctx, tags) => {
@@ -164,6 +165,7 @@ export const land: EventKind<Land> = {
   range: 'world',
   event: 'land',
   enabled: (w) => inTransitOf(w).map((p, index): Land => ({ kind: 'land', index, id: p.id, body: p.body })),
+  reads: ['inTransit'],
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).
   apply: landApply,

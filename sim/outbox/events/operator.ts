@@ -81,6 +81,7 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       if (slot?.kind !== 'record' || slot.record.status !== 'PARKED') return [];
       return versions(w, ctx).map((version): Requeue => (version === undefined ? { kind: 'requeue', id, reset } : { kind: 'requeue', id, reset, version }));
     },
+    reads: ['operatorActions', 'records', 'healing'],
     apply: (w, e, ctx, tags) => {
       tags.push(`fault:${name}`);
       return runRequeue(w, ctx, e.id, e.reset, 'requeue', e.version);
@@ -116,6 +117,7 @@ export const resubmit: EventKind<Resubmit> = {
     if (slot?.kind !== 'record' || slot.record.status !== 'READY') return [];
     return versions(w, ctx).map((version): Resubmit => (version === undefined ? { kind: 'resubmit', id } : { kind: 'resubmit', id, version }));
   },
+  reads: ['operatorActions', 'records', 'healing'],
   apply: (w, e, ctx, tags) => {
     tags.push('fault:resubmit');
     return runRequeue(w, ctx, e.id, false, 'resubmit', e.version);
@@ -146,6 +148,7 @@ export const restore: EventKind<Restore> = {
     });
     return out;
   },
+  reads: ['operatorActions', 'quarantined', 'live'],
   apply: (w, e, _ctx, tags) => {
     const q = w.quarantined[e.index];
     const quarantined = w.quarantined.filter((_, i) => i !== e.index);

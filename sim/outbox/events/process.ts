@@ -35,6 +35,7 @@ export const restart: EventKind<Restart> = {
     // An old-rules restart stands for a deploy in progress, so it stops with the faults.
     return ctx.skew && !w.healing ? [{ kind: 'restart', version: 'new' }, { kind: 'restart', version: 'old' }] : [{ kind: 'restart', version: 'new' }];
   },
+  reads: ['engines', 'healing'],
   apply: (w, e, ctx, tags) => {
     const pid = w.nextPid;
     const proc = newEngineProc(pid, e.version, ctx.options.attemptsMax);
@@ -65,6 +66,7 @@ export const upgrade: EventKind<Upgrade> = {
   range: 'engine',
   event: 'upgrade',
   enabled: (w, ctx, { engine }) => (ctx.skew && !w.healing && engine?.version === 'old' ? [{ kind: 'upgrade', pid: engine.pid }] : []),
+  reads: ['healing'],
   apply: (w, e, ctx, tags) => {
     // A rolling upgrade stops the old process and starts a new-rules one: memory is lost.
     const pid = w.nextPid;

@@ -18,6 +18,7 @@ export const produce: EventKind<Produce> = {
   range: 'id',
   event: 'produce',
   enabled: (w, ctx, { id }) => (id !== null && w.produced[id] < ctx.options.bodiesPerId ? [{ kind: 'produce', id }] : []),
+  reads: ['produced'],
   apply: (w, e, ctx, tags) => {
     const k = w.produced[e.id];
     const body = bodyName(ctx.ids.indexOf(e.id), k, ctx.options.bodiesPerId);

@@ -65,6 +65,7 @@ export const sweep: EventKind<Sweep> = {
     // Past its retention period: its delivery cycle is over, no engine is on it.
     return w.engines.some((p) => p.state !== 'idle' && p.ctx.id === id) ? [] : [{ kind: 'sweep', id }];
   },
+  reads: ['sweeps', 'records', 'engines'],
   apply: (w, e, ctx, tags) => {
     const slot = w.records[e.id];
     const { [e.id]: _gone, ...records } = w.records;

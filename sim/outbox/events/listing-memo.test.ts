@@ -1,0 +1,135 @@
+/**
+ * The listing a random run keeps (listing-memo.ts): each kind's `reads` is
+ * all its `enabled` and `weight` read of a world (watched through a proxy on
+ * every state of recorded runs in every setting world, under version skew,
+ * healed worlds included); the changed fields are found for every field;
+ * and the kept answers are those a fresh listing gives, asked about worlds
+ * in any order, in every setting world and under the mutants' rule sets.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
+import type { RuleSet } from '../../../model/rules.ts';
+import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
+import { runSeed } from '../../core/random.ts';
+import { swarmOptions } from '../options.ts';
+import { outboxSystem } from '../outbox-system.ts';
+import { idNames, type World } from '../world.ts';
+import { copyWorld } from '../world-copy.ts';
+import { choicesOf, lazyChoicesOf } from './choose.ts';
+import type { WorldContext } from './context.ts';
+import type { Subject, WorldField } from './kind.ts';
+import { changedFields, WORLD_FIELDS } from './listing-memo.ts';
+import { EVENT_KINDS } from './table.ts';
+import { MUTANTS } from '../../../properties/mutants/index.ts';
+
+const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
+
+/** The worlds of every setting: a clock with leases, a retention sweep, a late landing, a dedupe window, version skew. */
+const PLANS: readonly CheckPlan[] = [
+  plan(failClosed),
+  plan(freshCycle, { oldRules: failClosed }),
+  plan(failClosed, { settings: { ticks: 6, lease: 2 } }),
+  plan(freshCycle, { settings: { retention: 2 } }),
+  plan(failClosed, { settings: { lateLanding: 3 }, oldRules: freshCycle }),
+  plan(failClosed, { settings: { dedupeWindow: 2 }, broker: 'id-409' }),
+];
+
+/** Each seed's world context and the states of its recorded run (the healed phase's included). */
+function* runsOf(p: CheckPlan, seeds: number): Generator<{ ctx: WorldContext; states: World[] }> {
+  const steppers = steppersFor(p.rules, p.oldRules);
+  const worldRules = { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) };
+  for (let seed = 1; seed <= seeds; seed++) {
+    const options = swarmOptions(seed, fixedOptions(p));
+    const system = outboxSystem(options, worldRules, steppers);
+    const ctx: WorldContext = { options, ids: idNames(options.ids), skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
+    yield { ctx, states: runSeed(system, seed, seedBounds(p.bounds, options), true).states ?? [] };
+  }
+}
+
+/** `w` behind a proxy that notes every top-level field read into `read`. */
+function watched(w: World, read: Set<string>): World {
+  return new Proxy(w, {
+    get(target, key, receiver) {
+      if (typeof key === 'string') read.add(key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+describe("a kind's reads", () => {
+  it('are all its `enabled` and `weight` read of a world, for every subject, in every setting world', () => {
+    const seen = new Map<string, Set<string>>(EVENT_KINDS.map((k) => [k.name, new Set<string>()]));
+    let healed = 0;
+    for (const p of PLANS) {
+      for (const { ctx, states } of runsOf(p, 40)) {
+        for (const w of states) {
+          if (w.healing) healed++;
+          for (const k of EVENT_KINDS) {
+            const subjects: Subject[] =
+              k.range === 'engine'
+                ? w.engines.map((engine) => ({ engine, id: null }))
+                : k.range === 'engine-id'
+                  ? w.engines.flatMap((engine) => ctx.ids.map((id) => ({ engine, id })))
+                  : k.range === 'id'
+                    ? ctx.ids.map((id) => ({ engine: null, id }))
+                    : [{ engine: null, id: null }];
+            const read = seen.get(k.name) ?? new Set<string>();
+            for (const at of subjects) {
+              const found = k.enabled(watched(w, read), ctx, at);
+              if (found.length > 0) k.weight?.(watched(w, read), ctx);
+            }
+          }
+        }
+      }
+    }
+    expect(healed).toBeGreaterThan(100);
+    for (const k of EVENT_KINDS) {
+      expect(k.reads, `${k.name} declares what it reads`).toBeDefined();
+      const undeclared = [...(seen.get(k.name) ?? [])].filter((f) => !(k.reads ?? []).includes(f as WorldField));
+      expect(undeclared, `${k.name} reads fields it does not declare`).toEqual([]);
+    }
+    // The proxy sees reads (this test can fail): a drain reads the record it would drain.
+    expect([...(seen.get('drain') ?? [])]).toContain('records');
+  }, 120_000);
+});
+
+describe('changedFields', () => {
+  it('is the list of every field of a world, and finds each one changed alone', () => {
+    const [{ states }] = [...runsOf(plan(failClosed), 1)];
+    const w = states[0];
+    expect([...WORLD_FIELDS].sort()).toEqual(Object.keys(w).sort());
+    expect(changedFields(w, copyWorld(w))).toBe(0);
+    WORLD_FIELDS.forEach((f, i) => {
+      const other = copyWorld(w) as unknown as Record<string, unknown>;
+      other[f] = { changed: f };
+      expect(changedFields(w, other as unknown as World), f).toBe(1 << i);
+    });
+  });
+});
+
+describe("a run's kept listing", () => {
+  it('answers as a fresh listing does, for worlds asked about in run order and in any order', () => {
+    let compared = 0;
+    // The setting worlds, and user rule sets (the mutants check must kill: each a changed decision).
+    const plans = [...PLANS.map((p) => ({ p, seeds: 30 })), ...MUTANTS.map((m) => ({ p: plan(m.rules), seeds: 4 }))];
+    for (const { p, seeds } of plans) {
+      for (const { ctx, states } of runsOf(p, seeds)) {
+        // Run order, then a scrambled order (far-apart worlds one after the other), on one memo.
+        const order = [...states.keys(), ...states.keys()].map((i, n) => (n < states.length ? i : (i * 7919) % states.length));
+        const lazy = lazyChoicesOf(ctx);
+        for (const i of order) {
+          const w = states[i];
+          const fresh = choicesOf(w, ctx);
+          expect(lazy.count(w)).toBe(fresh.length);
+          for (let g = 0; g < fresh.length; g++) {
+            expect(lazy.hasEvents(w, g)).toBe(fresh[g].events.length > 0);
+            // Listed only every other world: a listing kept across worlds not listed in between.
+            if ((i + g) % 2 === 0) expect(lazy.choice(w, g)).toEqual(fresh[g]);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
+  }, 120_000);
+});
