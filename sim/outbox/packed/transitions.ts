@@ -17,6 +17,7 @@ import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
+import { RecordProjection, RecordReads } from './record-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 
@@ -50,6 +51,16 @@ export class PackedTransitions {
   private keyedCount = 0;
   /** A slot the current event may write without reading it (its new value follows from the key), or -1. */
   private overwritten = -1;
+  /**
+   * Where the current key holds a record that the event may read only the
+   * projection of (`record-reads.ts`: a broker answer), or -1; and the
+   * record's slot in the state.
+   */
+  private projectAt = -1;
+  private projectSlot = -1;
+  /** Whether the step {@link derive} last stepped read no more of the watched record than its projection. */
+  private lastWithin = false;
+  private readonly projection: RecordProjection;
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -84,6 +95,7 @@ export class PackedTransitions {
     private readonly objectSystem: TransitionSystem<World, WorldEvent>,
   ) {
     this.renaming = new PidRenaming(tables);
+    this.projection = new RecordProjection((id) => tables.records.value(id));
   }
 
   /** Writes the state after `event` into `out`. */
@@ -99,10 +111,20 @@ export class PackedTransitions {
    */
   programFor(s: Int32Array, e: WorldEvent): Int32Array {
     this.buildKey(s, e);
-    let m = this.memo.find(this.key, this.keyLength);
+    // A program kept under the record's projection (a negative code, never an interned id) holds for every record that has it.
+    const at = this.projectAt;
+    const record = at < 0 ? 0 : this.key[at];
+    let m = -1;
+    if (at >= 0) {
+      this.key[at] = -1 - this.projection.of(record);
+      m = this.memo.find(this.key, this.keyLength);
+      this.key[at] = record;
+    }
+    if (m < 0) m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
+      if (at >= 0 && this.lastWithin) this.key[at] = -1 - this.projection.of(record);
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
       return program;
@@ -255,6 +277,7 @@ export class PackedTransitions {
     this.keyLength = 0;
     this.keyedCount = 0;
     this.overwritten = -1;
+    this.projectAt = -1;
     this.self = 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
@@ -287,6 +310,11 @@ export class PackedTransitions {
           // overwrites the reported body (archiving a file it read) without
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
+          // A broker answer reads the record only through what the derivation watches (see programFor).
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') {
+            this.projectAt = this.keyLength;
+            this.projectSlot = o + REC;
+          }
           this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
@@ -370,17 +398,27 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
+    // The record of a projected key is watched: the step is given a proxy that notes what it reads.
+    const watchedId = this.projectAt >= 0 ? layout.ids[Math.floor(this.projectSlot / PER_ID)] : null;
+    const reads = watchedId !== null && w.records[watchedId] !== undefined ? new RecordReads() : null;
+    const watched = reads === null || watchedId === null ? undefined : reads.watch(w.records[watchedId]);
+    if (watched !== undefined && watchedId !== null) w.records = { ...w.records, [watchedId]: watched };
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
+    reads?.close();
     this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
+    if (reads?.escaped === true) throw new Error(`packed transitions: the record watched in ${JSON.stringify(e)} escaped into the next world`);
+    this.lastWithin = reads === null || !reads.beyond;
+    // A record written under a projected key is written whatever it was: its old value is not known to equal this one.
+    const recordWritten = watchedId !== null && next.records[watchedId] !== (watched ?? unpacked.records[watchedId]) ? this.projectSlot : -1;
     const ops: number[] = [];
     const fail = (what: string): never => {
       throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
     };
     const g = layout.globals;
     for (let pos = 0; pos < g; pos++) {
-      if (t[pos] === s[pos]) continue;
+      if (t[pos] === s[pos] && pos !== recordWritten) continue;
       if (!this.isKeyed(pos) && pos !== this.overwritten) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
       ops.push(OP_SET, pos, t[pos]);
     }

@@ -1,0 +1,128 @@
+/**
+ * What one step reads of a record slot, watched: a broker answer reads of
+ * the record only whether it is PARKED (parked-stays-parked), so its
+ * program holds for every record of the same kind and status, and is kept
+ * under that projection (`transitions.ts`) instead of under the record, whose
+ * counts and epochs grow with each operator action. Whether a step read more
+ * is not assumed: the slot the step is given is a proxy that notes every
+ * access, and a step that read anything beyond the projection keeps its
+ * program under the whole record, as every step did before.
+ *
+ * Why that is exact: the step is deterministic, so a run from another
+ * record that agrees on everything the first run read makes the same reads,
+ * sees the same values and takes the same path to the same result.
+ */
+import type { RecordSlot } from '../../../model/types.ts';
+
+/** Watches the reads of one derivation; `watch` the slot, run the step, `close`, then read the flags. */
+export class RecordReads {
+  /** The step read something besides the slot's kind and its record's status (or enumerated, wrote, probed the slot). */
+  beyond = false;
+  /** The slot was read after `close`: it escaped into the next world (which must never hold a proxy). */
+  escaped = false;
+  private closed = false;
+
+  /** A stand-in for `slot` that notes each access (its reads give the slot's own values). */
+  watch(slot: RecordSlot): RecordSlot {
+    const record = slot.kind === 'record' ? new Proxy(slot.record, this.handler((p) => p === 'status')) : undefined;
+    const handler = this.handler<RecordSlot>((p) => p === 'kind' || p === 'record');
+    return new Proxy<RecordSlot>(slot, {
+      ...handler,
+      get: (target, p, receiver) => {
+        this.note(p === 'kind' || p === 'record');
+        return p === 'record' && record !== undefined ? record : Reflect.get(target, p, receiver);
+      },
+    });
+  }
+
+  /** The step is over: any access from now on is an escape. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private note(within: boolean): void {
+    if (this.closed) this.escaped = true;
+    else if (!within) this.beyond = true;
+  }
+
+  /** Traps for every kind of access: a read of a property `within` the projection is allowed, anything else is noted. */
+  private handler<T extends object>(within: (p: string | symbol) => boolean): ProxyHandler<T> {
+    return {
+      get: (target, p, receiver) => {
+        this.note(within(p));
+        return Reflect.get(target, p, receiver) as unknown;
+      },
+      has: (target, p) => {
+        this.note(false);
+        return Reflect.has(target, p);
+      },
+      ownKeys: (target) => {
+        this.note(false);
+        return Reflect.ownKeys(target);
+      },
+      getOwnPropertyDescriptor: (target, p) => {
+        this.note(false);
+        return Reflect.getOwnPropertyDescriptor(target, p);
+      },
+      getPrototypeOf: (target) => {
+        this.note(false);
+        return Reflect.getPrototypeOf(target);
+      },
+      set: (target, p, v, receiver) => {
+        this.note(false);
+        return Reflect.set(target, p, v, receiver);
+      },
+      defineProperty: (target, p, d) => {
+        this.note(false);
+        return Reflect.defineProperty(target, p, d);
+      },
+      deleteProperty: (target, p) => {
+        this.note(false);
+        return Reflect.deleteProperty(target, p);
+      },
+      setPrototypeOf: (target, proto) => {
+        this.note(false);
+        return Reflect.setPrototypeOf(target, proto);
+      },
+      preventExtensions: (target) => {
+        this.note(false);
+        return Reflect.preventExtensions(target);
+      },
+      isExtensible: (target) => {
+        this.note(false);
+        return Reflect.isExtensible(target);
+      },
+    };
+  }
+}
+
+/**
+ * Codes of the projection a watched step may read: 0 no record, 1 torn, and
+ * one per distinct status of an intact record (its type and text; a status
+ * that is an object, which only a corruption makes, gets a code of its own
+ * per record, so it never shares).
+ */
+export class RecordProjection {
+  private readonly byRecord: number[] = [];
+  private readonly byStatus = new Map<string, number>();
+
+  constructor(private readonly value: (recordId: number) => RecordSlot | undefined) {}
+
+  /** The projection code of the interned record `recordId`. */
+  of(recordId: number): number {
+    let c = this.byRecord[recordId];
+    if (c === undefined) this.byRecord[recordId] = c = this.compute(recordId);
+    return c;
+  }
+
+  private compute(recordId: number): number {
+    const slot = this.value(recordId);
+    if (slot === undefined) return 0;
+    if (slot.kind === 'torn') return 1;
+    const status: unknown = slot.record.status;
+    const text = status !== null && typeof status === 'object' ? `#${recordId}` : `${typeof status}:${String(status)}`;
+    let c = this.byStatus.get(text);
+    if (c === undefined) this.byStatus.set(text, (c = this.byStatus.size + 2));
+    return c;
+  }
+}
