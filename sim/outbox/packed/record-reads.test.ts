@@ -50,6 +50,14 @@ describe('RecordReads', () => {
     expect(torn.beyond).toBe(true);
   });
 
+  it('a slot watched unread notes any access at all', () => {
+    for (const probe of [(v: { owner: number }) => v.owner, (v: object) => ({ ...v }), (v: object) => 'owner' in v]) {
+      const r = new RecordReads();
+      probe(r.watchUnread({ owner: 1 }));
+      expect(r.beyond).toBe(true);
+    }
+  });
+
   it('an access after close is an escape (the slot was kept in the next world)', () => {
     const r = new RecordReads();
     const w = r.watch(slot());
@@ -74,8 +82,11 @@ describe('RecordProjection', () => {
 /** A world of operator actions: records that differ only in their counts meet the broker's answers. */
 const SIZES: ExploreSizes = { ...EXPLORE_DEFAULTS, engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 3 };
 
-function setUp(alter?: (before: World, after: World) => World) {
-  const options = exploreOptions(SIZES);
+/** Two bodies and two engines: a body produced, or a quarantined one restored, while an engine holds the claim. */
+const BUSY: ExploreSizes = { ...EXPLORE_DEFAULTS, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 2 };
+
+function setUp(alter?: (before: World, after: World) => World, when: (e: WorldEvent) => boolean = (e) => e.kind === 'answer', sizes: ExploreSizes = SIZES) {
+  const options = exploreOptions(sizes);
   const worldRules = { rules: failClosed };
   const base = outboxSystem(options, worldRules, steppersFor(failClosed, null));
   const objectSystem: TransitionSystem<World, WorldEvent> =
@@ -85,7 +96,7 @@ function setUp(alter?: (before: World, after: World) => World) {
           ...base,
           step: (w, e) => {
             const r = base.step(w, e);
-            return e.kind === 'answer' ? { ...r, state: alter(w, r.state) } : r;
+            return when(e) ? { ...r, state: alter(w, r.state) } : r;
           },
         };
   return { options, worldRules, objectSystem };
@@ -141,5 +152,31 @@ describe('packed transitions: a broker answer keyed by the record it reads', () 
       return system.transitions.derived;
     });
     expect(derived[0]).toBeLessThan(derived[1]);
+  });
+
+  it("a producer or a restore that reads more than whether a claim is there (its owner) keeps its program under the whole slots: verify mode finds no difference", () => {
+    const owner = (w: World): number => {
+      const c = w.claims.a;
+      return c?.kind === 'held' ? c.owner : 0;
+    };
+    for (const kind of ['produce', 'restore']) {
+      const { options, worldRules, objectSystem } = setUp((before, after) => ({ ...after, operatorActions: after.operatorActions + owner(before) }), (e) => e.kind === kind, BUSY);
+      const system = packedOutbox(options, worldRules, objectSystem, { verify: true });
+      const states = reachedStates(system, 6_000);
+      expect(states.some((s) => system.events(s).some((e) => e.kind === kind) && owner(system.unpack(s)) > 0)).toBe(true);
+    }
+  });
+
+  it('producers and restores share programs across records of one status and claims, files and holdings that are there (fewer derivations than with the whole slots)', () => {
+    const count = (when: (e: WorldEvent) => boolean): number => {
+      // Altered to read a claim's owner (0 times: the same steps) when `when` says: then nothing is shared for those events.
+      const { options, worldRules, objectSystem } = setUp((before, after) => ({ ...after, operatorActions: after.operatorActions + 0 * (before.claims.a?.kind === 'held' ? before.claims.a.owner : 0) }), when, BUSY);
+      const system = packedOutbox(options, worldRules, objectSystem);
+      reachedStates(system, 6_000);
+      return system.transitions.derived;
+    };
+    const none = count(() => false);
+    expect(none).toBeLessThan(count((e) => e.kind === 'produce'));
+    expect(none).toBeLessThan(count((e) => e.kind === 'restore'));
   });
 });

@@ -1,16 +1,24 @@
 /**
- * What one step reads of a record slot, watched: a broker answer reads of
- * the record only whether it is PARKED (parked-stays-parked), so its
- * program holds for every record of the same kind and status, and is kept
- * under that projection (`transitions.ts`) instead of under the record, whose
- * counts and epochs grow with each operator action. Whether a step read more
- * is not assumed: the slot the step is given is a proxy that notes every
- * access, and a step that read anything beyond the projection keeps its
- * program under the whole record, as every step did before.
+ * What one step reads of the slots of its key, watched. A broker answer
+ * reads of the record only whether it is PARKED (parked-stays-parked); a
+ * producer or an operator's restore reads of an id's record only that
+ * (every step's parked-body note), and of its claim, live file and broker
+ * holding only whether they are there. So their programs hold for every
+ * state whose slots project the same (a record's kind and status; present
+ * or absent), and are kept under the projection (`transitions.ts`) instead
+ * of under the records, whose counts and epochs grow with each operator
+ * action. Whether a step read more is not assumed: each watched slot is
+ * given to the step as a proxy that notes every access, and a step that
+ * read anything beyond the projection keeps its program under the whole
+ * slots, as every step did before.
  *
- * Why that is exact: the step is deterministic, so a run from another
- * record that agrees on everything the first run read makes the same reads,
- * sees the same values and takes the same path to the same result.
+ * Why that is exact: the step is deterministic, so a run from another state
+ * that agrees on everything the first run read makes the same reads, sees
+ * the same values and takes the same path to the same result. What a proxy
+ * cannot see is an identity comparison (`slot === other`); the steps watched
+ * compare a slot only with itself (unchanged or not), and the verify-mode
+ * tests (`small-worlds-verify.test.ts`, `packed.test.ts`) hold every step of
+ * the suite's worlds to the object system's.
  */
 import type { RecordSlot } from '../../../model/types.ts';
 
@@ -33,6 +41,11 @@ export class RecordReads {
         return p === 'record' && record !== undefined ? record : Reflect.get(target, p, receiver);
       },
     });
+  }
+
+  /** A stand-in for `value` of which any access is noted as beyond (the step may see only whether it is there). */
+  watchUnread<T extends object>(value: T): T {
+    return new Proxy<T>(value, this.handler<T>(() => false));
   }
 
   /** The step is over: any access from now on is an escape. */

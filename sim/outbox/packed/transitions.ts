@@ -10,10 +10,12 @@
  * slot written outside the key, a list changed other than by appending, or
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
+ * A few events' keys hold some slots only as projections, where the
+ * derivation watched the step read no more (`record-reads.ts`).
  */
 import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
-import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
+import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
@@ -23,7 +25,7 @@ import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
-const { ARCHIVED, BROKER, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
+const { ARCHIVED, BROKER, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PRODUCED, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
 
 const OP_SET = 0;
 const OP_ADD = 1;
@@ -37,6 +39,13 @@ const OP_ADD_PARKED = 8;
 
 /** Counters: written as a delta when the event's key does not hold them. */
 const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
+
+/** The world's map of each watchable per-id slot (by its place in an id's slots). */
+const PER_ID_MAPS: ('records' | 'claims' | 'live' | 'broker')[] = [];
+PER_ID_MAPS[REC] = 'records';
+PER_ID_MAPS[CLAIM] = 'claims';
+PER_ID_MAPS[LIVE] = 'live';
+PER_ID_MAPS[BROKER] = 'broker';
 
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
@@ -52,13 +61,20 @@ export class PackedTransitions {
   /** A slot the current event may write without reading it (its new value follows from the key), or -1. */
   private overwritten = -1;
   /**
-   * Where the current key holds a record that the event may read only the
-   * projection of (`record-reads.ts`: a broker answer), or -1; and the
-   * record's slot in the state.
+   * The slots of the current key that the event may read only the
+   * projection of (`record-reads.ts`): a record's kind and status (a broker
+   * answer; a producer's or a restore's look at whether a record is
+   * parked), or whether a claim, live file or broker holding is there at all
+   * (a producer, a restore). Per watched slot: its place in the key, its
+   * position in the state, and whether it is a record.
    */
-  private projectAt = -1;
-  private projectSlot = -1;
-  /** Whether the step {@link derive} last stepped read no more of the watched record than its projection. */
+  private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
+  private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
+  private readonly projectRecord: boolean[] = [];
+  private projectCount = 0;
+  /** The key's values at the watched places, while they hold projection codes. */
+  private readonly projectSaved = new Int32Array(KEY_SLOTS_MAX);
+  /** Whether the step {@link derive} last stepped read no more of the watched slots than their projections. */
   private lastWithin = false;
   private readonly projection: RecordProjection;
   private readonly eventCodes = new Map<WorldEvent, number>();
@@ -111,20 +127,19 @@ export class PackedTransitions {
    */
   programFor(s: Int32Array, e: WorldEvent): Int32Array {
     this.buildKey(s, e);
-    // A program kept under the record's projection (a negative code, never an interned id) holds for every record that has it.
-    const at = this.projectAt;
-    const record = at < 0 ? 0 : this.key[at];
+    // A program kept under its slots' projections (negative codes, never interned ids) holds for every state that has them.
+    const projected = this.projectCount > 0;
     let m = -1;
-    if (at >= 0) {
-      this.key[at] = -1 - this.projection.of(record);
+    if (projected) {
+      this.toProjections();
       m = this.memo.find(this.key, this.keyLength);
-      this.key[at] = record;
+      this.fromProjections();
     }
     if (m < 0) m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
-      if (at >= 0 && this.lastWithin) this.key[at] = -1 - this.projection.of(record);
+      if (projected && this.lastWithin) this.toProjections();
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
       return program;
@@ -140,6 +155,43 @@ export class PackedTransitions {
       this.concretePrograms[c] = this.renameProgram(this.programs[m], { from: [SELF, OTHER], to: [this.self, this.other] });
     }
     return this.concretePrograms[c];
+  }
+
+  /** Puts the projection codes of the watched slots in the key (a record's, or 0 for absent and 1 for present). */
+  private toProjections(): void {
+    for (let i = 0; i < this.projectCount; i++) {
+      const at = this.projectAt[i];
+      const v = (this.projectSaved[i] = this.key[at]);
+      this.key[at] = -1 - (this.projectRecord[i] ? this.projection.of(v) : v === 0 ? 0 : 1);
+    }
+  }
+
+  private fromProjections(): void {
+    for (let i = 0; i < this.projectCount; i++) this.key[this.projectAt[i]] = this.projectSaved[i];
+  }
+
+  /** Keys the slot `pos` (its value) and watches it: the program is kept under its projection if the step reads no more. */
+  private pushWatched(s: Int32Array, pos: number, record: boolean): void {
+    this.projectAt[this.projectCount] = this.keyLength;
+    this.projectSlot[this.projectCount] = pos;
+    this.projectRecord[this.projectCount++] = record;
+    this.pushSlot(s, pos);
+  }
+
+  /**
+   * An id's slots for an event that reads of them at most whether its
+   * record is parked (every step's parked-body note) and whether the
+   * others are there, and the producer's count and reported body (numbers
+   * and strings, which cannot be watched: keyed).
+   */
+  private pushIdWatched(s: Int32Array, j: number): void {
+    const o = j * PER_ID;
+    this.pushWatched(s, o + REC, true);
+    this.pushWatched(s, o + CLAIM, false);
+    this.pushWatched(s, o + LIVE, false);
+    this.pushWatched(s, o + BROKER, false);
+    this.pushSlot(s, o + PRODUCED);
+    this.pushSlot(s, o + REPORTED);
   }
 
   /**
@@ -277,7 +329,7 @@ export class PackedTransitions {
     this.keyLength = 0;
     this.keyedCount = 0;
     this.overwritten = -1;
-    this.projectAt = -1;
+    this.projectCount = 0;
     this.self = 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
@@ -311,11 +363,8 @@ export class PackedTransitions {
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
           // A broker answer reads the record only through what the derivation watches (see programFor).
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') {
-            this.projectAt = this.keyLength;
-            this.projectSlot = o + REC;
-          }
-          this.pushSlot(s, o + REC);
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, true);
+          else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
@@ -354,11 +403,11 @@ export class PackedTransitions {
         this.pushSlot(s, g + NEXT_PID);
         return;
       case 'produce':
-        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushIdWatched(s, this.layout.ids.indexOf(e.id));
         this.pushSlot(s, g + NEXT_GEN);
         return;
       case 'restore':
-        for (let j = 0; j < this.layout.ids.length; j++) this.pushId(s, j);
+        for (let j = 0; j < this.layout.ids.length; j++) this.pushIdWatched(s, j);
         this.pushSlot(s, g + QUARANTINED);
         this.pushSlot(s, g + NEXT_GEN);
         return;
@@ -398,27 +447,42 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
-    // The record of a projected key is watched: the step is given a proxy that notes what it reads.
-    const watchedId = this.projectAt >= 0 ? layout.ids[Math.floor(this.projectSlot / PER_ID)] : null;
-    const reads = watchedId !== null && w.records[watchedId] !== undefined ? new RecordReads() : null;
-    const watched = reads === null || watchedId === null ? undefined : reads.watch(w.records[watchedId]);
-    if (watched !== undefined && watchedId !== null) w.records = { ...w.records, [watchedId]: watched };
+    // The slots of a projected key are watched: the step is given proxies that note what it reads.
+    const reads = this.projectCount > 0 ? new RecordReads() : null;
+    const watched: unknown[] = [];
+    for (let i = 0; i < this.projectCount && reads !== null; i++) {
+      const pos = this.projectSlot[i];
+      const map = PER_ID_MAPS[pos % PER_ID];
+      const id = layout.ids[Math.floor(pos / PER_ID)];
+      const value = w[map][id];
+      if (value === undefined) {
+        watched.push(undefined);
+        continue;
+      }
+      const proxy = this.projectRecord[i] ? reads.watch(value as RecordSlot) : reads.watchUnread(value);
+      watched.push(proxy);
+      w[map] = { ...w[map], [id]: proxy } as never;
+    }
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
     reads?.close();
     this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
-    if (reads?.escaped === true) throw new Error(`packed transitions: the record watched in ${JSON.stringify(e)} escaped into the next world`);
+    if (reads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
     this.lastWithin = reads === null || !reads.beyond;
-    // A record written under a projected key is written whatever it was: its old value is not known to equal this one.
-    const recordWritten = watchedId !== null && next.records[watchedId] !== (watched ?? unpacked.records[watchedId]) ? this.projectSlot : -1;
+    // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
+    const written = new Set<number>();
+    for (let i = 0; i < watched.length; i++) {
+      const pos = this.projectSlot[i];
+      if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
+    }
     const ops: number[] = [];
     const fail = (what: string): never => {
       throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
     };
     const g = layout.globals;
     for (let pos = 0; pos < g; pos++) {
-      if (t[pos] === s[pos] && pos !== recordWritten) continue;
+      if (t[pos] === s[pos] && !written.has(pos)) continue;
       if (!this.isKeyed(pos) && pos !== this.overwritten) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
       ops.push(OP_SET, pos, t[pos]);
     }
