@@ -47,6 +47,15 @@ PER_ID_MAPS[CLAIM] = 'claims';
 PER_ID_MAPS[LIVE] = 'live';
 PER_ID_MAPS[BROKER] = 'broker';
 
+/**
+ * What a derivation puts in the slot an event may overwrite without reading
+ * it (the reported body): a program writes the slot exactly when the step
+ * replaced this, whatever the slot held in the state derived from (a
+ * program derived where it already held the new value wrote nothing, and
+ * left another value standing elsewhere).
+ */
+const UNWRITTEN = '\u0000unwritten';
+
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
 
@@ -463,6 +472,9 @@ export class PackedTransitions {
       watched.push(proxy);
       w[map] = { ...w[map], [id]: proxy } as never;
     }
+    // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
+    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
+    if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
     reads?.close();
@@ -476,6 +488,7 @@ export class PackedTransitions {
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
     }
+    if (overwrittenId !== null && next.reported[overwrittenId] !== UNWRITTEN) written.add(this.overwritten);
     const ops: number[] = [];
     const fail = (what: string): never => {
       throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
