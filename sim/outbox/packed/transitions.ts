@@ -20,6 +20,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
 import { RecordProjection, RecordReads } from './record-reads.ts';
+import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 
@@ -56,6 +57,11 @@ PER_ID_MAPS[BROKER] = 'broker';
  */
 const UNWRITTEN = '\u0000unwritten';
 
+/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy; a record told to the statechart (`step-reads.ts`). */
+const PRESENCE = 0;
+const RECORD = 1;
+const RECORD_BY_STEPPER = 2;
+
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
 
@@ -79,7 +85,8 @@ export class PackedTransitions {
    */
   private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
   private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
-  private readonly projectRecord: boolean[] = [];
+  /** How each watched slot is watched: {@link PRESENCE}, {@link RECORD} or {@link RECORD_BY_STEPPER}. */
+  private readonly projectHow: number[] = [];
   private projectCount = 0;
   /** The key's values at the watched places, while they hold projection codes. */
   private readonly projectSaved = new Int32Array(KEY_SLOTS_MAX);
@@ -118,6 +125,8 @@ export class PackedTransitions {
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
     private readonly objectSystem: TransitionSystem<World, WorldEvent>,
+    /** The watch on the steppers `objectSystem` runs (`step-reads.ts`), or null: then an engine's step is keyed by its whole record. */
+    private readonly stepReads: StepReads | null = null,
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
@@ -171,7 +180,7 @@ export class PackedTransitions {
     for (let i = 0; i < this.projectCount; i++) {
       const at = this.projectAt[i];
       const v = (this.projectSaved[i] = this.key[at]);
-      this.key[at] = -1 - (this.projectRecord[i] ? this.projection.of(v) : v === 0 ? 0 : 1);
+      this.key[at] = -1 - (this.projectHow[i] !== PRESENCE ? this.projection.of(v) : v === 0 ? 0 : 1);
     }
   }
 
@@ -180,10 +189,10 @@ export class PackedTransitions {
   }
 
   /** Keys the slot `pos` (its value) and watches it: the program is kept under its projection if the step reads no more. */
-  private pushWatched(s: Int32Array, pos: number, record: boolean): void {
+  private pushWatched(s: Int32Array, pos: number, how: number): void {
     this.projectAt[this.projectCount] = this.keyLength;
     this.projectSlot[this.projectCount] = pos;
-    this.projectRecord[this.projectCount++] = record;
+    this.projectHow[this.projectCount++] = how;
     this.pushSlot(s, pos);
   }
 
@@ -195,10 +204,10 @@ export class PackedTransitions {
    */
   private pushIdWatched(s: Int32Array, j: number): void {
     const o = j * PER_ID;
-    this.pushWatched(s, o + REC, true);
-    this.pushWatched(s, o + CLAIM, false);
-    this.pushWatched(s, o + LIVE, false);
-    this.pushWatched(s, o + BROKER, false);
+    this.pushWatched(s, o + REC, RECORD);
+    this.pushWatched(s, o + CLAIM, PRESENCE);
+    this.pushWatched(s, o + LIVE, PRESENCE);
+    this.pushWatched(s, o + BROKER, PRESENCE);
     this.pushSlot(s, o + PRODUCED);
     this.pushSlot(s, o + REPORTED);
   }
@@ -372,7 +381,9 @@ export class PackedTransitions {
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
           // A broker answer reads the record only through what the derivation watches (see programFor).
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, true);
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, RECORD);
+          // An engine's own step is told the record as its event's `read` (`step-reads.ts`).
+          else if (e.kind === 'step' && this.stepReads !== null) this.pushWatched(s, o + REC, RECORD_BY_STEPPER);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
@@ -459,29 +470,41 @@ export class PackedTransitions {
     // The slots of a projected key are watched: the step is given proxies that note what it reads.
     const reads = this.projectCount > 0 ? new RecordReads() : null;
     const watched: unknown[] = [];
+    let byStepper = -1;
     for (let i = 0; i < this.projectCount && reads !== null; i++) {
       const pos = this.projectSlot[i];
       const map = PER_ID_MAPS[pos % PER_ID];
       const id = layout.ids[Math.floor(pos / PER_ID)];
       const value = w[map][id];
-      if (value === undefined) {
-        watched.push(undefined);
+      if (this.projectHow[i] === RECORD_BY_STEPPER) byStepper = i;
+      if (value === undefined || this.projectHow[i] === RECORD_BY_STEPPER) {
+        watched.push(value);
         continue;
       }
-      const proxy = this.projectRecord[i] ? reads.watch(value as RecordSlot) : reads.watchUnread(value);
+      const proxy = this.projectHow[i] === RECORD ? reads.watch(value as RecordSlot) : reads.watchUnread(value);
       watched.push(proxy);
       w[map] = { ...w[map], [id]: proxy } as never;
     }
     // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
     const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
     if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
+    const stepReads = byStepper >= 0 ? this.stepReads : null;
+    stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
     reads?.close();
     this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
+    stepReads?.disarm();
     if (reads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
     this.lastWithin = reads === null || !reads.beyond;
+    if (stepReads !== null && byStepper >= 0) {
+      // One statechart step that never touched `read`; and no parked record replaced (the parked-body note then reads its body).
+      const before = watched[byStepper] as RecordSlot | undefined;
+      const replaced = next.records[layout.ids[Math.floor(this.projectSlot[byStepper] / PER_ID)]] !== before;
+      const parked = before?.kind === 'record' && before.record.status === 'PARKED';
+      if (stepReads.calls !== 1 || stepReads.readSeen || (replaced && parked)) this.lastWithin = false;
+    }
     // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
     const written = new Set<number>();
     for (let i = 0; i < watched.length; i++) {
