@@ -64,6 +64,11 @@ describe('RecordReads', () => {
     r.close();
     expect(w.kind).toBe('record');
     expect([r.beyond, r.escaped]).toEqual([false, true]);
+    // The next derivation starts clean, and a record read twice is one stand-in.
+    r.reset();
+    const again = r.watch(slot());
+    expect(again.kind === 'record' && again.record === again.record).toBe(true);
+    expect([r.beyond, r.escaped]).toEqual([false, false]);
   });
 });
 

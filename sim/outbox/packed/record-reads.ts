@@ -22,30 +22,48 @@
  */
 import type { RecordSlot } from '../../../model/types.ts';
 
-/** Watches the reads of one derivation; `watch` the slot, run the step, `close`, then read the flags. */
+/**
+ * Watches the reads of one derivation at a time: `reset`, `watch` the
+ * slots, run the step, `close`, then read the flags. One per transitions
+ * table, its proxy handlers made once (a derivation makes only the proxies).
+ */
 export class RecordReads {
   /** The step read something besides the slot's kind and its record's status (or enumerated, wrote, probed the slot). */
   beyond = false;
-  /** The slot was read after `close`: it escaped into the next world (which must never hold a proxy). */
+  /** A slot was read after `close`: it escaped into the next world (which must never hold a proxy). */
   escaped = false;
   private closed = false;
+  /** The stand-in of each watched slot's record, made once per derivation (a record read twice is the same object). */
+  private readonly records = new Map<object, object>();
+  private readonly recordHandler = this.handler<object>((p) => p === 'status');
+  private readonly unreadHandler = this.handler<object>(() => false);
+  private readonly slotHandler: ProxyHandler<RecordSlot> = {
+    ...this.handler<RecordSlot>(() => false),
+    get: (target, p, receiver) => {
+      this.note(p === 'kind' || p === 'record');
+      if (p !== 'record' || target.kind !== 'record') return Reflect.get(target, p, receiver) as unknown;
+      let record = this.records.get(target.record);
+      if (record === undefined) this.records.set(target.record, (record = new Proxy(target.record, this.recordHandler)));
+      return record;
+    },
+  };
+
+  /** Starts watching a new derivation. */
+  reset(): void {
+    this.beyond = false;
+    this.escaped = false;
+    this.closed = false;
+    this.records.clear();
+  }
 
   /** A stand-in for `slot` that notes each access (its reads give the slot's own values). */
   watch(slot: RecordSlot): RecordSlot {
-    const record = slot.kind === 'record' ? new Proxy(slot.record, this.handler((p) => p === 'status')) : undefined;
-    const handler = this.handler<RecordSlot>((p) => p === 'kind' || p === 'record');
-    return new Proxy<RecordSlot>(slot, {
-      ...handler,
-      get: (target, p, receiver) => {
-        this.note(p === 'kind' || p === 'record');
-        return p === 'record' && record !== undefined ? record : Reflect.get(target, p, receiver);
-      },
-    });
+    return new Proxy<RecordSlot>(slot, this.slotHandler);
   }
 
   /** A stand-in for `value` of which any access is noted as beyond (the step may see only whether it is there). */
   watchUnread<T extends object>(value: T): T {
-    return new Proxy<T>(value, this.handler<T>(() => false));
+    return new Proxy<T>(value, this.unreadHandler as ProxyHandler<T>);
   }
 
   /** The step is over: any access from now on is an escape. */

@@ -93,6 +93,7 @@ export class PackedTransitions {
   /** Whether the step {@link derive} last stepped read no more of the watched slots than their projections. */
   private lastWithin = false;
   private readonly projection: RecordProjection;
+  private readonly reads = new RecordReads();
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -468,7 +469,8 @@ export class PackedTransitions {
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
     // The slots of a projected key are watched: the step is given proxies that note what it reads.
-    const reads = this.projectCount > 0 ? new RecordReads() : null;
+    const reads = this.projectCount > 0 ? this.reads : null;
+    reads?.reset();
     const watched: unknown[] = [];
     let byStepper = -1;
     for (let i = 0; i < this.projectCount && reads !== null; i++) {
