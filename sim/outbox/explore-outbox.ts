@@ -16,6 +16,7 @@ import { Unrepresentable } from './packed/layout.ts';
 import { packedSymmetry } from './packed/symmetry.ts';
 import { livenessSymmetry } from './explore-liveness.ts';
 import { packedOutbox, type PackedOptions } from './packed/system.ts';
+import { StepReads } from './packed/step-reads.ts';
 import { partialOrder, type PorReport } from './explore-por.ts';
 import { watchWorld } from './pid-watch.ts';
 import { worldSymmetry } from './symmetry-world.ts';
@@ -91,9 +92,11 @@ export function exploreOutbox(
   const watchedBounds: OutboxBounds = watched === null ? bounds : { ...bounds, stopReason: () => (watched.read() !== null ? PIDS_READ : (bounds.stopReason?.() ?? null)) };
   let r: OutboxSearch;
   try {
-    const objectSystem = outboxSystem(options, rules, st);
+    // The steppers watched, so that a derivation sees whether an engine's step read its record (packed/step-reads.ts).
+    const stepReads = new StepReads();
+    const objectSystem = outboxSystem(options, rules, stepReads.wrap(st));
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
-    const base = packedOutbox(options, rules, objectSystem, packed);
+    const base = packedOutbox(options, rules, objectSystem, { ...packed, stepReads });
     // Without symmetry reduction the liveness search's cycle search still searches classes of states (pids are watched).
     const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : liveness !== undefined && watched !== null ? { ...base, livenessSymmetry: livenessSymmetry(base) } : base;
     const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;

@@ -4,6 +4,7 @@
  * value. Id 0 stands for `undefined` (an absent slot), so a packed state's
  * zero means "nothing here".
  */
+import { TupleTable } from '../../core/tuple-table.ts';
 
 /**
  * Canonical numbers of plain-data values: two values get the same number
@@ -13,60 +14,106 @@
  * object system's step mostly rebuilds one level: a process around an
  * unchanged file) costs a short key, not its whole encoding. Memoised per
  * object: only for values that are never mutated (system states are not).
+ *
+ * A key is a tuple of integers (no string is built: this runs at every
+ * derivation of the packed explorer): an object is its tag, then per defined
+ * field in sorted order the field's code and the part's number; an array
+ * its tag and its parts' numbers. A number is even for a primitive (0:
+ * what JSON writes as null) and odd for a composite, so no part reads two ways.
  */
 export class Canon {
   private readonly objects = new WeakMap<object, number>();
-  private readonly keys = new Map<string, number>();
-  /** Field names sorted, each with its `"name":`, by the names in an object's own order: objects of one shape are sorted once. */
-  private readonly shapes = new Map<string, readonly (readonly [string, string])[]>();
+  private readonly composites = new TupleTable();
+  private readonly primitives = new Map<unknown, number>();
+  private readonly fieldCodes = new Map<string, number>();
+  /** Field lists by an object's own keys in their order (a trie): objects of one shape are sorted once. */
+  private readonly shapes: ShapeNode = { next: new Map(), fields: null };
+  /** Keys under construction, nested values' after their parent's (a stack: `top` is where the next part goes). */
+  private stack = new Int32Array(256);
+  private top = 0;
 
   /** The canonical number of `value`. */
   of(value: unknown): number {
-    if (value === null || typeof value !== 'object') return this.ofKey(primitiveText(value));
+    if (value === null || typeof value !== 'object') return this.primitive(value);
     const known = this.objects.get(value);
     if (known !== undefined) return known;
-    // A part is its JSON text when a primitive (never starting with `#`), else `#` and its number:
-    // the key reads back one way only, as canonical JSON does.
-    let key: string;
+    const base = this.top;
     if (Array.isArray(value)) {
-      key = '[';
-      for (let i = 0; i < value.length; i++) key += `${this.part(value[i])},`;
+      this.put(ARRAY);
+      for (let i = 0; i < value.length; i++) this.put(this.of(value[i]));
     } else {
       const obj = value as Record<string, unknown>;
-      const own = Object.keys(obj);
-      const shape = JSON.stringify(own);
-      let fields = this.shapes.get(shape);
-      if (fields === undefined) this.shapes.set(shape, (fields = own.sort().map((name) => [name, `${JSON.stringify(name)}:`] as const)));
-      key = '{';
+      const fields = this.fieldsOf(Object.keys(obj));
+      this.put(OBJECT);
       for (let i = 0; i < fields.length; i++) {
-        const v = obj[fields[i][0]];
-        if (v !== undefined) key += `${fields[i][1]}${this.part(v)},`;
+        const v = obj[fields[i].name];
+        if (v === undefined) continue;
+        this.put(fields[i].code);
+        this.put(this.of(v));
       }
     }
-    const n = this.ofKey(key);
-    this.objects.set(value, n);
-    return n;
+    const length = this.top - base;
+    const key = base === 0 ? this.stack : this.stack.subarray(base, this.top);
+    let n = this.composites.find(key, length);
+    if (n < 0) n = this.composites.add(key, length);
+    this.top = base;
+    const number = 2 * n + 1;
+    this.objects.set(value, number);
+    return number;
   }
 
-  /** A part of a composite's key (see {@link of}). */
-  private part(v: unknown): string {
-    return v === null || typeof v !== 'object' ? primitiveText(v) : `#${this.of(v)}`;
+  private put(v: number): void {
+    if (this.top === this.stack.length) {
+      const grown = new Int32Array(this.stack.length * 2);
+      grown.set(this.stack);
+      this.stack = grown;
+    }
+    this.stack[this.top++] = v;
   }
 
-  private ofKey(key: string): number {
-    let n = this.keys.get(key);
+  /** A primitive's number: equal where canonical JSON's text is (undefined, a function and a non-finite number read as null, as there). */
+  private primitive(v: unknown): number {
+    const t = typeof v;
+    if (t === 'number' ? !Number.isFinite(v) : t !== 'string' && t !== 'boolean') return 0;
+    // A Map tells 1 from '1' and true from 'true', and takes -0 for 0, as JSON's text does.
+    let n = this.primitives.get(v);
     if (n === undefined) {
-      n = this.keys.size;
-      this.keys.set(key, n);
+      n = 2 * (this.primitives.size + 1);
+      this.primitives.set(v, n);
     }
     return n;
+  }
+
+  private fieldsOf(own: readonly string[]): readonly Field[] {
+    let node = this.shapes;
+    for (let i = 0; i < own.length; i++) {
+      let next = node.next.get(own[i]);
+      if (next === undefined) node.next.set(own[i], (next = { next: new Map(), fields: null }));
+      node = next;
+    }
+    if (node.fields === null) node.fields = [...own].sort().map((name) => ({ name, code: this.fieldCode(name) }));
+    return node.fields;
+  }
+
+  private fieldCode(name: string): number {
+    let c = this.fieldCodes.get(name);
+    if (c === undefined) this.fieldCodes.set(name, (c = this.fieldCodes.size));
+    return c;
   }
 }
 
-/** A primitive's canonical JSON (undefined, a function and a non-finite number read as `null`, as there). */
-function primitiveText(v: unknown): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-  return JSON.stringify(v) ?? 'null';
+/** Tags that open a key (field codes and numbers are never negative). */
+const OBJECT = -1;
+const ARRAY = -2;
+
+interface Field {
+  name: string;
+  code: number;
+}
+
+interface ShapeNode {
+  next: Map<string, ShapeNode>;
+  fields: readonly Field[] | null;
 }
 
 export class Interner<T> {

@@ -24,6 +24,7 @@ import { PackedLayout, PackedTables } from './layout.ts';
 import { MemoProperty } from './properties.ts';
 import { PackedTransitions } from './transitions.ts';
 import { packedQuiet } from './quiet.ts';
+import type { StepReads } from './step-reads.ts';
 import { verified } from './verify.ts';
 import { worldEvents } from './world-events.ts';
 import { worldPrograms, type WorldPrograms } from './world-programs.ts';
@@ -37,6 +38,13 @@ const { ENGINE_COUNT, ENGINES, HEALING } = L;
 export interface PackedOptions {
   /** Compute everything also through the object system and throw on any difference (tests). */
   verify?: boolean;
+  /**
+   * The watch on the steppers the object system runs (`step-reads.ts`:
+   * built with `stepReads.wrap`): an engine step that never reads its
+   * record then shares its program across records. Without it an engine
+   * step is keyed by its whole record.
+   */
+  stepReads?: StepReads;
 }
 
 /** The packed outbox system with the object system it was derived from. */
@@ -50,7 +58,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 }
 
 /** The shared parts of one world's packed system (throws `Unrepresentable` for a world it cannot list). */
-function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>): PackedContext {
+function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>, stepReads: StepReads | null): PackedContext {
   const ids = idNames(options.ids);
   requirePackedKinds(options);
   // An engine's context holds one bit per id (see `contextOf` in expansion.ts).
@@ -64,7 +72,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     skew: options.skew && worldRules.oldRules !== undefined,
     layout,
     tables,
-    transitions: new PackedTransitions(layout, tables, objectSystem),
+    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads),
     g: layout.globals,
     events: new EventCache(),
     objectSystem,
@@ -77,7 +85,7 @@ export function packedOutbox(
   objectSystem: TransitionSystem<World, WorldEvent>,
   packed: PackedOptions = {},
 ): PackedOutbox {
-  const c = contextFor(options, worldRules, objectSystem);
+  const c = contextFor(options, worldRules, objectSystem, packed.stepReads ?? null);
   const { layout, tables, transitions, g } = c;
   const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const engines = expansions(c, engineEvents(c));

@@ -10,19 +10,23 @@
  * slot written outside the key, a list changed other than by appending, or
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
+ * A few events' keys hold some slots only as projections, where the
+ * derivation watched the step read no more (`record-reads.ts`).
  */
 import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
-import type { QuarantinedFile, ResultFile } from '../../../model/types.ts';
+import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
+import { RecordProjection, RecordReads } from './record-reads.ts';
+import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
-const { ARCHIVED, BROKER, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
+const { ARCHIVED, BROKER, CLAIM, CRASHES, CORRUPTIONS, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PER_ID, PRODUCED, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
 
 const OP_SET = 0;
 const OP_ADD = 1;
@@ -37,6 +41,27 @@ const OP_ADD_PARKED = 8;
 /** Counters: written as a delta when the event's key does not hold them. */
 const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
 
+/** The world's map of each watchable per-id slot (by its place in an id's slots). */
+const PER_ID_MAPS: ('records' | 'claims' | 'live' | 'broker')[] = [];
+PER_ID_MAPS[REC] = 'records';
+PER_ID_MAPS[CLAIM] = 'claims';
+PER_ID_MAPS[LIVE] = 'live';
+PER_ID_MAPS[BROKER] = 'broker';
+
+/**
+ * What a derivation puts in the slot an event may overwrite without reading
+ * it (the reported body): a program writes the slot exactly when the step
+ * replaced this, whatever the slot held in the state derived from (a
+ * program derived where it already held the new value wrote nothing, and
+ * left another value standing elsewhere).
+ */
+const UNWRITTEN = '\u0000unwritten';
+
+/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy; a record told to the statechart (`step-reads.ts`). */
+const PRESENCE = 0;
+const RECORD = 1;
+const RECORD_BY_STEPPER = 2;
+
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
 
@@ -50,6 +75,25 @@ export class PackedTransitions {
   private keyedCount = 0;
   /** A slot the current event may write without reading it (its new value follows from the key), or -1. */
   private overwritten = -1;
+  /**
+   * The slots of the current key that the event may read only the
+   * projection of (`record-reads.ts`): a record's kind and status (a broker
+   * answer; a producer's or a restore's look at whether a record is
+   * parked), or whether a claim, live file or broker holding is there at all
+   * (a producer, a restore). Per watched slot: its place in the key, its
+   * position in the state, and whether it is a record.
+   */
+  private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
+  private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
+  /** How each watched slot is watched: {@link PRESENCE}, {@link RECORD} or {@link RECORD_BY_STEPPER}. */
+  private readonly projectHow: number[] = [];
+  private projectCount = 0;
+  /** The key's values at the watched places, while they hold projection codes. */
+  private readonly projectSaved = new Int32Array(KEY_SLOTS_MAX);
+  /** Whether the step {@link derive} last stepped read no more of the watched slots than their projections. */
+  private lastWithin = false;
+  private readonly projection: RecordProjection;
+  private readonly reads = new RecordReads();
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -82,8 +126,11 @@ export class PackedTransitions {
     private readonly layout: PackedLayout,
     private readonly tables: PackedTables,
     private readonly objectSystem: TransitionSystem<World, WorldEvent>,
+    /** The watch on the steppers `objectSystem` runs (`step-reads.ts`), or null: then an engine's step is keyed by its whole record. */
+    private readonly stepReads: StepReads | null = null,
   ) {
     this.renaming = new PidRenaming(tables);
+    this.projection = new RecordProjection((id) => tables.records.value(id));
   }
 
   /** Writes the state after `event` into `out`. */
@@ -99,10 +146,19 @@ export class PackedTransitions {
    */
   programFor(s: Int32Array, e: WorldEvent): Int32Array {
     this.buildKey(s, e);
-    let m = this.memo.find(this.key, this.keyLength);
+    // A program kept under its slots' projections (negative codes, never interned ids) holds for every state that has them.
+    const projected = this.projectCount > 0;
+    let m = -1;
+    if (projected) {
+      this.toProjections();
+      m = this.memo.find(this.key, this.keyLength);
+      this.fromProjections();
+    }
+    if (m < 0) m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
+      if (projected && this.lastWithin) this.toProjections();
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
       return program;
@@ -118,6 +174,43 @@ export class PackedTransitions {
       this.concretePrograms[c] = this.renameProgram(this.programs[m], { from: [SELF, OTHER], to: [this.self, this.other] });
     }
     return this.concretePrograms[c];
+  }
+
+  /** Puts the projection codes of the watched slots in the key (a record's, or 0 for absent and 1 for present). */
+  private toProjections(): void {
+    for (let i = 0; i < this.projectCount; i++) {
+      const at = this.projectAt[i];
+      const v = (this.projectSaved[i] = this.key[at]);
+      this.key[at] = -1 - (this.projectHow[i] !== PRESENCE ? this.projection.of(v) : v === 0 ? 0 : 1);
+    }
+  }
+
+  private fromProjections(): void {
+    for (let i = 0; i < this.projectCount; i++) this.key[this.projectAt[i]] = this.projectSaved[i];
+  }
+
+  /** Keys the slot `pos` (its value) and watches it: the program is kept under its projection if the step reads no more. */
+  private pushWatched(s: Int32Array, pos: number, how: number): void {
+    this.projectAt[this.projectCount] = this.keyLength;
+    this.projectSlot[this.projectCount] = pos;
+    this.projectHow[this.projectCount++] = how;
+    this.pushSlot(s, pos);
+  }
+
+  /**
+   * An id's slots for an event that reads of them at most whether its
+   * record is parked (every step's parked-body note) and whether the
+   * others are there, and the producer's count and reported body (numbers
+   * and strings, which cannot be watched: keyed).
+   */
+  private pushIdWatched(s: Int32Array, j: number): void {
+    const o = j * PER_ID;
+    this.pushWatched(s, o + REC, RECORD);
+    this.pushWatched(s, o + CLAIM, PRESENCE);
+    this.pushWatched(s, o + LIVE, PRESENCE);
+    this.pushWatched(s, o + BROKER, PRESENCE);
+    this.pushSlot(s, o + PRODUCED);
+    this.pushSlot(s, o + REPORTED);
   }
 
   /**
@@ -255,6 +348,7 @@ export class PackedTransitions {
     this.keyLength = 0;
     this.keyedCount = 0;
     this.overwritten = -1;
+    this.projectCount = 0;
     this.self = 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
@@ -287,7 +381,11 @@ export class PackedTransitions {
           // overwrites the reported body (archiving a file it read) without
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
-          this.pushSlot(s, o + REC);
+          // A broker answer reads the record only through what the derivation watches (see programFor).
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, RECORD);
+          // An engine's own step is told the record as its event's `read` (`step-reads.ts`).
+          else if (e.kind === 'step' && this.stepReads !== null) this.pushWatched(s, o + REC, RECORD_BY_STEPPER);
+          else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
@@ -326,11 +424,11 @@ export class PackedTransitions {
         this.pushSlot(s, g + NEXT_PID);
         return;
       case 'produce':
-        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushIdWatched(s, this.layout.ids.indexOf(e.id));
         this.pushSlot(s, g + NEXT_GEN);
         return;
       case 'restore':
-        for (let j = 0; j < this.layout.ids.length; j++) this.pushId(s, j);
+        for (let j = 0; j < this.layout.ids.length; j++) this.pushIdWatched(s, j);
         this.pushSlot(s, g + QUARANTINED);
         this.pushSlot(s, g + NEXT_GEN);
         return;
@@ -370,17 +468,59 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
+    // The slots of a projected key are watched: the step is given proxies that note what it reads.
+    const reads = this.projectCount > 0 ? this.reads : null;
+    reads?.reset();
+    const watched: unknown[] = [];
+    let byStepper = -1;
+    for (let i = 0; i < this.projectCount && reads !== null; i++) {
+      const pos = this.projectSlot[i];
+      const map = PER_ID_MAPS[pos % PER_ID];
+      const id = layout.ids[Math.floor(pos / PER_ID)];
+      const value = w[map][id];
+      if (this.projectHow[i] === RECORD_BY_STEPPER) byStepper = i;
+      if (value === undefined || this.projectHow[i] === RECORD_BY_STEPPER) {
+        watched.push(value);
+        continue;
+      }
+      const proxy = this.projectHow[i] === RECORD ? reads.watch(value as RecordSlot) : reads.watchUnread(value);
+      watched.push(proxy);
+      w[map] = { ...w[map], [id]: proxy } as never;
+    }
+    // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
+    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
+    if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
+    const stepReads = byStepper >= 0 ? this.stepReads : null;
+    stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
+    reads?.close();
     this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
+    stepReads?.disarm();
+    if (reads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
+    this.lastWithin = reads === null || !reads.beyond;
+    if (stepReads !== null && byStepper >= 0) {
+      // One statechart step that never touched `read`; and no parked record replaced (the parked-body note then reads its body).
+      const before = watched[byStepper] as RecordSlot | undefined;
+      const replaced = next.records[layout.ids[Math.floor(this.projectSlot[byStepper] / PER_ID)]] !== before;
+      const parked = before?.kind === 'record' && before.record.status === 'PARKED';
+      if (stepReads.calls !== 1 || stepReads.readSeen || (replaced && parked)) this.lastWithin = false;
+    }
+    // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
+    const written = new Set<number>();
+    for (let i = 0; i < watched.length; i++) {
+      const pos = this.projectSlot[i];
+      if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
+    }
+    if (overwrittenId !== null && next.reported[overwrittenId] !== UNWRITTEN) written.add(this.overwritten);
     const ops: number[] = [];
     const fail = (what: string): never => {
       throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
     };
     const g = layout.globals;
     for (let pos = 0; pos < g; pos++) {
-      if (t[pos] === s[pos]) continue;
+      if (t[pos] === s[pos] && !written.has(pos)) continue;
       if (!this.isKeyed(pos) && pos !== this.overwritten) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
       ops.push(OP_SET, pos, t[pos]);
     }
