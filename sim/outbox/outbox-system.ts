@@ -18,6 +18,7 @@ import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 import { copyWorld } from './world-copy.ts';
+import { uniformOptions } from './options-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -33,13 +34,15 @@ function sameDurable(a: World, b: World): boolean {
 
 /** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
-  options: WorldOptions,
+  drawn: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers = {
     new: xstateStepper(worldRules.rules),
     old: xstateStepper(worldRules.oldRules ?? worldRules.rules),
   },
 ): TransitionSystem<World, WorldEvent> {
+  // Every seed's options of one hidden class, whichever way they were drawn (options-copy.ts).
+  const options = uniformOptions(drawn);
   const ids = idNames(options.ids);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
