@@ -15,7 +15,10 @@ import { COVERED_SEEDS } from './swarm-coverage.ts';
 import { outboxSystem } from './outbox-system.ts';
 import { swarmOptions } from './options.ts';
 import { uniformOptions } from './options-copy.ts';
-import type { World, WorldEvent } from './world.ts';
+import { idNames, type World, type WorldEvent } from './world.ts';
+import type { WorldContext } from './events/context.ts';
+import type { Subject } from './events/kind.ts';
+import { EVENT_KINDS } from './events/table.ts';
 
 setFlagsFromString('--allow-natives-syntax');
 // Parsed after the flag is set: a function body may use natives syntax.
@@ -70,5 +73,32 @@ describe('hidden classes on the seed loop', () => {
     // The runs took the rewritten path (a park replaced) and filled the lists.
     expect(rewritten).toBeGreaterThan(0);
     expect(lists).toBeGreaterThan(100);
+  });
+
+  it('gives every kind’s enabled events one of the two classes of array literals', () => {
+    const steppers = steppersFor(plan.rules, null);
+    const empty: unknown[] = [];
+    const filled = [{ kind: 'scan' }];
+    const seen = new Map<string, number>();
+    for (let seed = 1; seed <= 80; seed++) {
+      const options = swarmOptions(seed, { ...fixedOptions(plan), settings: { lateLanding: 2 } });
+      const system = outboxSystem(options, { rules: plan.rules }, steppers);
+      const ctx: WorldContext = { options: uniformOptions(options), ids: idNames(options.ids), skew: false, worldRules: { rules: plan.rules }, steppers };
+      // Every third state: the answers of the states between differ little.
+      for (const w of (runSeed(system, seed, seedBounds(plan.bounds, options), true).states ?? []).filter((_w, i) => i % 3 === 0)) {
+        const subjects: Subject[] = [{ engine: null, id: null }];
+        for (const engine of w.engines) for (const id of [null, ...ctx.ids]) subjects.push({ engine, id });
+        for (const id of ctx.ids) subjects.push({ engine: null, id });
+        for (const k of EVENT_KINDS) {
+          for (const at of subjects) {
+            const out = k.enabled(w, ctx, at);
+            expect(sameMap(out, empty) || sameMap(out, filled), `${k.name}: ${JSON.stringify(out)}`).toBe(true);
+            if (out.length > 0) seen.set(k.name, (seen.get(k.name) ?? 0) + 1);
+          }
+        }
+      }
+    }
+    // The kinds that made arrays of another class (by .map) were enabled.
+    for (const k of ['land', 'requeue', 'resubmit']) expect(seen.get(k) ?? 0, k).toBeGreaterThan(0);
   });
 });
