@@ -199,68 +199,92 @@ function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
   return { steps: run.steps.length, tags: Object.entries(tags), reached: run.reached, end: run.end, violation: run.violation, events: run.steps.map((s) => s.event), tagged: (t) => (tags[t] ?? 0) > 0 };
 }
 
+/** What a shard's seeds share: the plan, how they run, and the counts they add to. */
+interface ShardRun {
+  plan: CheckPlan;
+  runner: SeedRunner;
+  steppers: Steppers;
+  fixed: FixedOptions;
+  layout: ReturnType<typeof pairLayout>;
+  exercised: FirstSeeds;
+  exercisedCount: number;
+  /** Tags counted in a map over the shard's runs, written into the result once at the end (and at every early return). */
+  tags: Map<string, number>;
+  result: ShardResult;
+}
+
+/** What {@link runOneSeed} tells the shard's loop: go on, stop at a broken decision, or stop after a violation (`--stop-on-first`). */
+const SEED_DONE = 0;
+const SEED_FAULT = 1;
+const SEED_STOP = 2;
+
 /** Runs seeds [from, to) of a plan. */
 export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (done: number) => void, runner: SeedRunner = 'fast'): ShardResult {
   const result = emptyShard();
-  // Tags counted in a map over the shard's runs, written into the result once at the end (and at every early return).
-  const tags = new Map<string, number>();
-  const done = (): ShardResult => {
-    for (const [t, n] of tags) result.tags[t] = (result.tags[t] ?? 0) + n;
-    return result;
-  };
-  const steppers = steppersFor(plan.rules, plan.oldRules);
   const fixed = fixedOptions(plan);
   // The pairs of feature values each run exercised, by first seed; once all have, later seeds are not read.
   const layout = pairLayout(fixed);
   const exercised = noFirstSeeds(layout);
   result.exercised = exercised;
-  let exercisedCount = 0;
+  const shard: ShardRun = { plan, runner, steppers: steppersFor(plan.rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
+  // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
+  // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
   for (let seed = from; seed < to; seed++) {
-    const drawn = swarmOptions(seed, fixed);
-    const options = plan.world === undefined ? drawn : plan.world(drawn);
-    const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
-    const bounds = seedBounds(plan.bounds, options);
-    let run: SeedOutcome;
-    try {
-      run = runner === 'reference' ? referenceOutcome(runSeed(system, seed, bounds)) : countedOutcome((runner === 'fast' ? runSeedFast : runner)(system, seed, bounds));
-    } catch (err) {
-      if (!(err instanceof RuleFault)) throw err;
-      // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
-      // The fast runner keeps no events: the reference runner meets the same fault at the same step and says where.
-      let at = runPositionOf<WorldEvent>(err);
-      let fault: RuleFault = err;
-      if (runner !== 'reference') {
-        try {
-          runSeed(system, seed, bounds);
-        } catch (again) {
-          if (!(again instanceof RuleFault)) throw again;
-          fault = again;
-          at = runPositionOf<WorldEvent>(again);
-        }
-      }
-      result.fault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
-      return done();
-    }
-    result.runs++;
-    result.steps += run.steps;
-    if (exercisedCount < layout.pairs) exercisedCount += notePairs(layout, exercised, seed, options, (k) => run.tagged(k.counter));
-    for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
-    for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
-    result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
-    if (run.violation !== null) {
-      const p = run.violation.property;
-      result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
-      if (result.first[p] === undefined) {
-        result.first[p] = { seed, options, violation: run.violation, events: run.events ?? recordedEvents(system, seed, bounds, run) };
-      }
-      if (plan.stopOnViolation === true) {
-        onRun?.(seed - from + 1);
-        return done();
-      }
-    }
+    const after = runOneSeed(shard, seed);
+    if (after === SEED_FAULT) break;
     onRun?.(seed - from + 1);
+    if (after === SEED_STOP) break;
   }
-  return done();
+  for (const [t, n] of shard.tags) result.tags[t] = (result.tags[t] ?? 0) + n;
+  return result;
+}
+
+/** Runs one seed of a shard and counts it. */
+function runOneSeed(shard: ShardRun, seed: number): number {
+  const { plan, runner, result } = shard;
+  const drawn = swarmOptions(seed, shard.fixed);
+  const options = plan.world === undefined ? drawn : plan.world(drawn);
+  const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, shard.steppers);
+  const bounds = seedBounds(plan.bounds, options);
+  let run: SeedOutcome;
+  try {
+    run = runner === 'reference' ? referenceOutcome(runSeed(system, seed, bounds)) : countedOutcome((runner === 'fast' ? runSeedFast : runner)(system, seed, bounds));
+  } catch (err) {
+    if (!(err instanceof RuleFault)) throw err;
+    // A broken decision ends the shard: the run cannot go on, and no later seed is needed.
+    result.fault = rawFault(system, seed, bounds, options, err, runner);
+    return SEED_FAULT;
+  }
+  result.runs++;
+  result.steps += run.steps;
+  if (shard.exercisedCount < shard.layout.pairs) shard.exercisedCount += notePairs(shard.layout, shard.exercised, seed, options, (k) => run.tagged(k.counter));
+  const tags = shard.tags;
+  for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
+  for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
+  result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
+  if (run.violation === null) return SEED_DONE;
+  const p = run.violation.property;
+  result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
+  if (result.first[p] === undefined) {
+    result.first[p] = { seed, options, violation: run.violation, events: run.events ?? recordedEvents(system, seed, bounds, run) };
+  }
+  return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
+}
+
+/** A broken decision as data, with where it broke. The fast runner keeps no events: the reference runner meets the same fault at the same step and says where. */
+function rawFault(system: TransitionSystem<World, WorldEvent>, seed: number, bounds: RunBounds, options: WorldOptions, err: RuleFault, runner: SeedRunner): RawFault {
+  let at = runPositionOf<WorldEvent>(err);
+  let fault: RuleFault = err;
+  if (runner !== 'reference') {
+    try {
+      runSeed(system, seed, bounds);
+    } catch (again) {
+      if (!(again instanceof RuleFault)) throw again;
+      fault = again;
+      at = runPositionOf<WorldEvent>(again);
+    }
+  }
+  return { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
 }
 
 /** The events of a violating fast run, recorded by running its seed again with every step kept. */

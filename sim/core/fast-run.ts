@@ -10,10 +10,10 @@
  * {@link runSeed} to get its events (`check.ts`), as the shrinker re-runs.
  * `fast-run.test.ts` holds the two runners to the same runs.
  */
-import { seededChooser } from './chooser.ts';
+import { seededChooser, type Chooser } from './chooser.ts';
 import { eventuallyViolated } from './liveness.ts';
 import { busyAfterHealing, type RunBounds, type RunResult } from './random.ts';
-import type { ChoiceGroup, Property, TransitionSystem, Violation } from './system.ts';
+import type { ChoiceGroup, Property, StepResult, TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** What a fast run reports: a {@link RunResult} without the trace (steps counted, not recorded). */
@@ -103,118 +103,175 @@ function changedBits<S>(fields: Fields<S>, before: S, after: S): number {
   return bits;
 }
 
-/** Runs one seeded world as {@link runSeed} does, keeping only the counts. */
-export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds): FastRunResult {
-  const chooser = seededChooser(seed);
-  let state = system.initial();
-  let steps = 0;
-  const tags = new Map<string, number>();
-  const reached: string[] = [];
-  const { fields, always, sometimes } = prepared(system.properties);
-  const done = new Array<boolean>(sometimes.length).fill(false);
+/**
+ * One seeded run in progress: what its steps share, in one object of one
+ * hidden class. The run's loop was one function of some 500 lines of
+ * bytecode (listing, drawing, stepping, counting, checking) that V8 compiled
+ * whole, then again on stack replacement (a run of hundreds of steps is
+ * still in the slow version when the fast one is ready), then again after
+ * each deoptimisation; as {@link advance} (one step) and its helpers, each
+ * part is called per step and optimised once, and the loop left in
+ * {@link runSeedFast} is a line.
+ */
+class FastRun<S, E> {
+  readonly chooser: Chooser;
+  state: S;
+  steps = 0;
+  readonly tags = new Map<string, number>();
+  readonly reached: string[] = [];
+  readonly prep: Prepared<S>;
+  readonly done: boolean[];
   // Reused for every step's group weights: nothing allocated per step here.
-  const groups: ChoiceGroup<E>[] = [];
+  readonly groups: ChoiceGroup<E>[] = [];
   /** The groups with an event and a weight (their index among the state's groups, or in `groups`), and their weights. */
-  const picks: number[] = [];
-  const weights: number[] = [];
-  const lazy = system.groups;
-
+  readonly picks: number[] = [];
+  readonly weights: number[] = [];
   // The states at which the `always` and the `sometimes` properties were last checked: runSeed checks
   // `always` ones after each step (not on the initial state) and `sometimes` ones also on the initial
   // state, neither after healing; a property is checked again when what it reads differs from there.
-  let checked: S | null = null;
-  let observed: S = state;
-  /** `changed`: the bits of the fields changed since the state last observed; -1 for the initial state. */
-  const observe = (changed: number): void => {
-    for (let i = 0; i < sometimes.length; i++) {
-      if (done[i]) continue;
-      const w = sometimes[i];
-      if ((changed & w.bits) === 0) continue;
-      if (w.property.check(state) !== null) {
-        done[i] = true;
-        reached.push(w.property.name);
-      }
-    }
-  };
-  const result = (end: FastRunResult['end'], violation: FastRunResult['violation']): FastRunResult => ({ seed, steps, violation, tags, reached: reached.sort(), end });
+  checked: S | null = null;
+  observed: S;
+  phase: 'fault' | 'heal' = 'fault';
+  budget: number;
 
-  watchAt(POSITION_RUN, seed, 1);
-  observe(-1);
-  let phase: 'fault' | 'heal' = 'fault';
-  let budget = bounds.faultStepsMax;
-  for (;;) {
-    watchStep(steps + 1);
-    groups.length = 0;
-    picks.length = 0;
-    weights.length = 0;
-    let empty = true;
-    if (lazy !== undefined) {
-      // Which groups have an event, without listing them; the drawn group's events are listed below.
-      // A group without weight is never drawn: whether it has an event matters only in the liveness
-      // phase, and only when no drawable group has one (then the run may be quiet), so it is asked last.
-      const n = lazy.count(state);
-      let weightless = false;
-      for (let i = 0; i < n; i++) {
-        const weight = lazy.weight(state, i);
-        if (!(weight > 0)) {
-          weightless = true;
-          continue;
-        }
-        if (!lazy.hasEvents(state, i)) continue;
-        empty = false;
-        picks.push(i);
-        weights.push(weight);
-      }
-      if (empty && weightless && phase === 'heal') {
-        for (let i = 0; i < n && empty; i++) if (!(lazy.weight(state, i) > 0) && lazy.hasEvents(state, i)) empty = false;
-      }
-    } else {
-      const choices = system.choices(state);
-      for (let i = 0; i < choices.length; i++) {
-        const g = choices[i];
-        if (g.events.length === 0) continue;
-        empty = false;
-        if (g.weight > 0) {
-          groups.push(g);
-          picks.push(groups.length - 1);
-          weights.push(g.weight);
-        }
-      }
+  constructor(
+    readonly system: TransitionSystem<S, E>,
+    readonly seed: number,
+    readonly bounds: RunBounds,
+  ) {
+    this.chooser = seededChooser(seed);
+    this.state = system.initial();
+    this.prep = prepared(system.properties);
+    this.done = new Array<boolean>(this.prep.sometimes.length).fill(false);
+    this.observed = this.state;
+    this.budget = bounds.faultStepsMax;
+  }
+}
+
+/** Checks the `sometimes` properties not yet reached whose fields changed (`changed`: their bits since the state last observed; -1 for the initial state). */
+function observe<S, E>(r: FastRun<S, E>, changed: number): void {
+  const sometimes = r.prep.sometimes;
+  for (let i = 0; i < sometimes.length; i++) {
+    if (r.done[i]) continue;
+    const w = sometimes[i];
+    if ((changed & w.bits) === 0) continue;
+    if (w.property.check(r.state) !== null) {
+      r.done[i] = true;
+      r.reached.push(w.property.name);
     }
-    if (phase === 'heal' && (empty || (system.quiescent?.(state) ?? false))) {
-      const v = eventuallyViolated(system, state);
-      return v !== null ? result('violation', { ...v, step: steps }) : result('quiet', null);
-    }
-    if (picks.length === 0 || budget === 0) {
-      if (phase === 'fault' && system.heal !== undefined) {
-        phase = 'heal';
-        budget = bounds.healStepsMax;
-        state = system.heal(state);
-        steps++;
+  }
+}
+
+function result<S, E>(r: FastRun<S, E>, end: FastRunResult['end'], violation: FastRunResult['violation']): FastRunResult {
+  return { seed: r.seed, steps: r.steps, violation, tags: r.tags, reached: r.reached.sort(), end };
+}
+
+/** Fills `picks` and `weights` with the state's drawable groups; whether no group has an event (drawable or not). */
+function listDrawable<S, E>(r: FastRun<S, E>): boolean {
+  const { groups, picks, weights, state } = r;
+  groups.length = 0;
+  picks.length = 0;
+  weights.length = 0;
+  let empty = true;
+  const lazy = r.system.groups;
+  if (lazy !== undefined) {
+    // Which groups have an event, without listing them; the drawn group's events are listed below.
+    // A group without weight is never drawn: whether it has an event matters only in the liveness
+    // phase, and only when no drawable group has one (then the run may be quiet), so it is asked last.
+    const n = lazy.count(state);
+    let weightless = false;
+    for (let i = 0; i < n; i++) {
+      const weight = lazy.weight(state, i);
+      if (!(weight > 0)) {
+        weightless = true;
         continue;
       }
-      if (phase === 'heal') return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps });
-      return result(picks.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+      if (!lazy.hasEvents(state, i)) continue;
+      empty = false;
+      picks.push(i);
+      weights.push(weight);
     }
-    const drawn = picks[chooser.weighted('schedule', weights)];
-    const g = lazy !== undefined ? lazy.choice(state, drawn) : groups[drawn];
-    const index = g.eventWeights !== undefined ? chooser.weighted(g.group, g.eventWeights) : chooser.int(g.group, g.events.length);
-    const first = checked === null;
-    const out = system.step(state, g.events[index]);
-    state = out.state;
-    budget--;
-    steps++;
-    const stepTags = out.tags;
-    for (let i = 0; i < stepTags.length; i++) tags.set(stepTags[i], (tags.get(stepTags[i]) ?? 0) + 1);
-    const changed = changedBits(fields, observed, state);
-    for (let i = 0; i < always.length; i++) {
-      const w = always[i];
-      if (!first && (changed & w.bits) === 0) continue;
-      const v = w.property.check(state);
-      if (v !== null) return result('violation', { ...v, step: steps });
+    if (empty && weightless && r.phase === 'heal') {
+      for (let i = 0; i < n && empty; i++) if (!(lazy.weight(state, i) > 0) && lazy.hasEvents(state, i)) empty = false;
     }
-    observe(changed);
-    checked = state;
-    observed = state;
+  } else {
+    const choices = r.system.choices(state);
+    for (let i = 0; i < choices.length; i++) {
+      const g = choices[i];
+      if (g.events.length === 0) continue;
+      empty = false;
+      if (g.weight > 0) {
+        groups.push(g);
+        picks.push(groups.length - 1);
+        weights.push(g.weight);
+      }
+    }
+  }
+  return empty;
+}
+
+/** Draws a group and one of its events, and takes that step. */
+function takeStep<S, E>(r: FastRun<S, E>): StepResult<S> {
+  const lazy = r.system.groups;
+  const drawn = r.picks[r.chooser.weighted('schedule', r.weights)];
+  const g = lazy !== undefined ? lazy.choice(r.state, drawn) : r.groups[drawn];
+  const index = g.eventWeights !== undefined ? r.chooser.weighted(g.group, g.eventWeights) : r.chooser.int(g.group, g.events.length);
+  return r.system.step(r.state, g.events[index]);
+}
+
+/** Counts a step's tags. */
+function countTags(tags: Map<string, number>, stepTags: readonly string[]): void {
+  for (let i = 0; i < stepTags.length; i++) tags.set(stepTags[i], (tags.get(stepTags[i]) ?? 0) + 1);
+}
+
+/** One step of the run (or its end): null while it goes on. */
+function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
+  watchStep(r.steps + 1);
+  const empty = listDrawable(r);
+  const system = r.system;
+  if (r.phase === 'heal' && (empty || (system.quiescent?.(r.state) ?? false))) {
+    const v = eventuallyViolated(system, r.state);
+    return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
+  }
+  if (r.picks.length === 0 || r.budget === 0) {
+    if (r.phase === 'fault' && system.heal !== undefined) {
+      r.phase = 'heal';
+      r.budget = r.bounds.healStepsMax;
+      r.state = system.heal(r.state);
+      r.steps++;
+      return null;
+    }
+    if (r.phase === 'heal') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
+    return result(r, r.picks.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+  }
+  const first = r.checked === null;
+  const out = takeStep(r);
+  const state = out.state;
+  r.state = state;
+  r.budget--;
+  r.steps++;
+  countTags(r.tags, out.tags);
+  const changed = changedBits(r.prep.fields, r.observed, state);
+  const always = r.prep.always;
+  for (let i = 0; i < always.length; i++) {
+    const w = always[i];
+    if (!first && (changed & w.bits) === 0) continue;
+    const v = w.property.check(state);
+    if (v !== null) return result(r, 'violation', { ...v, step: r.steps });
+  }
+  observe(r, changed);
+  r.checked = state;
+  r.observed = state;
+  return null;
+}
+
+/** Runs one seeded world as {@link runSeed} does, keeping only the counts. */
+export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds): FastRunResult {
+  const r = new FastRun(system, seed, bounds);
+  watchAt(POSITION_RUN, seed, 1);
+  observe(r, -1);
+  for (;;) {
+    const end = advance(r);
+    if (end !== null) return end;
   }
 }

@@ -6,7 +6,7 @@
 import { outboxProperties } from './properties.ts';
 import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { ChoiceGroup, TransitionSystem } from '../core/system.ts';
+import type { ChoiceGroup, StepResult, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
@@ -17,7 +17,8 @@ import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
-import { copyWorld } from './world-copy.ts';
+import { copyWorld, emptyList } from './world-copy.ts';
+import { uniformOptions } from './options-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -33,13 +34,15 @@ function sameDurable(a: World, b: World): boolean {
 
 /** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
-  options: WorldOptions,
+  drawn: WorldOptions,
   worldRules: WorldRules,
   steppers: Steppers = {
     new: xstateStepper(worldRules.rules),
     old: xstateStepper(worldRules.oldRules ?? worldRules.rules),
   },
 ): TransitionSystem<World, WorldEvent> {
+  // Every seed's options of one hidden class, whichever way they were drawn (options-copy.ts).
+  const options = uniformOptions(drawn);
   const ids = idNames(options.ids);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
@@ -58,20 +61,20 @@ export function outboxSystem(
       records: {},
       claims: {},
       live: {},
-      archived: [],
-      quarantined: [],
+      archived: emptyList(),
+      quarantined: emptyList(),
       broker: {},
       engines,
       produced: Object.fromEntries(ids.map((id) => [id, 0])),
-      published: [],
+      published: emptyList(),
       reported: {},
       nextPid: options.engines + 1,
       nextGeneration: 1,
       crashes: 0,
       corruptions: 0,
       operatorActions: 0,
-      parkedAttempts: [],
-      parkedGone: [],
+      parkedAttempts: emptyList(),
+      parkedGone: emptyList(),
       healing: false,
       // Every slot a kind owns, present and undefined until the kind writes it (undefined reads,
       // encodes and prints as absent): all the worlds of a run then share one shape, and the
@@ -186,7 +189,7 @@ const FUTURE_TICKS = 1_000;
  * `parkedGone`, so that parked-stays-parked holds per body, not only while
  * the record says PARKED.
  */
-function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out: T): T {
+function noteParkedGone(w: World, e: WorldEvent, out: StepResult<World>): StepResult<World> {
   let gone: string[] | null = null;
   // Every step comes here: the ids in Object.keys order, without listing them.
   const records = w.records;
@@ -203,5 +206,7 @@ function noteParkedGone<T extends { state: World }>(w: World, e: WorldEvent, out
   if (gone === null || kindOf(e).releasesPark === true) return out;
   const state = copyWorld(out.state);
   state.parkedGone = [...out.state.parkedGone, ...gone].sort();
-  return { ...out, state };
+  // Written out as stepOf writes its result (not `{ ...out, state }`, an object of another hidden
+  // class): the seed loop reads every step's result, and a second class there deoptimised it.
+  return { state, tags: out.tags };
 }

@@ -72,3 +72,18 @@ export function withoutEntry<T>(o: Readonly<Record<string, T>>, key: string): Re
   for (const k in o) if (k !== key) out[k] = o[k];
   return out;
 }
+
+/**
+ * An empty list of the hidden class the world's lists have once they hold
+ * something (V8's "elements kind": an empty `[]` literal is an array of
+ * small integers, a list of strings or objects another class). The initial
+ * world's lists made with `[]` gave every read of `published`, `parkedGone`
+ * and the like a second class to meet after the first seeds, and the code
+ * optimised without it was thrown away (`parkedGone.includes` in the engine
+ * step and in the seed loop's step). Empty either way: only the class differs.
+ */
+export function emptyList<T>(): T[] {
+  const list: (T | undefined)[] = [undefined];
+  list.length = 0;
+  return list as T[];
+}

@@ -146,7 +146,13 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
   event: E['kind'];
   /** When several entries produce the same world event kind: whether `e` is this entry's. */
   owns?(e: E): boolean;
-  /** Its enabled instances in a world, for one subject of its range. */
+  /**
+   * Its enabled instances in a world, for one subject of its range. Made as
+   * array literals (`[]`, `[{ ... }]`, a loop pushing into `[]`), not by
+   * `.map`: a mapped array is of another hidden class (V8's holey elements),
+   * and the listing reads every kind's answer at one site, which code
+   * optimised on the others' classes met as new and threw away.
+   */
   enabled(w: World, ctx: WorldContext, at: Subject): E[];
   /**
    * The world's top-level fields its `enabled` and `weight` read, besides the

@@ -164,7 +164,13 @@ export const land: EventKind<Land> = {
   tag: 'fault',
   range: 'world',
   event: 'land',
-  enabled: (w) => inTransitOf(w).map((p, index): Land => ({ kind: 'land', index, id: p.id, body: p.body })),
+  enabled: (w) => {
+    // A loop into a literal, not `.map` (as the operator's kinds: see `enabled` in kind.ts).
+    const out: Land[] = [];
+    const list = inTransitOf(w);
+    for (let index = 0; index < list.length; index++) out.push({ kind: 'land', index, id: list[index].id, body: list[index].body });
+    return out;
+  },
   reads: ['inTransit'],
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).

@@ -79,7 +79,10 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       if (id === null || w.operatorActions >= ctx.options.operatorActionsMax) return [];
       const slot = w.records[id];
       if (slot?.kind !== 'record' || slot.record.status !== 'PARKED') return [];
-      return versions(w, ctx).map((version): Requeue => (version === undefined ? { kind: 'requeue', id, reset } : { kind: 'requeue', id, reset, version }));
+      // A loop into a literal, not `.map` (an array of another hidden class: see `enabled` in kind.ts).
+      const out: Requeue[] = [];
+      for (const version of versions(w, ctx)) out.push(version === undefined ? { kind: 'requeue', id, reset } : { kind: 'requeue', id, reset, version });
+      return out;
     },
     reads: ['operatorActions', 'records', 'healing'],
     apply: (w, e, ctx, tags) => {
@@ -115,7 +118,10 @@ export const resubmit: EventKind<Resubmit> = {
     if (id === null || w.operatorActions >= ctx.options.operatorActionsMax) return [];
     const slot = w.records[id];
     if (slot?.kind !== 'record' || slot.record.status !== 'READY') return [];
-    return versions(w, ctx).map((version): Resubmit => (version === undefined ? { kind: 'resubmit', id } : { kind: 'resubmit', id, version }));
+    // A loop into a literal, not `.map` (as requeue's, above).
+    const out: Resubmit[] = [];
+    for (const version of versions(w, ctx)) out.push(version === undefined ? { kind: 'resubmit', id } : { kind: 'resubmit', id, version });
+    return out;
   },
   reads: ['operatorActions', 'records', 'healing'],
   apply: (w, e, ctx, tags) => {
