@@ -28,11 +28,15 @@
  *   mode); the trace is the shortest path to a state of the component, the
  *   switch to the liveness phase, and the shortest cycle through that state
  *   repeated past the liveness phase's bound, so `replay` reproduces it.
+ *   The packed explorer records the steps instead and finds components on
+ *   them (`stored`: see docs/properties.md, 'How explore finds a lasso'),
+ *   with a small budget of such region searches ahead for early answers.
  */
 import { FingerprintFlags, FingerprintIndex } from './fingerprint-flags.ts';
 import type { FoundViolation } from './explore.ts';
 import type { Violation } from './system.ts';
 import { busyAfterHealing } from './random.ts';
+import type { StoredComponent } from './steady-graph.ts';
 
 /** The name of the property a lasso violates. */
 export const QUIET_AFTER_HEALING = 'quiet-after-healing';
@@ -100,8 +104,21 @@ export interface RegionQueue<S> {
 /** Most states one cycle search holds (on the heap) before it gives up, saying so. */
 export const LASSO_REGION_MAX = 200_000;
 
+/**
+ * The budget of the regions searched ahead when the explorer records steps
+ * (see `lookAheadFrom`): what a clean search pays for early lassos. Each
+ * state of a region costs about what a state of the search costs (most are
+ * expanded again by the search later), so the budget is kept small.
+ */
+export const LOOK_AHEAD_STATES = 1024;
+
 /** States of a region between two looks at the caller's stop reason: a region may be large, and is held on the heap. */
 const POLL_EVERY = 1000;
+
+/** {@link LivenessSearch.recordAs}: the state's steps are to be recorded. */
+export const RECORD = 1;
+/** {@link LivenessSearch.recordAs}: a lasso may start at the state (the liveness phase passes through it). */
+export const ROOT = 2;
 
 const KNOWN = 1;
 const QUIET = 2;
@@ -152,12 +169,29 @@ export class LivenessSearch<S, E> {
   /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
   private verdict: Violation | null | 'busy' | undefined = undefined;
 
+  /**
+   * With `stored`, what the last {@link visit} found of its state: 0 when
+   * its steps need not be recorded (quiet, or quiet-after-healing already
+   * violated), else {@link RECORD}, with {@link ROOT} when a lasso may start there.
+   */
+  recordAs = 0;
+  /** States the cycle searches of regions took, in all. */
+  regionStates = 0;
+
   constructor(
     private readonly spec: SteadyLiveness<S, E>,
     private readonly graph: LivenessGraph<S, E>,
     private readonly regionMax = LASSO_REGION_MAX,
     /** Asked every {@link POLL_EVERY} states of a region: a reason to stop the whole search (a memory bound), or null. */
     private readonly poll: () => string | null = () => null,
+    /**
+     * The explorer records the steps of busy states (see `steady-graph.ts`)
+     * and asks {@link lassoOnStored} for lassos: {@link visit} then checks
+     * quiet states only, and searches no region.
+     */
+    private readonly stored = false,
+    /** With `stored`: the states the regions searched ahead may take in all (see lookAheadFrom). */
+    private readonly lookAhead: number = LOOK_AHEAD_STATES,
   ) {
     if (spec.modes.length > 30) throw new Error('liveness search: at most 30 steady modes');
     this.queue = graph.stateQueue?.() ?? objectQueue(graph);
@@ -166,6 +200,11 @@ export class LivenessSearch<S, E> {
   /** Property names this search checks. */
   get checked(): string[] {
     return [...this.spec.properties, QUIET_AFTER_HEALING];
+  }
+
+  /** Whether quiet-after-healing is still to be looked for (no lasso found yet). */
+  get lassoLeft(): boolean {
+    return !this.violated.has(QUIET_AFTER_HEALING);
   }
 
   /** Bytes of the flags kept per state. */
@@ -178,8 +217,14 @@ export class LivenessSearch<S, E> {
     return this.flags.growthBytes;
   }
 
+  /** The steady modes `e` is a step of, as bits (0: not a step the system takes by itself). */
+  stepModes(e: E): number {
+    return this.maskOf(e);
+  }
+
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
   visit(s: S, path: () => E[]): boolean {
+    if (this.stored) return this.visitRecorded(s, path);
     // Not quiet, and no cycle search from it: nothing to check or remember (its flags would only spare a cheap test).
     if (this.spec.busy?.(s) === true && !this.spec.steadyState(s)) return this.stopped !== null;
     const before = this.found.length;
@@ -209,6 +254,95 @@ export class LivenessSearch<S, E> {
     return this.found.length > before;
   }
 
+  /**
+   * {@link visit} when the explorer records steps: each state is visited
+   * once, so nothing is remembered per print; a busy state's steps are to
+   * be recorded (see {@link recordAs}), a quiet one's `eventually`
+   * properties checked.
+   */
+  private visitRecorded(s: S, path: () => E[]): boolean {
+    const lassoLeft = !this.violated.has(QUIET_AFTER_HEALING);
+    const root = lassoLeft && this.spec.steadyState(s) ? ROOT : 0;
+    let v: Violation | null | 'busy';
+    if (this.spec.busy?.(s) === true) v = 'busy';
+    else {
+      // A state a look ahead met has its verdict in the flags (quiet or not; the verdict itself is asked again only if quiet).
+      const p = this.fp;
+      this.graph.print(s, p);
+      const f = this.flags.get(p[0], p[1]);
+      v = (f & KNOWN) !== 0 && (f & QUIET) === 0 ? 'busy' : this.spec.atRest(s);
+    }
+    if (v === 'busy') {
+      this.recordAs = lassoLeft ? RECORD | root : 0;
+      const before = this.found.length;
+      if (root !== 0 && this.regionStates < this.lookAhead) this.lookAheadFrom(s);
+      return this.found.length > before || this.stopped !== null;
+    }
+    this.recordAs = 0;
+    if (v === null || this.violated.has(v.property)) return false;
+    this.violated.add(v.property);
+    this.found.push({ violation: v, events: path(), healed: { mode: null, cycle: [] } });
+    return true;
+  }
+
+  /**
+   * With recorded steps, lassos are found once the search has expanded every
+   * state of a bottom component, which can be long after its first state (a
+   * small flaw's lasso, seen from state 4 of a search of ten thousand). So
+   * the first busy states also get the cycle search of the region ahead of
+   * them, as without recording, until the regions have taken
+   * {@link lookAhead} states in all: a flaw near the start is answered at
+   * once, and a clean search pays only the budget.
+   */
+  private lookAheadFrom(s: S): void {
+    const p = this.fp;
+    this.graph.print(s, p);
+    if ((this.flags.get(p[0], p[1]) & DONE) !== 0) return;
+    const lasso = this.region(s, p, Math.min(this.regionMax, this.lookAhead - this.regionStates));
+    if (lasso === null) return;
+    this.lasso(lasso.component, lasso.mode);
+    this.recordAs = 0;
+  }
+
+  /**
+   * Reports the lasso of a bottom component found on the recorded steps,
+   * if quiet-after-healing is not violated yet: the stem is the shortest
+   * path to the component (to its first state found, breadth first), the
+   * cycle the shortest one through that state. True when reported.
+   */
+  lassoOnStored(component: StoredComponent, on: StoredPaths<S, E>): boolean {
+    if (this.violated.has(QUIET_AFTER_HEALING)) return false;
+    const members = new Set(component.states);
+    let entryId = component.states[0];
+    for (const id of component.states) if (id < entryId) entryId = id;
+    const stem = on.pathTo(entryId);
+    const entry = this.graph.stateAfter(stem);
+    const found = this.cycleThroughStored(entry, entryId, members, component.mode, on);
+    this.report(stem, this.graph.closeCycle?.(entry, found) ?? found, component.mode);
+    return true;
+  }
+
+  /** The shortest cycle of mode-`m` steps from `entry` (number `home`) back to it, within `members`, by the explorer's numbers. */
+  private cycleThroughStored(entry: S, home: number, members: ReadonlySet<number>, m: number, on: StoredPaths<S, E>): E[] {
+    const keep = (e: E): boolean => this.spec.steady(e, m);
+    const back = new Map<number, { from: number; event: E }>();
+    let level: { id: number; state: S }[] = [{ id: home, state: entry }];
+    while (level.length > 0) {
+      const next: { id: number; state: S }[] = [];
+      for (const { id, state } of level) {
+        for (const { event, state: t } of this.graph.successors(state, keep)) {
+          const k = on.idOf(t);
+          if (!members.has(k) || back.has(k)) continue;
+          back.set(k, { from: id, event });
+          if (k === home) return unwind(back, home);
+          next.push({ id: k, state: t });
+        }
+      }
+      level = next;
+    }
+    throw new Error('liveness search: no cycle through a state of a recorded bottom component');
+  }
+
   /** Whether the system would be quiet once faults stop in `s`, whose fingerprint is `p` (remembered per state). */
   private quietAt(s: S, p: Uint32Array): boolean {
     const f = this.flags.get(p[0], p[1]);
@@ -230,7 +364,7 @@ export class LivenessSearch<S, E> {
    * a new component under any mode: all it reaches under a mode was in its
    * region, whose components were whole.
    */
-  private region(root: S, rootPrint: Uint32Array): { component: Set<string>; mode: number } | null {
+  private region(root: S, rootPrint: Uint32Array, regionMax = this.regionMax): { component: Set<string>; mode: number } | null {
     const modes = this.spec.modes.length;
     const local = new FingerprintIndex(4);
     const { first, targets, masks, prints, queue } = this;
@@ -277,7 +411,7 @@ export class LivenessSearch<S, E> {
         const f = flags.get(p[0], p[1]);
         if ((f & DONE) !== 0) j = -1;
         else if ((f & KNOWN) !== 0 ? (f & QUIET) !== 0 : this.quietAt(t, p)) j = -1;
-        else if (local.size >= this.regionMax) {
+        else if (local.size >= regionMax) {
           cut = true;
           return;
         } else j = add(t);
@@ -297,11 +431,14 @@ export class LivenessSearch<S, E> {
       source = i;
       this.each(queue.shift(), this.isStep, visitEdge);
       if (cut) {
-        this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
+        this.regionStates += local.size;
+        // A look ahead (see visitRecorded) that ran out of its budget proves nothing and is dropped: the recorded steps will answer.
+        if (!this.stored) this.cut = `the cycle search reached ${this.regionMax.toLocaleString('en-US')} states from one state: quiet-after-healing not searched beyond`;
         return null;
       }
     }
     first.push(targets.length);
+    this.regionStates += local.size;
     // Whether a mode of only the shared edges was searched and had no bottom cycle.
     let sharedClean = false;
     // The modes with a bottom cycle somewhere in the region, found once for all modes (-1: not yet asked).
@@ -332,7 +469,11 @@ export class LivenessSearch<S, E> {
     if (stem === null) throw new Error('liveness search: a component found from a stored state is unreachable');
     const entry = this.graph.stateAfter(stem);
     const found = this.cycleThrough(entry, component, m);
-    const cycle = this.graph.closeCycle?.(entry, found) ?? found;
+    this.report(stem, this.graph.closeCycle?.(entry, found) ?? found, m);
+  }
+
+  /** Records quiet-after-healing's violation: the stem, the switch to the liveness phase under mode `m`, the cycle. */
+  private report(stem: E[], cycle: E[], m: number): void {
     this.violated.add(QUIET_AFTER_HEALING);
     const busy = busyAfterHealing(this.spec.healStepsMax);
     const violation: Violation = {
@@ -358,16 +499,7 @@ export class LivenessSearch<S, E> {
           const k = printKey(p);
           if (!component.has(k) || back.has(k)) continue;
           back.set(k, { from: key, event });
-          if (k === home) {
-            const events: E[] = [];
-            for (let at = home; ; ) {
-              const b = back.get(at) as { from: string; event: E };
-              events.push(b.event);
-              at = b.from;
-              if (at === home) break;
-            }
-            return events.reverse();
-          }
+          if (k === home) return unwind(back, home);
           next.push({ key: k, state: t });
         }
       }
@@ -375,6 +507,26 @@ export class LivenessSearch<S, E> {
     }
     throw new Error('liveness search: no cycle through a state of a cyclic component');
   }
+}
+
+/** The events of a cycle found breadth first from `home` back to it, by the links `back` (each state's predecessor and event). */
+function unwind<K, E>(back: ReadonlyMap<K, { from: K; event: E }>, home: K): E[] {
+  const events: E[] = [];
+  for (let at = home; ; ) {
+    const b = back.get(at) as { from: K; event: E };
+    events.push(b.event);
+    at = b.from;
+    if (at === home) break;
+  }
+  return events.reverse();
+}
+
+/** What {@link LivenessSearch.lassoOnStored} needs of the explorer that recorded the steps. */
+export interface StoredPaths<S, E> {
+  /** The events of the explorer's shortest path to its state number `id`. */
+  pathTo(id: number): E[];
+  /** The explorer's number of a state (of its class, under symmetry), or -1 when not stored. */
+  idOf(s: S): number;
 }
 
 /**
@@ -445,9 +597,10 @@ function objectQueue<S, E>(graph: LivenessGraph<S, E>): RegionQueue<S> {
  * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
  * the states of the first component with a cycle and no edge leaving it,
  * or null. The edges of state i are (targets[k], masks[k]) for k from
- * first[i] to first[i + 1]; target -1 is outside the region.
+ * first[i] to first[i + 1]; target -1 is outside the region. With `roots`,
+ * only components reached from a state marked 1 there.
  */
-export function bottomCycle(first: readonly number[], targets: readonly number[], masks: readonly number[], mode: number, scratch = new TarjanScratch()): number[] | null {
+export function bottomCycle(first: ArrayLike<number>, targets: ArrayLike<number>, masks: ArrayLike<number>, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
   const n = first.length - 1;
   scratch.reserve(n);
   const { index, low, next, onStack, exit, stack, call } = scratch;
@@ -461,7 +614,7 @@ export function bottomCycle(first: readonly number[], targets: readonly number[]
   call.length = 0;
   let counter = 0;
   for (let root = 0; root < n; root++) {
-    if (index[root] >= 0) continue;
+    if (index[root] >= 0 || (roots !== undefined && roots[root] === 0)) continue;
     index[root] = low[root] = counter++;
     stack.push(root);
     onStack[root] = 1;
@@ -517,7 +670,7 @@ export function bottomCycle(first: readonly number[], targets: readonly number[]
  * where some state is not free under it. Freedom is propagated backwards
  * along the edges, every mode at once as bits.
  */
-export function stuckModes(first: readonly number[], targets: readonly number[], masks: readonly number[], modes: number, scratch = new TarjanScratch()): number {
+export function stuckModes(first: ArrayLike<number>, targets: ArrayLike<number>, masks: ArrayLike<number>, modes: number, scratch = new TarjanScratch()): number {
   const n = first.length - 1;
   scratch.reserve(n);
   scratch.reserveEdges(targets.length);

@@ -10,9 +10,11 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, ROOT, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
+import { SteadyGraph } from './steady-graph.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
+import { NumberedFingerprintSet } from './numbered-fingerprints.ts';
 import * as tuples from './tuple-table.ts';
 import type { Violation } from './system.ts';
 import { StateQueue } from './state-queue.ts';
@@ -22,8 +24,12 @@ import { POSITION_SEARCH, watchAt } from '../watch.ts';
 export interface SuccessorSink {
   /** The array the next successor is written into. */
   out: Int32Array;
-  /** Takes the successor just written to `out`, reached by the event of this index; true to stop. */
-  take(eventIndex: number): boolean;
+  /**
+   * Takes the successor just written to `out`, reached by the event of this
+   * index; true to stop. A system may give the event too (the liveness
+   * search records which steps are steady; without it the events are listed).
+   */
+  take(eventIndex: number, event?: unknown): boolean;
 }
 
 /** Where {@link PackedSystem.expandKept} writes successors. */
@@ -115,6 +121,11 @@ export function slotMask(slots: readonly number[] | Int32Array): number {
   for (const i of slots) mask |= 1 << (i & 31);
   return mask;
 }
+
+/** States expanded at the first look for a lasso on the recorded steps (then at each doubling). */
+const LASSO_LOOK_FIRST = 256;
+/** How much the states expanded grow between two looks for a lasso before the end of a search. */
+const LASSO_LOOK_GROWTH = 4;
 
 /** Successors taken into one batch (see `flush` below); a state with more is taken in several. */
 const BATCH_MAX = 64;
@@ -244,11 +255,21 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null);
+  /**
+   * Lassos are looked for on the steps this search takes, recorded (see
+   * `steady-graph.ts`), rather than by a cycle search from each state, which
+   * expanded most busy states a second time. Not under partial-order
+   * reduction: a state's skipped steps would look like no way out.
+   */
+  const recorded = liveness !== undefined && system.reduce === undefined;
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null, recorded, bounds.lookAhead);
+  const steps = recorded ? new SteadyGraph() : null;
   const checked = [...system.always, ...(lively?.checked ?? [])];
   const depthMax = bounds.depthMax ?? -1;
   const width = system.width;
-  const seen = new FingerprintSet(16);
+  // Numbered when steps are recorded: an edge names the state it leads to by its number.
+  const numbered = recorded ? new NumberedFingerprintSet(16) : null;
+  const seen: FingerprintSet | NumberedFingerprintSet = numbered ?? new FingerprintSet(16);
   const index = new GrowableIndex();
   const queue = new StateQueue(width);
   const start = new Int32Array(width);
@@ -278,8 +299,35 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     }
     return events;
   };
-  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> =>
-    searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy, checked, lively);
+  /**
+   * Looks for a lasso on the steps recorded so far (a bottom component found
+   * there is one of the whole graph); true to stop the search. When the
+   * search stops at its first violation, also asked at the end of a level
+   * once the count of states expanded has grown {@link LASSO_LOOK_GROWTH}
+   * times since the last look, so that a lasso is reported soon after the
+   * search has expanded its states, at a cost of a third of one look at the end.
+   */
+  let lookAt = LASSO_LOOK_FIRST;
+  const nextLook = (expanded: number): number => Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
+  const lookForLasso = (): boolean => {
+    if (steps === null || lively === null || !lively.lassoLeft) return false;
+    const component = steps.bottomComponent(seen.size, liveness?.modes.length ?? 0);
+    if (component === null || !lively.lassoOnStored(component, storedPaths)) return false;
+    return stopAtFirst;
+  };
+  const storedPaths = {
+    pathTo: (id: number): E[] => pathTo(id),
+    idOf: (s: Int32Array): number => {
+      print(s, fp);
+      return (numbered as NumberedFingerprintSet).idOf(fp[0], fp[1]);
+    },
+  };
+  const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => {
+    // The last look, on every state expanded: not when the caller stopped the search (a memory bound, an interrupt).
+    const callerStopped = stoppedBy !== null && stoppedBy !== 'violation' && stoppedBy !== 'max-states' && stoppedBy !== 'max-depth';
+    if (steps !== null && !callerStopped && !(stoppedBy === 'violation' && stopAtFirst)) lookForLasso();
+    return searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy, checked, lively, steps?.bytes ?? 0);
+  };
   const propertyCount = system.always.length;
   const check = (s: Int32Array, i: number, changed: number): boolean => {
     for (let p = 0; p < propertyCount; p++) {
@@ -304,7 +352,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   let askedAt = -1;
   const growthRefused = (): string | null => {
     if (bounds.beforeGrowth === undefined || askedAt === seen.size) return null;
-    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
+    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0) + (steps?.growthBytes ?? 0);
     if (bytes === 0) return null;
     askedAt = seen.size;
     return bounds.beforeGrowth(bytes);
@@ -319,8 +367,15 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     if (stop !== null) return true;
     liveId = id;
     if (lively.visit(current, livePath)) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
+    if (steps !== null) {
+      steps.begin((lively.recordAs & ROOT) !== 0);
+      recording = lively.recordAs !== 0;
+    }
     return stop !== null;
   };
+  /** Whether the steps of the state being expanded are recorded, and its events when the system gives none with a successor. */
+  let recording = false;
+  let eventsOfCurrent: readonly E[] | null = null;
   // States are numbered in discovery order, so a level ends at the state count it had when it began.
   let expanded = 0;
   let levelEnd = 1;
@@ -340,6 +395,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const slots = Array.from({ length: BATCH_MAX }, (_, b) => batch.subarray(b * width, (b + 1) * width));
   const batchPrints = new Uint32Array(BATCH_MAX * 2);
   const batchEvents = new Int32Array(BATCH_MAX);
+  // The steady modes of each successor's step, when recorded.
+  const batchModes = new Int32Array(BATCH_MAX);
   let batched = 0;
   // Partial-order reduction: the successors of the state being expanded that are taken (null: all).
   let keep: Uint8Array | null = null;
@@ -350,11 +407,12 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   /** Successors are written straight into the batch: `out` is the next free slot. */
   const sink: SuccessorSink = {
     out: slots[0],
-    take(ei: number): boolean {
+    take(ei: number, event?: unknown): boolean {
       if (keep !== null && keep[ei] === 0) return false;
       print(slots[batched], fp);
       batchPrints[2 * batched] = fp[0];
       batchPrints[2 * batched + 1] = fp[1];
+      if (recording) batchModes[batched] = (lively as LivenessSearch<Int32Array, E>).stepModes(event === undefined ? (eventsOfCurrent ??= system.events(current))[ei] : (event as E));
       batchEvents[batched++] = ei;
       if (batched === BATCH_MAX) return flush();
       sink.out = slots[batched];
@@ -374,7 +432,9 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
         stop = growthRefused();
         if (stop !== null) return true;
       }
-      if (!seen.add(batchPrints[2 * b], batchPrints[2 * b + 1])) continue;
+      const fresh = seen.add(batchPrints[2 * b], batchPrints[2 * b + 1]);
+      if (recording && batchModes[b] !== 0) (steps as SteadyGraph).edge((numbered as NumberedFingerprintSet).last, batchModes[b]);
+      if (!fresh) continue;
       const state = slots[b];
       const id = index.push(parent, batchEvents[b]);
       depth = level + 1;
@@ -427,6 +487,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   try {
     while (queue.length > 0) {
       if (expanded === levelEnd) {
+        if (steps !== null && stopAtFirst && expanded >= lookAt) {
+          lookAt = nextLook(expanded);
+          if (lookForLasso()) return result(false, 'violation');
+        }
         level++;
         levelEnd = seen.size;
         watchAt(POSITION_SEARCH, level);
@@ -436,6 +500,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       parent = expanded++;
       if (live(parent)) return result(false, stop);
       if (system.reduce !== undefined) keep = system.reduce(current, visited);
+      eventsOfCurrent = null;
       system.expand(current, sink);
       if (stop === null) flush();
       if (stop !== null) return result(false, stop);

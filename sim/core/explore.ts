@@ -50,6 +50,14 @@ export interface ExploreBounds {
    * doubling.
    */
   beforeGrowth?: (bytes: number) => string | null;
+  /**
+   * Packed searches with liveness record the steps the system takes by
+   * itself and find lassos on them; the first busy states also get a cycle
+   * search of the region ahead of them, so that a lasso near the start is
+   * reported at once: the states those regions may take in all (default
+   * `LOOK_AHEAD_STATES`, 0 for none). Verdicts do not depend on it.
+   */
+  lookAhead?: number;
 }
 
 /** A violation with the shortest path of events that reaches it. */
@@ -170,7 +178,7 @@ export class GrowableIndex {
 
 /** What a search reports, from its visited set and index. */
 export function searchResult<E>(
-  seen: FingerprintSet,
+  seen: { readonly size: number; readonly bytes: number },
   index: GrowableIndex,
   counts: { transitions: number; depth: number; frontierBytesMax?: number },
   violations: FoundViolation<E>[],
@@ -178,6 +186,8 @@ export function searchResult<E>(
   stoppedBy: string | null,
   checked: string[],
   liveness: { cut: string | null; found: FoundViolation<E>[]; bytes: number } | null = null,
+  /** Bytes of the recorded steps of the liveness search, if recorded. */
+  stepBytes = 0,
 ): ExploreResult<E> {
   // A cycle search cut by its bound leaves quiet-after-healing unproven: the search is partial.
   const cut = complete && liveness?.cut ? liveness.cut : null;
@@ -189,7 +199,7 @@ export function searchResult<E>(
     depth: counts.depth,
     violations: [...violations, ...(liveness?.found ?? [])],
     checked,
-    indexBytes: seen.bytes + index.bytes + (liveness?.bytes ?? 0),
+    indexBytes: seen.bytes + index.bytes + (liveness?.bytes ?? 0) + stepBytes,
     ...(counts.frontierBytesMax !== undefined ? { frontierBytesMax: counts.frontierBytesMax } : {}),
     collisionBound: (seen.size * seen.size) / 2 ** 65,
   };

@@ -121,34 +121,36 @@ export function packedOutbox(
     for (let k = 0; k < count; k++) {
       const x = engines.expansionOf(s, k, context);
       scratch[k] = x;
-      for (const p of x.enginePrograms) {
-        transitions.run(s, p, sink.out, g + ENGINES + k);
-        if (sink.take(i++)) return;
+      for (let j = 0; j < x.enginePrograms.length; j++) {
+        transitions.run(s, x.enginePrograms[j], sink.out, g + ENGINES + k);
+        if (sink.take(i++, x.engine[j])) return;
       }
     }
     for (let k = 0; k < count; k++) {
-      for (const p of scratch[k].brokerPrograms) {
-        transitions.run(s, p, sink.out, g + ENGINES + k);
-        if (sink.take(i++)) return;
+      const x = scratch[k];
+      for (let j = 0; j < x.brokerPrograms.length; j++) {
+        transitions.run(s, x.brokerPrograms[j], sink.out, g + ENGINES + k);
+        if (sink.take(i++, x.broker[j])) return;
       }
     }
     const memo = programs.memoised(s, prefix);
-    const middle = memo?.middle ?? programs.programsOf(s, world.middle);
-    for (const p of middle) {
-      transitions.run(s, p, sink.out);
-      if (sink.take(i++)) return;
+    const middle = memo === null ? programs.programsOf(s, world.middle) : { programs: memo.middle, events: memo.middleEvents };
+    for (let j = 0; j < middle.programs.length; j++) {
+      transitions.run(s, middle.programs[j], sink.out);
+      if (sink.take(i++, middle.events[j])) return;
     }
     if (s[g + HEALING] === 1) return;
     for (let k = 0; k < count; k++) {
-      for (const p of scratch[k].crashPrograms) {
-        transitions.run(s, p, sink.out);
-        if (sink.take(i++)) return;
+      const x = scratch[k];
+      for (let j = 0; j < x.crashPrograms.length; j++) {
+        transitions.run(s, x.crashPrograms[j], sink.out);
+        if (sink.take(i++, x.crash[j])) return;
       }
     }
-    const last = memo?.last ?? programs.programsOf(s, world.last);
-    for (const p of last) {
-      transitions.run(s, p, sink.out);
-      if (sink.take(i++)) return;
+    const last = memo === null ? programs.programsOf(s, world.last) : { programs: memo.last, events: memo.lastEvents };
+    for (let j = 0; j < last.programs.length; j++) {
+      transitions.run(s, last.programs[j], sink.out);
+      if (sink.take(i++, last.events[j])) return;
     }
   };
 

@@ -36,9 +36,10 @@ export function verified(fast: PackedOutbox, objects: TransitionSystem<World, Wo
       const list = system.events(s);
       const checked: SuccessorSink = {
         out: sink.out,
-        take(i) {
+        take(i, e) {
+          if (e !== undefined && e !== list[i]) differ(`the event of index ${i}`, e, list[i]);
           verifyStep(s, list[i], checked.out);
-          const stop = sink.take(i);
+          const stop = sink.take(i, list[i]);
           checked.out = sink.out;
           return stop;
         },

@@ -15,22 +15,29 @@ import { busyIdsOf, type Lister } from './world-events.ts';
 export interface WorldPrograms {
   middle: Int32Array[];
   last: Int32Array[];
+  /** The events of `middle` and `last`, index for index (the explorer's liveness search records which are steady). */
+  middleEvents: WorldEvent[];
+  lastEvents: WorldEvent[];
 }
 
 export interface WorldProgramsOf {
   /** The memoised programs of `s`, whose prefix is `prefix`; null under version skew (no memo). */
   memoised(s: Int32Array, prefix: number): WorldPrograms | null;
-  /** The programs of the events `list` lists in `s`, derived now. */
-  programsOf(s: Int32Array, list: Lister): Int32Array[];
+  /** The events `list` lists in `s` and their programs, derived now. */
+  programsOf(s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] };
 }
 
 export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: Lister }): WorldProgramsOf {
   const { options, ids, transitions, skew } = c;
-  const rest: WorldEvent[] = [];
-  const programsOf = (s: Int32Array, list: Lister): Int32Array[] => {
-    rest.length = 0;
-    list(s, rest);
-    return rest.map((e) => transitions.programFor(s, e));
+  const programsOf = (s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] } => {
+    const events: WorldEvent[] = [];
+    list(s, events);
+    return { events, programs: events.map((e) => transitions.programFor(s, e)) };
+  };
+  const derive = (s: Int32Array): WorldPrograms => {
+    const middle = programsOf(s, lists.middle);
+    const last = programsOf(s, lists.last);
+    return { middle: middle.programs, last: last.programs, middleEvents: middle.events, lastEvents: last.events };
   };
   // A stall is listed per engine holding a live lease, in its lifecycle state: no memo on the prefix either.
   if (skew || kindOn(options, 'stall')) return { memoised: () => null, programsOf };
@@ -52,7 +59,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
     return y;
   };
   return {
-    memoised: (s, prefix) => (memo[memoIndex(s, prefix)] ??= { middle: programsOf(s, lists.middle), last: programsOf(s, lists.last) }),
+    memoised: (s, prefix) => (memo[memoIndex(s, prefix)] ??= derive(s)),
     programsOf,
   };
 }

@@ -1,0 +1,118 @@
+/**
+ * The steps a system takes by itself, recorded as the packed explorer takes
+ * them, so that the liveness search's lassos are found on edges the search
+ * already computed instead of expanding each state again (see
+ * docs/properties.md, 'How explore finds a lasso').
+ *
+ * States are the explorer's numbers (discovery order). Each state expanded
+ * whose steps are recorded gets its edges: the number of the state a step
+ * leads to and the steady modes the step belongs to (bits). A quiet state,
+ * a state not yet expanded, and a state whose steps are not recorded have
+ * no edges: under every mode they are a way out, as a quiet state or one
+ * beyond a cycle search's region is. A bottom component found on such a
+ * graph is therefore a bottom component of the whole graph: every state of
+ * it was expanded and every edge of it stays inside it.
+ */
+import { bottomCycle, stuckModes, TarjanScratch } from './explore-liveness.ts';
+
+/** An array of 32-bit integers that doubles as it fills. */
+class Growable {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1 << 12) {
+    this.data = new Int32Array(capacity);
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+  }
+  /** Bytes the next push would allocate (the array doubles), else 0. */
+  get growthBytes(): number {
+    return this.length === this.data.length ? 2 * this.data.byteLength : 0;
+  }
+}
+
+/** A bottom component with a cycle under one mode: the states' numbers, and the mode. */
+export interface StoredComponent {
+  readonly mode: number;
+  readonly states: readonly number[];
+}
+
+export class SteadyGraph {
+  /** Per state expanded, in number order: where its edges start. */
+  private readonly firsts = new Growable();
+  private readonly targets = new Growable();
+  private readonly masks = new Growable();
+  /** Per state expanded: 1 when a lasso's stem may start there (the liveness phase passes through it). */
+  private roots = new Uint8Array(1 << 12);
+  private readonly scratch = new TarjanScratch();
+
+  /** States given to {@link begin} so far (numbers 0 to expanded - 1). */
+  get expanded(): number {
+    return this.firsts.length;
+  }
+
+  /** Edges recorded so far. */
+  get edges(): number {
+    return this.targets.length;
+  }
+
+  /** Bytes held. */
+  get bytes(): number {
+    return this.firsts.data.byteLength + this.targets.data.byteLength + this.masks.data.byteLength + this.roots.byteLength;
+  }
+
+  /** Bytes the next state or edge may allocate at once (the arrays double). */
+  get growthBytes(): number {
+    return Math.max(this.firsts.growthBytes + (this.firsts.length === this.roots.length ? 2 * this.roots.byteLength : 0), this.targets.growthBytes + this.masks.growthBytes);
+  }
+
+  /** The next state expanded (its number is {@link expanded}); its edges follow. `root`: a lasso's stem may start there. */
+  begin(root: boolean): void {
+    const id = this.firsts.length;
+    if (id === this.roots.length) {
+      const grown = new Uint8Array(this.roots.length * 2);
+      grown.set(this.roots);
+      this.roots = grown;
+    }
+    this.roots[id] = root ? 1 : 0;
+    this.firsts.push(this.targets.length);
+  }
+
+  /** An edge of the state last begun: to state `target`, of the modes in `mask`. */
+  edge(target: number, mask: number): void {
+    this.targets.push(target);
+    this.masks.push(mask);
+  }
+
+  /**
+   * A bottom component with a cycle under some mode, reachable from a root
+   * by its edges, among the `states` numbered so far (those not expanded
+   * have no edges), or null. The first mode that has one, in mode order;
+   * of its components, the first Tarjan's algorithm closes, roots taken in
+   * number order (breadth-first order, so near the start).
+   */
+  bottomComponent(states: number, modes: number): StoredComponent | null {
+    const expanded = this.firsts.length;
+    const first = new Int32Array(states + 1);
+    first.set(this.firsts.data.subarray(0, expanded));
+    first.fill(this.targets.length, expanded);
+    const targets = this.targets.data.subarray(0, this.targets.length);
+    const masks = this.masks.data.subarray(0, this.masks.length);
+    const every = (1 << modes) - 1;
+    const stuck = stuckModes(first, targets, masks, every, this.scratch);
+    if (stuck === 0) return null;
+    const roots = new Uint8Array(states);
+    roots.set(this.roots.subarray(0, expanded));
+    for (let m = 0; m < modes; m++) {
+      if ((stuck & (1 << m)) === 0) continue;
+      const component = bottomCycle(first, targets, masks, 1 << m, this.scratch, roots);
+      if (component !== null) return { mode: m, states: component };
+    }
+    return null;
+  }
+}
