@@ -13,7 +13,7 @@ import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
 /** Per-state lists of (target, modes) pairs as bottomCycle's arrays: each state's first edge, the edges' targets, their mode masks. */
-function edgeArrays(edges: number[][]): readonly [number[], number[], number[]] {
+function edgeArrays(edges: number[][]): readonly [Int32Array, Int32Array, Int32Array] {
   const first: number[] = [];
   const targets: number[] = [];
   const masks: number[] = [];
@@ -25,7 +25,7 @@ function edgeArrays(edges: number[][]): readonly [number[], number[], number[]] 
     }
   }
   first.push(targets.length);
-  return [first, targets, masks];
+  return [Int32Array.from(first), Int32Array.from(targets), Int32Array.from(masks)];
 }
 
 /** bottomCycle on per-state lists of (target, modes) pairs. */

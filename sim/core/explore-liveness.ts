@@ -263,15 +263,8 @@ export class LivenessSearch<S, E> {
   private visitRecorded(s: S, path: () => E[]): boolean {
     const lassoLeft = !this.violated.has(QUIET_AFTER_HEALING);
     const root = lassoLeft && this.spec.steadyState(s) ? ROOT : 0;
-    let v: Violation | null | 'busy';
-    if (this.spec.busy?.(s) === true) v = 'busy';
-    else {
-      // A state a look ahead met has its verdict in the flags (quiet or not; the verdict itself is asked again only if quiet).
-      const p = this.fp;
-      this.graph.print(s, p);
-      const f = this.flags.get(p[0], p[1]);
-      v = (f & KNOWN) !== 0 && (f & QUIET) === 0 ? 'busy' : this.spec.atRest(s);
-    }
+    // Asked afresh even of a state a look ahead met (its flags would cost a print of every state to read).
+    const v = this.spec.busy?.(s) === true ? 'busy' : this.spec.atRest(s);
     if (v === 'busy') {
       this.recordAs = lassoLeft ? RECORD | root : 0;
       const before = this.found.length;
@@ -443,13 +436,16 @@ export class LivenessSearch<S, E> {
     let sharedClean = false;
     // The modes with a bottom cycle somewhere in the region, found once for all modes (-1: not yet asked).
     let stuck = -1;
+    // The edges as typed arrays, as the recorded steps give them: one kind of array keeps the two passes' element reads monomorphic.
+    let edges: [Int32Array, Int32Array, Int32Array] | null = null;
     for (let m = 0; m < modes; m++) {
       if ((back & (1 << m)) === 0) continue;
-      if (stuck === -1) stuck = stuckModes(first, targets, masks, every, this.tarjan);
+      edges ??= [Int32Array.from(first), Int32Array.from(targets), Int32Array.from(masks)];
+      if (stuck === -1) stuck = stuckModes(edges[0], edges[1], edges[2], every, this.tarjan);
       if ((stuck & (1 << m)) === 0) continue;
       const shared = (specific & (1 << m)) === 0;
       if (shared && sharedClean) continue;
-      const component = bottomCycle(first, targets, masks, 1 << m, this.tarjan);
+      const component = bottomCycle(edges[0], edges[1], edges[2], 1 << m, this.tarjan);
       if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
       if (shared) sharedClean = true;
     }
@@ -600,7 +596,7 @@ function objectQueue<S, E>(graph: LivenessGraph<S, E>): RegionQueue<S> {
  * first[i] to first[i + 1]; target -1 is outside the region. With `roots`,
  * only components reached from a state marked 1 there.
  */
-export function bottomCycle(first: ArrayLike<number>, targets: ArrayLike<number>, masks: ArrayLike<number>, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
+export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32Array, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
   const n = first.length - 1;
   scratch.reserve(n);
   const { index, low, next, onStack, exit, stack, call } = scratch;
@@ -670,7 +666,7 @@ export function bottomCycle(first: ArrayLike<number>, targets: ArrayLike<number>
  * where some state is not free under it. Freedom is propagated backwards
  * along the edges, every mode at once as bits.
  */
-export function stuckModes(first: ArrayLike<number>, targets: ArrayLike<number>, masks: ArrayLike<number>, modes: number, scratch = new TarjanScratch()): number {
+export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32Array, modes: number, scratch = new TarjanScratch()): number {
   const n = first.length - 1;
   scratch.reserve(n);
   scratch.reserveEdges(targets.length);

@@ -133,11 +133,14 @@ export function packedOutbox(
         if (sink.take(i++, x.broker[j])) return;
       }
     }
+    // The memo's arrays as they are (no object per state); under skew, derived now.
     const memo = programs.memoised(s, prefix);
-    const middle = memo === null ? programs.programsOf(s, world.middle) : { programs: memo.middle, events: memo.middleEvents };
-    for (let j = 0; j < middle.programs.length; j++) {
-      transitions.run(s, middle.programs[j], sink.out);
-      if (sink.take(i++, middle.events[j])) return;
+    const middle = memo === null ? programs.programsOf(s, world.middle) : null;
+    const middlePrograms = middle?.programs ?? (memo as WorldPrograms).middle;
+    const middleEventsOf = middle?.events ?? (memo as WorldPrograms).middleEvents;
+    for (let j = 0; j < middlePrograms.length; j++) {
+      transitions.run(s, middlePrograms[j], sink.out);
+      if (sink.take(i++, middleEventsOf[j])) return;
     }
     if (s[g + HEALING] === 1) return;
     for (let k = 0; k < count; k++) {
@@ -147,10 +150,12 @@ export function packedOutbox(
         if (sink.take(i++, x.crash[j])) return;
       }
     }
-    const last = memo === null ? programs.programsOf(s, world.last) : { programs: memo.last, events: memo.lastEvents };
-    for (let j = 0; j < last.programs.length; j++) {
-      transitions.run(s, last.programs[j], sink.out);
-      if (sink.take(i++, last.events[j])) return;
+    const last = memo === null ? programs.programsOf(s, world.last) : null;
+    const lastPrograms = last?.programs ?? (memo as WorldPrograms).last;
+    const lastEventsOf = last?.events ?? (memo as WorldPrograms).lastEvents;
+    for (let j = 0; j < lastPrograms.length; j++) {
+      transitions.run(s, lastPrograms[j], sink.out);
+      if (sink.take(i++, lastEventsOf[j])) return;
     }
   };
 
