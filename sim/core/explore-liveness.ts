@@ -310,30 +310,9 @@ export class LivenessSearch<S, E> {
     for (const id of component.states) if (id < entryId) entryId = id;
     const stem = on.pathTo(entryId);
     const entry = this.graph.stateAfter(stem);
-    const found = this.cycleThroughStored(entry, entryId, members, component.mode, on);
+    const found = this.shortestCycle(entry, entryId, on.idOf, (id) => members.has(id), component.mode);
     this.report(stem, this.graph.closeCycle?.(entry, found) ?? found, component.mode);
     return true;
-  }
-
-  /** The shortest cycle of mode-`m` steps from `entry` (number `home`) back to it, within `members`, by the explorer's numbers. */
-  private cycleThroughStored(entry: S, home: number, members: ReadonlySet<number>, m: number, on: StoredPaths<S, E>): E[] {
-    const keep = (e: E): boolean => this.spec.steady(e, m);
-    const back = new Map<number, { from: number; event: E }>();
-    let level: { id: number; state: S }[] = [{ id: home, state: entry }];
-    while (level.length > 0) {
-      const next: { id: number; state: S }[] = [];
-      for (const { id, state } of level) {
-        for (const { event, state: t } of this.graph.successors(state, keep)) {
-          const k = on.idOf(t);
-          if (!members.has(k) || back.has(k)) continue;
-          back.set(k, { from: id, event });
-          if (k === home) return unwind(back, home);
-          next.push({ id: k, state: t });
-        }
-      }
-      level = next;
-    }
-    throw new Error('liveness search: no cycle through a state of a recorded bottom component');
   }
 
   /** Whether the system would be quiet once faults stop in `s`, whose fingerprint is `p` (remembered per state). */
@@ -479,21 +458,28 @@ export class LivenessSearch<S, E> {
     this.found.push({ violation, events: stem, healed: { mode: this.spec.modes[m], cycle } });
   }
 
-  /** The shortest cycle of mode-`m` steps from `entry` back to it, within the component. */
+  /** The shortest cycle of mode-`m` steps from `entry` back to it, within the component (keys are prints). */
   private cycleThrough(entry: S, component: ReadonlySet<string>, m: number): E[] {
     const p = new Uint32Array(2);
     this.graph.print(entry, p);
-    const home = printKey(p);
+    const keyOf = (t: S): string => {
+      this.graph.print(t, p);
+      return printKey(p);
+    };
+    return this.shortestCycle(entry, printKey(p), keyOf, (k) => component.has(k), m);
+  }
+
+  /** The shortest cycle of mode-`m` steps from `entry` (key `home`) back to it through states whose keys are `inside`, breadth first. */
+  private shortestCycle<K>(entry: S, home: K, keyOf: (s: S) => K, inside: (k: K) => boolean, m: number): E[] {
     const keep = (e: E): boolean => this.spec.steady(e, m);
-    const back = new Map<string, { from: string; event: E }>();
-    let level: { key: string; state: S }[] = [{ key: home, state: entry }];
+    const back = new Map<K, { from: K; event: E }>();
+    let level: { key: K; state: S }[] = [{ key: home, state: entry }];
     while (level.length > 0) {
-      const next: { key: string; state: S }[] = [];
+      const next: { key: K; state: S }[] = [];
       for (const { key, state } of level) {
         for (const { event, state: t } of this.graph.successors(state, keep)) {
-          this.graph.print(t, p);
-          const k = printKey(p);
-          if (!component.has(k) || back.has(k)) continue;
+          const k = keyOf(t);
+          if (!inside(k) || back.has(k)) continue;
           back.set(k, { from: key, event });
           if (k === home) return unwind(back, home);
           next.push({ key: k, state: t });
