@@ -11,7 +11,9 @@
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
  * A few events' keys hold some slots only as projections, where the
- * derivation watched the step read no more (`record-reads.ts`).
+ * derivation watched the step read no more (`record-reads.ts`), and an
+ * engine's own step holds its record only as the values its statechart
+ * read of it (`step-reads.ts`, `read-codes.ts`).
  */
 import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
@@ -19,6 +21,7 @@ import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/typ
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
+import { ReadCodes } from './read-codes.ts';
 import { RecordProjection, RecordReads } from './record-reads.ts';
 import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
@@ -57,10 +60,12 @@ PER_ID_MAPS[BROKER] = 'broker';
  */
 const UNWRITTEN = '\u0000unwritten';
 
-/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy; a record told to the statechart (`step-reads.ts`). */
+/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy. */
 const PRESENCE = 0;
 const RECORD = 1;
-const RECORD_BY_STEPPER = 2;
+
+/** The record's place in a key that stands for every record, in the table of the sets of paths read under a key (see {@link PackedTransitions.findByReads}). */
+const ANY_RECORD = -1;
 
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
@@ -85,7 +90,7 @@ export class PackedTransitions {
    */
   private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
   private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
-  /** How each watched slot is watched: {@link PRESENCE}, {@link RECORD} or {@link RECORD_BY_STEPPER}. */
+  /** How each watched slot is watched: {@link PRESENCE} or {@link RECORD}. */
   private readonly projectHow: number[] = [];
   private projectCount = 0;
   /** The key's values at the watched places, while they hold projection codes. */
@@ -94,6 +99,26 @@ export class PackedTransitions {
   private lastWithin = false;
   private readonly projection: RecordProjection;
   private readonly reads = new RecordReads();
+  /**
+   * The record of the current key that an engine's statechart is told
+   * (`step-reads.ts`): its place in the key (-1: none), its position in the
+   * state, and the version of the engine that reads it.
+   */
+  private stepperAt = -1;
+  private stepperSlot = -1;
+  private stepperVersion: 'new' | 'old' = 'new';
+  /** The codes of records under the paths steps read (`read-codes.ts`). */
+  private readonly readCodes: ReadCodes;
+  /**
+   * Per key with its record as {@link ANY_RECORD}: the sets of paths steps
+   * under that key read (their programs are kept under the record's code
+   * for each set). A step's first read is fixed by its key, and each later
+   * one by the values before it, so a key meets few sets.
+   */
+  private readonly readSets = new TupleTable();
+  private readonly readSetLists: number[][] = [];
+  /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
+  private lastReadSet = -1;
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -131,6 +156,7 @@ export class PackedTransitions {
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
+    this.readCodes = new ReadCodes((id) => tables.records.value(id), this.projection, stepReads?.readers ?? null);
   }
 
   /** Writes the state after `event` into `out`. */
@@ -155,10 +181,12 @@ export class PackedTransitions {
       this.fromProjections();
     }
     if (m < 0) m = this.memo.find(this.key, this.keyLength);
+    if (m < 0 && this.stepperAt >= 0) m = this.findByReads();
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
       if (projected && this.lastWithin) this.toProjections();
+      if (this.lastReadSet >= 0) this.toReadCode(this.lastReadSet);
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
       return program;
@@ -187,6 +215,46 @@ export class PackedTransitions {
 
   private fromProjections(): void {
     for (let i = 0; i < this.projectCount; i++) this.key[this.projectAt[i]] = this.projectSaved[i];
+  }
+
+  /** The program kept under the current key with its statechart's record as its code under a set of paths read under this key, or -1. */
+  private findByReads(): number {
+    const at = this.stepperAt;
+    const record = this.key[at];
+    this.key[at] = ANY_RECORD;
+    const n = this.readSets.find(this.key, this.keyLength);
+    let m = -1;
+    if (n >= 0) {
+      const sets = this.readSetLists[n];
+      for (let i = 0; i < sets.length && m < 0; i++) {
+        this.key[at] = -1 - this.readCodes.code(sets[i], this.stepperVersion, record);
+        m = this.memo.find(this.key, this.keyLength);
+      }
+    }
+    this.key[at] = record;
+    return m;
+  }
+
+  /** Puts the code of the statechart's record under `set` in the key, and notes `set` among those read under the key. */
+  private toReadCode(set: number): void {
+    const at = this.stepperAt;
+    const record = this.key[at];
+    this.key[at] = ANY_RECORD;
+    let n = this.readSets.find(this.key, this.keyLength);
+    if (n < 0) {
+      n = this.readSets.add(this.key, this.keyLength);
+      this.readSetLists[n] = [];
+    }
+    if (!this.readSetLists[n].includes(set)) this.readSetLists[n].push(set);
+    this.key[at] = -1 - this.readCodes.code(set, this.stepperVersion, record);
+  }
+
+  /** Keys the record `pos` that an engine of `version` is told, by its value; the program is kept under the values the statechart read of it (`step-reads.ts`). */
+  private pushStepperRecord(s: Int32Array, pos: number, version: 'new' | 'old'): void {
+    this.stepperAt = this.keyLength;
+    this.stepperSlot = pos;
+    this.stepperVersion = version;
+    this.pushSlot(s, pos);
   }
 
   /** Keys the slot `pos` (its value) and watches it: the program is kept under its projection if the step reads no more. */
@@ -349,6 +417,7 @@ export class PackedTransitions {
     this.keyedCount = 0;
     this.overwritten = -1;
     this.projectCount = 0;
+    this.stepperAt = -1;
     this.self = 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
@@ -383,8 +452,8 @@ export class PackedTransitions {
           const o = j * PER_ID;
           // A broker answer reads the record only through what the derivation watches (see programFor).
           if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, RECORD);
-          // An engine's own step is told the record as its event's `read` (`step-reads.ts`).
-          else if (e.kind === 'step' && this.stepReads !== null) this.pushWatched(s, o + REC, RECORD_BY_STEPPER);
+          // An engine's own step, scan or drain is told the record as its event's `read` (`step-reads.ts`).
+          else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
           this.pushSlot(s, o + LIVE);
@@ -472,14 +541,12 @@ export class PackedTransitions {
     const reads = this.projectCount > 0 ? this.reads : null;
     reads?.reset();
     const watched: unknown[] = [];
-    let byStepper = -1;
     for (let i = 0; i < this.projectCount && reads !== null; i++) {
       const pos = this.projectSlot[i];
       const map = PER_ID_MAPS[pos % PER_ID];
       const id = layout.ids[Math.floor(pos / PER_ID)];
       const value = w[map][id];
-      if (this.projectHow[i] === RECORD_BY_STEPPER) byStepper = i;
-      if (value === undefined || this.projectHow[i] === RECORD_BY_STEPPER) {
+      if (value === undefined) {
         watched.push(value);
         continue;
       }
@@ -490,7 +557,10 @@ export class PackedTransitions {
     // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
     const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
     if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
-    const stepReads = byStepper >= 0 ? this.stepReads : null;
+    // The record the statechart is told: its reads are watched where the steppers are (`step-reads.ts`).
+    const stepReads = this.stepperAt >= 0 ? this.stepReads : null;
+    const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
+    const stepperBefore = stepReads !== null ? w.records[stepperId] : undefined;
     stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
     const next = stepped.state;
@@ -498,17 +568,22 @@ export class PackedTransitions {
     this.lastPosted = stepped.tags.includes('layer:post');
     const t = layout.packAfter(w, s, next, tables);
     stepReads?.disarm();
-    if (reads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
+    if (reads?.escaped === true || stepReads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
     this.lastWithin = reads === null || !reads.beyond;
-    if (stepReads !== null && byStepper >= 0) {
-      // One statechart step that never touched `read`; and no parked record replaced (the parked-body note then reads its body).
-      const before = watched[byStepper] as RecordSlot | undefined;
-      const replaced = next.records[layout.ids[Math.floor(this.projectSlot[byStepper] / PER_ID)]] !== before;
-      const parked = before?.kind === 'record' && before.record.status === 'PARKED';
-      if (stepReads.calls !== 1 || stepReads.readSeen || (replaced && parked)) this.lastWithin = false;
-    }
     // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
     const written = new Set<number>();
+    this.lastReadSet = -1;
+    if (stepReads !== null) {
+      const replaced = next.records[stepperId] !== stepperBefore;
+      if (replaced) written.add(this.stepperSlot);
+      // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
+      const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
+      const { paths, values } = stepReads.watch;
+      if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
+        this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
+        this.lastReadSet = this.readCodes.setOf(paths);
+      }
+    }
     for (let i = 0; i < watched.length; i++) {
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
