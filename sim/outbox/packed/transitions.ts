@@ -63,6 +63,11 @@ const UNWRITTEN = '\u0000unwritten';
 /** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy. */
 const PRESENCE = 0;
 const RECORD = 1;
+/** A slot keyed by its value (not watched). */
+const KEYED = -1;
+
+/** The per-id slots that hold objects (a proxy can watch them), in the order {@link PackedTransitions.pushIdAs} takes them. */
+const WATCHABLE = [REC, CLAIM, LIVE, BROKER];
 
 /** The record's place in a key that stands for every record, in the table of the sets of paths read under a key (see {@link PackedTransitions.findByReads}). */
 const ANY_RECORD = -1;
@@ -73,6 +78,8 @@ const KEY_SLOTS_MAX = 64;
 export class PackedTransitions {
   private readonly memo = new TupleTable();
   private readonly programs: Int32Array[] = [];
+  /** Per memo entry: the entry its program was derived for (itself, or the one found under its record's code), which keys the concrete programs. */
+  private readonly derivedAt: number[] = [];
   private readonly key = new Int32Array(KEY_SLOTS_MAX);
   /** Positions of the state slots the current key holds. */
   private readonly keyed = new Int32Array(KEY_SLOTS_MAX);
@@ -119,6 +126,14 @@ export class PackedTransitions {
   private readonly readSetLists: number[][] = [];
   /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
   private lastReadSet = -1;
+  /**
+   * Keys with the statechart's record as its kind and status where a step
+   * read beyond what paths name (fail-closed's completion spreads the
+   * record): a later step under such a key is run unwatched and keyed by
+   * the whole record, as it would be anyway, without the cost of a spread
+   * through the watch. A guess only ever costs sharing, never exactness.
+   */
+  private readonly beyondKeys = new TupleTable();
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -181,7 +196,15 @@ export class PackedTransitions {
       this.fromProjections();
     }
     if (m < 0) m = this.memo.find(this.key, this.keyLength);
-    if (m < 0 && this.stepperAt >= 0) m = this.findByReads();
+    if (m < 0 && this.stepperAt >= 0) {
+      // Found under the record's code: kept under the whole key too, so that the next meeting of this record is one look-up.
+      const shared = this.findByReads();
+      if (shared >= 0) {
+        m = this.memo.add(this.key, this.keyLength);
+        this.programs[m] = this.programs[shared];
+        this.derivedAt[m] = this.derivedAt[shared];
+      }
+    }
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
@@ -189,11 +212,12 @@ export class PackedTransitions {
       if (this.lastReadSet >= 0) this.toReadCode(this.lastReadSet);
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
+      this.derivedAt[m] = m;
       return program;
     }
     if (this.self === 0) return this.programs[m];
     const k = this.concreteKey;
-    k[0] = m;
+    k[0] = this.derivedAt[m];
     k[1] = this.self;
     k[2] = this.other;
     let c = this.concrete.find(k, 3);
@@ -249,6 +273,17 @@ export class PackedTransitions {
     this.key[at] = -1 - this.readCodes.code(set, this.stepperVersion, record);
   }
 
+  /** Whether a step read beyond its paths under the current key with its record as its kind and status; with `note`, notes that one did. */
+  private beyondKey(note: boolean): boolean {
+    const at = this.stepperAt;
+    const record = this.key[at];
+    this.key[at] = -1 - this.projection.of(record);
+    const found = this.beyondKeys.find(this.key, this.keyLength) >= 0;
+    if (note && !found) this.beyondKeys.add(this.key, this.keyLength);
+    this.key[at] = record;
+    return found;
+  }
+
   /** Keys the record `pos` that an engine of `version` is told, by its value; the program is kept under the values the statechart read of it (`step-reads.ts`). */
   private pushStepperRecord(s: Int32Array, pos: number, version: 'new' | 'old'): void {
     this.stepperAt = this.keyLength;
@@ -263,6 +298,23 @@ export class PackedTransitions {
     this.projectSlot[this.projectCount] = pos;
     this.projectHow[this.projectCount++] = how;
     this.pushSlot(s, pos);
+  }
+
+  /**
+   * An id's slots: its record, claim, live file and broker holding each
+   * {@link KEYED} or watched ({@link PRESENCE}, {@link RECORD}), the
+   * producer's count and the reported body keyed (numbers and strings,
+   * which cannot be watched).
+   */
+  private pushIdAs(s: Int32Array, j: number, record: number, claim: number, live: number, broker: number): void {
+    const o = j * PER_ID;
+    const hows = [record, claim, live, broker];
+    for (let k = 0; k < WATCHABLE.length; k++) {
+      if (hows[k] === KEYED) this.pushSlot(s, o + WATCHABLE[k]);
+      else this.pushWatched(s, o + WATCHABLE[k], hows[k]);
+    }
+    this.pushSlot(s, o + PRODUCED);
+    this.pushSlot(s, o + REPORTED);
   }
 
   /**
@@ -456,7 +508,9 @@ export class PackedTransitions {
           else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
-          this.pushSlot(s, o + LIVE);
+          // A broker answer is told the reply and the claim, not the live file: at most whether one is there.
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + LIVE, PRESENCE);
+          else this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             this.pushSlot(s, o + BROKER);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
@@ -503,20 +557,23 @@ export class PackedTransitions {
         return;
       case 'requeue':
       case 'resubmit': {
-        // The operator's `requeue` decision sees the claim, and whether its holder is alive.
+        // The operator's `requeue` decision sees the record and the claim, and whether its holder is alive; of the live file and the broker's holding at most whether they are there.
         const j = this.layout.ids.indexOf(e.id);
-        this.pushId(s, j);
+        this.pushIdAs(s, j, KEYED, KEYED, PRESENCE, PRESENCE);
         this.push(this.holderAlive(s, j));
         return;
       }
-      case 'tear-record':
       case 'tear-claim':
+        // Tears the claim; of the record it may read only its kind and status (every step's parked-body note).
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), RECORD, KEYED, PRESENCE, PRESENCE);
+        return;
+      case 'tear-record':
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
       case 'sweep':
-        // The sweeper reads and writes the id's record; its sweeps counter is written as a delta (COUNTERS).
-        this.pushId(s, this.layout.ids.indexOf(e.id));
+        // Reads and writes the id's record (the sweeper's sweeps counter is written as a delta: COUNTERS); of the others at most whether they are there.
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), KEYED, PRESENCE, PRESENCE, PRESENCE);
         return;
     }
   }
@@ -557,8 +614,8 @@ export class PackedTransitions {
     // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
     const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
     if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
-    // The record the statechart is told: its reads are watched where the steppers are (`step-reads.ts`).
-    const stepReads = this.stepperAt >= 0 ? this.stepReads : null;
+    // The record the statechart is told: its reads are watched where the steppers are (`step-reads.ts`), unless a step under its key read beyond them before.
+    const stepReads = this.stepperAt >= 0 && !this.beyondKey(false) ? this.stepReads : null;
     const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
     const stepperBefore = stepReads !== null ? w.records[stepperId] : undefined;
     stepReads?.arm();
@@ -579,6 +636,7 @@ export class PackedTransitions {
       // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
       const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
       const { paths, values } = stepReads.watch;
+      if (stepReads.watch.beyond) this.beyondKey(true);
       if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
         this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
         this.lastReadSet = this.readCodes.setOf(paths);
