@@ -134,6 +134,8 @@ export class PackedTransitions {
    * through the watch. A guess only ever costs sharing, never exactness.
    */
   private readonly beyondKeys = new TupleTable();
+  /** Likewise, keys where a step read beyond the projections of its watched slots: the next step under one is run on the plain slots (else it would be run twice). */
+  private readonly worldBeyondKeys = new TupleTable();
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -190,15 +192,17 @@ export class PackedTransitions {
     // A program kept under its slots' projections (negative codes, never interned ids) holds for every state that has them.
     const projected = this.projectCount > 0;
     let m = -1;
+    let shared = -1;
     if (projected) {
       this.toProjections();
       m = this.memo.find(this.key, this.keyLength);
+      if (m < 0 && this.stepperAt >= 0) shared = this.findByReads();
       this.fromProjections();
     }
-    if (m < 0) m = this.memo.find(this.key, this.keyLength);
-    if (m < 0 && this.stepperAt >= 0) {
+    if (m < 0 && shared < 0) m = this.memo.find(this.key, this.keyLength);
+    if (m < 0 && shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
+    if (m < 0) {
       // Found under the record's code: kept under the whole key too, so that the next meeting of this record is one look-up.
-      const shared = this.findByReads();
       if (shared >= 0) {
         m = this.memo.add(this.key, this.keyLength);
         this.programs[m] = this.programs[shared];
@@ -273,14 +277,20 @@ export class PackedTransitions {
     this.key[at] = -1 - this.readCodes.code(set, this.stepperVersion, record);
   }
 
-  /** Whether a step read beyond its paths under the current key with its record as its kind and status; with `note`, notes that one did. */
-  private beyondKey(note: boolean): boolean {
+  /**
+   * Whether `table` holds the current key with its watched slots as their
+   * projections and the statechart's record as its kind and status (a step
+   * under it read beyond what is watched); with `note`, adds it.
+   */
+  private beyondKey(table: TupleTable, note: boolean): boolean {
     const at = this.stepperAt;
-    const record = this.key[at];
-    this.key[at] = -1 - this.projection.of(record);
-    const found = this.beyondKeys.find(this.key, this.keyLength) >= 0;
-    if (note && !found) this.beyondKeys.add(this.key, this.keyLength);
-    this.key[at] = record;
+    const record = at >= 0 ? this.key[at] : 0;
+    if (at >= 0) this.key[at] = -1 - this.projection.of(record);
+    if (this.projectCount > 0) this.toProjections();
+    const found = table.find(this.key, this.keyLength) >= 0;
+    if (note && !found) table.add(this.key, this.keyLength);
+    if (this.projectCount > 0) this.fromProjections();
+    if (at >= 0) this.key[at] = record;
     return found;
   }
 
@@ -508,8 +518,9 @@ export class PackedTransitions {
           else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
-          // A broker answer is told the reply and the claim, not the live file: at most whether one is there.
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + LIVE, PRESENCE);
+          // A broker answer is told the reply and the claim, not the live file; an engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
+          // A scan keeps the file it is told in its memory: keyed by it.
+          if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
           else this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             this.pushSlot(s, o + BROKER);
@@ -583,9 +594,13 @@ export class PackedTransitions {
     return false;
   }
 
-  /** Steps the object system once and records the difference as a program. */
-  private derive(s: Int32Array, e: WorldEvent): Int32Array {
-    this.derived++;
+  /**
+   * Unpacks `s` and steps `e` by the object system, the watched slots as
+   * proxies when `watchWorld`, the statechart's record watched where a step
+   * under its key did not read beyond its paths before. The world watch
+   * stays open (the caller closes it); the stepper watch stays armed.
+   */
+  private stepOnce(s: Int32Array, e: WorldEvent, watchWorld: boolean) {
     const { layout, tables } = this;
     // Stepped with the published and parked sets empty: what a step adds to
     // them then shows, and becomes an add (a no-op where already present),
@@ -594,16 +609,15 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
-    // The slots of a projected key are watched: the step is given proxies that note what it reads.
-    const reads = this.projectCount > 0 ? this.reads : null;
+    const reads = watchWorld ? this.reads : null;
     reads?.reset();
     const watched: unknown[] = [];
-    for (let i = 0; i < this.projectCount && reads !== null; i++) {
+    for (let i = 0; i < this.projectCount; i++) {
       const pos = this.projectSlot[i];
       const map = PER_ID_MAPS[pos % PER_ID];
       const id = layout.ids[Math.floor(pos / PER_ID)];
       const value = w[map][id];
-      if (value === undefined) {
+      if (value === undefined || reads === null) {
         watched.push(value);
         continue;
       }
@@ -612,21 +626,37 @@ export class PackedTransitions {
       w[map] = { ...w[map], [id]: proxy } as never;
     }
     // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
-    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
-    if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
+    if (this.overwritten >= 0) w.reported = { ...w.reported, [layout.ids[Math.floor(this.overwritten / PER_ID)]]: UNWRITTEN };
     // The record the statechart is told: its reads are watched where the steppers are (`step-reads.ts`), unless a step under its key read beyond them before.
-    const stepReads = this.stepperAt >= 0 && !this.beyondKey(false) ? this.stepReads : null;
-    const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
-    const stepperBefore = stepReads !== null ? w.records[stepperId] : undefined;
+    const stepReads = this.stepperAt >= 0 && !this.beyondKey(this.beyondKeys, false) ? this.stepReads : null;
+    const stepperBefore: RecordSlot | undefined = stepReads !== null ? w.records[layout.ids[Math.floor(this.stepperSlot / PER_ID)]] : undefined;
     stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
-    const next = stepped.state;
+    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, stepReads, stepperBefore };
+  }
+
+  /** Steps the object system once and records the difference as a program. */
+  private derive(s: Int32Array, e: WorldEvent): Int32Array {
+    this.derived++;
+    const { layout, tables } = this;
+    // The slots of a projected key are watched (the step is given proxies that note what it reads), unless a step under its projections read beyond them before.
+    const watchWorld = this.projectCount > 0 && !this.beyondKey(this.worldBeyondKeys, false);
+    let run = this.stepOnce(s, e, watchWorld);
+    if (watchWorld && this.reads.beyond) {
+      // A proxy read beyond its projection may have been kept in the next world (an archived live file): stepped again on the plain slots, keyed by them.
+      this.beyondKey(this.worldBeyondKeys, true);
+      run = this.stepOnce(s, e, false);
+    }
+    const { w, next, watched, stepReads, stepperBefore } = run;
+    const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
+    const reads = watchWorld ? this.reads : null;
     reads?.close();
-    this.lastPosted = stepped.tags.includes('layer:post');
+    this.lastPosted = run.posted;
     const t = layout.packAfter(w, s, next, tables);
     stepReads?.disarm();
     if (reads?.escaped === true || stepReads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
-    this.lastWithin = reads === null || !reads.beyond;
+    this.lastWithin = watchWorld && !this.reads.beyond;
+    const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
     // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
     const written = new Set<number>();
     this.lastReadSet = -1;
@@ -636,7 +666,7 @@ export class PackedTransitions {
       // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
       const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
       const { paths, values } = stepReads.watch;
-      if (stepReads.watch.beyond) this.beyondKey(true);
+      if (stepReads.watch.beyond) this.beyondKey(this.beyondKeys, true);
       if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
         this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
         this.lastReadSet = this.readCodes.setOf(paths);
@@ -646,6 +676,7 @@ export class PackedTransitions {
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
     }
+    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
     if (overwrittenId !== null && next.reported[overwrittenId] !== UNWRITTEN) written.add(this.overwritten);
     const ops: number[] = [];
     const fail = (what: string): never => {
