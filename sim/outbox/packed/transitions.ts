@@ -199,15 +199,13 @@ export class PackedTransitions {
       if (m < 0 && this.stepperAt >= 0) shared = this.findByReads();
       this.fromProjections();
     }
-    if (m < 0 && shared < 0) m = this.memo.find(this.key, this.keyLength);
+    if (m < 0) m = this.memo.find(this.key, this.keyLength);
     if (m < 0 && shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
-    if (m < 0) {
+    if (m < 0 && shared >= 0) {
       // Found under the record's code: kept under the whole key too, so that the next meeting of this record is one look-up.
-      if (shared >= 0) {
-        m = this.memo.add(this.key, this.keyLength);
-        this.programs[m] = this.programs[shared];
-        this.derivedAt[m] = this.derivedAt[shared];
-      }
+      m = this.memo.add(this.key, this.keyLength);
+      this.programs[m] = this.programs[shared];
+      this.derivedAt[m] = this.derivedAt[shared];
     }
     if (m < 0) {
       const program = this.derive(s, e);
