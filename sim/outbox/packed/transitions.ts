@@ -191,21 +191,22 @@ export class PackedTransitions {
     this.buildKey(s, e);
     // A program kept under its slots' projections (negative codes, never interned ids) holds for every state that has them.
     const projected = this.projectCount > 0;
-    let m = -1;
-    let shared = -1;
-    if (projected) {
-      this.toProjections();
-      m = this.memo.find(this.key, this.keyLength);
-      if (m < 0 && this.stepperAt >= 0) shared = this.findByReads();
-      this.fromProjections();
-    }
-    if (m < 0) m = this.memo.find(this.key, this.keyLength);
-    if (m < 0 && shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
-    if (m < 0 && shared >= 0) {
-      // Found under the record's code: kept under the whole key too, so that the next meeting of this record is one look-up.
-      m = this.memo.add(this.key, this.keyLength);
-      this.programs[m] = this.programs[shared];
-      this.derivedAt[m] = this.derivedAt[shared];
+    let m = this.memo.find(this.key, this.keyLength);
+    if (m < 0 && (projected || this.stepperAt >= 0)) {
+      let shared = -1;
+      if (projected) {
+        this.toProjections();
+        shared = this.memo.find(this.key, this.keyLength);
+        if (shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
+        this.fromProjections();
+      }
+      if (shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
+      if (shared >= 0) {
+        // Found under projections or the record's code: kept under the whole key too, so that the next meeting of these slots is one look-up.
+        m = this.memo.add(this.key, this.keyLength);
+        this.programs[m] = this.programs[shared];
+        this.derivedAt[m] = this.derivedAt[shared];
+      }
     }
     if (m < 0) {
       const program = this.derive(s, e);
