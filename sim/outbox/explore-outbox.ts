@@ -94,7 +94,7 @@ export function exploreOutbox(
   try {
     // The steppers watched, so that a derivation sees whether an engine's step read its record (packed/step-reads.ts).
     const stepReads = new StepReads();
-    const objectSystem = outboxSystem(options, rules, stepReads.wrap(st));
+    const objectSystem = outboxSystem(options, rules, stepReads.wrap(st, rules));
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
     const base = packedOutbox(options, rules, objectSystem, { ...packed, stepReads });
     // Without symmetry reduction the liveness search's cycle search still searches classes of states (pids are watched).

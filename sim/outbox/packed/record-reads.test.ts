@@ -185,3 +185,45 @@ describe('packed transitions: a broker answer keyed by the record it reads', () 
     expect(none).toBeLessThan(count((e) => e.kind === 'restore'));
   });
 });
+
+/** An operator's requeues, a corruption and a broker's answers on one engine: live files and holdings of many generations meet them. */
+const FAULTY: ExploreSizes = { ...EXPLORE_DEFAULTS, engines: 1, bodiesPerId: 2, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 2, corruptionsMax: 1 };
+
+/** Kinds whose keys hold the live file only as whether it is there. */
+const LIVE_KINDS = ['requeue', 'resubmit', 'field-corrupt', 'tear-record', 'legacy-record', 'answer', 'step'];
+/** Kinds whose keys hold the broker's holding only as whether it is there. */
+const HOLDING_KINDS = ['requeue', 'resubmit', 'field-corrupt', 'tear-record', 'legacy-record'];
+
+describe('packed transitions: operator actions, storage faults, answers and engine steps keyed by whether a live file and a holding are there', () => {
+  const generation = (w: World): number => w.live.a?.generation ?? 0;
+  /** A number of the broker's holding (a hash of its text): 0 when there is none. */
+  const holding = (w: World): number => (w.broker.a === undefined ? 0 : 1 + [...JSON.stringify(w.broker.a)].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 10_007, 0));
+  const run = (read: (w: World) => number, times: number, when: (e: WorldEvent) => boolean, verify: boolean) => {
+    // Altered to count what `read` reads (times 0: the same steps) into the operator's count when `when` says.
+    const { options, worldRules, objectSystem } = setUp((before, after) => ({ ...after, operatorActions: after.operatorActions + times * read(before) }), when, FAULTY);
+    const system = packedOutbox(options, worldRules, objectSystem, { verify });
+    const states = reachedStates(system, 8_000);
+    return { system, states };
+  };
+
+  it('they share programs across live files and holdings that are there (fewer derivations than when they are read)', () => {
+    const none = run(generation, 0, () => false, false).system.transitions.derived;
+    for (const [read, kinds] of [[generation, ['requeue', 'field-corrupt', 'answer', 'step']], [holding, ['requeue', 'field-corrupt']]] as const) {
+      for (const kind of kinds) {
+        const derived = run(read, 0, (e) => e.kind === kind, false).system.transitions.derived;
+        expect([kind, none < derived]).toEqual([kind, true]);
+      }
+    }
+  });
+
+  it('one that reads the live file (its generation) or the holding keeps it in its key: verify mode finds no difference (a disposal that archives the live file is stepped again on the plain slots: no proxy is archived)', () => {
+    for (const [read, kinds, seen] of [[generation, LIVE_KINDS, ['step', 'answer']], [holding, HOLDING_KINDS, ['requeue', 'field-corrupt']]] as const) {
+      const { system, states } = run(read, 1, (e) => kinds.includes(e.kind), true);
+      // The walk met these events where different live files or holdings were there (else the test would prove nothing).
+      for (const kind of seen) {
+        const met = states.filter((s) => system.events(s).some((e) => e.kind === kind)).map((s) => read(system.unpack(s)));
+        expect([kind, new Set(met).size > 1]).toEqual([kind, true]);
+      }
+    }
+  });
+});

@@ -11,7 +11,9 @@
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
  * A few events' keys hold some slots only as projections, where the
- * derivation watched the step read no more (`record-reads.ts`).
+ * derivation watched the step read no more (`record-reads.ts`), and an
+ * engine's own step holds its record only as the values its statechart
+ * read of it (`step-reads.ts`, `read-codes.ts`).
  */
 import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
@@ -19,6 +21,7 @@ import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/typ
 import type { World, WorldEvent } from '../world.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
+import { ReadCodes } from './read-codes.ts';
 import { RecordProjection, RecordReads } from './record-reads.ts';
 import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
@@ -57,10 +60,17 @@ PER_ID_MAPS[BROKER] = 'broker';
  */
 const UNWRITTEN = '\u0000unwritten';
 
-/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy; a record told to the statechart (`step-reads.ts`). */
+/** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy. */
 const PRESENCE = 0;
 const RECORD = 1;
-const RECORD_BY_STEPPER = 2;
+/** A slot keyed by its value (not watched). */
+const KEYED = -1;
+
+/** The per-id slots that hold objects (a proxy can watch them), in the order {@link PackedTransitions.pushIdAs} takes them. */
+const WATCHABLE = [REC, CLAIM, LIVE, BROKER];
+
+/** The record's place in a key that stands for every record, in the table of the sets of paths read under a key (see {@link PackedTransitions.findByReads}). */
+const ANY_RECORD = -1;
 
 /** Bound on the slots of one memo key. */
 const KEY_SLOTS_MAX = 64;
@@ -68,6 +78,8 @@ const KEY_SLOTS_MAX = 64;
 export class PackedTransitions {
   private readonly memo = new TupleTable();
   private readonly programs: Int32Array[] = [];
+  /** Per memo entry: the entry its program was derived for (itself, or the one found under its record's code), which keys the concrete programs. */
+  private readonly derivedAt: number[] = [];
   private readonly key = new Int32Array(KEY_SLOTS_MAX);
   /** Positions of the state slots the current key holds. */
   private readonly keyed = new Int32Array(KEY_SLOTS_MAX);
@@ -85,7 +97,7 @@ export class PackedTransitions {
    */
   private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
   private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
-  /** How each watched slot is watched: {@link PRESENCE}, {@link RECORD} or {@link RECORD_BY_STEPPER}. */
+  /** How each watched slot is watched: {@link PRESENCE} or {@link RECORD}. */
   private readonly projectHow: number[] = [];
   private projectCount = 0;
   /** The key's values at the watched places, while they hold projection codes. */
@@ -94,6 +106,36 @@ export class PackedTransitions {
   private lastWithin = false;
   private readonly projection: RecordProjection;
   private readonly reads = new RecordReads();
+  /**
+   * The record of the current key that an engine's statechart is told
+   * (`step-reads.ts`): its place in the key (-1: none), its position in the
+   * state, and the version of the engine that reads it.
+   */
+  private stepperAt = -1;
+  private stepperSlot = -1;
+  private stepperVersion: 'new' | 'old' = 'new';
+  /** The codes of records under the paths steps read (`read-codes.ts`). */
+  private readonly readCodes: ReadCodes;
+  /**
+   * Per key with its record as {@link ANY_RECORD}: the sets of paths steps
+   * under that key read (their programs are kept under the record's code
+   * for each set). A step's first read is fixed by its key, and each later
+   * one by the values before it, so a key meets few sets.
+   */
+  private readonly readSets = new TupleTable();
+  private readonly readSetLists: number[][] = [];
+  /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
+  private lastReadSet = -1;
+  /**
+   * Keys with the statechart's record as its kind and status where a step
+   * read beyond what paths name (fail-closed's completion spreads the
+   * record): a later step under such a key is run unwatched and keyed by
+   * the whole record, as it would be anyway, without the cost of a spread
+   * through the watch. A guess only ever costs sharing, never exactness.
+   */
+  private readonly beyondKeys = new TupleTable();
+  /** Likewise, keys where a step read beyond the projections of its watched slots: the next step under one is run on the plain slots (else it would be run twice). */
+  private readonly worldBeyondKeys = new TupleTable();
   private readonly eventCodes = new Map<WorldEvent, number>();
   private readonly eventCodesByText = new Map<string, number>();
   /** Per list op (by its number): (list, item) to the list after it. */
@@ -131,6 +173,7 @@ export class PackedTransitions {
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
+    this.readCodes = new ReadCodes((id) => tables.records.value(id), this.projection, stepReads?.readers ?? null);
   }
 
   /** Writes the state after `event` into `out`. */
@@ -148,24 +191,36 @@ export class PackedTransitions {
     this.buildKey(s, e);
     // A program kept under its slots' projections (negative codes, never interned ids) holds for every state that has them.
     const projected = this.projectCount > 0;
-    let m = -1;
-    if (projected) {
-      this.toProjections();
-      m = this.memo.find(this.key, this.keyLength);
-      this.fromProjections();
+    let m = this.memo.find(this.key, this.keyLength);
+    if (m < 0 && (projected || this.stepperAt >= 0)) {
+      let shared = -1;
+      if (projected) {
+        this.toProjections();
+        shared = this.memo.find(this.key, this.keyLength);
+        if (shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
+        this.fromProjections();
+      }
+      if (shared < 0 && this.stepperAt >= 0) shared = this.findByReads();
+      if (shared >= 0) {
+        // Found under projections or the record's code: kept under the whole key too, so that the next meeting of these slots is one look-up.
+        m = this.memo.add(this.key, this.keyLength);
+        this.programs[m] = this.programs[shared];
+        this.derivedAt[m] = this.derivedAt[shared];
+      }
     }
-    if (m < 0) m = this.memo.find(this.key, this.keyLength);
     if (m < 0) {
       const program = this.derive(s, e);
       if (this.lastPosted) this.posting.add(program);
       if (projected && this.lastWithin) this.toProjections();
+      if (this.lastReadSet >= 0) this.toReadCode(this.lastReadSet);
       m = this.memo.add(this.key, this.keyLength);
       this.programs[m] = this.self === 0 ? program : this.renameProgram(program, this.toPlaceholders(s));
+      this.derivedAt[m] = m;
       return program;
     }
     if (this.self === 0) return this.programs[m];
     const k = this.concreteKey;
-    k[0] = m;
+    k[0] = this.derivedAt[m];
     k[1] = this.self;
     k[2] = this.other;
     let c = this.concrete.find(k, 3);
@@ -189,12 +244,86 @@ export class PackedTransitions {
     for (let i = 0; i < this.projectCount; i++) this.key[this.projectAt[i]] = this.projectSaved[i];
   }
 
+  /** The program kept under the current key with its statechart's record as its code under a set of paths read under this key, or -1. */
+  private findByReads(): number {
+    const at = this.stepperAt;
+    const record = this.key[at];
+    this.key[at] = ANY_RECORD;
+    const n = this.readSets.find(this.key, this.keyLength);
+    let m = -1;
+    if (n >= 0) {
+      const sets = this.readSetLists[n];
+      for (let i = 0; i < sets.length && m < 0; i++) {
+        this.key[at] = -1 - this.readCodes.code(sets[i], this.stepperVersion, record);
+        m = this.memo.find(this.key, this.keyLength);
+      }
+    }
+    this.key[at] = record;
+    return m;
+  }
+
+  /** Puts the code of the statechart's record under `set` in the key, and notes `set` among those read under the key. */
+  private toReadCode(set: number): void {
+    const at = this.stepperAt;
+    const record = this.key[at];
+    this.key[at] = ANY_RECORD;
+    let n = this.readSets.find(this.key, this.keyLength);
+    if (n < 0) {
+      n = this.readSets.add(this.key, this.keyLength);
+      this.readSetLists[n] = [];
+    }
+    if (!this.readSetLists[n].includes(set)) this.readSetLists[n].push(set);
+    this.key[at] = -1 - this.readCodes.code(set, this.stepperVersion, record);
+  }
+
+  /**
+   * Whether `table` holds the current key with its watched slots as their
+   * projections and the statechart's record as its kind and status (a step
+   * under it read beyond what is watched); with `note`, adds it.
+   */
+  private beyondKey(table: TupleTable, note: boolean): boolean {
+    const at = this.stepperAt;
+    const record = at >= 0 ? this.key[at] : 0;
+    if (at >= 0) this.key[at] = -1 - this.projection.of(record);
+    if (this.projectCount > 0) this.toProjections();
+    const found = table.find(this.key, this.keyLength) >= 0;
+    if (note && !found) table.add(this.key, this.keyLength);
+    if (this.projectCount > 0) this.fromProjections();
+    if (at >= 0) this.key[at] = record;
+    return found;
+  }
+
+  /** Keys the record `pos` that an engine of `version` is told, by its value; the program is kept under the values the statechart read of it (`step-reads.ts`). */
+  private pushStepperRecord(s: Int32Array, pos: number, version: 'new' | 'old'): void {
+    this.stepperAt = this.keyLength;
+    this.stepperSlot = pos;
+    this.stepperVersion = version;
+    this.pushSlot(s, pos);
+  }
+
   /** Keys the slot `pos` (its value) and watches it: the program is kept under its projection if the step reads no more. */
   private pushWatched(s: Int32Array, pos: number, how: number): void {
     this.projectAt[this.projectCount] = this.keyLength;
     this.projectSlot[this.projectCount] = pos;
     this.projectHow[this.projectCount++] = how;
     this.pushSlot(s, pos);
+  }
+
+  /**
+   * An id's slots: its record, claim, live file and broker holding each
+   * {@link KEYED} or watched ({@link PRESENCE}, {@link RECORD}), the
+   * producer's count and the reported body keyed (numbers and strings,
+   * which cannot be watched).
+   */
+  private pushIdAs(s: Int32Array, j: number, record: number, claim: number, live: number, broker: number): void {
+    const o = j * PER_ID;
+    const hows = [record, claim, live, broker];
+    for (let k = 0; k < WATCHABLE.length; k++) {
+      if (hows[k] === KEYED) this.pushSlot(s, o + WATCHABLE[k]);
+      else this.pushWatched(s, o + WATCHABLE[k], hows[k]);
+    }
+    this.pushSlot(s, o + PRODUCED);
+    this.pushSlot(s, o + REPORTED);
   }
 
   /**
@@ -349,6 +478,7 @@ export class PackedTransitions {
     this.keyedCount = 0;
     this.overwritten = -1;
     this.projectCount = 0;
+    this.stepperAt = -1;
     this.self = 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
@@ -383,11 +513,14 @@ export class PackedTransitions {
           const o = j * PER_ID;
           // A broker answer reads the record only through what the derivation watches (see programFor).
           if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, RECORD);
-          // An engine's own step is told the record as its event's `read` (`step-reads.ts`).
-          else if (e.kind === 'step' && this.stepReads !== null) this.pushWatched(s, o + REC, RECORD_BY_STEPPER);
+          // An engine's own step, scan or drain is told the record as its event's `read` (`step-reads.ts`).
+          else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
-          this.pushSlot(s, o + LIVE);
+          // A broker answer is told the reply and the claim, not the live file; an engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
+          // A scan keeps the file it is told in its memory: keyed by it.
+          if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
+          else this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             this.pushSlot(s, o + BROKER);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
@@ -434,20 +567,23 @@ export class PackedTransitions {
         return;
       case 'requeue':
       case 'resubmit': {
-        // The operator's `requeue` decision sees the claim, and whether its holder is alive.
+        // The operator's `requeue` decision sees the record and the claim, and whether its holder is alive; of the live file and the broker's holding at most whether they are there.
         const j = this.layout.ids.indexOf(e.id);
-        this.pushId(s, j);
+        this.pushIdAs(s, j, KEYED, KEYED, PRESENCE, PRESENCE);
         this.push(this.holderAlive(s, j));
         return;
       }
-      case 'tear-record':
       case 'tear-claim':
+        // Tears the claim; of the record it may read only its kind and status (every step's parked-body note).
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), RECORD, KEYED, PRESENCE, PRESENCE);
+        return;
+      case 'tear-record':
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
       case 'sweep':
-        // The sweeper reads and writes the id's record; its sweeps counter is written as a delta (COUNTERS).
-        this.pushId(s, this.layout.ids.indexOf(e.id));
+        // Reads and writes the id's record (the sweeper's sweeps counter is written as a delta: COUNTERS); of the others at most whether they are there.
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), KEYED, PRESENCE, PRESENCE, PRESENCE);
         return;
     }
   }
@@ -457,9 +593,13 @@ export class PackedTransitions {
     return false;
   }
 
-  /** Steps the object system once and records the difference as a program. */
-  private derive(s: Int32Array, e: WorldEvent): Int32Array {
-    this.derived++;
+  /**
+   * Unpacks `s` and steps `e` by the object system, the watched slots as
+   * proxies when `watchWorld`, the statechart's record watched where a step
+   * under its key did not read beyond its paths before. The world watch
+   * stays open (the caller closes it); the stepper watch stays armed.
+   */
+  private stepOnce(s: Int32Array, e: WorldEvent, watchWorld: boolean) {
     const { layout, tables } = this;
     // Stepped with the published and parked sets empty: what a step adds to
     // them then shows, and becomes an add (a no-op where already present),
@@ -468,18 +608,15 @@ export class PackedTransitions {
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
-    // The slots of a projected key are watched: the step is given proxies that note what it reads.
-    const reads = this.projectCount > 0 ? this.reads : null;
+    const reads = watchWorld ? this.reads : null;
     reads?.reset();
     const watched: unknown[] = [];
-    let byStepper = -1;
-    for (let i = 0; i < this.projectCount && reads !== null; i++) {
+    for (let i = 0; i < this.projectCount; i++) {
       const pos = this.projectSlot[i];
       const map = PER_ID_MAPS[pos % PER_ID];
       const id = layout.ids[Math.floor(pos / PER_ID)];
       const value = w[map][id];
-      if (this.projectHow[i] === RECORD_BY_STEPPER) byStepper = i;
-      if (value === undefined || this.projectHow[i] === RECORD_BY_STEPPER) {
+      if (value === undefined || reads === null) {
         watched.push(value);
         continue;
       }
@@ -488,31 +625,57 @@ export class PackedTransitions {
       w[map] = { ...w[map], [id]: proxy } as never;
     }
     // The slot the step may overwrite without reading holds a value no step writes: whether the step wrote it shows, even where it wrote what was there.
-    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
-    if (overwrittenId !== null) w.reported = { ...w.reported, [overwrittenId]: UNWRITTEN };
-    const stepReads = byStepper >= 0 ? this.stepReads : null;
+    if (this.overwritten >= 0) w.reported = { ...w.reported, [layout.ids[Math.floor(this.overwritten / PER_ID)]]: UNWRITTEN };
+    // The record the statechart is told: its reads are watched where the steppers are (`step-reads.ts`), unless a step under its key read beyond them before.
+    const stepReads = this.stepperAt >= 0 && !this.beyondKey(this.beyondKeys, false) ? this.stepReads : null;
+    const stepperBefore: RecordSlot | undefined = stepReads !== null ? w.records[layout.ids[Math.floor(this.stepperSlot / PER_ID)]] : undefined;
     stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
-    const next = stepped.state;
+    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, stepReads, stepperBefore };
+  }
+
+  /** Steps the object system once and records the difference as a program. */
+  private derive(s: Int32Array, e: WorldEvent): Int32Array {
+    this.derived++;
+    const { layout, tables } = this;
+    // The slots of a projected key are watched (the step is given proxies that note what it reads), unless a step under its projections read beyond them before.
+    const watchWorld = this.projectCount > 0 && !this.beyondKey(this.worldBeyondKeys, false);
+    let run = this.stepOnce(s, e, watchWorld);
+    if (watchWorld && this.reads.beyond) {
+      // A proxy read beyond its projection may have been kept in the next world (an archived live file): stepped again on the plain slots, keyed by them.
+      this.beyondKey(this.worldBeyondKeys, true);
+      run = this.stepOnce(s, e, false);
+    }
+    const { w, next, watched, stepReads, stepperBefore } = run;
+    const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
+    const reads = watchWorld ? this.reads : null;
     reads?.close();
-    this.lastPosted = stepped.tags.includes('layer:post');
+    this.lastPosted = run.posted;
     const t = layout.packAfter(w, s, next, tables);
     stepReads?.disarm();
-    if (reads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
-    this.lastWithin = reads === null || !reads.beyond;
-    if (stepReads !== null && byStepper >= 0) {
-      // One statechart step that never touched `read`; and no parked record replaced (the parked-body note then reads its body).
-      const before = watched[byStepper] as RecordSlot | undefined;
-      const replaced = next.records[layout.ids[Math.floor(this.projectSlot[byStepper] / PER_ID)]] !== before;
-      const parked = before?.kind === 'record' && before.record.status === 'PARKED';
-      if (stepReads.calls !== 1 || stepReads.readSeen || (replaced && parked)) this.lastWithin = false;
-    }
+    if (reads?.escaped === true || stepReads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
+    this.lastWithin = watchWorld && !this.reads.beyond;
+    const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
     // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
     const written = new Set<number>();
+    this.lastReadSet = -1;
+    if (stepReads !== null) {
+      const replaced = next.records[stepperId] !== stepperBefore;
+      if (replaced) written.add(this.stepperSlot);
+      // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
+      const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
+      const { paths, values } = stepReads.watch;
+      if (stepReads.watch.beyond) this.beyondKey(this.beyondKeys, true);
+      if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
+        this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
+        this.lastReadSet = this.readCodes.setOf(paths);
+      }
+    }
     for (let i = 0; i < watched.length; i++) {
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
     }
+    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
     if (overwrittenId !== null && next.reported[overwrittenId] !== UNWRITTEN) written.add(this.overwritten);
     const ops: number[] = [];
     const fail = (what: string): never => {
