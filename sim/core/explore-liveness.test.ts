@@ -5,6 +5,7 @@
  * both explorers giving the same liveness verdicts and traces.
  */
 import { describe, expect, it } from 'vitest';
+import seedrandom from 'seedrandom';
 import { explore, GrowableIndex, searchResult } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
@@ -320,6 +321,41 @@ describe('stuckModes: the modes bottomCycle finds a component under, in one pass
     }
     // Both answers are met often.
     expect(Math.min(seen.stuck, seen.free)).toBeGreaterThan(1000);
+  });
+
+  it('agrees with bottomCycle where freedom flows against the numbering, past its sweeps (the reversed-edge propagation): 300 random regions of 40 to 80 states whose edges lead mostly to earlier states', () => {
+    const random = seedrandom('stuck-modes-against-order');
+    const scratch = new TarjanScratch();
+    let stuckSeen = 0;
+    for (let g = 0; g < 300; g++) {
+      const n = 40 + Math.floor(random() * 40);
+      const edges: number[][] = [];
+      for (let v = 0; v < n; v++) {
+        const out: number[] = [];
+        // A chain down to state 0 under every mode, then a few random edges.
+        if (v > 0) out.push(v - 1, 0b11);
+        const extra = Math.floor(random() * 2);
+        for (let k = 0; k < extra; k++) out.push(random() < 0.05 ? -1 : Math.floor(random() * n), 1 + Math.floor(random() * 3));
+        edges.push(out);
+      }
+      const [first, targets, masks] = edgeArrays(edges);
+      const stuck = stuckModes(first, targets, masks, 0b11, scratch);
+      for (let m = 0; m < 2; m++) {
+        const found = bottomCycle(first, targets, masks, 1 << m, scratch) !== null;
+        expect([g, m, (stuck & (1 << m)) !== 0]).toEqual([g, m, found]);
+        if (found) stuckSeen++;
+      }
+    }
+    expect(stuckSeen).toBeGreaterThan(50);
+  });
+
+  it('a chain whose freedom flows against the numbering: free once past the sweeps too', () => {
+    // State v steps to v - 1 only; state 0 has no step (a way out). 60 states need 60 sweeps from the last to the first.
+    const chain = Array.from({ length: 60 }, (_, v) => (v === 0 ? [] : [v - 1, 1]));
+    expect(stuckModes(...edgeArrays(chain), 1)).toBe(0);
+    // With state 0 stepping to itself instead, every state is stuck.
+    chain[0] = [0, 1];
+    expect(stuckModes(...edgeArrays(chain), 1)).toBe(1);
   });
 
   it('a cycle with a way out under one mode only is stuck under the others', () => {

@@ -579,7 +579,9 @@ function objectQueue<S, E>(graph: LivenessGraph<S, E>): RegionQueue<S> {
  * Tarjan's algorithm (iterative) over a region's edges that carry `mode`:
  * the states of the first component with a cycle and no edge leaving it,
  * or null. The edges of state i are (targets[k], masks[k]) for k from
- * first[i] to first[i + 1]; target -1 is outside the region. With `roots`,
+ * first[i] to first[i + 1]; a target outside 0 to n - 1 (-1 in a region:
+ * a state of no region; n and above: a state not yet expanded) is a way
+ * out. With `roots`,
  * only components reached from a state marked 1 there.
  */
 export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32Array, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
@@ -607,7 +609,7 @@ export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32
         const k = next[v]++;
         if ((masks[k] & mode) === 0) continue;
         const w = targets[k];
-        if (w < 0) exit[v] = 1;
+        if (w < 0 || w >= n) exit[v] = 1;
         else if (index[w] < 0) {
           index[w] = low[w] = counter++;
           stack.push(w);
@@ -652,6 +654,13 @@ export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32
  * where some state is not free under it. Freedom is propagated backwards
  * along the edges, every mode at once as bits.
  */
+/**
+ * Sweeps {@link stuckModes} tries before it propagates along reversed edges
+ * (the explorer's recorded steps settled in 4 to 8; a sweep over settled
+ * states costs little, a reversed copy of the edges much more).
+ */
+const SWEEPS_MAX = 16;
+
 export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32Array, modes: number, scratch = new TarjanScratch()): number {
   const n = first.length - 1;
   scratch.reserve(n);
@@ -666,10 +675,39 @@ export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32A
     let leaves = 0;
     for (let k = first[v]; k < first[v + 1]; k++) {
       has |= masks[k];
-      if (targets[k] < 0) leaves |= masks[k];
-      else if (targets[k] + 1 < n) start[targets[k] + 1]++;
+      const w = targets[k];
+      if (w < 0 || w >= n) leaves |= masks[k];
+      else if (w + 1 < n) start[w + 1]++;
     }
     free[v] = (leaves | ~has) & modes;
+  }
+  /**
+   * Freedom flows from a state's targets to it. States are numbered as
+   * found, so most edges lead to a later state: sweeps from the last state
+   * to the first take each such edge after its target is final, and a few
+   * sweeps often settle every state (a sweep that changes nothing proves
+   * it). Sequential reads of the edges, and no reversed copy of them; only
+   * where sweeps do not settle is the rest propagated along reversed edges.
+   */
+  for (let sweep = 0; sweep < SWEEPS_MAX; sweep++) {
+    let changed = false;
+    for (let v = n - 1; v >= 0; v--) {
+      let f = free[v];
+      if (f === modes) continue;
+      for (let k = first[v]; k < first[v + 1]; k++) {
+        const w = targets[k];
+        if (w >= 0 && w < n) f |= free[w] & masks[k];
+      }
+      if (f !== free[v]) {
+        free[v] = f;
+        changed = true;
+      }
+    }
+    if (!changed) {
+      let stuck = 0;
+      for (let v = 0; v < n; v++) stuck |= ~free[v] & modes;
+      return stuck;
+    }
   }
   // Prefix sums: the reversed edges of state w are sources[start[w] .. start[w + 1]) (start[n] is not kept: w + 1 < n above).
   for (let w = 1; w < n; w++) start[w] += start[w - 1];
@@ -677,7 +715,7 @@ export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32A
   for (let v = 0; v < n; v++) {
     for (let k = first[v]; k < first[v + 1]; k++) {
       const w = targets[k];
-      if (w < 0) continue;
+      if (w < 0 || w >= n) continue;
       sources[fill[w]] = v;
       sourceMasks[fill[w]++] = masks[k];
     }

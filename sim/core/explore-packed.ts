@@ -311,7 +311,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const nextLook = (expanded: number): number => Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
   const lookForLasso = (): boolean => {
     if (steps === null || lively === null || !lively.lassoLeft) return false;
-    const component = steps.bottomComponent(seen.size, liveness?.modes.length ?? 0);
+    const component = steps.bottomComponent(liveness?.modes.length ?? 0);
     if (component === null || !lively.lassoOnStored(component, storedPaths)) return false;
     return stopAtFirst;
   };

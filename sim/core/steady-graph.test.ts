@@ -68,7 +68,7 @@ describe('SteadyGraph.bottomComponent', () => {
         steps.begin(s.root);
         for (const [t, m] of s.edges) steps.edge(t, m);
       }
-      const got = steps.bottomComponent(n, modes);
+      const got = steps.bottomComponent(modes);
       let expected: { mode: number; components: Set<number>[] } | null = null;
       for (let m = 0; m < modes && expected === null; m++) {
         const components = bottomComponents(graph, 1 << m);
@@ -95,10 +95,10 @@ describe('SteadyGraph.bottomComponent', () => {
     steps.edge(1, 1);
     steps.begin(false);
     steps.edge(2, 1);
-    expect(steps.bottomComponent(3, 1)).toBeNull();
+    expect(steps.bottomComponent(1)).toBeNull();
     steps.begin(false);
     steps.edge(1, 1);
-    expect(steps.bottomComponent(3, 1)).toEqual({ mode: 0, states: [2, 1] });
+    expect(steps.bottomComponent(1)).toEqual({ mode: 0, states: [2, 1] });
   });
 
   it('counts its bytes, and says what its next growth would take', () => {

@@ -91,23 +91,23 @@ export class SteadyGraph {
 
   /**
    * A bottom component with a cycle under some mode, reachable from a root
-   * by its edges, among the `states` numbered so far (those not expanded
-   * have no edges), or null. The first mode that has one, in mode order;
+   * by its edges, among the states expanded so far (an edge to a state not
+   * yet expanded is a way out), or null. The first mode that has one, in mode order;
    * of its components, the first Tarjan's algorithm closes, roots taken in
    * number order (breadth-first order, so near the start).
    */
-  bottomComponent(states: number, modes: number): StoredComponent | null {
+  bottomComponent(modes: number): StoredComponent | null {
+    // The states expanded: an edge to a state beyond (not yet expanded) is a way out.
     const expanded = this.firsts.length;
-    const first = new Int32Array(states + 1);
+    const first = new Int32Array(expanded + 1);
     first.set(this.firsts.data.subarray(0, expanded));
-    first.fill(this.targets.length, expanded);
+    first[expanded] = this.targets.length;
     const targets = this.targets.data.subarray(0, this.targets.length);
     const masks = this.masks.data.subarray(0, this.masks.length);
     const every = (1 << modes) - 1;
     const stuck = stuckModes(first, targets, masks, every, this.scratch);
     if (stuck === 0) return null;
-    const roots = new Uint8Array(states);
-    roots.set(this.roots.subarray(0, expanded));
+    const roots = this.roots.subarray(0, expanded);
     for (let m = 0; m < modes; m++) {
       if ((stuck & (1 << m)) === 0) continue;
       const component = bottomCycle(first, targets, masks, 1 << m, this.scratch, roots);
