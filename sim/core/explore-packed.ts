@@ -352,10 +352,16 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   let askedAt = -1;
   const growthRefused = (): string | null => {
     if (bounds.beforeGrowth === undefined || askedAt === seen.size) return null;
-    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0) + (steps?.growthBytes ?? 0);
+    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
     if (bytes === 0) return null;
     askedAt = seen.size;
     return bounds.beforeGrowth(bytes);
+  };
+  /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
+  const stepsGrowthRefused = (): string | null => {
+    if (bounds.beforeGrowth === undefined || steps === null) return null;
+    const bytes = steps.growthToAsk();
+    return bytes === 0 ? null : bounds.beforeGrowth(bytes);
   };
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
   let liveId = 0;
@@ -363,7 +369,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   /** The liveness checks of the state in `current`, number `id`; true to stop. */
   const live = (id: number): boolean => {
     if (lively === null) return false;
-    stop = growthRefused();
+    stop = growthRefused() ?? stepsGrowthRefused();
     if (stop !== null) return true;
     liveId = id;
     if (lively.visit(current, livePath)) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);

@@ -101,18 +101,28 @@ describe('SteadyGraph.bottomComponent', () => {
     expect(steps.bottomComponent(1)).toEqual({ mode: 0, states: [2, 1] });
   });
 
-  it('counts its bytes, and says what its next growth would take', () => {
+  it('counts its bytes, and says before a state what recording it and a margin of edges after it would allocate', () => {
     const steps = new SteadyGraph();
     expect(steps.growthBytes).toBe(0);
-    for (let i = 0; i < 4096; i++) {
+    // The first arrays hold 4,096 states and 4,096 edges: a state with up to 4,096 edges after it fits only while none is recorded.
+    steps.begin(false);
+    steps.edge(0, 1);
+    const edgesGrowth = steps.growthBytes;
+    expect(edgesGrowth).toBeGreaterThan(0);
+    // Asked about once: the edges' growth, then nothing until another growth comes near.
+    expect([steps.growthToAsk(), steps.growthToAsk()]).toEqual([edgesGrowth, 0]);
+    for (let i = 1; i < 4096; i++) {
       steps.begin(false);
       steps.edge(i, 1);
     }
-    expect(steps.growthBytes).toBeGreaterThan(0);
+    // The next state doubles the states' arrays as well: only that growth is new.
+    expect(steps.growthBytes).toBeGreaterThan(edgesGrowth);
+    expect(steps.growthToAsk()).toBe(steps.growthBytes - edgesGrowth);
     const before = steps.bytes;
+    const asked = steps.growthBytes;
     steps.begin(false);
     steps.edge(0, 1);
-    expect(steps.bytes).toBeGreaterThan(before);
-    expect(steps.growthBytes).toBe(0);
+    // What was foreseen is what the doubled arrays take: each grew by its old size.
+    expect(steps.bytes - before).toBe(asked / 2);
   });
 });

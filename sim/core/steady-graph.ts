@@ -15,6 +15,9 @@
  */
 import { bottomCycle, stuckModes, TarjanScratch } from './explore-liveness.ts';
 
+/** Edges one state is expected to add at most (the outbox's busiest states add a few dozen): {@link SteadyGraph.growthBytes} looks that far ahead. */
+const EDGE_MARGIN = 4096;
+
 /** An array of 32-bit integers that doubles as it fills. */
 class Growable {
   data: Int32Array;
@@ -29,10 +32,6 @@ class Growable {
       this.data = grown;
     }
     this.data[this.length++] = x;
-  }
-  /** Bytes the next push would allocate (the array doubles), else 0. */
-  get growthBytes(): number {
-    return this.length === this.data.length ? 2 * this.data.byteLength : 0;
   }
 }
 
@@ -50,6 +49,9 @@ export class SteadyGraph {
   /** Per state expanded: 1 when a lasso's stem may start there (the liveness phase passes through it). */
   private roots = new Uint8Array(1 << 12);
   private readonly scratch = new TarjanScratch();
+  /** The sizes at which {@link growthToAsk} last returned each growth. */
+  private statesAsked = -1;
+  private edgesAsked = -1;
 
   /** States given to {@link begin} so far (numbers 0 to expanded - 1). */
   get expanded(): number {
@@ -66,9 +68,43 @@ export class SteadyGraph {
     return this.firsts.data.byteLength + this.targets.data.byteLength + this.masks.data.byteLength + this.roots.byteLength;
   }
 
-  /** Bytes the next state or edge may allocate at once (the arrays double). */
+  /**
+   * Bytes the arrays would allocate at once (they double) if the next state
+   * and up to {@link EDGE_MARGIN} edges after it were recorded, else 0: the
+   * explorer asks its memory bound before each state it expands.
+   */
   get growthBytes(): number {
-    return Math.max(this.firsts.growthBytes + (this.firsts.length === this.roots.length ? 2 * this.roots.byteLength : 0), this.targets.growthBytes + this.masks.growthBytes);
+    return this.statesGrowth() + this.edgesGrowth();
+  }
+
+  /**
+   * {@link growthBytes}, less the growths a former call already returned:
+   * what the explorer asks its memory bound, so that each growth is asked
+   * about once.
+   */
+  growthToAsk(): number {
+    let bytes = 0;
+    const states = this.statesGrowth();
+    if (states > 0 && this.statesAsked !== this.roots.length) {
+      this.statesAsked = this.roots.length;
+      bytes += states;
+    }
+    const edges = this.edgesGrowth();
+    if (edges > 0 && this.edgesAsked !== this.targets.data.length) {
+      this.edgesAsked = this.targets.data.length;
+      bytes += edges;
+    }
+    return bytes;
+  }
+
+  /** The states' arrays' growth at the next state, else 0 (they fill together). */
+  private statesGrowth(): number {
+    return this.firsts.length === this.firsts.data.length ? 2 * (this.firsts.data.byteLength + this.roots.byteLength) : 0;
+  }
+
+  /** The edges' arrays' growth within {@link EDGE_MARGIN} edges, else 0. */
+  private edgesGrowth(): number {
+    return this.targets.length + EDGE_MARGIN > this.targets.data.length ? 2 * (this.targets.data.byteLength + this.masks.data.byteLength) : 0;
   }
 
   /** The next state expanded (its number is {@link expanded}); its edges follow. `root`: a lasso's stem may start there. */

@@ -184,6 +184,31 @@ describe('explore: bounds', () => {
     expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test: table growth)', states: 2 ** 17 * 0.75 });
   });
 
+  it('with liveness, also asks before the recorded steps\' arrays double (once each), and stops there when refused', () => {
+    const search = (refuse: (bytes: number, states: number) => boolean) => {
+      const asked: [number, number][] = [];
+      let states = 0;
+      const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
+        statesMax: 1_000_000,
+        liveness: true,
+        progressEvery: 1,
+        onProgress: (n) => void (states = n),
+        beforeGrowth: (bytes) => (asked.push([bytes, states]), refuse(bytes, states) ? 'memory (test: table growth)' : null),
+      });
+      return { r, asked };
+    };
+    // The numbered visited set starts at 2^16 slots of 12 bytes: its first doubling asks for 1.5 MiB.
+    const all = search(() => false);
+    const steps = all.asked.filter(([bytes]) => bytes !== 1.5 * 2 ** 20 && bytes !== 3 * 2 ** 20);
+    expect(steps.length).toBeGreaterThan(2);
+    // Each growth is asked once: no two asks of the same size.
+    expect(new Set(steps.map(([bytes]) => bytes)).size).toBe(steps.length);
+    const [refusedBytes, refusedAt] = steps[2];
+    const { r } = search((bytes, states) => bytes === refusedBytes && states === refusedAt);
+    expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test: table growth)' });
+    expect(r.states).toBeLessThan(all.r.states);
+  });
+
   it('stops when the caller says so (the heap guard), with the reason', () => {
     let asked = 0;
     const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, engines: 3 }), { rules: failClosed }, steppersFor(failClosed, null), {
