@@ -102,7 +102,7 @@ describe('SteadyGraph.bottomComponent', () => {
   });
 
   it('counts its bytes, and says before a state what recording it and a margin of edges after it would allocate', () => {
-    const steps = new SteadyGraph();
+    const steps = new SteadyGraph(4096);
     expect(steps.growthBytes).toBe(0);
     // The first arrays hold 4,096 states and 4,096 edges: a state with up to 4,096 edges after it fits only while none is recorded.
     steps.begin(false);

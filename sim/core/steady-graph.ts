@@ -22,7 +22,7 @@ const EDGE_MARGIN = 4096;
 class Growable {
   data: Int32Array;
   length = 0;
-  constructor(capacity = 1 << 12) {
+  constructor(capacity: number) {
     this.data = new Int32Array(capacity);
   }
   push(x: number): void {
@@ -43,15 +43,27 @@ export interface StoredComponent {
 
 export class SteadyGraph {
   /** Per state expanded, in number order: where its edges start. */
-  private readonly firsts = new Growable();
-  private readonly targets = new Growable();
-  private readonly masks = new Growable();
+  private readonly firsts: Growable;
+  private readonly targets: Growable;
+  private readonly masks: Growable;
   /** Per state expanded: 1 when a lasso's stem may start there (the liveness phase passes through it). */
-  private roots = new Uint8Array(1 << 12);
+  private roots: Uint8Array;
   private readonly scratch = new TarjanScratch();
   /** The sizes at which {@link growthToAsk} last returned each growth. */
   private statesAsked = -1;
   private edgesAsked = -1;
+
+  /**
+   * Room for `capacity` states and edges at first (the arrays double as they
+   * fill): 2^16 by default, so that the memory bound is asked about growths
+   * of a megabyte or more, as the visited set's, not of a few kilobytes.
+   */
+  constructor(capacity = 1 << 16) {
+    this.firsts = new Growable(capacity);
+    this.targets = new Growable(capacity);
+    this.masks = new Growable(capacity);
+    this.roots = new Uint8Array(capacity);
+  }
 
   /** States given to {@link begin} so far (numbers 0 to expanded - 1). */
   get expanded(): number {
