@@ -122,7 +122,7 @@ export function slotMask(slots: readonly number[] | Int32Array): number {
   return mask;
 }
 
-/** States expanded at the first look for a lasso on the recorded steps (then at each doubling). */
+/** States expanded at the first look for a lasso on the recorded steps (then each time they have grown {@link LASSO_LOOK_GROWTH} times). */
 const LASSO_LOOK_FIRST = 256;
 /** How much the states expanded grow between two looks for a lasso before the end of a search. */
 const LASSO_LOOK_GROWTH = 4;
