@@ -103,6 +103,8 @@ export interface ExploreOptions extends WorldSizeOptions {
   maxDepth?: number;
   /** MiB; default 70% of the machine. */
   maxMemory?: number;
+  /** States the lasso search may take ahead of the search for early answers (`--look-ahead`, docs/properties.md); verdicts do not depend on it. */
+  lookAhead?: number;
   /** Go on after a violation: every property violated, each with its shortest trace. */
   continue?: boolean;
   out?: string;
@@ -211,6 +213,7 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
     maxStates: text(options.maxStates),
     maxDepth: text(options.maxDepth),
     maxMemory: text(options.maxMemory),
+    lookAhead: text(options.lookAhead),
     continue: options.continue,
     ...(options.symmetry === false ? { symmetry: false } : {}),
     ...(options.por === true ? { por: true } : {}),

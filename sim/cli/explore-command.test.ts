@@ -84,6 +84,22 @@ describe('outbox-sim explore', () => {
     expect(JSON.parse(r.out)).toMatchObject({ ok: true, complete: false, proof: false, stoppedBy: 'max-states', states: 20000 });
   });
 
+  it('--look-ahead: a larger budget answers a lasso of a larger world from its first states; the same violation either way', async () => {
+    const lasso = async (...extra: string[]) => {
+      const r = await run('explore', '--rules', './properties/mutants/retry-past-cap.ts', '--engines', '3', '--attempts', '3', '--crashes', '3', ...extra, '--json', '--out', tmp);
+      expect(r.code).toBe(1);
+      const j = JSON.parse(r.out) as ExploreJson;
+      return { states: j.states, found: j.violations.map((v) => [v.property, v.steps]) };
+    };
+    const byDefault = await lasso();
+    const ahead = await lasso('--look-ahead', '100000');
+    // The default budget runs out in the region of the first states: the lasso is found on the recorded steps, far into the search.
+    expect(byDefault.states).toBeGreaterThan(10_000);
+    expect(ahead.states).toBeLessThan(10);
+    expect(ahead.found).toEqual(byDefault.found);
+    expect(ahead.found[0]?.[0]).toBe('quiet-after-healing');
+  });
+
   it('--max-memory stops the search before memory runs out, and says so, exit 3', async () => {
     const r = await run('explore', '--engines', '3', '--max-memory', '1', '--json');
     expect(r.code).toBe(3);

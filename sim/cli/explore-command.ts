@@ -22,7 +22,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import { steppersFor } from '../check.ts';
 import { outboxProperties } from '../outbox/properties.ts';
-import { QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
+import { LOOK_AHEAD_STATES, QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
@@ -58,6 +58,7 @@ export interface ExploreFlags {
   broker?: string;
   property?: string;
   maxStates?: string;
+  lookAhead?: string;
   maxDepth?: string;
   maxMemory?: string;
   continue?: boolean;
@@ -171,6 +172,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const por = flags.por === true;
   if (por && depthMax !== undefined) throw new UsageError('--por cannot be combined with --max-depth (partial-order reduction keeps states reachable, not their depth)');
   const memoryMiB = intFlag('--max-memory', flags.maxMemory, memoryMiBDefault(), 1, 1 << 30);
+  const lookAhead = intFlag('--look-ahead', flags.lookAhead, LOOK_AHEAD_STATES, 0, 200_000_000);
   const options = exploreOptions(sizes);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
@@ -198,6 +200,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
       return interruption() !== null ? INTERRUPTED : guard();
     },
     beforeGrowth: (bytes) => guard(bytes),
+    lookAhead,
     progressEvery: 10_000,
     stopEvery: STOP_EVERY,
     // Partial-order reduction preserves the always properties only: the eventually ones are not checked under it.

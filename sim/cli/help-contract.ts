@@ -11,6 +11,7 @@
  */
 import type { Command } from 'commander';
 import { SEEDS_DEFAULT } from '../check.ts';
+import { LOOK_AHEAD_STATES } from '../core/explore-liveness.ts';
 import { EXPLORE_DEFAULTS } from '../outbox/explore-options.ts';
 import { COMPARE_STATES_DEFAULT } from './compare-command.ts';
 import { DIFF_STATES_DEFAULT } from './diff-command.ts';
@@ -32,7 +33,7 @@ const WORLD: Readonly<Record<string, string | number>> = {
 /** Per command, the default of each flag whose description does not already say it. */
 export const HELP_DEFAULTS: Readonly<Record<string, Readonly<Record<string, string | number>>>> = {
   check: { '--seeds': SEEDS_DEFAULT },
-  explore: { ...WORLD, '--max-states': MAX_STATES_DEFAULT, '--max-depth': 'no bound' },
+  explore: { ...WORLD, '--max-states': MAX_STATES_DEFAULT, '--max-depth': 'no bound', '--look-ahead': LOOK_AHEAD_STATES },
   diff: { ...WORLD, '--max-states': DIFF_STATES_DEFAULT },
   compare: { '--seeds': SEEDS_DEFAULT, '--max-states': COMPARE_STATES_DEFAULT, '--workers': 1 },
 };

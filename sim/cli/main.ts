@@ -134,6 +134,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--max-states <n>', 'stop after this many distinct states (partial result)')
     .option('--max-depth <n>', 'search every trace of up to n steps and no longer one (partial result unless nothing goes further)')
     .option('--max-memory <MiB>', 'stop (partial result) before the process uses this much memory; default 70% of the machine')
+    .option('--look-ahead <n>', 'states the lasso search may take ahead of the search from its first busy states, for early answers in large worlds (verdicts do not depend on it)')
     .option('--continue', 'go on after a violation: every property violated, each with its shortest trace')
     .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
     .option('--no-symmetry', 'store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
