@@ -27,6 +27,11 @@ export function fingerprint(key: string): [number, number] {
   return [a >>> 0, b >>> 0];
 }
 
+/** The slot of a table of `mask + 1` slots where a fingerprint's linear probe starts (every fingerprint table places it so). */
+export function probeHome(hi: number, lo: number, mask: number): number {
+  return (hi ^ Math.imul(lo, 0x9e3779b1)) & mask;
+}
+
 /** A growable set of 64-bit fingerprints. */
 export class FingerprintSet {
   private table: Uint32Array;
@@ -89,7 +94,7 @@ export class FingerprintSet {
 
   /** The slot where a fingerprint's probe starts. */
   private home(hi: number, lo: number): number {
-    return (hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask;
+    return probeHome(hi, lo, this.mask);
   }
 
   private grow(): void {

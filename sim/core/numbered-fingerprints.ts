@@ -7,6 +7,11 @@
  * fingerprint has its number in the same cache line (a table of numbers
  * apart cost a second memory access per successor). 12 bytes a slot.
  */
+import * as fingerprints from './fingerprint.ts';
+
+// A module-local copy: a module loader may turn each access to an imported binding into a getter call (see explore-packed.ts).
+const probeHome = fingerprints.probeHome;
+
 const WORDS = 3;
 
 export class NumberedFingerprintSet {
@@ -79,7 +84,7 @@ export class NumberedFingerprintSet {
 
   /** The slot where a fingerprint's probe starts (as `FingerprintSet` places it). */
   private home(hi: number, lo: number): number {
-    return (hi ^ Math.imul(lo, 0x9e3779b1)) & this.mask;
+    return probeHome(hi, lo, this.mask);
   }
 
   /** Doubles the table; numbers move with their fingerprints. */

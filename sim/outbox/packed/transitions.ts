@@ -66,9 +66,6 @@ const RECORD = 1;
 /** A slot keyed by its value (not watched). */
 const KEYED = -1;
 
-/** The per-id slots that hold objects (a proxy can watch them), in the order {@link PackedTransitions.pushIdAs} takes them. */
-const WATCHABLE = [REC, CLAIM, LIVE, BROKER];
-
 /** The record's place in a key that stands for every record, in the table of the sets of paths read under a key (see {@link PackedTransitions.findByReads}). */
 const ANY_RECORD = -1;
 
@@ -317,13 +314,19 @@ export class PackedTransitions {
    */
   private pushIdAs(s: Int32Array, j: number, record: number, claim: number, live: number, broker: number): void {
     const o = j * PER_ID;
-    const hows = [record, claim, live, broker];
-    for (let k = 0; k < WATCHABLE.length; k++) {
-      if (hows[k] === KEYED) this.pushSlot(s, o + WATCHABLE[k]);
-      else this.pushWatched(s, o + WATCHABLE[k], hows[k]);
-    }
+    // Slot by slot (no array of the four per key built).
+    this.pushAs(s, o + REC, record);
+    this.pushAs(s, o + CLAIM, claim);
+    this.pushAs(s, o + LIVE, live);
+    this.pushAs(s, o + BROKER, broker);
     this.pushSlot(s, o + PRODUCED);
     this.pushSlot(s, o + REPORTED);
+  }
+
+  /** Keys the slot `pos` by its value ({@link KEYED}) or watched as `how`. */
+  private pushAs(s: Int32Array, pos: number, how: number): void {
+    if (how === KEYED) this.pushSlot(s, pos);
+    else this.pushWatched(s, pos, how);
   }
 
   /**
