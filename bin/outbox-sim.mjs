@@ -6,12 +6,16 @@
 // streams and the wall clock (used for reporting only).
 import { compiledCli } from './compiled.mjs';
 import { wallSeconds } from './clock.mjs';
+import { applyCompileBudget } from './compile-budget.mjs';
 
 // `outbox-sim ... | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw err;
 });
+const argv = process.argv.slice(2);
+// Before the command's code loads, so that all of it compiles under its budget.
+applyCompileBudget(argv);
 const compiled = compiledCli();
 let cli;
 if (compiled !== null) {
@@ -24,7 +28,6 @@ if (compiled !== null) {
   register();
   cli = { supervisor: () => import('../sim/cli/supervisor.ts'), main: () => import('../sim/cli/main.ts'), io: () => import('../sim/cli/io.ts') };
 }
-const argv = process.argv.slice(2);
 // A command that loads a user's rule file runs on a worker thread under a watchdog (a decision may never return).
 const { needsSupervisor, supervise } = await cli.supervisor();
 if (needsSupervisor(argv)) {
