@@ -255,6 +255,13 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const stopAtFirst = bounds.stopAtFirst ?? true;
   const progressEvery = bounds.progressEvery ?? 10_000;
   const stopEvery = bounds.stopEvery ?? progressEvery;
+  // The rest of the bounds read once, here: the loop below reads locals. A search is given bounds of
+  // several hidden classes (its caller's; a lasso's shortest path, `{ statesMax }`), and code that
+  // read them per state, optimised on one class, was thrown away when it met the next.
+  const statesMax = bounds.statesMax;
+  const onProgress = bounds.onProgress;
+  const stopReason = bounds.stopReason;
+  const beforeGrowth = bounds.beforeGrowth;
   /**
    * Lassos are looked for on the steps this search takes, recorded (see
    * `steady-graph.ts`), rather than by a cycle search from each state, which
@@ -262,7 +269,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
    * reduction: a state's skipped steps would look like no way out.
    */
   const recorded = liveness !== undefined && system.reduce === undefined;
-  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, bounds.statesMax), undefined, () => bounds.stopReason?.() ?? null, recorded, bounds.lookAhead);
+  const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, statesMax), undefined, () => stopReason?.() ?? null, recorded, bounds.lookAhead);
   const steps = recorded ? new SteadyGraph() : null;
   const checked = [...system.always, ...(lively?.checked ?? [])];
   const depthMax = bounds.depthMax ?? -1;
@@ -285,7 +292,9 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   let depth = 0;
   let queueBytesMax = 0;
   const violations: FoundViolation<E>[] = [];
-  const violated: boolean[] = system.always.map(() => false);
+  // A typed array (1: violated): one class whatever the count of properties (an array of booleans made
+  // by `map` has another class when empty, as a lasso's shortest-path search's system may give).
+  const violated = new Uint8Array(system.always.length);
 
   const pathTo = (i: number): E[] => {
     const events: E[] = [];
@@ -332,10 +341,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const check = (s: Int32Array, i: number, changed: number): boolean => {
     for (let p = 0; p < propertyCount; p++) {
       // A property not yet violated held in every state stored so far, the parent among them.
-      if (violated[p]) continue;
+      if (violated[p] === 1) continue;
       const v = system.check(s, p, changed);
       if (v !== null) {
-        violated[p] = true;
+        violated[p] = 1;
         violations.push({ violation: v, events: pathTo(i) });
         if (stopAtFirst) return true;
       }
@@ -351,17 +360,17 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
    */
   let askedAt = -1;
   const growthRefused = (): string | null => {
-    if (bounds.beforeGrowth === undefined || askedAt === seen.size) return null;
+    if (beforeGrowth === undefined || askedAt === seen.size) return null;
     const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
     if (bytes === 0) return null;
     askedAt = seen.size;
-    return bounds.beforeGrowth(bytes);
+    return beforeGrowth(bytes);
   };
   /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
   const stepsGrowthRefused = (): string | null => {
-    if (bounds.beforeGrowth === undefined || steps === null) return null;
+    if (beforeGrowth === undefined || steps === null) return null;
     const bytes = steps.growthToAsk();
-    return bytes === 0 ? null : bounds.beforeGrowth(bytes);
+    return bytes === 0 ? null : beforeGrowth(bytes);
   };
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
   let liveId = 0;
@@ -450,12 +459,12 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       }
       queue.push(state);
       if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
-      if (seen.size % progressEvery === 0) bounds.onProgress?.(seen.size, depth);
+      if (seen.size % progressEvery === 0) onProgress?.(seen.size, depth);
       if (seen.size % stopEvery === 0) {
-        stop = bounds.stopReason?.() ?? null;
+        stop = stopReason?.() ?? null;
         if (stop !== null) return true;
       }
-      if (seen.size >= bounds.statesMax) {
+      if (seen.size >= statesMax) {
         stop = 'max-states';
         return true;
       }

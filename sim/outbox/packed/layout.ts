@@ -10,6 +10,7 @@ import type { Holding } from '../../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { InTransit } from '../events/land.ts';
 import type { EngineProc, World } from '../world.ts';
+import { emptyList } from '../world-copy.ts';
 import { Canon, Interner } from './interner.ts';
 
 /** Slots of one id, at `id * PER_ID`. */
@@ -193,7 +194,13 @@ export class PackedLayout {
     });
     const g = this.globals;
     const engines = this.enginesOf(s, t);
-    const w: World = {
+    // Every field written, in copyWorld's order, a kind's own slot undefined until the kind first
+    // writes it (the world's key tells absent from 0; undefined reads, encodes and prints as
+    // absent): every world unpacked, whatever its slots hold, and every world the object system
+    // steps it to, then has one hidden class. A slot added only when set gave the worlds of a
+    // search with a clock, a dedupe memory or POSTs in transit classes of their own, and each
+    // such world of `check`'s suite threw away the code optimised on the worlds before it.
+    const w: { [K in keyof Required<World>]: World[K] } = {
       records,
       claims,
       live,
@@ -212,14 +219,11 @@ export class PackedLayout {
       parkedAttempts: listOf(t.stringLists.value(s[g + PARKED])),
       parkedGone: listOf(t.stringLists.value(s[g + PARKED_GONE])),
       healing: s[g + HEALING] === 1,
+      dedupe: t.dedupeMemories.value(s[g + DEDUPE]),
+      inTransit: t.transitLists.value(s[g + IN_TRANSIT]),
+      clock: s[g + CLOCK] !== 0 ? s[g + CLOCK] : undefined,
+      sweeps: s[g + SWEEPS] !== 0 ? s[g + SWEEPS] : undefined,
     };
-    // A kind's own slot is absent until the kind first writes it (the world's key tells absent from 0).
-    if (s[g + SWEEPS] !== 0) w.sweeps = s[g + SWEEPS];
-    if (s[g + CLOCK] !== 0) w.clock = s[g + CLOCK];
-    const inTransit = t.transitLists.value(s[g + IN_TRANSIT]);
-    if (inTransit !== undefined) w.inTransit = inTransit;
-    const dedupe = t.dedupeMemories.value(s[g + DEDUPE]);
-    if (dedupe !== undefined) w.dedupe = dedupe;
     return w;
   }
 }
@@ -230,5 +234,6 @@ function setIf<T>(into: Record<string, T>, key: string, value: T | undefined): v
 
 /** Interned lists are shared: a world gets its own copy, as worlds never share mutable arrays. */
 function listOf<T>(list: readonly T[] | undefined): T[] {
-  return list === undefined ? [] : [...list];
+  // An empty list of the class filled ones have (see emptyList).
+  return list === undefined ? emptyList() : [...list];
 }

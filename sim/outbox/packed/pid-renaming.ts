@@ -10,6 +10,7 @@
  * holdings, counts and strings have none).
  */
 import type { ClaimSlot } from '../../../model/types.ts';
+import type { EngineContext } from '../../../model/lifecycle.ts';
 import type { EngineProc } from '../world.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { PackedTables } from './layout.ts';
@@ -97,8 +98,7 @@ export class PidRenaming {
       renamePid(proc.ctx.pid, r);
     }
     return this.memoised(1, procId, r, () => {
-      const renamed: EngineProc = { ...proc, pid: renamePid(proc.pid, r), ctx: { ...proc.ctx, pid: renamePid(proc.ctx.pid, r) } };
-      return this.tables.procs.id(renamed);
+      return this.tables.procs.id(renamedProc(proc, renamePid(proc.pid, r), renamePid(proc.ctx.pid, r)));
     });
   }
 
@@ -117,6 +117,30 @@ export class PidRenaming {
     }
     return this.renamed[i];
   }
+}
+
+/**
+ * `proc` with its pid and its memory's pid replaced, every field written in
+ * the order the steppers write them (`newEngineProc`, `withMemory`, the
+ * compiled stepper's context copy): a spread made processes of another
+ * hidden class, and every engine read of the explorer and the object system
+ * met two classes of process (the renamed ones first in a world with
+ * crashes or one engine). The types fail to compile when either gains a field.
+ */
+function renamedProc(proc: EngineProc, pid: number, memoryPid: number): EngineProc {
+  const c = proc.ctx;
+  const ctx: { [K in keyof Required<EngineContext>]: EngineContext[K] } = {
+    pid: memoryPid,
+    attemptsMax: c.attemptsMax,
+    id: c.id,
+    file: c.file,
+    envelope: c.envelope,
+    outcome: c.outcome,
+    pending: c.pending,
+    effect: c.effect,
+  };
+  const renamed: { [K in keyof Required<EngineProc>]: EngineProc[K] } = { pid, version: proc.version, state: proc.state, ctx };
+  return renamed;
 }
 
 /** A pid under a renaming. */

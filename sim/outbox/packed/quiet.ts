@@ -17,7 +17,7 @@
  */
 import { EVENT_KINDS } from '../events/table.ts';
 import { hasClock } from '../events/clock.ts';
-import { initialMemory } from '../stepper.ts';
+import { newEngineProc } from '../stepper.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
@@ -98,7 +98,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
   const verdicts = new TupleTable();
   const quietOf: boolean[] = [];
   const key = new Int32Array(5 + PER_ID * layout.ids.length);
-  const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id({ pid, version: 'new', ...initialMemory(pid, options.attemptsMax) }));
+  const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id(newEngineProc(pid, 'new', options.attemptsMax)));
 
   return (s) => {
     const alive = s[g + ENGINE_COUNT];

@@ -19,6 +19,7 @@ import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { copyWorld, emptyList } from '../world-copy.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
 import { ReadCodes } from './read-codes.ts';
@@ -610,7 +611,11 @@ export class PackedTransitions {
     // parkedGone likewise, unless the event reads it (a broker answer): then keyed, it is set whole.
     const unpacked = layout.unpack(s, tables);
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
-    const w = { ...unpacked, published: [], parkedAttempts: [], parkedGone: goneKeyed ? unpacked.parkedGone : [] };
+    // A copy field by field (copyWorld), not a spread: the world stepped keeps the class of every world.
+    const w = copyWorld(unpacked);
+    w.published = emptyList();
+    w.parkedAttempts = emptyList();
+    if (!goneKeyed) w.parkedGone = emptyList();
     const reads = watchWorld ? this.reads : null;
     reads?.reset();
     const watched: unknown[] = [];
