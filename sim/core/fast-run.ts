@@ -126,6 +126,8 @@ class FastRun<S, E> {
   /** The groups with an event and a weight (their index among the state's groups, or in `groups`), and their weights. */
   readonly picks: number[] = [];
   readonly weights: number[] = [];
+  /** How many of `picks` and `weights` are this step's (the arrays are reused, never shortened). */
+  count = 0;
   // The states at which the `always` and the `sometimes` properties were last checked: runSeed checks
   // `always` ones after each step (not on the initial state) and `sometimes` ones also on the initial
   // state, neither after healing; a property is checked again when what it reads differs from there.
@@ -166,14 +168,20 @@ function result<S, E>(r: FastRun<S, E>, end: FastRunResult['end'], violation: Fa
   return { seed: r.seed, steps: r.steps, violation, tags: r.tags, reached: r.reached.sort(), end };
 }
 
-/** Fills `picks` and `weights` with the state's drawable groups; whether no group has an event (drawable or not). */
+/** Fills `picks` and `weights` with the state's drawable groups (`count` of them); whether no group has an event (drawable or not). */
 function listDrawable<S, E>(r: FastRun<S, E>): boolean {
   const { groups, picks, weights, state } = r;
+  const lazy = r.system.groups;
+  if (lazy?.drawable !== undefined) {
+    // One call for all groups: which have an event and their weights, without a call per group and question.
+    const n = lazy.drawable(state, picks, weights);
+    r.count = n > 0 ? n : 0;
+    return n === -1;
+  }
   groups.length = 0;
   picks.length = 0;
   weights.length = 0;
   let empty = true;
-  const lazy = r.system.groups;
   if (lazy !== undefined) {
     // Which groups have an event, without listing them; the drawn group's events are listed below.
     // A group without weight is never drawn: whether it has an event matters only in the liveness
@@ -207,13 +215,14 @@ function listDrawable<S, E>(r: FastRun<S, E>): boolean {
       }
     }
   }
+  r.count = picks.length;
   return empty;
 }
 
 /** Draws a group and one of its events, and takes that step. */
 function takeStep<S, E>(r: FastRun<S, E>): StepResult<S> {
   const lazy = r.system.groups;
-  const drawn = r.picks[r.chooser.weighted('schedule', r.weights)];
+  const drawn = r.picks[r.chooser.weighted('schedule', r.weights, r.count)];
   const g = lazy !== undefined ? lazy.choice(r.state, drawn) : r.groups[drawn];
   const index = g.eventWeights !== undefined ? r.chooser.weighted(g.group, g.eventWeights) : r.chooser.int(g.group, g.events.length);
   return r.system.step(r.state, g.events[index]);
@@ -233,7 +242,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
     const v = eventuallyViolated(system, r.state);
     return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
   }
-  if (r.picks.length === 0 || r.budget === 0) {
+  if (r.count === 0 || r.budget === 0) {
     if (r.phase === 'fault' && system.heal !== undefined) {
       r.phase = 'heal';
       r.budget = r.bounds.healStepsMax;
@@ -242,7 +251,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
       return null;
     }
     if (r.phase === 'heal') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
-    return result(r, r.picks.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+    return result(r, r.count === 0 ? 'no-events' : 'fault-bound-no-heal', null);
   }
   const first = r.checked === null;
   const out = takeStep(r);

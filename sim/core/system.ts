@@ -90,4 +90,13 @@ export interface GroupedChoices<S, E> {
   /** Whether group `i` has an event (without listing them all). */
   hasEvents(state: S, i: number): boolean;
   choice(state: S, i: number): ChoiceGroup<E>;
+  /**
+   * All groups at once, as a random run asks before each draw: writes the
+   * index and weight of each group with an event and a positive weight into
+   * `picks` and `weights` from 0 (past the count returned, whatever was there
+   * stays), and returns their count; -1 when no group at all has an event.
+   * Optional: without it, the run asks {@link count}, {@link weight} and
+   * {@link hasEvents} group by group (the same answers, more calls).
+   */
+  drawable?(state: S, picks: number[], weights: number[]): number;
 }
