@@ -81,6 +81,16 @@ export interface TransitionSystem<S, E> {
   quiescent?(state: S): boolean;
   /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
   groups?: GroupedChoices<S, E>;
+  /** Which top-level fields differ between two states, as bits, when the system can say it faster than a read of each field by name. */
+  fieldBits?: FieldBits<S>;
+}
+
+/** A state's top-level fields as bits (a random run compares the fields its properties read once a step). */
+export interface FieldBits<S> {
+  /** A field's bit, or 0 when it has none (a property reading it is checked after every step). */
+  bitOf(field: keyof S & string): number;
+  /** The bits of the fields that are not the same value in `a` and `b`. */
+  changed(a: S, b: S): number;
 }
 
 /** A state's choice groups one at a time: group `i` is `choices(state)[i]`. */

@@ -6,7 +6,7 @@
 import { outboxProperties } from './properties.ts';
 import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { ChoiceGroup, StepResult, TransitionSystem } from '../core/system.ts';
+import type { ChoiceGroup, FieldBits, StepResult, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
@@ -14,6 +14,7 @@ import { answerEvent } from './events/broker.ts';
 import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
+import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -155,10 +156,19 @@ export function outboxSystem(
     heal,
     quiescent,
     groups: lazyChoicesOf(ctx),
+    ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
+
+/**
+ * The world's fields as bits for the seed runner's property checks: each
+ * field compared written out (`changedFields`), not read by name from a list.
+ * Null for a world of more than 31 fields (the runner then compares by name).
+ */
+const WORLD_BITS: FieldBits<World> | null =
+  WORLD_FIELDS.length <= 31 ? { bitOf: (f) => (WORLD_FIELDS.includes(f) ? 1 << WORLD_FIELDS.indexOf(f) : 0), changed: changedFields } : null;
 
 /** The slots the table's kinds own, each undefined (see `initial`). */
 const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
