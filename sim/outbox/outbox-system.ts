@@ -200,6 +200,8 @@ const FUTURE_TICKS = 1_000;
  * the record says PARKED.
  */
 function noteParkedGone(w: World, e: WorldEvent, out: StepResult<World>): StepResult<World> {
+  // The same records object: no record was replaced (most steps; the loop below would find nothing).
+  if (out.state.records === w.records) return out;
   let gone: string[] | null = null;
   // Every step comes here: the ids in Object.keys order, without listing them.
   const records = w.records;

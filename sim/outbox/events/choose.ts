@@ -7,7 +7,7 @@ import type { ChoiceGroup, GroupedChoices, StepResult } from '../../core/system.
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range, Subject } from './kind.ts';
-import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { applyOfEvent, EVENT_KINDS, GROUPS, type Group } from './table.ts';
 import { groupReads, ListingMemo } from './listing-memo.ts';
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 
@@ -259,5 +259,5 @@ const MEMO_READS: readonly number[] = [...GROUP_PASSES.map((g) => g.reads), ...G
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {
   const tags: string[] = [];
-  return { state: applyOf(kindOf(e))(w, e, ctx, tags), tags };
+  return { state: applyOfEvent(e)(w, e, ctx, tags), tags };
 }
