@@ -79,6 +79,23 @@ describe('seededChooser', () => {
     expect(oneOption).toBeGreaterThan(5000);
   });
 
+  it('draws over the first n weights of a longer array as over those n alone (a runner reuses its arrays)', () => {
+    const weightSets: number[][] = [[3], [1, 2], [0, 4], [5, 0, 1], [2, 2, 2, 2], [0.1, 0.2, 0.3]];
+    for (let seed = 1; seed <= 100; seed++) {
+      const whole = seededChooser(seed);
+      const prefix = seededChooser(seed);
+      for (let call = 0; call < 60; call++) {
+        const weights = weightSets[(seed + call) % weightSets.length];
+        // What a reused array holds past the count: a weight that would win most draws if it were counted.
+        const longer = [...weights, 1000, 7];
+        expect(prefix.weighted('schedule', longer, weights.length)).toBe(whole.weighted('schedule', weights));
+      }
+    }
+    // A single counted weight is certain, whatever follows it.
+    expect(seededChooser(1).weighted('x', [2, 1000], 1)).toBe(0);
+    expect(() => seededChooser(1).weighted('x', [0, 5], 1)).toThrow('no positive weight to choose from in x');
+  });
+
   it('refuses weights with no positive one, as before, also a single one', () => {
     const c = seededChooser(1);
     expect(() => c.weighted('x', [0])).toThrow('no positive weight to choose from in x');

@@ -12,8 +12,8 @@ export interface Stream {
 export interface Chooser {
   /** A uniform integer in [0, n) drawn from the named subsystem's stream. */
   int(subsystem: string, n: number): number;
-  /** An index drawn with the given relative weights from the named stream. */
-  weighted(subsystem: string, weights: readonly number[]): number;
+  /** An index drawn with the given relative weights from the named stream (the first `n` of them: a caller's reused array may hold more). */
+  weighted(subsystem: string, weights: readonly number[], n?: number): number;
 }
 
 /** How a child stream is made from its text (the bench swaps in seedrandom itself to time the previous build). */
@@ -224,22 +224,22 @@ export function seededChooser(rootSeed: number): Chooser {
     if (s.stream !== null) s.stream.next();
     else s.owed++;
   };
-  const weighted = (name: string, weights: readonly number[]): number => {
+  const weighted = (name: string, weights: readonly number[], n: number = weights.length): number => {
     let total = 0;
-    for (const w of weights) total += w;
+    for (let i = 0; i < n; i++) total += weights[i];
     if (!(total > 0)) throw new Error(`no positive weight to choose from in ${name}`);
     // One positive weight: r = draw * w < w, so the loop below returns 0 (an infinite weight gives NaN, and 0 below).
-    if (weights.length === 1) {
+    if (n === 1) {
       pass(name);
       return 0;
     }
     let r = stream(name).next() * total;
-    for (let i = 0; i < weights.length; i++) {
+    for (let i = 0; i < n; i++) {
       r -= weights[i];
       if (r < 0) return i;
     }
     // Floating point left a sliver: the last positive weight takes it.
-    for (let i = weights.length - 1; i >= 0; i--) if (weights[i] > 0) return i;
+    for (let i = n - 1; i >= 0; i--) if (weights[i] > 0) return i;
     return 0;
   };
   return {

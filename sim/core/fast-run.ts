@@ -13,7 +13,7 @@
 import { seededChooser, type Chooser } from './chooser.ts';
 import { eventuallyViolated } from './liveness.ts';
 import { busyAfterHealing, type RunBounds, type RunResult } from './random.ts';
-import type { ChoiceGroup, Property, StepResult, TransitionSystem, Violation } from './system.ts';
+import type { ChoiceGroup, FieldBits, Property, StepResult, TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** What a fast run reports: a {@link RunResult} without the trace (steps counted, not recorded). */
@@ -36,21 +36,27 @@ interface Watched<S> {
 /**
  * The fields the properties read, each a bit: a step's changed fields are
  * compared once (not once per property that reads them), and a property is
- * checked when one of its bits changed. Beyond 31 fields every property is
- * checked after every step (still the same verdicts).
+ * checked when one of its bits changed. The system's own bits when it has
+ * them (`fieldBits`: its fields compared written out, where a read of a
+ * field by its name from a list is a slow, generic one); else a bit per field
+ * the properties read, in their order. Beyond 31 fields, or a field without
+ * a bit, the property is checked after every step (still the same verdicts).
  */
 interface Fields<S> {
   names: readonly (keyof S & string)[];
   bitOf: Map<string, number>;
+  /** The system's bits, or null (then `names` are compared one by one). */
+  system: FieldBits<S> | null;
 }
 
 const FIELD_BITS_MAX = 31;
 
-function fieldsOf<S>(properties: readonly Property<S>[]): Fields<S> {
+function fieldsOf<S>(properties: readonly Property<S>[], system: FieldBits<S> | null): Fields<S> {
   const names: (keyof S & string)[] = [];
   for (const p of properties) for (const f of p.reads ?? []) if (!names.includes(f)) names.push(f);
-  if (names.length > FIELD_BITS_MAX) return { names: [], bitOf: new Map() };
-  return { names, bitOf: new Map(names.map((f, i) => [f, 1 << i])) };
+  if (system !== null) return { names, bitOf: new Map(names.map((f) => [f, system.bitOf(f)])), system };
+  if (names.length > FIELD_BITS_MAX) return { names: [], bitOf: new Map(), system: null };
+  return { names, bitOf: new Map(names.map((f, i) => [f, 1 << i])), system: null };
 }
 
 function watchedOf<S>(properties: readonly Property<S>[], kind: Property<S>['kind'], fields: Fields<S>): Watched<S>[] {
@@ -60,7 +66,12 @@ function watchedOf<S>(properties: readonly Property<S>[], kind: Property<S>['kin
       const reads = property.reads;
       if (reads === undefined || fields.names.length === 0) return { property, bits: -1 };
       let bits = 0;
-      for (const f of reads) bits |= fields.bitOf.get(f) ?? 0;
+      for (const f of reads) {
+        const bit = fields.bitOf.get(f) ?? 0;
+        // A field without a bit (the system's bits do not cover it): checked after every step.
+        if (bit === 0) return { property, bits: -1 };
+        bits |= bit;
+      }
       return { property, bits };
     });
 }
@@ -68,6 +79,7 @@ function watchedOf<S>(properties: readonly Property<S>[], kind: Property<S>['kin
 /** What a run prepares from its property list: the fields they read, and the `always` and `sometimes` ones with their bits. */
 interface Prepared<S> {
   properties: readonly Property<S>[];
+  fieldBits: FieldBits<S> | null;
   fields: Fields<S>;
   always: Watched<S>[];
   sometimes: Watched<S>[];
@@ -86,17 +98,18 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   return true;
 }
 
-function prepared<S>(properties: readonly Property<S>[]): Prepared<S> {
+function prepared<S>(properties: readonly Property<S>[], fieldBits: FieldBits<S> | null): Prepared<S> {
   const last = lastPrepared as Prepared<S> | null;
-  if (last !== null && sameList(last.properties, properties)) return last;
-  const fields = fieldsOf(properties);
-  const fresh: Prepared<S> = { properties: [...properties], fields, always: watchedOf(properties, 'always', fields), sometimes: watchedOf(properties, 'sometimes', fields) };
+  if (last !== null && last.fieldBits === fieldBits && sameList(last.properties, properties)) return last;
+  const fields = fieldsOf(properties, fieldBits);
+  const fresh: Prepared<S> = { properties: [...properties], fieldBits, fields, always: watchedOf(properties, 'always', fields), sometimes: watchedOf(properties, 'sometimes', fields) };
   lastPrepared = fresh as Prepared<unknown>;
   return fresh;
 }
 
 /** The bits of the fields that differ between two states (states are immutable: an unchanged field is the same object). */
 function changedBits<S>(fields: Fields<S>, before: S, after: S): number {
+  if (fields.system !== null) return fields.system.changed(before, after);
   const names = fields.names;
   let bits = 0;
   for (let i = 0; i < names.length; i++) if (before[names[i]] !== after[names[i]]) bits |= 1 << i;
@@ -126,6 +139,8 @@ class FastRun<S, E> {
   /** The groups with an event and a weight (their index among the state's groups, or in `groups`), and their weights. */
   readonly picks: number[] = [];
   readonly weights: number[] = [];
+  /** How many of `picks` and `weights` are this step's (the arrays are reused, never shortened). */
+  count = 0;
   // The states at which the `always` and the `sometimes` properties were last checked: runSeed checks
   // `always` ones after each step (not on the initial state) and `sometimes` ones also on the initial
   // state, neither after healing; a property is checked again when what it reads differs from there.
@@ -141,7 +156,7 @@ class FastRun<S, E> {
   ) {
     this.chooser = seededChooser(seed);
     this.state = system.initial();
-    this.prep = prepared(system.properties);
+    this.prep = prepared(system.properties, system.fieldBits ?? null);
     this.done = new Array<boolean>(this.prep.sometimes.length).fill(false);
     this.observed = this.state;
     this.budget = bounds.faultStepsMax;
@@ -166,14 +181,20 @@ function result<S, E>(r: FastRun<S, E>, end: FastRunResult['end'], violation: Fa
   return { seed: r.seed, steps: r.steps, violation, tags: r.tags, reached: r.reached.sort(), end };
 }
 
-/** Fills `picks` and `weights` with the state's drawable groups; whether no group has an event (drawable or not). */
+/** Fills `picks` and `weights` with the state's drawable groups (`count` of them); whether no group has an event (drawable or not). */
 function listDrawable<S, E>(r: FastRun<S, E>): boolean {
   const { groups, picks, weights, state } = r;
+  const lazy = r.system.groups;
+  if (lazy?.drawable !== undefined) {
+    // One call for all groups: which have an event and their weights, without a call per group and question.
+    const n = lazy.drawable(state, picks, weights);
+    r.count = n > 0 ? n : 0;
+    return n === -1;
+  }
   groups.length = 0;
   picks.length = 0;
   weights.length = 0;
   let empty = true;
-  const lazy = r.system.groups;
   if (lazy !== undefined) {
     // Which groups have an event, without listing them; the drawn group's events are listed below.
     // A group without weight is never drawn: whether it has an event matters only in the liveness
@@ -207,13 +228,14 @@ function listDrawable<S, E>(r: FastRun<S, E>): boolean {
       }
     }
   }
+  r.count = picks.length;
   return empty;
 }
 
 /** Draws a group and one of its events, and takes that step. */
 function takeStep<S, E>(r: FastRun<S, E>): StepResult<S> {
   const lazy = r.system.groups;
-  const drawn = r.picks[r.chooser.weighted('schedule', r.weights)];
+  const drawn = r.picks[r.chooser.weighted('schedule', r.weights, r.count)];
   const g = lazy !== undefined ? lazy.choice(r.state, drawn) : r.groups[drawn];
   const index = g.eventWeights !== undefined ? r.chooser.weighted(g.group, g.eventWeights) : r.chooser.int(g.group, g.events.length);
   return r.system.step(r.state, g.events[index]);
@@ -233,7 +255,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
     const v = eventuallyViolated(system, r.state);
     return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
   }
-  if (r.picks.length === 0 || r.budget === 0) {
+  if (r.count === 0 || r.budget === 0) {
     if (r.phase === 'fault' && system.heal !== undefined) {
       r.phase = 'heal';
       r.budget = r.bounds.healStepsMax;
@@ -242,7 +264,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
       return null;
     }
     if (r.phase === 'heal') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
-    return result(r, r.picks.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
+    return result(r, r.count === 0 ? 'no-events' : 'fault-bound-no-heal', null);
   }
   const first = r.checked === null;
   const out = takeStep(r);

@@ -81,6 +81,16 @@ export interface TransitionSystem<S, E> {
   quiescent?(state: S): boolean;
   /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
   groups?: GroupedChoices<S, E>;
+  /** Which top-level fields differ between two states, as bits, when the system can say it faster than a read of each field by name. */
+  fieldBits?: FieldBits<S>;
+}
+
+/** A state's top-level fields as bits (a random run compares the fields its properties read once a step). */
+export interface FieldBits<S> {
+  /** A field's bit, or 0 when it has none (a property reading it is checked after every step). */
+  bitOf(field: keyof S & string): number;
+  /** The bits of the fields that are not the same value in `a` and `b`. */
+  changed(a: S, b: S): number;
 }
 
 /** A state's choice groups one at a time: group `i` is `choices(state)[i]`. */
@@ -90,4 +100,13 @@ export interface GroupedChoices<S, E> {
   /** Whether group `i` has an event (without listing them all). */
   hasEvents(state: S, i: number): boolean;
   choice(state: S, i: number): ChoiceGroup<E>;
+  /**
+   * All groups at once, as a random run asks before each draw: writes the
+   * index and weight of each group with an event and a positive weight into
+   * `picks` and `weights` from 0 (past the count returned, whatever was there
+   * stays), and returns their count; -1 when no group at all has an event.
+   * Optional: without it, the run asks {@link count}, {@link weight} and
+   * {@link hasEvents} group by group (the same answers, more calls).
+   */
+  drawable?(state: S, picks: number[], weights: number[]): number;
 }

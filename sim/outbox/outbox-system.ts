@@ -6,7 +6,7 @@
 import { outboxProperties } from './properties.ts';
 import { schemaOf } from '../../model/schema.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import type { ChoiceGroup, StepResult, TransitionSystem } from '../core/system.ts';
+import type { ChoiceGroup, FieldBits, StepResult, TransitionSystem } from '../core/system.ts';
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
@@ -14,6 +14,7 @@ import { answerEvent } from './events/broker.ts';
 import { hasClock, later } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
+import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
@@ -22,14 +23,31 @@ import { uniformOptions } from './options-copy.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
-/** Durable part of the world: what survives every crash. */
-function durableKey(w: World): string {
-  return canonicalJson([w.records, w.claims, w.live, w.archived, w.quarantined, w.broker]);
-}
-
-/** Whether two worlds hold the same durable parts as the same objects (then their {@link durableKey}s are equal). */
+/** Whether two worlds hold the same durable parts as the same objects (then their durable parts are equal). */
 function sameDurable(a: World, b: World): boolean {
   return a.records === b.records && a.claims === b.claims && a.live === b.live && a.archived === b.archived && a.quarantined === b.quarantined && a.broker === b.broker;
+}
+
+/** Whether one durable part is equal in two worlds: the same object, or the same canonical JSON. */
+function samePart(a: unknown, b: unknown): boolean {
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * Whether two worlds' durable parts (what survives every crash) are equal,
+ * part by part: a JSON value is self-delimiting, so the parts' encodings are
+ * all equal exactly when the encoding of the list of them is, and a part
+ * that is the very same object (most are) is not encoded.
+ */
+function sameDurableValue(a: World, b: World): boolean {
+  return (
+    samePart(a.records, b.records) &&
+    samePart(a.claims, b.claims) &&
+    samePart(a.live, b.live) &&
+    samePart(a.archived, b.archived) &&
+    samePart(a.quarantined, b.quarantined) &&
+    samePart(a.broker, b.broker)
+  );
 }
 
 /** Builds the outbox system for one world's options and rule sets. */
@@ -108,8 +126,6 @@ export function outboxSystem(
 
   /** No engine starting a pass in `w` now would change anything durable or POST anything (`listed`: `choices(w)`, when already listed). */
   const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
-    // Encoded only when a probe's durable parts are not the very objects of `w` (mostly they are).
-    let before: string | null = null;
     const probe = w.engines[0];
     const starts = listed
       .flatMap((g) => g.events)
@@ -125,8 +141,7 @@ export function outboxSystem(
         if (out.tags.includes('layer:post')) return false;
       }
       if (sameDurable(out.state, w)) continue;
-      before ??= durableKey(w);
-      if (durableKey(out.state) !== before) return false;
+      if (!sameDurableValue(out.state, w)) return false;
     }
     return true;
   };
@@ -155,10 +170,19 @@ export function outboxSystem(
     heal,
     quiescent,
     groups: lazyChoicesOf(ctx),
+    ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
+
+/**
+ * The world's fields as bits for the seed runner's property checks: each
+ * field compared written out (`changedFields`), not read by name from a list.
+ * Null for a world of more than 31 fields (the runner then compares by name).
+ */
+const WORLD_BITS: FieldBits<World> | null =
+  WORLD_FIELDS.length <= 31 ? { bitOf: (f) => (WORLD_FIELDS.includes(f) ? 1 << WORLD_FIELDS.indexOf(f) : 0), changed: changedFields } : null;
 
 /** The slots the table's kinds own, each undefined (see `initial`). */
 const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
@@ -190,6 +214,8 @@ const FUTURE_TICKS = 1_000;
  * the record says PARKED.
  */
 function noteParkedGone(w: World, e: WorldEvent, out: StepResult<World>): StepResult<World> {
+  // The same records object: no record was replaced (most steps; the loop below would find nothing).
+  if (out.state.records === w.records) return out;
   let gone: string[] | null = null;
   // Every step comes here: the ids in Object.keys order, without listing them.
   const records = w.records;

@@ -7,7 +7,7 @@ import type { ChoiceGroup, GroupedChoices, StepResult } from '../../core/system.
 import type { World, WorldEvent } from '../world.ts';
 import type { WorldContext } from './context.ts';
 import type { AnyKind, Range, Subject } from './kind.ts';
-import { applyOf, EVENT_KINDS, GROUPS, kindOf, type Group } from './table.ts';
+import { applyOfEvent, EVENT_KINDS, GROUPS, type Group } from './table.ts';
 import { groupReads, ListingMemo } from './listing-memo.ts';
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 
@@ -206,6 +206,9 @@ const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
  */
 export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEvent> {
   const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(MEMO_READS);
+  // A group's weight is a function of the world's options and rules only (ctx): asked once per system, not per step.
+  const allWeights = ALL_GROUPS.map((g) => g.group.weight(ctx));
+  const healingWeights = HEALING_GROUPS.map((g) => g.group.weight(ctx));
   return {
     count: (w) => (w.healing ? HEALING_GROUPS : ALL_GROUPS).length,
     weight: (w, i) => (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i].group.weight(ctx),
@@ -213,6 +216,30 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
       const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
       memo.at(w);
       return groupHasEvents(g.index, g.passes, w, ctx, memo);
+    },
+    drawable: (w, picks, weights) => {
+      const healing = w.healing;
+      const groups = healing ? HEALING_GROUPS : ALL_GROUPS;
+      const groupWeights = healing ? healingWeights : allWeights;
+      memo.at(w);
+      let n = 0;
+      let weightless = false;
+      for (let i = 0; i < groups.length; i++) {
+        const weight = groupWeights[i];
+        // A group without weight is never drawn: whether it has an event is asked last, only when none with weight has one.
+        if (!(weight > 0)) {
+          weightless = true;
+          continue;
+        }
+        const g = groups[i];
+        if (!groupHasEvents(g.index, g.passes, w, ctx, memo)) continue;
+        picks[n] = i;
+        weights[n] = weight;
+        n++;
+      }
+      if (n > 0 || !weightless) return n > 0 ? n : -1;
+      for (let i = 0; i < groups.length; i++) if (!(groupWeights[i] > 0) && groupHasEvents(groups[i].index, groups[i].passes, w, ctx, memo)) return 0;
+      return -1;
     },
     choice: (w, i) => {
       const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
@@ -232,5 +259,5 @@ const MEMO_READS: readonly number[] = [...GROUP_PASSES.map((g) => g.reads), ...G
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {
   const tags: string[] = [];
-  return { state: applyOf(kindOf(e))(w, e, ctx, tags), tags };
+  return { state: applyOfEvent(e)(w, e, ctx, tags), tags };
 }

@@ -63,7 +63,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         // A metadata-only record (no payload) publishes no body.
         const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
-        tags.push(tagOf('write@', proc.state), tagOf('status:', fx.record.status));
+        tags.push(tagOf(WRITE_AT, proc.state), tagOf(STATUS, fx.record.status));
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
         break;
       }
@@ -91,7 +91,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           tags.push('layer:reported', 'archive');
         } else {
           w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
-          tags.push(tagOf('quarantine:', fx.cause));
+          tags.push(tagOf(QUARANTINE, fx.cause));
         }
         break;
       }
@@ -111,12 +111,20 @@ function unapplied(fx: never): never {
  * tags in a map, and a string built afresh at every step is hashed afresh
  * at every count.
  */
-const TAGS = new Map<string, Map<string, string>>();
-function tagOf(prefix: string, word: string): string {
-  let byWord = TAGS.get(prefix);
-  if (byWord === undefined) TAGS.set(prefix, (byWord = new Map()));
-  let tag = byWord.get(word);
-  if (tag === undefined) byWord.set(word, (tag = prefix + word));
+interface TagFamily {
+  prefix: string;
+  byWord: Map<string, string>;
+}
+/** The tags of one prefix, by word (a family per call site: one look-up a tag, not two). */
+const family = (prefix: string): TagFamily => ({ prefix, byWord: new Map() });
+const WRITE_AT = family('write@');
+const STATUS = family('status:');
+const QUARANTINE = family('quarantine:');
+const ANSWER = family('answer:');
+const READ = family('read:');
+function tagOf(f: TagFamily, word: string): string {
+  let tag = f.byWord.get(word);
+  if (tag === undefined) f.byWord.set(word, (tag = f.prefix + word));
   return tag;
 }
 
@@ -136,14 +144,14 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let acceptance: ReturnType<typeof brokerAccept> | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
-    tags.push(tagOf('answer:', answer.name));
+    tags.push(tagOf(ANSWER, answer.name));
     const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
     if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope);
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }
   const event = engineEventFor(ctx, w, proc, e, reply, observe);
-  if (event.type !== 'POST' && 'read' in event) tags.push(tagOf('read:', event.read.kind));
+  if (event.type !== 'POST' && 'read' in event) tags.push(tagOf(READ, event.read.kind));
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
   applyEffects(next, proc, out.effects, tags, schemaOf(rulesOf(ctx, proc)), leaseUntil(ctx, w));

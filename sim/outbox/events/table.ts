@@ -138,6 +138,15 @@ export function applyOf(k: AnyKind): Apply {
   return apply;
 }
 
+/** The apply of each world event kind only one entry produces (most): every step asks, and one look-up by the event's kind answers. */
+const applyByEvent = new Map<string, Apply>();
+for (const [event, kinds] of byEvent) if (kinds.length === 1) applyByEvent.set(event, applyOf(kinds[0]));
+
+/** `applyOf(kindOf(e))`, in one look-up when one entry produces events of `e`'s kind. */
+export function applyOfEvent(e: WorldEvent): Apply {
+  return applyByEvent.get(e.kind) ?? applyOf(kindOf(e));
+}
+
 /** The world slots the table's kinds own (`slots`). */
 export const OWNED_SLOTS: readonly string[] = EVENT_KINDS.flatMap((k) => k.slots ?? []);
 
