@@ -92,7 +92,9 @@ describe('a check process that receives a signal', () => {
 
 describe('an explore process that receives a signal', () => {
   // Its search is one synchronous loop: the signal reaches it through the supervisor's shared cell (supervisor.ts).
-  const big = ['--engines', '4', '--attempts', '4', '--crashes', '4', '--max-states', '100000000'];
+  // A world whose complete search takes well over the 4 s before the signal (5/5/5: 3.3 million states, about
+  // 10 s; 4/4/4 came to finish in about 3 s on a quiet machine, and then exited 0 before the signal).
+  const big = ['--engines', '5', '--attempts', '5', '--crashes', '5', '--max-states', '100000000'];
   it('SIGINT in a text run: exit 130 and the partial summary', async () => {
     const out = join(dir, 'explore-sigint');
     const r = await interruptCheck([...big, '--out', out], 'SIGINT', (o) => o.includes('outbox-sim explore: rules fail-closed'), 2500, 'explore');
