@@ -30,20 +30,31 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
 }
 
 /**
+ * Verdicts a property of the engines keeps at most: its combinations grow
+ * with the search, so its memo is dropped and begun again when full (a
+ * verdict is a function of its key: dropping one costs a check, never a
+ * different answer). A few hundred kilobytes at most.
+ */
+export const ENGINE_VERDICTS_MAX = 1 << 14;
+
+/**
  * A property checked on packed states: skipped when nothing it reads differs
  * from a parent in which it held (by the explorer's `changed` mask);
  * otherwise checked on just the fields it reads, with verdicts memoised on
- * those slots, except for properties of the engines, whose combinations grow
- * with the search (a memo would only cost memory).
+ * those slots. A property of the engines keeps at most
+ * {@link ENGINE_VERDICTS_MAX} verdicts (it was checked afresh on every state
+ * whose engines changed, nearly every state, each check unpacking the
+ * engines: a fifth of the small-world suite's garbage).
  */
 export class MemoProperty {
-  private readonly table = new TupleTable();
+  private table = new TupleTable();
   private readonly verdicts: (Violation | null)[] = [];
   private readonly slots: Int32Array;
   /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
   private readonly mask: number;
   private readonly key: Int32Array;
-  private readonly memoised: boolean;
+  /** Most verdicts kept before the memo is begun again. */
+  private readonly verdictsMax: number;
 
   constructor(
     readonly property: Property<World>,
@@ -55,7 +66,7 @@ export class MemoProperty {
     this.slots = Int32Array.from(slots);
     this.mask = slotMask(slots);
     this.key = new Int32Array(slots.length);
-    this.memoised = !(reads ?? []).includes('engines');
+    this.verdictsMax = (reads ?? []).includes('engines') ? ENGINE_VERDICTS_MAX : Infinity;
   }
 
   private world(s: Int32Array): World {
@@ -66,10 +77,13 @@ export class MemoProperty {
   /** `changed` as in {@link PackedSystem.check}. */
   check(s: Int32Array, changed: number): Violation | null {
     if ((changed & this.mask) === 0) return null;
-    if (!this.memoised) return this.property.check(this.world(s));
     for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
     let i = this.table.find(this.key, this.key.length);
     if (i < 0) {
+      if (this.table.size >= this.verdictsMax) {
+        this.table = new TupleTable();
+        this.verdicts.length = 0;
+      }
       i = this.table.add(this.key, this.key.length);
       this.verdicts[i] = this.property.check(this.world(s));
     }
