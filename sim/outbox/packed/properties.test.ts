@@ -38,7 +38,7 @@ describe('packed properties read every slot of the fields they declare', () => {
     expect(p.check(after, changedSlots(after, before, layout.width))?.property).toBe('exclusive-attempt');
   });
 
-  it('a property of the engines is checked once per combination of engine slots, its memo begun again when full, with the same verdicts', () => {
+  it('a property of the engines is checked once per combination of engine slots, its memo begun again when full if it answered enough, else dropped, with the same verdicts', () => {
     const layout = new PackedLayout(['a'], 2);
     const t = new PackedTables();
     const proc = (pid: number, state: EngineProc['state']): EngineProc => ({
@@ -60,16 +60,30 @@ describe('packed properties read every slot of the fields they declare', () => {
     expect(p.check(cleanToo, ALL_CHANGED)).toBeNull();
     expect(p.check(violating, ALL_CHANGED)?.property).toBe('exclusive-attempt');
     expect(checks).toBe(2);
-    // Filled with other combinations of engines, the memo starts again and answers as before.
+    // Filled with other combinations of engines, each met twice (the memo answered as many checks as it held): it starts again and answers as before.
     const other = new Int32Array(clean);
-    for (let k = 0; k < ENGINE_VERDICTS_MAX; k++) {
-      other[layout.globals + ENGINES + 1] = t.procs.id(proc(3 + k, 'idle'));
-      expect(p.check(other, ALL_CHANGED)).toBeNull();
-    }
-    expect(checks).toBe(2 + ENGINE_VERDICTS_MAX);
+    const fill = (from: number, times: number): void => {
+      for (let k = from; k < from + ENGINE_VERDICTS_MAX - 2; k++) {
+        other[layout.globals + ENGINES + 1] = t.procs.id(proc(3 + k, 'idle'));
+        for (let n = 0; n < times; n++) expect(p.check(other, ALL_CHANGED)).toBeNull();
+      }
+    };
+    fill(0, 2);
+    expect(checks).toBe(ENGINE_VERDICTS_MAX);
+    // Full: the next new combination begins it again (the two states above are then checked once more, then answered).
+    other[layout.globals + ENGINES + 1] = t.procs.id(proc(2 * ENGINE_VERDICTS_MAX + 3, 'idle'));
+    expect(p.check(other, ALL_CHANGED)).toBeNull();
+    expect(p.check(violating, ALL_CHANGED)?.property).toBe('exclusive-attempt');
     expect(p.check(violating, ALL_CHANGED)?.property).toBe('exclusive-attempt');
     expect(p.check(clean, ALL_CHANGED)).toBeNull();
-    expect(checks).toBe(4 + ENGINE_VERDICTS_MAX);
+    expect(checks).toBe(ENGINE_VERDICTS_MAX + 3);
+    // Filled again with combinations met once (one answer for what it held): dropped, and every check made afresh, with the same verdicts.
+    fill(ENGINE_VERDICTS_MAX, 1);
+    expect(checks).toBe(2 * ENGINE_VERDICTS_MAX + 1);
+    expect(p.check(violating, ALL_CHANGED)?.property).toBe('exclusive-attempt');
+    expect(p.check(violating, ALL_CHANGED)?.property).toBe('exclusive-attempt');
+    expect(p.check(clean, ALL_CHANGED)).toBeNull();
+    expect(checks).toBe(2 * ENGINE_VERDICTS_MAX + 4);
   });
 
   it('a mutant that steals a live claim: the packed explorer finds the violation where the object system does', () => {

@@ -31,9 +31,12 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
 
 /**
  * Verdicts a property of the engines keeps at most: its combinations grow
- * with the search, so its memo is dropped and begun again when full (a
- * verdict is a function of its key: dropping one costs a check, never a
- * different answer). A few hundred kilobytes at most.
+ * with the search, so its memo is dropped when full (a verdict is a function
+ * of its key: dropping one costs a check, never a different answer), and
+ * begun again only if it answered at least as many checks as it held; else
+ * the property is checked afresh from then on (a large search, at five
+ * engines, meets few combinations twice, and a memo there only cost a probe
+ * and an entry per check). A few hundred kilobytes at most.
  */
 export const ENGINE_VERDICTS_MAX = 1 << 14;
 
@@ -53,8 +56,12 @@ export class MemoProperty {
   /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
   private readonly mask: number;
   private readonly key: Int32Array;
-  /** Most verdicts kept before the memo is begun again. */
+  /** Most verdicts kept before the memo is dropped. */
   private readonly verdictsMax: number;
+  /** Checks the memo answered since it was last begun. */
+  private hits = 0;
+  /** False once a full memo answered fewer checks than it held: every check is then made afresh. */
+  private memoised = true;
 
   constructor(
     readonly property: Property<World>,
@@ -77,16 +84,22 @@ export class MemoProperty {
   /** `changed` as in {@link PackedSystem.check}. */
   check(s: Int32Array, changed: number): Violation | null {
     if ((changed & this.mask) === 0) return null;
+    if (!this.memoised) return this.property.check(this.world(s));
     for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
     let i = this.table.find(this.key, this.key.length);
-    if (i < 0) {
-      if (this.table.size >= this.verdictsMax) {
-        this.table = new TupleTable();
-        this.verdicts.length = 0;
-      }
-      i = this.table.add(this.key, this.key.length);
-      this.verdicts[i] = this.property.check(this.world(s));
+    if (i >= 0) {
+      this.hits++;
+      return this.verdicts[i];
     }
+    if (this.table.size >= this.verdictsMax) {
+      this.memoised = this.hits >= this.table.size;
+      this.table = new TupleTable();
+      this.verdicts.length = 0;
+      this.hits = 0;
+      if (!this.memoised) return this.property.check(this.world(s));
+    }
+    i = this.table.add(this.key, this.key.length);
+    this.verdicts[i] = this.property.check(this.world(s));
     return this.verdicts[i];
   }
 }
