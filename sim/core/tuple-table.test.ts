@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintInts, TupleTable } from './tuple-table.ts';
+import { fingerprintInts, hashInts, TupleTable } from './tuple-table.ts';
 
 const print = (v: number[]): string => {
   const into = new Uint32Array(2);
@@ -68,5 +68,19 @@ describe('TupleTable', () => {
       expect(t.find(key, 3)).toBe(i);
       expect(t.find(key, 2)).toBe(-1);
     }
+  });
+
+  it('hashes into 30 bits (a small integer to V8, never a boxed number), spread over all of them', () => {
+    const key = new Int32Array(4);
+    let high = 0;
+    for (let i = 0; i < 4096; i++) {
+      key[0] = i;
+      key[1] = i * 7919;
+      const h = hashInts(key, 4);
+      expect(Number.isInteger(h) && h >= 0 && h < 2 ** 30).toBe(true);
+      if (h >= 2 ** 29) high++;
+    }
+    expect(high).toBeGreaterThan(1500);
+    expect(high).toBeLessThan(2600);
   });
 });

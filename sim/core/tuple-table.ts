@@ -6,7 +6,13 @@
  * in an array indexed by the returned index.
  */
 
-/** Hash of the first `length` ints of `buf` (FNV-1a over 32-bit words, then an avalanche). */
+/**
+ * Hash of the first `length` ints of `buf` (FNV-1a over 32-bit words, then
+ * an avalanche), in 30 bits: a value V8 holds as a small integer. A 32-bit
+ * hash returned from a call not inlined (most, under check's inlining
+ * budget) was boxed as a heap number three times in four: an allocation per
+ * table probe, 16 MB of the small-world suite's garbage.
+ */
 export function hashInts(buf: Int32Array, length: number, seed = 0x811c9dc5): number {
   let h = seed ^ length;
   for (let i = 0; i < length; i++) h = Math.imul(h ^ buf[i], 0x01000193) ^ (h >>> 15);
@@ -14,7 +20,7 @@ export function hashInts(buf: Int32Array, length: number, seed = 0x811c9dc5): nu
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+  return (h ^ (h >>> 16)) & 0x3fffffff;
 }
 
 /**
@@ -58,7 +64,7 @@ export class TupleTable {
     for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
       const e = this.slots[i] - 1;
       if (e < 0) return -1;
-      if (this.entries[3 * e + 2] === (h | 0) && this.entries[3 * e + 1] === length && this.same(e, buf, length)) return e;
+      if (this.entries[3 * e + 2] === h && this.entries[3 * e + 1] === length && this.same(e, buf, length)) return e;
     }
   }
 
@@ -76,7 +82,10 @@ export class TupleTable {
       this.entries = e;
     }
     const e = this.size++;
-    this.pool.set(buf.subarray(0, length), this.poolLength);
+    // An element loop: a subarray to `set` from was an allocation per entry added.
+    const pool = this.pool;
+    const at = this.poolLength;
+    for (let k = 0; k < length; k++) pool[at + k] = buf[k];
     this.entries[3 * e] = this.poolLength;
     this.entries[3 * e + 1] = length;
     this.entries[3 * e + 2] = hashInts(buf, length);

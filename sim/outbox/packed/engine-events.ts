@@ -20,6 +20,8 @@ import * as L from './layout.ts';
 const { CLOCK, CRASHES, HEALING, IN_TRANSIT, LIVE, PER_ID, REC } = L;
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 const code = EventCache.code;
+/** No crash: shared by every expansion without one (never written to). */
+const NO_CRASH: WorldEvent[] = [];
 
 /** The listing functions of one world. */
 export interface EngineEvents {
@@ -30,7 +32,7 @@ export interface EngineEvents {
 }
 
 export function engineEvents(c: PackedContext): EngineEvents {
-  const { options, worldRules, ids, tables, g } = c;
+  const { options, worldRules, ids, tables, g, events } = c;
   const answers = ANSWER_KINDS.map((k) => k.name as Answer);
   const crashOn = kindOn(options, 'crash');
   const inTransitMax = kindOn(options, 'timeout-in-transit') ? (options.settings?.lateLanding ?? 0) : 0;
@@ -70,15 +72,16 @@ export function engineEvents(c: PackedContext): EngineEvents {
     if (proc.state === 'idle') {
       for (let j = 0; j < ids.length; j++) {
         const id = ids[j];
-        if (s[j * PER_ID + LIVE] !== 0) engine.push(c.events.get(code(0, pid, j), () => ({ kind: 'scan', pid, id })));
-        else if (readyFor(s, s[j * PER_ID + REC], proc, j)) engine.push(c.events.get(code(1, pid, j), () => ({ kind: 'drain', pid, id })));
+        // find, then add: no closure made per event listed (this runs at every new engine expansion).
+        if (s[j * PER_ID + LIVE] !== 0) engine.push(events.find(code(0, pid, j)) ?? events.add(code(0, pid, j), { kind: 'scan', pid, id }));
+        else if (readyFor(s, s[j * PER_ID + REC], proc, j)) engine.push(events.find(code(1, pid, j)) ?? events.add(code(1, pid, j), { kind: 'drain', pid, id }));
       }
     } else if (proc.state === 'posting') {
       const healing = s[g + HEALING] === 1;
       for (let i = 0; i < answers.length; i++) {
         const answer = answers[i];
         if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
-        broker.push(c.events.get(code(2, pid, i), () => ({ kind: 'answer', pid, answer })));
+        broker.push(events.find(code(2, pid, i)) ?? events.add(code(2, pid, i), { kind: 'answer', pid, answer }));
       }
       // Late landing's answer (events/land.ts), after the table's answers: the POST stays in transit, while fewer than the bound are.
       if (inTransitMax > 0 && !healing && (tables.transitLists.value(s[g + IN_TRANSIT])?.length ?? 0) < inTransitMax) {
@@ -86,14 +89,16 @@ export function engineEvents(c: PackedContext): EngineEvents {
       }
     } else {
       const at = proc.state;
-      engine.push(c.events.get(code(3, pid, STATES.indexOf(at)), () => ({ kind: 'step', pid, at })));
+      const k = code(3, pid, STATES.indexOf(at));
+      engine.push(events.find(k) ?? events.add(k, { kind: 'step', pid, at }));
     }
   };
 
   const crash = (s: Int32Array, proc: EngineProc): WorldEvent[] => {
-    if (s[g + CRASHES] >= options.crashesMax || !crashOn) return [];
+    if (s[g + CRASHES] >= options.crashesMax || !crashOn) return NO_CRASH;
     const { pid, state: at } = proc;
-    return [c.events.get(code(9, pid, STATES.indexOf(at)), () => ({ kind: 'crash', pid, at }))];
+    const k = code(9, pid, STATES.indexOf(at));
+    return [events.find(k) ?? events.add(k, { kind: 'crash', pid, at })];
   };
 
   return { list, crash };

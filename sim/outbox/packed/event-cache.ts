@@ -12,6 +12,17 @@ export class EventCache {
     return kind * 2 ** 24 + pid * 2 ** 8 + sub;
   }
 
+  /** The event of `code`, or undefined before it is made. With {@link add}, the form for hot listings: `get`'s `make` is a closure allocated at every call. */
+  find(code: number): WorldEvent | undefined {
+    return this.events.get(code);
+  }
+
+  /** Keeps `e` as the event of `code` (which has none yet); returns it. */
+  add(code: number, e: WorldEvent): WorldEvent {
+    this.events.set(code, e);
+    return e;
+  }
+
   /** The event of `code`, made by `make` the first time. */
   get(code: number, make: () => WorldEvent): WorldEvent {
     let e = this.events.get(code);

@@ -28,6 +28,10 @@ export interface EngineExpansion {
   crashPrograms: Int32Array[];
 }
 
+/** Empty lists shared by every expansion with nothing in one (never written to). */
+const NO_EVENTS: WorldEvent[] = [];
+const NO_PROGRAMS: Int32Array[] = [];
+
 export interface Expansions {
   /**
    * A state's prefix: every slot before the engines (per id slots, lists,
@@ -45,6 +49,7 @@ export interface Expansions {
 export function expansions(c: PackedContext, listing: EngineEvents): Expansions {
   const { options, ids, tables, transitions, g } = c;
 
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = [];
   const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
@@ -86,13 +91,16 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     listing.list(s, proc, engine, broker);
     const crash = listing.crash(s, proc);
     x = expansionMemo.add(engineKey, n);
+    // Derived in the order listed (engine, broker, crash); an empty list shares one empty value (an expansion is made per new key, tens of thousands in a suite world, and kept).
+    const enginePrograms = programsFor(s, engine);
+    const brokerPrograms = programsFor(s, broker);
     expanded[x] = {
-      engine,
-      broker,
-      crash,
-      enginePrograms: engine.map((e) => transitions.programFor(s, e)),
-      brokerPrograms: broker.map((e) => transitions.programFor(s, e)),
-      crashPrograms: crash.map((e) => transitions.programFor(s, e)),
+      engine: engine.length === 0 ? NO_EVENTS : engine,
+      broker: broker.length === 0 ? NO_EVENTS : broker,
+      crash: crash.length === 0 ? NO_EVENTS : crash,
+      enginePrograms,
+      brokerPrograms,
+      crashPrograms: programsFor(s, crash),
     };
     return x;
   };

@@ -30,20 +30,38 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
 }
 
 /**
+ * Verdicts a property of the engines keeps at most: its combinations grow
+ * with the search, so its memo is dropped when full (a verdict is a function
+ * of its key: dropping one costs a check, never a different answer), and
+ * begun again only if it answered at least as many checks as it held; else
+ * the property is checked afresh from then on (a large search, at five
+ * engines, meets few combinations twice, and a memo there only cost a probe
+ * and an entry per check). A few hundred kilobytes at most.
+ */
+export const ENGINE_VERDICTS_MAX = 1 << 14;
+
+/**
  * A property checked on packed states: skipped when nothing it reads differs
  * from a parent in which it held (by the explorer's `changed` mask);
  * otherwise checked on just the fields it reads, with verdicts memoised on
- * those slots, except for properties of the engines, whose combinations grow
- * with the search (a memo would only cost memory).
+ * those slots. A property of the engines keeps at most
+ * {@link ENGINE_VERDICTS_MAX} verdicts (it was checked afresh on every state
+ * whose engines changed, nearly every state, each check unpacking the
+ * engines: a fifth of the small-world suite's garbage).
  */
 export class MemoProperty {
-  private readonly table = new TupleTable();
+  private table = new TupleTable();
   private readonly verdicts: (Violation | null)[] = [];
   private readonly slots: Int32Array;
   /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
   private readonly mask: number;
   private readonly key: Int32Array;
-  private readonly memoised: boolean;
+  /** Most verdicts kept before the memo is dropped. */
+  private readonly verdictsMax: number;
+  /** Checks the memo answered since it was last begun. */
+  private hits = 0;
+  /** False once a full memo answered fewer checks than it held: every check is then made afresh. */
+  private memoised = true;
 
   constructor(
     readonly property: Property<World>,
@@ -55,7 +73,7 @@ export class MemoProperty {
     this.slots = Int32Array.from(slots);
     this.mask = slotMask(slots);
     this.key = new Int32Array(slots.length);
-    this.memoised = !(reads ?? []).includes('engines');
+    this.verdictsMax = (reads ?? []).includes('engines') ? ENGINE_VERDICTS_MAX : Infinity;
   }
 
   private world(s: Int32Array): World {
@@ -69,10 +87,19 @@ export class MemoProperty {
     if (!this.memoised) return this.property.check(this.world(s));
     for (let k = 0; k < this.slots.length; k++) this.key[k] = s[this.slots[k]];
     let i = this.table.find(this.key, this.key.length);
-    if (i < 0) {
-      i = this.table.add(this.key, this.key.length);
-      this.verdicts[i] = this.property.check(this.world(s));
+    if (i >= 0) {
+      this.hits++;
+      return this.verdicts[i];
     }
+    if (this.table.size >= this.verdictsMax) {
+      this.memoised = this.hits >= this.table.size;
+      this.table = new TupleTable();
+      this.verdicts.length = 0;
+      this.hits = 0;
+      if (!this.memoised) return this.property.check(this.world(s));
+    }
+    i = this.table.add(this.key, this.key.length);
+    this.verdicts[i] = this.property.check(this.world(s));
     return this.verdicts[i];
   }
 }

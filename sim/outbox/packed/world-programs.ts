@@ -27,6 +27,11 @@ export interface WorldProgramsOf {
   programsOf(s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] };
 }
 
+/** No events, no programs: shared by every memo entry without any (never written to). */
+const NO_EVENTS: WorldEvent[] = [];
+const NO_PROGRAMS: Int32Array[] = [];
+const NOTHING: WorldPrograms = { middle: NO_PROGRAMS, last: NO_PROGRAMS, middleEvents: NO_EVENTS, lastEvents: NO_EVENTS };
+
 export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: Lister }): WorldProgramsOf {
   const { options, ids, transitions, skew } = c;
   const programsOf = (s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] } => {
@@ -34,10 +39,27 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
     list(s, events);
     return { events, programs: events.map((e) => transitions.programFor(s, e)) };
   };
+  /**
+   * A prefix's programs. A memo entry is made per prefix (tens of thousands
+   * in a suite world), and most list no event: those share one empty entry
+   * instead of each holding five objects (a tenth of the suite's garbage,
+   * all of it kept to the end of the search).
+   */
+  const listed: WorldEvent[] = [];
+  /** The events `list` lists in `s` (the shared empty list when none). */
+  const eventsOf = (s: Int32Array, list: Lister): WorldEvent[] => {
+    listed.length = 0;
+    list(s, listed);
+    return listed.length === 0 ? NO_EVENTS : [...listed];
+  };
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
   const derive = (s: Int32Array): WorldPrograms => {
-    const middle = programsOf(s, lists.middle);
-    const last = programsOf(s, lists.last);
-    return { middle: middle.programs, last: last.programs, middleEvents: middle.events, lastEvents: last.events };
+    // In the order the events are taken: the middle ones listed and derived, then the last ones.
+    const middleEvents = eventsOf(s, lists.middle);
+    const middle = programsFor(s, middleEvents);
+    const lastEvents = eventsOf(s, lists.last);
+    if (middleEvents === NO_EVENTS && lastEvents === NO_EVENTS) return NOTHING;
+    return { middle, last: programsFor(s, lastEvents), middleEvents, lastEvents };
   };
   // A stall is listed per engine holding a live lease, in its lifecycle state: no memo on the prefix either.
   if (skew || kindOn(options, 'stall')) return { memoised: () => null, programsOf };
