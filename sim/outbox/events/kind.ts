@@ -173,6 +173,16 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    * `enabled` to it.
    */
   engineStates?: readonly LifecycleState[];
+  /**
+   * Whether a world of these surroundings (its options and rule sets, never
+   * its state) can enable it at all: false when `enabled` gives nothing in
+   * every world a run of them reaches (a knob switched off, a setting absent,
+   * a budget of 0, no version skew). A random run's listing does not ask a
+   * kind that is not in its world (about a third of the `enabled` calls of a
+   * run of the swarm's worlds); absent: it may be. `table.test.ts` holds
+   * `enabled` to it.
+   */
+  inWorld?(ctx: WorldContext): boolean;
   /** Its weight within a weighted group (broker answers, faults). */
   weight?(w: World, ctx: WorldContext): number;
   /** What it does: the next world; pushes the tags the run counts. Pure in `w`. */
