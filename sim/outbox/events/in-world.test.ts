@@ -85,7 +85,7 @@ describe('inWorld', () => {
       const picks: number[] = [];
       const weights: number[] = [];
       spy.mockClear();
-      const n = lazy.drawable(w, picks, weights);
+      const n = lazy.drawable?.(w, picks, weights) ?? -1;
       const listed = Array.from({ length: Math.max(n, 0) }, (_, i) => lazy.choice(w, picks[i]));
       expect(spy).not.toHaveBeenCalled();
       // The same groups, events and weights as the listing of every kind.
