@@ -146,9 +146,14 @@ export function compiledStepper(rules: RuleSet): Stepper {
   }
 
   const pick = (candidates: readonly CompiledTransition[], ctx: EngineContext, event: EngineEvent): CompiledTransition | null => {
+    // One argument object for all the candidates' guards (they read it, keep nothing of it: the
+    // memos of model/lifecycle.ts compare its fields), not one per guard asked.
+    let args: Args | null = null;
     for (let i = 0; i < candidates.length; i++) {
       const t = candidates[i];
-      if (t.guard === null || t.guard({ context: ctx, event })) return t;
+      if (t.guard === null) return t;
+      args ??= { context: ctx, event };
+      if (t.guard(args)) return t;
     }
     return null;
   };
