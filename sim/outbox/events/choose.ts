@@ -29,6 +29,8 @@ interface Pass {
   kindBits: number[];
   perIdBits: number[];
   perEngineBits: number[];
+  /** The bits of all its kinds, when each has one (else 0): a world that leaves them all out skips the pass whole. */
+  allBits: number;
   /** Its place among all groups' passes, and the fields whether it has an event depends on (listing-memo.ts). */
   index: number;
   reads: number;
@@ -86,7 +88,7 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
     for (const k of EVENT_KINDS.filter((x) => x.group === g.name)) {
       const last = passes[passes.length - 1];
       if (last !== undefined && last.over === passOf(k.range)) last.kinds.push(k);
-      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map(), kindBits: [], perIdBits: [], perEngineBits: [], index: 0, reads: 0 });
+      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map(), kindBits: [], perIdBits: [], perEngineBits: [], allBits: 0, index: 0, reads: 0 });
     }
     for (const pass of passes) {
       pass.perId = pass.kinds.filter((k) => k.range === 'engine-id');
@@ -94,6 +96,7 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
       pass.kindBits = bitsOf(pass.kinds);
       pass.perIdBits = bitsOf(pass.perId);
       pass.perEngineBits = bitsOf(pass.perEngine);
+      pass.allBits = pass.kindBits.includes(0) ? 0 : pass.kindBits.reduce((a, b) => a | b, 0);
       pass.index = passCount++;
       pass.reads = groupReads(pass.kinds, pass.over === 'engines');
       pass.byState = new Map(
@@ -129,6 +132,8 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
     const pass = passes[p];
     const kinds = pass.kinds;
     const bits = pass.kindBits;
+    // A pass whose every kind the world leaves out lists nothing.
+    if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) continue;
     // One subject rewritten in place, as in groupHasEvents below.
     const at = CHOICE_AT;
     if (pass.over === 'engines') {
@@ -182,6 +187,7 @@ function passHasEvents(pass: Pass, w: World, ctx: WorldContext, skip: number): b
   const ids = ctx.ids;
   const kinds = pass.kinds;
   const bits = pass.kindBits;
+  if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) return false;
   // One subject, rewritten for each engine and id: this runs for every group at every step of a
   // random run, and `enabled` reads its subject's fields without keeping it.
   const at = HAS_AT;
