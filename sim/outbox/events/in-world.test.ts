@@ -73,7 +73,7 @@ describe('inWorld', () => {
   });
 
   it('names the kinds a setting, a budget, a knob or version skew switches off', () => {
-    expect(hinted.map((k) => k.name)).toEqual(expect.arrayContaining(['upgrade', 'tick', 'stall', 'crash', 'tear-record', 'field-corrupt', 'forget', 'sweep', 'requeue', 'restore', 'timeout-in-transit']));
+    expect(hinted.map((k) => k.name)).toEqual(expect.arrayContaining(['upgrade', 'tick', 'stall', 'crash', 'tear-record', 'field-corrupt', 'forget', 'sweep', 'requeue', 'restore', 'timeout-in-transit', 'land']));
   });
 
   it("a random run's listing does not ask a kind its world leaves out (upgrade, without version skew), and lists what every kind lists", () => {

@@ -174,6 +174,8 @@ export const land: EventKind<Land> = {
     return out;
   },
   reads: ['inTransit'],
+  // Only a POST taken in transit (post-in-transit, above) puts one there: with a bound of 0, never.
+  inWorld: (ctx) => boundOf(ctx.options) > 0,
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).
   apply: landApply,
