@@ -254,7 +254,7 @@ const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
  * is not to be changed.
  */
 export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEvent> {
-  const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(MEMO_READS);
+  const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(memoReadsIn(ctx));
   // The kinds this world never enables, not asked (the listing is the same without them).
   const skip = outOfWorld(ctx);
   // A group's weight is a function of the world's options and rules only (ctx): asked once per system, not per step.
@@ -305,7 +305,26 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
 }
 
 /** The fields of each entry of a run's {@link ListingMemo}: the groups', then every pass's. */
-const MEMO_READS: readonly number[] = [...GROUP_PASSES.map((g) => g.reads), ...GROUP_PASSES.flatMap((g) => g.passes).sort((a, b) => a.index - b.index).map((p) => p.reads)];
+function memoReads(ctx: WorldContext | null): readonly number[] {
+  const passes = GROUP_PASSES.flatMap((g) => g.passes).sort((a, b) => a.index - b.index);
+  return [
+    ...GROUP_PASSES.map((g) => groupReads(g.passes.flatMap((p) => p.kinds), g.passes.some((p) => p.over === 'engines'), ctx)),
+    ...passes.map((p) => groupReads(p.kinds, p.over === 'engines', ctx)),
+  ];
+}
+
+/** The kinds whose fields depend on the world's surroundings (`readsIn`), and the entries' fields by what those give. */
+const READS_IN = EVENT_KINDS.filter((k) => k.readsIn !== undefined);
+const MEMO_READS_IN = new Map<string, readonly number[]>();
+
+/** The fields of each entry in a world of these surroundings (computed once per different answer of the `readsIn` kinds). */
+function memoReadsIn(ctx: WorldContext): readonly number[] {
+  let key = '';
+  for (const k of READS_IN) key += `${(k.readsIn?.(ctx) ?? []).join('+')}|`;
+  let reads = MEMO_READS_IN.get(key);
+  if (reads === undefined) MEMO_READS_IN.set(key, (reads = memoReads(ctx)));
+  return reads;
+}
 
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {

@@ -165,6 +165,14 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   reads?: readonly WorldField[];
   /**
+   * Of `reads`, those it reads in a world of these surroundings (its options
+   * and rule sets), when fewer (a field only a decision the rule sets do not
+   * make would look at); absent: all of `reads`. A random run keeps a listing
+   * across changes of the others. `listing-memo.test.ts` holds `enabled` and
+   * `weight` to it.
+   */
+  readsIn?(ctx: WorldContext): readonly WorldField[];
+  /**
    * Of a kind whose range includes the engine: the lifecycle states of an
    * engine for which it can have an instance (`enabled` gives none for an
    * engine in any other state); absent: any state. The listing of a group
