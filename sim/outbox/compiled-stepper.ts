@@ -22,6 +22,8 @@ interface CompiledTransition {
   guard: GuardFn | null;
   actions: ActionFn[];
   target: LifecycleState | null;
+  /** The target's compiled state (resolved once every state is compiled): no look-up by name per step. */
+  targetNode: CompiledState | null;
 }
 
 interface CompiledState {
@@ -119,6 +121,7 @@ export function compiledStepper(rules: RuleSet): Stepper {
     guard: compileGuard(t.guard),
     actions: t.actions.map(compileAction),
     target: t.target && t.target.length > 0 ? (t.target[0].key as LifecycleState) : null,
+    targetNode: null,
   });
 
   const states = new Map<string, CompiledState>();
@@ -132,11 +135,25 @@ export function compiledStepper(rules: RuleSet): Stepper {
     }
     states.set(key, { on, always: (node.always ?? []).map((d) => compileTransition(d as never)) });
   }
+  // Each transition's target as its compiled state, so a step follows nodes rather than looking states up by name.
+  for (const node of states.values()) {
+    for (const t of [...[...node.on.values()].flat(), ...node.always]) {
+      if (t.target === null) continue;
+      const target = states.get(t.target);
+      if (target === undefined) throw new Error(`fast path: unknown target state ${t.target}`);
+      t.targetNode = target;
+    }
+  }
 
   const pick = (candidates: readonly CompiledTransition[], ctx: EngineContext, event: EngineEvent): CompiledTransition | null => {
+    // One argument object for all the candidates' guards (they read it, keep nothing of it: the
+    // memos of model/lifecycle.ts compare its fields), not one per guard asked.
+    let args: Args | null = null;
     for (let i = 0; i < candidates.length; i++) {
       const t = candidates[i];
-      if (t.guard === null || t.guard({ context: ctx, event })) return t;
+      if (t.guard === null) return t;
+      args ??= { context: ctx, event };
+      if (t.guard(args)) return t;
     }
     return null;
   };
@@ -148,14 +165,18 @@ export function compiledStepper(rules: RuleSet): Stepper {
     const effects: Effect[] = [];
     let ctx = memory.ctx;
     let state = memory.state;
+    let at = node;
     if (t !== null) {
       const actions = t.actions;
       for (let i = 0; i < actions.length; i++) ctx = actions[i](ctx, event, effects);
-      state = t.target ?? memory.state;
+      if (t.targetNode !== null && t.target !== null) {
+        state = t.target;
+        at = t.targetNode;
+      }
     }
     // As in XState's macrostep, eventless transitions are checked after every event, taken or not.
     for (let i = 0; i < EVENTLESS_STEPS_MAX; i++) {
-      const e = pick(states.get(state)?.always ?? NONE, ctx, event);
+      const e = at.always.length === 0 ? null : pick(at.always, ctx, event);
       if (e === null) {
         if (ctx.effect !== null) {
           ctx = copyContext(ctx);
@@ -163,8 +184,12 @@ export function compiledStepper(rules: RuleSet): Stepper {
         }
         return { state, ctx, effects };
       }
-      for (const a of e.actions) ctx = a(ctx, event, effects);
-      state = e.target ?? state;
+      const actions = e.actions;
+      for (let k = 0; k < actions.length; k++) ctx = actions[k](ctx, event, effects);
+      if (e.targetNode !== null && e.target !== null) {
+        state = e.target;
+        at = e.targetNode;
+      }
     }
     throw new Error(`fast path: more than ${EVENTLESS_STEPS_MAX} eventless transitions from ${memory.state}`);
   };

@@ -24,10 +24,45 @@ interface Pass {
    * `enabled` would give nothing changes no listing, and spares most calls
    * (the broker's answers are asked of posting engines only).
    */
-  byState: ReadonlyMap<string, { perId: AnyKind[]; perEngine: AnyKind[] }>;
+  byState: ReadonlyMap<string, KindsOf>;
+  /** The bit of each of `kinds`, `perId` and `perEngine` (see {@link KIND_BIT}), in the same order. */
+  kindBits: number[];
+  perIdBits: number[];
+  perEngineBits: number[];
+  /** The bits of all its kinds, when each has one (else 0): a world that leaves them all out skips the pass whole. */
+  allBits: number;
   /** Its place among all groups' passes, and the fields whether it has an event depends on (listing-memo.ts). */
   index: number;
   reads: number;
+}
+
+/** An engines pass's kinds (and their bits, see {@link KIND_BIT}) for an engine in one lifecycle state. */
+interface KindsOf {
+  perId: AnyKind[];
+  perEngine: AnyKind[];
+  perIdBits: number[];
+  perEngineBits: number[];
+}
+
+/**
+ * Each kind's bit, by its place in the table, for the set of kinds a world
+ * leaves out (`inWorld`; see {@link outOfWorld}); 0 (never left out) beyond
+ * 31 kinds.
+ */
+const KIND_BIT: ReadonlyMap<AnyKind, number> = new Map(EVENT_KINDS.map((k, i) => [k, i < 31 ? 1 << i : 0]));
+const bitsOf = (kinds: readonly AnyKind[]): number[] => kinds.map((k) => KIND_BIT.get(k) ?? 0);
+
+/**
+ * The bits of the kinds a world's surroundings leave out (`inWorld` false: a
+ * knob off, a setting absent, no budget, no version skew). A random run's
+ * listing skips them: asked, each would give what it gives in every world of
+ * these surroundings, nothing; so every answer and listing is the one of all
+ * kinds, and a third of the calls of a run of the swarm's worlds are spared.
+ */
+function outOfWorld(ctx: WorldContext): number {
+  let out = 0;
+  for (const k of EVENT_KINDS) if (k.inWorld !== undefined && !k.inWorld(ctx)) out |= KIND_BIT.get(k) ?? 0;
+  return out;
 }
 
 /** Whether kind `k` can be enabled for an engine in `state` (its `engineStates`; any state when it does not say). */
@@ -37,7 +72,7 @@ const mayBeEnabledIn = (k: AnyKind, state: LifecycleState): boolean => k.engineS
  * The kinds of an engine in `state`, among `kinds`; an engine whose state is
  * none of the lifecycle's (no such engine is made) is asked of them all.
  */
-function kindsIn(pass: Pass, state: string): { perId: AnyKind[]; perEngine: AnyKind[] } {
+function kindsIn(pass: Pass, state: string): KindsOf {
   return pass.byState.get(state) ?? pass;
 }
 
@@ -53,15 +88,23 @@ const PASSES: ReadonlyMap<string, readonly Pass[]> = new Map(
     for (const k of EVENT_KINDS.filter((x) => x.group === g.name)) {
       const last = passes[passes.length - 1];
       if (last !== undefined && last.over === passOf(k.range)) last.kinds.push(k);
-      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map(), index: 0, reads: 0 });
+      else passes.push({ over: passOf(k.range), kinds: [k], perId: [], perEngine: [], byState: new Map(), kindBits: [], perIdBits: [], perEngineBits: [], allBits: 0, index: 0, reads: 0 });
     }
     for (const pass of passes) {
       pass.perId = pass.kinds.filter((k) => k.range === 'engine-id');
       pass.perEngine = pass.kinds.filter((k) => k.range === 'engine');
+      pass.kindBits = bitsOf(pass.kinds);
+      pass.perIdBits = bitsOf(pass.perId);
+      pass.perEngineBits = bitsOf(pass.perEngine);
+      pass.allBits = pass.kindBits.includes(0) ? 0 : pass.kindBits.reduce((a, b) => a | b, 0);
       pass.index = passCount++;
       pass.reads = groupReads(pass.kinds, pass.over === 'engines');
       pass.byState = new Map(
-        LIFECYCLE_STATES.map((state) => [state, { perId: pass.perId.filter((k) => mayBeEnabledIn(k, state)), perEngine: pass.perEngine.filter((k) => mayBeEnabledIn(k, state)) }]),
+        LIFECYCLE_STATES.map((state) => {
+          const perId = pass.perId.filter((k) => mayBeEnabledIn(k, state));
+          const perEngine = pass.perEngine.filter((k) => mayBeEnabledIn(k, state));
+          return [state, { perId, perEngine, perIdBits: bitsOf(perId), perEngineBits: bitsOf(perEngine) }];
+        }),
       );
     }
     return [g.name, passes];
@@ -80,40 +123,44 @@ function addAll(k: AnyKind, found: readonly WorldEvent[], w: World, ctx: WorldCo
 /** The subject {@link groupChoices} asks about (its fields rewritten in place; `enabled` keeps no subject). */
 const CHOICE_AT: Subject = { engine: null, id: null };
 
-function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext): ChoiceGroup<WorldEvent> {
+/** `skip`: the bits of the kinds not asked (see {@link outOfWorld}; 0 asks every kind). */
+function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldContext, skip: number): ChoiceGroup<WorldEvent> {
   const events: WorldEvent[] = [];
   const weights: number[] | null = g.weighted ? [] : null;
   const ids = ctx.ids;
   for (let p = 0; p < passes.length; p++) {
     const pass = passes[p];
     const kinds = pass.kinds;
+    const bits = pass.kindBits;
+    // A pass whose every kind the world leaves out lists nothing.
+    if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) continue;
     // One subject rewritten in place, as in groupHasEvents below.
     const at = CHOICE_AT;
     if (pass.over === 'engines') {
       for (let e = 0; e < w.engines.length; e++) {
         at.engine = w.engines[e];
-        const { perId, perEngine } = kindsIn(pass, at.engine.state);
+        const { perId, perEngine, perIdBits, perEngineBits } = kindsIn(pass, at.engine.state);
         if (perId.length > 0) {
           for (let i = 0; i < ids.length; i++) {
             at.id = ids[i];
-            for (let k = 0; k < perId.length; k++) addAll(perId[k], perId[k].enabled(w, ctx, at), w, ctx, events, weights);
+            for (let k = 0; k < perId.length; k++) if ((skip & perIdBits[k]) === 0) addAll(perId[k], perId[k].enabled(w, ctx, at), w, ctx, events, weights);
           }
         }
         if (perEngine.length > 0) {
           at.id = null;
-          for (let k = 0; k < perEngine.length; k++) addAll(perEngine[k], perEngine[k].enabled(w, ctx, at), w, ctx, events, weights);
+          for (let k = 0; k < perEngine.length; k++) if ((skip & perEngineBits[k]) === 0) addAll(perEngine[k], perEngine[k].enabled(w, ctx, at), w, ctx, events, weights);
         }
       }
     } else if (pass.over === 'ids') {
       at.engine = null;
       for (let i = 0; i < ids.length; i++) {
         at.id = ids[i];
-        for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
+        for (let k = 0; k < kinds.length; k++) if ((skip & bits[k]) === 0) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
       }
     } else {
       at.engine = null;
       at.id = null;
-      for (let k = 0; k < kinds.length; k++) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
+      for (let k = 0; k < kinds.length; k++) if ((skip & bits[k]) === 0) addAll(kinds[k], kinds[k].enabled(w, ctx, at), w, ctx, events, weights);
     }
   }
   return weights === null ? { group: g.name, weight: g.weight(ctx), events } : { group: g.name, weight: g.weight(ctx), events, eventWeights: weights };
@@ -128,7 +175,7 @@ const GROUP_PASSES: readonly { group: Group; passes: readonly Pass[]; index: num
 /** The events enabled in `w`, by subsystem; once faults stop, only the groups that outlive them. */
 export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[] {
   const out: ChoiceGroup<WorldEvent>[] = [];
-  for (const { group, passes } of GROUP_PASSES) if (group.whileHealing || !w.healing) out.push(groupChoices(group, passes, w, ctx));
+  for (const { group, passes } of GROUP_PASSES) if (group.whileHealing || !w.healing) out.push(groupChoices(group, passes, w, ctx, 0));
   return out;
 }
 
@@ -136,35 +183,37 @@ export function choicesOf(w: World, ctx: WorldContext): ChoiceGroup<WorldEvent>[
 const HAS_AT: Subject = { engine: null, id: null };
 
 /** Whether a pass has an enabled event: {@link groupChoices}'s enumeration of it, stopped at the first event. */
-function passHasEvents(pass: Pass, w: World, ctx: WorldContext): boolean {
+function passHasEvents(pass: Pass, w: World, ctx: WorldContext, skip: number): boolean {
   const ids = ctx.ids;
   const kinds = pass.kinds;
+  const bits = pass.kindBits;
+  if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) return false;
   // One subject, rewritten for each engine and id: this runs for every group at every step of a
   // random run, and `enabled` reads its subject's fields without keeping it.
   const at = HAS_AT;
   if (pass.over === 'engines') {
     for (let e = 0; e < w.engines.length; e++) {
       at.engine = w.engines[e];
-      const { perId, perEngine } = kindsIn(pass, at.engine.state);
+      const { perId, perEngine, perIdBits, perEngineBits } = kindsIn(pass, at.engine.state);
       if (perId.length > 0) {
         for (let i = 0; i < ids.length; i++) {
           at.id = ids[i];
-          for (let k = 0; k < perId.length; k++) if (perId[k].enabled(w, ctx, at).length > 0) return true;
+          for (let k = 0; k < perId.length; k++) if ((skip & perIdBits[k]) === 0 && perId[k].enabled(w, ctx, at).length > 0) return true;
         }
       }
       at.id = null;
-      for (let k = 0; k < perEngine.length; k++) if (perEngine[k].enabled(w, ctx, at).length > 0) return true;
+      for (let k = 0; k < perEngine.length; k++) if ((skip & perEngineBits[k]) === 0 && perEngine[k].enabled(w, ctx, at).length > 0) return true;
     }
   } else if (pass.over === 'ids') {
     at.engine = null;
     for (let i = 0; i < ids.length; i++) {
       at.id = ids[i];
-      for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+      for (let k = 0; k < kinds.length; k++) if ((skip & bits[k]) === 0 && kinds[k].enabled(w, ctx, at).length > 0) return true;
     }
   } else {
     at.engine = null;
     at.id = null;
-    for (let k = 0; k < kinds.length; k++) if (kinds[k].enabled(w, ctx, at).length > 0) return true;
+    for (let k = 0; k < kinds.length; k++) if ((skip & bits[k]) === 0 && kinds[k].enabled(w, ctx, at).length > 0) return true;
   }
   return false;
 }
@@ -175,7 +224,7 @@ function passHasEvents(pass: Pass, w: World, ctx: WorldContext): boolean {
  * after the groups' (a step that moves an engine changes the answer of the
  * group's pass over engines, not that of its pass over ids).
  */
-function groupHasEvents(index: number, passes: readonly Pass[], w: World, ctx: WorldContext, memo: ListingMemo<unknown>): boolean {
+function groupHasEvents(index: number, passes: readonly Pass[], w: World, ctx: WorldContext, memo: ListingMemo<unknown>, skip: number): boolean {
   const known = memo.hasEvents(index);
   if (known !== -1) return known === 1;
   let has = false;
@@ -184,7 +233,7 @@ function groupHasEvents(index: number, passes: readonly Pass[], w: World, ctx: W
     const passKnown = memo.hasEvents(entry);
     if (passKnown !== -1) has = passKnown === 1;
     else {
-      has = passHasEvents(passes[p], w, ctx);
+      has = passHasEvents(passes[p], w, ctx, skip);
       memo.setHasEvents(entry, has);
     }
   }
@@ -205,7 +254,9 @@ const HEALING_GROUPS = GROUP_PASSES.filter((g) => g.group.whileHealing);
  * is not to be changed.
  */
 export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEvent> {
-  const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(MEMO_READS);
+  const memo = new ListingMemo<ChoiceGroup<WorldEvent>>(memoReadsIn(ctx));
+  // The kinds this world never enables, not asked (the listing is the same without them).
+  const skip = outOfWorld(ctx);
   // A group's weight is a function of the world's options and rules only (ctx): asked once per system, not per step.
   const allWeights = ALL_GROUPS.map((g) => g.group.weight(ctx));
   const healingWeights = HEALING_GROUPS.map((g) => g.group.weight(ctx));
@@ -215,7 +266,7 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
     hasEvents: (w, i) => {
       const g = (w.healing ? HEALING_GROUPS : ALL_GROUPS)[i];
       memo.at(w);
-      return groupHasEvents(g.index, g.passes, w, ctx, memo);
+      return groupHasEvents(g.index, g.passes, w, ctx, memo, skip);
     },
     drawable: (w, picks, weights) => {
       const healing = w.healing;
@@ -232,13 +283,13 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
           continue;
         }
         const g = groups[i];
-        if (!groupHasEvents(g.index, g.passes, w, ctx, memo)) continue;
+        if (!groupHasEvents(g.index, g.passes, w, ctx, memo, skip)) continue;
         picks[n] = i;
         weights[n] = weight;
         n++;
       }
       if (n > 0 || !weightless) return n > 0 ? n : -1;
-      for (let i = 0; i < groups.length; i++) if (!(groupWeights[i] > 0) && groupHasEvents(groups[i].index, groups[i].passes, w, ctx, memo)) return 0;
+      for (let i = 0; i < groups.length; i++) if (!(groupWeights[i] > 0) && groupHasEvents(groups[i].index, groups[i].passes, w, ctx, memo, skip)) return 0;
       return -1;
     },
     choice: (w, i) => {
@@ -246,7 +297,7 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
       memo.at(w);
       const known = memo.listing(g.index);
       if (known !== null) return known;
-      const listing = groupChoices(g.group, g.passes, w, ctx);
+      const listing = groupChoices(g.group, g.passes, w, ctx, skip);
       memo.setListing(g.index, listing);
       return listing;
     },
@@ -254,7 +305,26 @@ export function lazyChoicesOf(ctx: WorldContext): GroupedChoices<World, WorldEve
 }
 
 /** The fields of each entry of a run's {@link ListingMemo}: the groups', then every pass's. */
-const MEMO_READS: readonly number[] = [...GROUP_PASSES.map((g) => g.reads), ...GROUP_PASSES.flatMap((g) => g.passes).sort((a, b) => a.index - b.index).map((p) => p.reads)];
+function memoReads(ctx: WorldContext | null): readonly number[] {
+  const passes = GROUP_PASSES.flatMap((g) => g.passes).sort((a, b) => a.index - b.index);
+  return [
+    ...GROUP_PASSES.map((g) => groupReads(g.passes.flatMap((p) => p.kinds), g.passes.some((p) => p.over === 'engines'), ctx)),
+    ...passes.map((p) => groupReads(p.kinds, p.over === 'engines', ctx)),
+  ];
+}
+
+/** The kinds whose fields depend on the world's surroundings (`readsIn`), and the entries' fields by what those give. */
+const READS_IN = EVENT_KINDS.filter((k) => k.readsIn !== undefined);
+const MEMO_READS_IN = new Map<string, readonly number[]>();
+
+/** The fields of each entry in a world of these surroundings (computed once per different answer of the `readsIn` kinds). */
+function memoReadsIn(ctx: WorldContext): readonly number[] {
+  let key = '';
+  for (const k of READS_IN) key += `${(k.readsIn?.(ctx) ?? []).join('+')}|`;
+  let reads = MEMO_READS_IN.get(key);
+  if (reads === undefined) MEMO_READS_IN.set(key, (reads = memoReads(ctx)));
+  return reads;
+}
 
 /** Applies an event by its kind. */
 export function stepOf(w: World, e: WorldEvent, ctx: WorldContext): StepResult<World> {

@@ -135,6 +135,7 @@ export const tick: EventKind<Tick> = {
     return now < horizonOf(ctx.options) || w.healing ? [{ kind: 'tick', to: now + 1 }] : [];
   },
   reads: ['clock', 'healing'],
+  inWorld: (ctx) => hasClock(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('tick');
     const next = copyWorld(w);
@@ -184,6 +185,7 @@ export const stall: EventKind<Stall> = {
     return now < horizonOf(ctx.options) && liveLease(w, engine.pid) ? [{ kind: 'stall', pid: engine.pid, at: engine.state, to: now + lease }] : [];
   },
   reads: ['clock', 'claims'],
+  inWorld: (ctx) => leaseOf(ctx.options) !== 0 && stallWeightOf(ctx.options) !== 0,
   weight: (_w, ctx) => stallWeightOf(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:stall');

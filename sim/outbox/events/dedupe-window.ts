@@ -117,6 +117,7 @@ export const forget: EventKind<Forget> = {
     return age !== undefined && age >= window ? [{ kind: 'forget', id }] : [];
   },
   reads: ['healing', 'dedupe'],
+  inWorld: (ctx) => windowOf(ctx) !== 0,
   weight: () => 1,
   apply: (w, e, _ctx, tags) => {
     const { [e.id]: _gone, ...rest } = dedupeMemory(w) ?? {};

@@ -52,7 +52,7 @@ function observed(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldE
  * claim token first is the rule set's decision (`fences`), taken in the
  * statechart; an unfenced write or POST of a stale holder lands.
  */
-function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema, until: number | undefined): void {
+function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], tags: string[], schema: RecordSchema, ctx: WorldContext, before: World): void {
   // A switch, not ts-pattern's match: this runs at every engine step, and match's closures and pattern walk cost more than the writes.
   for (let i = 0; i < effects.length; i++) {
     const fx = effects[i];
@@ -67,10 +67,13 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
         break;
       }
-      case 'take-claim':
+      case 'take-claim': {
+        // The lease's end, asked only of a step that takes a claim (a few steps in a run).
+        const until = leaseUntil(ctx, before);
         w.claims = withEntry<ClaimSlot>(w.claims, fx.id, until === undefined ? { kind: 'held', owner: proc.pid } : { kind: 'held', owner: proc.pid, until });
         tags.push('layer:claim');
         break;
+      }
       case 'release-claim': {
         w.claims = withoutEntry(w.claims, fx.id);
         tags.push('release');
@@ -154,8 +157,11 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (event.type !== 'POST' && 'read' in event) tags.push(tagOf(READ, event.read.kind));
   const stepper = proc.version === 'old' ? ctx.steppers.old : ctx.steppers.new;
   const out = stepper({ state: proc.state, ctx: proc.ctx }, event);
-  applyEffects(next, proc, out.effects, tags, schemaOf(rulesOf(ctx, proc)), leaseUntil(ctx, w));
-  const posted = out.effects.some((fx) => fx.kind === 'post');
+  const effects = out.effects;
+  applyEffects(next, proc, effects, tags, schemaOf(rulesOf(ctx, proc)), ctx, w);
+  // A loop, not `.some` with a closure: this runs at every engine step.
+  let posted = false;
+  for (let i = 0; i < effects.length && !posted; i++) posted = effects[i].kind === 'post';
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];
     const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(`${envelope.id}:${envelope.body}`);

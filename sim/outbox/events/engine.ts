@@ -69,10 +69,16 @@ export const drain: EventKind<Drain> = {
   enabled: (w, ctx, { engine, id }) => {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
-    // A READY record the engine's rule set does not select (`selectable`) is not drained.
-    return read.kind === 'found' && selects(rulesOf(ctx, engine), read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    const rules = rulesOf(ctx, engine);
+    // A READY record the engine's rule set does not select (`selectable`) is not drained. The clock
+    // is read for `selectable` only (without it every READY record is selected, whatever the time).
+    return read.kind === 'found' && selects(rules, read.record, { id, who: whoOf(ctx, engine), now: rules.selectable === undefined ? 0 : nowOf(w) })
+      ? [{ kind: 'drain', pid: engine.pid, id }]
+      : [];
   },
   reads: ['live', 'records', 'clock'],
+  // The clock only for a rule set that selects (a retry schedule selects by time): a tick then leaves the listing.
+  readsIn: (ctx) => (ctx.worldRules.rules.selectable === undefined && ctx.worldRules.oldRules?.selectable === undefined ? ['live', 'records'] : ['live', 'records', 'clock']),
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,

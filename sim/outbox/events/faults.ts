@@ -43,6 +43,8 @@ export const crash: EventKind<Crash> = {
   enabled: (w, ctx, { engine }) =>
     engine !== null && w.crashes < ctx.options.crashesMax && crashKnob.weight(ctx.options) > 0 ? [{ kind: 'crash', pid: engine.pid, at: engine.state }] : [],
   reads: ['crashes'],
+  // Crashes are counted from 0: with no budget, or the knob off, none is ever made.
+  inWorld: (ctx) => ctx.options.crashesMax > 0 && crashKnob.weight(ctx.options) > 0,
   weight: (_w, ctx) => crashKnob.weight(ctx.options),
   apply: (w, e, _ctx, tags) => {
     tags.push('fault:crash', `crash@${e.at}`);
@@ -93,6 +95,8 @@ function damage(
     event: name,
     enabled: (w, ctx, { id }) => (id !== null && on(w, ctx) && when(w, id, ctx) ? [{ kind: name, id }] : []),
     reads: ['corruptions', ...whenReads],
+    // Corruptions are counted from 0: with no budget, or the knob off, none is ever made.
+    inWorld: (ctx) => ctx.options.corruptionsMax > 0 && knob.weight(ctx.options) > 0,
     weight: (_w, ctx) => knob.weight(ctx.options),
     apply: (w, e, ctx, tags) => {
       const changed = change(w, e, ctx);

@@ -110,6 +110,8 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = {
     return slot?.kind === 'record' ? corruptions(slot.record, ctx, id) : [];
   },
   reads: ['corruptions', 'records'],
+  // Corruptions are counted from 0: with no budget, or the knob off, none is ever made.
+  inWorld: (ctx) => ctx.options.corruptionsMax > 0 && knob.weight(ctx.options) > 0,
   weight: (_w, ctx) => knob.weight(ctx.options),
   apply: (w, e, ctx, tags) => {
     const slot = w.records[e.id];

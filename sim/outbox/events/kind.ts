@@ -165,6 +165,14 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    */
   reads?: readonly WorldField[];
   /**
+   * Of `reads`, those it reads in a world of these surroundings (its options
+   * and rule sets), when fewer (a field only a decision the rule sets do not
+   * make would look at); absent: all of `reads`. A random run keeps a listing
+   * across changes of the others. `listing-memo.test.ts` holds `enabled` and
+   * `weight` to it.
+   */
+  readsIn?(ctx: WorldContext): readonly WorldField[];
+  /**
    * Of a kind whose range includes the engine: the lifecycle states of an
    * engine for which it can have an instance (`enabled` gives none for an
    * engine in any other state); absent: any state. The listing of a group
@@ -173,6 +181,16 @@ export interface EventKind<E extends WorldEvent = WorldEvent> {
    * `enabled` to it.
    */
   engineStates?: readonly LifecycleState[];
+  /**
+   * Whether a world of these surroundings (its options and rule sets, never
+   * its state) can enable it at all: false when `enabled` gives nothing in
+   * every world a run of them reaches (a knob switched off, a setting absent,
+   * a budget of 0, no version skew). A random run's listing does not ask a
+   * kind that is not in its world (about a third of the `enabled` calls of a
+   * run of the swarm's worlds); absent: it may be. `table.test.ts` holds
+   * `enabled` to it.
+   */
+  inWorld?(ctx: WorldContext): boolean;
   /** Its weight within a weighted group (broker answers, faults). */
   weight?(w: World, ctx: WorldContext): number;
   /** What it does: the next world; pushes the tags the run counts. Pure in `w`. */

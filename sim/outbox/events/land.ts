@@ -97,6 +97,8 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
   enabled: (w, ctx, { engine }) =>
     engine?.state === 'posting' && !w.healing && inTransitOf(w).length < boundOf(ctx.options) ? [{ kind: 'post-in-transit', pid: engine.pid }] : [],
   reads: ['healing', 'inTransit'],
+  // The list in transit is never shorter than empty: with a bound of 0 none is ever posted into it.
+  inWorld: (ctx) => boundOf(ctx.options) > 0,
   engineStates: ['posting'],
   weight: (_w, ctx) => inTransitWeight(ctx.options),
   apply: (w, e, ctx, tags) => {
@@ -172,6 +174,8 @@ export const land: EventKind<Land> = {
     return out;
   },
   reads: ['inTransit'],
+  // Only a POST taken in transit (post-in-transit, above) puts one there: with a bound of 0, never.
+  inWorld: (ctx) => boundOf(ctx.options) > 0,
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).
   apply: landApply,

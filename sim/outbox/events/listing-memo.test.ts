@@ -6,7 +6,7 @@
  * and the kept answers are those a fresh listing gives, asked about worlds
  * in any order, in every setting world and under the mutants' rule sets.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import type { RuleSet } from '../../../model/rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
@@ -20,6 +20,8 @@ import type { WorldContext } from './context.ts';
 import type { Subject, WorldField } from './kind.ts';
 import { changedFields, WORLD_FIELDS } from './listing-memo.ts';
 import { EVENT_KINDS } from './table.ts';
+import { drain } from './engine.ts';
+import retryBackoff from '../../../properties/rule-api/retry-backoff.ts';
 import { MUTANTS } from '../../../properties/mutants/index.ts';
 
 const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
@@ -132,4 +134,62 @@ describe("a run's kept listing", () => {
     }
     expect(compared).toBeGreaterThan(10_000);
   }, 120_000);
+});
+
+describe("a kind's readsIn", () => {
+  /** Rules that select by time (a retry back-off), in a world with a clock: drain reads the clock there. */
+  const SELECTING = plan(retryBackoff, { settings: { ticks: 6, lease: 2 } });
+
+  it('is all its `enabled` and `weight` read in a world of those surroundings, and keeps the clock where a rule set selects by time', () => {
+    const readsIn = EVENT_KINDS.filter((k) => k.readsIn !== undefined);
+    expect(readsIn.map((k) => k.name)).toContain('drain');
+    const clockRead = { selecting: false, plain: false };
+    for (const p of [...PLANS, SELECTING]) {
+      for (const { ctx, states } of runsOf(p, 30)) {
+        for (const k of readsIn) {
+          const read = new Set<string>();
+          for (const w of states) {
+            const subjects: Subject[] =
+              k.range === 'engine-id' ? w.engines.flatMap((engine) => ctx.ids.map((id) => ({ engine, id }))) : w.engines.map((engine) => ({ engine, id: null }));
+            for (const at of subjects) if (k.enabled(watched(w, read), ctx, at).length > 0) k.weight?.(watched(w, read), ctx);
+          }
+          const declared = k.readsIn?.(ctx) ?? [];
+          expect([...read].filter((f) => !declared.includes(f as WorldField)), `${k.name} reads fields its readsIn leaves out`).toEqual([]);
+          if (k.name === 'drain' && read.has('clock')) clockRead[p === SELECTING ? 'selecting' : 'plain'] = true;
+        }
+      }
+    }
+    // The proxy sees the clock read (this test can fail) where the rules select by time, and only there.
+    expect(clockRead).toEqual({ selecting: true, plain: false });
+  }, 120_000);
+
+  it('keeps the engine group across a tick where the rules select by no time (drain is not asked again), and answers as a fresh listing does', () => {
+    const spy = vi.spyOn(drain, 'enabled');
+    let kept = 0;
+    for (const p of [plan(failClosed, { settings: { ticks: 6, lease: 2 } }), SELECTING]) {
+      for (const { ctx, states } of runsOf(p, 20)) {
+        for (const w of states) {
+          const lazy = lazyChoicesOf(ctx);
+          const picks: number[] = [];
+          const weights: number[] = [];
+          spy.mockClear();
+          lazy.drawable?.(w, picks, weights);
+          if (spy.mock.calls.length === 0) continue;
+          // The same world a tick later: only the clock differs.
+          const later = copyWorld(w);
+          later.clock = (w.clock ?? 0) + 1;
+          spy.mockClear();
+          const n = lazy.drawable?.(later, picks, weights) ?? -1;
+          if (p !== SELECTING) {
+            expect(spy).not.toHaveBeenCalled();
+            kept++;
+          }
+          const fresh = choicesOf(later, ctx).filter((g) => g.events.length > 0 && g.weight > 0);
+          expect(Array.from({ length: Math.max(n, 0) }, (_, i) => lazy.choice(later, picks[i]))).toEqual(fresh);
+        }
+      }
+    }
+    expect(kept).toBeGreaterThan(20);
+    spy.mockRestore();
+  });
 });

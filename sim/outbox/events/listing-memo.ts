@@ -10,6 +10,7 @@
 import type { World } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import type { AnyKind, WorldField } from './kind.ts';
+import type { WorldContext } from './context.ts';
 
 /** Every top-level field of a world (the slots kinds own included): field `i` is bit `1 << i`. */
 export const WORLD_FIELDS: readonly WorldField[] = Object.keys(copyWorld({} as World)) as WorldField[];
@@ -33,13 +34,15 @@ export const EVERY_FIELD = -1;
  * it asks about each engine; {@link EVERY_FIELD} when a kind does not say what
  * it reads.
  */
-export function groupReads(kinds: readonly AnyKind[], perEngine: boolean): number {
+export function groupReads(kinds: readonly AnyKind[], perEngine: boolean, ctx: WorldContext | null = null): number {
   if (!BITS_FIT) return EVERY_FIELD;
   const fields: WorldField[] = ['healing'];
   if (perEngine) fields.push('engines');
   for (const k of kinds) {
     if (k.reads === undefined) return EVERY_FIELD;
-    fields.push(...k.reads);
+    // In a world's surroundings, what the kind reads there (`readsIn`), never more than its `reads`.
+    const reads = ctx !== null && k.readsIn !== undefined ? k.readsIn(ctx).filter((f) => k.reads?.includes(f)) : k.reads;
+    fields.push(...reads);
   }
   return bitsOf(fields);
 }

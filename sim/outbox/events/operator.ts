@@ -85,6 +85,7 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       return out;
     },
     reads: ['operatorActions', 'records', 'healing'],
+    inWorld: (ctx) => !(ctx.options.operatorActionsMax <= 0),
     apply: (w, e, ctx, tags) => {
       tags.push(`fault:${name}`);
       return runRequeue(w, ctx, e.id, e.reset, 'requeue', e.version);
@@ -124,6 +125,7 @@ export const resubmit: EventKind<Resubmit> = {
     return out;
   },
   reads: ['operatorActions', 'records', 'healing'],
+  inWorld: (ctx) => !(ctx.options.operatorActionsMax <= 0),
   apply: (w, e, ctx, tags) => {
     tags.push('fault:resubmit');
     return runRequeue(w, ctx, e.id, false, 'resubmit', e.version);
@@ -155,6 +157,7 @@ export const restore: EventKind<Restore> = {
     return out;
   },
   reads: ['operatorActions', 'quarantined', 'live'],
+  inWorld: (ctx) => !(ctx.options.operatorActionsMax <= 0),
   apply: (w, e, _ctx, tags) => {
     const q = w.quarantined[e.index];
     const quarantined = w.quarantined.filter((_, i) => i !== e.index);

@@ -67,6 +67,7 @@ export const upgrade: EventKind<Upgrade> = {
   event: 'upgrade',
   enabled: (w, ctx, { engine }) => (ctx.skew && !w.healing && engine?.version === 'old' ? [{ kind: 'upgrade', pid: engine.pid }] : []),
   reads: ['healing'],
+  inWorld: (ctx) => ctx.skew,
   apply: (w, e, ctx, tags) => {
     // A rolling upgrade stops the old process and starts a new-rules one: memory is lost.
     const pid = w.nextPid;

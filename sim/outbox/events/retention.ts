@@ -66,6 +66,8 @@ export const sweep: EventKind<Sweep> = {
     return w.engines.some((p) => p.state !== 'idle' && p.ctx.id === id) ? [] : [{ kind: 'sweep', id }];
   },
   reads: ['sweeps', 'records', 'engines'],
+  // Sweeps are counted from 0: with no budget none is ever made.
+  inWorld: (ctx) => !(budgetOf(ctx.options) <= 0),
   apply: (w, e, ctx, tags) => {
     const slot = w.records[e.id];
     const { [e.id]: _gone, ...records } = w.records;
