@@ -38,7 +38,7 @@ interface CompiledState {
  * to compile when the context gains a field not copied here, and an assign that
  * writes a field the context does not have is refused (as XState would keep it).
  */
-function copyContext(c: EngineContext): EngineContext {
+export function copyContext(c: EngineContext): EngineContext {
   const copy: { [K in keyof Required<EngineContext>]: EngineContext[K] } = {
     pid: c.pid,
     attemptsMax: c.attemptsMax,

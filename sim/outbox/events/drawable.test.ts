@@ -7,26 +7,17 @@
  * not share, and give every field a property reads a bit of its own.
  */
 import { describe, expect, it } from 'vitest';
-import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
-import type { RuleSet } from '../../../model/rules.ts';
-import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
+import { failClosed } from '../../../model/catalog/index.ts';
+import { fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { swarmOptions } from '../options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import type { World } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import { WORLD_FIELDS } from './listing-memo.ts';
+import { plan, SETTING_PLANS } from './test-plans.ts';
 
-const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
-
-const PLANS: readonly CheckPlan[] = [
-  plan(failClosed),
-  plan(freshCycle, { oldRules: failClosed }),
-  plan(failClosed, { settings: { ticks: 6, lease: 2 } }),
-  plan(freshCycle, { settings: { retention: 2 } }),
-  plan(failClosed, { settings: { lateLanding: 3 }, oldRules: freshCycle }),
-  plan(failClosed, { settings: { dedupeWindow: 2 }, broker: 'id-409' }),
-];
+const PLANS = SETTING_PLANS;
 
 /** Each seed's system and the states of its recorded run (the healed phase's included). */
 function* runsOf(p: CheckPlan, seeds: number) {

@@ -18,6 +18,7 @@ import type { AnyKind, Range, Subject } from './kind.ts';
 import { EVENT_KINDS, GROUPS } from './table.ts';
 import { choicesOf } from './choose.ts';
 import type { WorldContext } from './context.ts';
+import { PLAIN_AND_EVERY_SETTING, seededWorlds } from './test-plans.ts';
 
 const plan = (extra: Partial<CheckPlan>): CheckPlan => ({ rules: failClosed, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
 
@@ -62,20 +63,10 @@ describe('engineStates', () => {
 
   it('changes no listing: each world lists, in order, what every kind asked in table order lists', () => {
     let compared = 0;
-    for (const p of [plan({}), plan({ settings: { lateLanding: 2, ticks: 4, lease: 2, dedupeWindow: 2, retention: 2 }, oldRules: freshCycle })]) {
-      const steppers = steppersFor(p.rules, p.oldRules);
-      for (let seed = 1; seed <= 25; seed++) {
-        const options = swarmOptions(seed, fixedOptions(p));
-        const worldRules = { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) };
-        const system = outboxSystem(options, worldRules, steppers);
-        const ctx: WorldContext = { options, ids: idNames(options.ids), skew: options.skew && p.oldRules !== null, worldRules, steppers };
-        for (const w of runSeed(system, seed, seedBounds(p.bounds, options), true).states ?? []) {
-          const world = w as World;
-          const listed = choicesOf(world, ctx).map((g) => ({ group: g.group, events: g.events, weights: g.eventWeights ?? null }));
-          expect(listed).toEqual(everyKindAsked(world, ctx));
-          compared++;
-        }
-      }
+    for (const { w: world, ctx } of seededWorlds(PLAIN_AND_EVERY_SETTING, 25)) {
+      const listed = choicesOf(world, ctx).map((g) => ({ group: g.group, events: g.events, weights: g.eventWeights ?? null }));
+      expect(listed).toEqual(everyKindAsked(world, ctx));
+      compared++;
     }
     expect(compared).toBeGreaterThan(200);
   });

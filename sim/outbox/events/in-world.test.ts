@@ -7,35 +7,16 @@
  * run of a world without version skew never asks `upgrade`.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
-import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
-import { runSeed } from '../../core/random.ts';
-import { outboxSystem } from '../outbox-system.ts';
-import { swarmOptions } from '../options.ts';
-import { idNames, type World } from '../world.ts';
+import type { World } from '../world.ts';
 import type { Subject } from './kind.ts';
 import { EVENT_KINDS } from './table.ts';
 import type { WorldContext } from './context.ts';
 import { upgrade } from './process.ts';
 import { choicesOf, lazyChoicesOf } from './choose.ts';
+import { PLAIN_AND_EVERY_SETTING, seededWorlds } from './test-plans.ts';
 
-const plan = (extra: Partial<CheckPlan>): CheckPlan => ({ rules: failClosed, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
 
 const hinted = EVENT_KINDS.filter((k) => k.inWorld !== undefined);
-
-/** The worlds of seeded runs of the swarm (with and without settings and version skew), each with its surroundings. */
-function* seededWorlds(): Generator<{ w: World; ctx: WorldContext }> {
-  for (const p of [plan({}), plan({ settings: { lateLanding: 2, ticks: 4, lease: 2, dedupeWindow: 2, retention: 2 }, oldRules: freshCycle })]) {
-    const steppers = steppersFor(p.rules, p.oldRules);
-    for (let seed = 1; seed <= 40; seed++) {
-      const options = swarmOptions(seed, fixedOptions(p));
-      const worldRules = { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) };
-      const system = outboxSystem(options, worldRules, steppers);
-      const ctx: WorldContext = { options, ids: idNames(options.ids), skew: options.skew && p.oldRules !== null, worldRules, steppers };
-      for (const w of runSeed(system, seed, seedBounds(p.bounds, options), true).states ?? []) yield { w: w as World, ctx };
-    }
-  }
-}
 
 /** Every subject of a kind's range in a world. */
 function subjects(range: string, w: World, ctx: WorldContext): Subject[] {
@@ -52,7 +33,7 @@ describe('inWorld', () => {
     /** Per hinted kind: asked while left out, and enabled while in. */
     const out = new Map(hinted.map((k) => [k.name, 0]));
     const enabledIn = new Map(hinted.map((k) => [k.name, 0]));
-    for (const { w, ctx } of seededWorlds()) {
+    for (const { w, ctx } of seededWorlds(PLAIN_AND_EVERY_SETTING, 40)) {
       for (const k of hinted) {
         const inWorld = k.inWorld?.(ctx) ?? true;
         for (const at of subjects(k.range, w, ctx)) {
@@ -79,7 +60,7 @@ describe('inWorld', () => {
   it("a random run's listing does not ask a kind its world leaves out (upgrade, without version skew), and lists what every kind lists", () => {
     const spy = vi.spyOn(upgrade, 'enabled');
     let compared = 0;
-    for (const { w, ctx } of seededWorlds()) {
+    for (const { w, ctx } of seededWorlds(PLAIN_AND_EVERY_SETTING, 40)) {
       if (ctx.skew) continue;
       const lazy = lazyChoicesOf(ctx);
       const picks: number[] = [];

@@ -7,9 +7,8 @@
  * in any order, in every setting world and under the mutants' rule sets.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
-import type { RuleSet } from '../../../model/rules.ts';
-import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
+import { failClosed } from '../../../model/catalog/index.ts';
+import { fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { swarmOptions } from '../options.ts';
 import { outboxSystem } from '../outbox-system.ts';
@@ -23,18 +22,9 @@ import { EVENT_KINDS } from './table.ts';
 import { drain } from './engine.ts';
 import retryBackoff from '../../../properties/rule-api/retry-backoff.ts';
 import { MUTANTS } from '../../../properties/mutants/index.ts';
+import { plan, SETTING_PLANS } from './test-plans.ts';
 
-const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
-
-/** The worlds of every setting: a clock with leases, a retention sweep, a late landing, a dedupe window, version skew. */
-const PLANS: readonly CheckPlan[] = [
-  plan(failClosed),
-  plan(freshCycle, { oldRules: failClosed }),
-  plan(failClosed, { settings: { ticks: 6, lease: 2 } }),
-  plan(freshCycle, { settings: { retention: 2 } }),
-  plan(failClosed, { settings: { lateLanding: 3 }, oldRules: freshCycle }),
-  plan(failClosed, { settings: { dedupeWindow: 2 }, broker: 'id-409' }),
-];
+const PLANS = SETTING_PLANS;
 
 /** Each seed's world context and the states of its recorded run (the healed phase's included). */
 function* runsOf(p: CheckPlan, seeds: number): Generator<{ ctx: WorldContext; states: World[] }> {

@@ -10,7 +10,7 @@
  * holdings, counts and strings have none).
  */
 import type { ClaimSlot } from '../../../model/types.ts';
-import type { EngineContext } from '../../../model/lifecycle.ts';
+import { copyContext } from '../compiled-stepper.ts';
 import type { EngineProc } from '../world.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { PackedTables } from './layout.ts';
@@ -125,20 +125,12 @@ export class PidRenaming {
  * compiled stepper's context copy): a spread made processes of another
  * hidden class, and every engine read of the explorer and the object system
  * met two classes of process (the renamed ones first in a world with
- * crashes or one engine). The types fail to compile when either gains a field.
+ * crashes or one engine). The types fail to compile when a process gains a field.
  */
 function renamedProc(proc: EngineProc, pid: number, memoryPid: number): EngineProc {
-  const c = proc.ctx;
-  const ctx: { [K in keyof Required<EngineContext>]: EngineContext[K] } = {
-    pid: memoryPid,
-    attemptsMax: c.attemptsMax,
-    id: c.id,
-    file: c.file,
-    envelope: c.envelope,
-    outcome: c.outcome,
-    pending: c.pending,
-    effect: c.effect,
-  };
+  // The compiled stepper's own copy, so that a renamed memory has the class of a stepped one.
+  const ctx = copyContext(proc.ctx);
+  ctx.pid = memoryPid;
   const renamed: { [K in keyof Required<EngineProc>]: EngineProc[K] } = { pid, version: proc.version, state: proc.state, ctx };
   return renamed;
 }
