@@ -65,6 +65,9 @@ function outOfWorld(ctx: WorldContext): number {
   return out;
 }
 
+/** Whether the world leaves out every kind of `pass` (`skip`: see {@link outOfWorld}): the pass then lists nothing. */
+const leftOut = (pass: Pass, skip: number): boolean => pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits;
+
 /** Whether kind `k` can be enabled for an engine in `state` (its `engineStates`; any state when it does not say). */
 const mayBeEnabledIn = (k: AnyKind, state: LifecycleState): boolean => k.engineStates === undefined || k.engineStates.includes(state);
 
@@ -132,8 +135,7 @@ function groupChoices(g: Group, passes: readonly Pass[], w: World, ctx: WorldCon
     const pass = passes[p];
     const kinds = pass.kinds;
     const bits = pass.kindBits;
-    // A pass whose every kind the world leaves out lists nothing.
-    if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) continue;
+    if (leftOut(pass, skip)) continue;
     // One subject rewritten in place, as in groupHasEvents below.
     const at = CHOICE_AT;
     if (pass.over === 'engines') {
@@ -187,7 +189,7 @@ function passHasEvents(pass: Pass, w: World, ctx: WorldContext, skip: number): b
   const ids = ctx.ids;
   const kinds = pass.kinds;
   const bits = pass.kindBits;
-  if (pass.allBits !== 0 && (skip & pass.allBits) === pass.allBits) return false;
+  if (leftOut(pass, skip)) return false;
   // One subject, rewritten for each engine and id: this runs for every group at every step of a
   // random run, and `enabled` reads its subject's fields without keeping it.
   const at = HAS_AT;
