@@ -188,17 +188,16 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // The process's growth during the search, sampled with the progress: what a stored state costs in all.
   const residentBefore = process.memoryUsage.rss();
   let residentMax = residentBefore;
-  const guard = memoryGuard(memoryMiB);
+  const guard = memoryGuard(memoryMiB, (rss) => {
+    residentMax = Math.max(residentMax, rss);
+  });
   const r = faultTraced(() => exploreOutbox(options, worldRules, steppers, {
     statesMax,
     ...(depthMax === undefined ? {} : { depthMax }),
     stopAtFirst: flags.continue !== true,
     onProgress: (states, depth) => bar.update(states, `depth ${depth}`),
-    stopReason: () => {
-      residentMax = Math.max(residentMax, process.memoryUsage.rss());
-      // The search is one synchronous loop: a signal reaches it as a request polled here.
-      return interruption() !== null ? INTERRUPTED : guard();
-    },
+    // The search is one synchronous loop: a signal reaches it as a request polled here. The guard's reading of the resident set keeps residentMax.
+    stopReason: () => (interruption() !== null ? INTERRUPTED : guard()),
     beforeGrowth: (bytes) => guard(bytes),
     lookAhead,
     progressEvery: 10_000,
