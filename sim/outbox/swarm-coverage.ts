@@ -285,64 +285,87 @@ export function tieBreaker(seed: number): () => number {
  * violating seed of the swarm alone), rows without the preference left four
  * more of them past seed 256; with it 42 of 44 are found by seed 256, as
  * before the rows' features were made honest.
+ *
+ * The pairs not yet covered are one flat table of flags, pair (a of feature
+ * i, b of feature j), i < j, at `base[i * n + j] + a * sizes[j] + b`: the
+ * pairs in order of (i, j), then a, then b, so the first uncovered pair is
+ * the first flag still set, found by a cursor that only moves forward. Every
+ * check of `check` and every worker thread builds these rows for the first
+ * seeds before it runs them; with a set per pair of features (and a tuple
+ * per look-up) they cost a cold thread about 0.1 s of CPU, this table a few
+ * milliseconds. The rows are the same (swarm-coverage.test.ts holds them to
+ * the sets' construction).
  */
 export function coveringArray(sizes: readonly number[], seed = 21, quiet: readonly number[] = []): Row[] {
   const n = sizes.length;
-  // uncovered[i][j] (i < j): a set of `a * sizes[j] + b` for value a of i and b of j.
-  const uncovered: Set<number>[][] = sizes.map((_, i) => sizes.map((__, j) => {
-    const s = new Set<number>();
-    if (j > i) for (let k = 0; k < sizes[i] * sizes[j]; k++) s.add(k);
-    return s;
-  }));
-  let left = 0;
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) left += sizes[i] * sizes[j];
+  const base = new Int32Array(n * n);
+  let pairs = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      base[i * n + j] = pairs;
+      pairs += sizes[i] * sizes[j];
+    }
+  }
+  // The features of each pair, to read the first uncovered one back.
+  const pairI = new Int32Array(pairs);
+  const pairJ = new Int32Array(pairs);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      pairI.fill(i, base[i * n + j], base[i * n + j] + sizes[i] * sizes[j]);
+      pairJ.fill(j, base[i * n + j], base[i * n + j] + sizes[i] * sizes[j]);
+    }
+  }
+  const uncovered = new Uint8Array(pairs).fill(1);
+  let left = pairs;
+  let cursor = 0;
   const rand = tieBreaker(seed);
   const rows: Row[] = [];
-  const gain = (row: Row, f: number, v: number): number => {
+  const row = new Int32Array(n);
+  const gain = (f: number, v: number): number => {
     let g = 0;
-    for (let k = 0; k < n; k++) {
-      if (k === f || row[k] < 0) continue;
-      const [i, j, a, b] = k < f ? [k, f, row[k], v] : [f, k, v, row[k]];
-      if (uncovered[i][j].has(a * sizes[j] + b)) g++;
-    }
+    for (let k = 0; k < f; k++) if (row[k] >= 0) g += uncovered[base[k * n + f] + row[k] * sizes[f] + v];
+    for (let k = f + 1; k < n; k++) if (row[k] >= 0) g += uncovered[base[f * n + k] + v * sizes[k] + row[k]];
     return g;
   };
   while (left > 0) {
-    const row: Row = new Array<number>(n).fill(-1);
+    row.fill(-1);
     // Start from the first uncovered pair.
-    outer: for (let i = 0; i < n; i++) {
-      for (let j = i + 1; j < n; j++) {
-        const first = uncovered[i][j].values().next();
-        if (first.done !== true) {
-          row[i] = Math.floor(first.value / sizes[j]);
-          row[j] = first.value % sizes[j];
-          break outer;
-        }
-      }
-    }
-    const order = Array.from({ length: n }, (_, i) => i).filter((i) => row[i] < 0);
+    while (uncovered[cursor] === 0) cursor++;
+    const first = cursor - base[pairI[cursor] * n + pairJ[cursor]];
+    row[pairI[cursor]] = Math.floor(first / sizes[pairJ[cursor]]);
+    row[pairJ[cursor]] = first % sizes[pairJ[cursor]];
+    const order: number[] = [];
+    for (let i = 0; i < n; i++) if (row[i] < 0) order.push(i);
     for (let k = order.length - 1; k > 0; k--) {
       const m = Math.floor(rand() * (k + 1));
-      [order[k], order[m]] = [order[m], order[k]];
+      const t = order[k];
+      order[k] = order[m];
+      order[m] = t;
     }
     for (const f of order) {
       let best = -1;
       let bestGain = -1;
       let bestTie = -1;
       for (let v = 0; v < sizes[f]; v++) {
-        const g = gain(row, f, v);
+        const g = gain(f, v);
         // A tie goes to the feature's quiet value (a kind off) if it has one, else to the seeded draw.
         const tie = rand() + (quiet[f] === v ? 1 : 0);
-        if (g > bestGain || (g === bestGain && tie > bestTie)) [best, bestGain, bestTie] = [v, g, tie];
+        if (g > bestGain || (g === bestGain && tie > bestTie)) {
+          best = v;
+          bestGain = g;
+          bestTie = tie;
+        }
       }
       row[f] = best;
     }
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        if (uncovered[i][j].delete(row[i] * sizes[j] + row[j])) left--;
+        const p = base[i * n + j] + row[i] * sizes[j] + row[j];
+        left -= uncovered[p];
+        uncovered[p] = 0;
       }
     }
-    rows.push(row);
+    rows.push(Array.from(row));
   }
   return rows;
 }
