@@ -13,9 +13,9 @@
 import { z } from 'zod';
 import { SHAPE_DEFAULT, type RecordShape } from './record.ts';
 import { DECISIONS, type RuleSet } from './rules.ts';
+import { RuleFault, thrownFault, type Decision } from './rule-fault.ts';
 
-/** The decisions, by name. */
-export type Decision = (typeof DECISIONS)[number];
+export { RuleFault, ruleFaultOf, type Decision, type FaultKind } from './rule-fault.ts';
 
 const status = z.enum(['READY', 'DELIVERED', 'PARKED']);
 const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'outcome-unknown']);
@@ -82,43 +82,6 @@ export const CONTRACT_METADATA_ONLY: Contract = contractFor(metadataRecord, ' (p
 /** The contracts that hold a rule set of `shape`. */
 export function contractOf(shape: RecordShape = SHAPE_DEFAULT): Contract {
   return shape.payload === 'optional' ? CONTRACT_METADATA_ONLY : CONTRACT;
-}
-
-/** How a decision broke its contract. */
-export type FaultKind = 'threw' | 'malformed' | 'hung';
-
-/** A decision of a rule set that threw or returned a value outside its contract. */
-export class RuleFault extends Error {
-  constructor(
-    /** The rule set, as the user knows it: its name, and its file when it came from one. */
-    readonly ruleSet: string,
-    readonly decision: Decision | 'import',
-    readonly kind: FaultKind,
-    /** The error's message, or what was returned and what was expected. */
-    readonly detail: string,
-  ) {
-    super(`rule set ${ruleSet}: ${decision} ${detail}`);
-    this.name = 'RuleFault';
-  }
-}
-
-/** The fault last thrown by a guarded decision (see {@link ruleFaultOf}). */
-let lastFault: RuleFault | null = null;
-
-function fault(f: RuleFault): RuleFault {
-  lastFault = f;
-  return f;
-}
-
-/**
- * The RuleFault behind `err`: itself, or the one XState's `transition()`
- * wrapped when a guard threw it (it rethrows a new Error carrying only the
- * message); null when there is none.
- */
-export function ruleFaultOf(err: unknown): RuleFault | null {
-  if (err instanceof RuleFault) return err;
-  if (err instanceof Error && lastFault !== null && err.message.endsWith(`\n${lastFault.message}`)) return lastFault;
-  return null;
 }
 
 /** A short, one-line rendering of any value (what a decision returned). */
@@ -193,12 +156,12 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
         value = fn.apply(rules, args);
       } catch (err) {
         if (err instanceof RuleFault) throw err;
-        throw fault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`));
+        throw thrownFault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`));
       } finally {
         watch?.leave();
       }
       const problem = contractProblem(decision, value, shape);
-      if (problem !== null) throw fault(new RuleFault(label, decision, 'malformed', problem));
+      if (problem !== null) throw thrownFault(new RuleFault(label, decision, 'malformed', problem));
       return value;
     };
     (guarded as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => call(args);

@@ -9,7 +9,7 @@ import type { BrokerMode } from '../model/types.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
 import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
-import { RuleFault, type FaultKind } from '../model/rule-contract.ts';
+import { RuleFault, type FaultKind } from '../model/rule-fault.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import type { World, WorldEvent } from './outbox/world.ts';

@@ -7,7 +7,7 @@
 import { transition } from 'xstate';
 import { engineMachine, type EngineContext, type EngineEvent, type LifecycleState } from '../../model/lifecycle.ts';
 import type { RuleSet } from '../../model/rules.ts';
-import { ruleFaultOf } from '../../model/rule-contract.ts';
+import { ruleFaultOf } from '../../model/rule-fault.ts';
 import type { Effect } from '../../model/types.ts';
 import type { EngineProc } from './world.ts';
 

@@ -5,7 +5,8 @@
  */
 import { runShard, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
-import { loadRules } from '../rules-loader.ts';
+import { catalogRules } from '../../model/catalog/index.ts';
+import type { RuleSet } from '../../model/rules.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { attachWatch } from '../watch.ts';
 
@@ -32,11 +33,24 @@ export interface CheckTask {
   stopOnViolation?: boolean;
 }
 
+/**
+ * The rule set a spec names: a catalog name resolved here, anything else (a
+ * rule file, an in-process value) by the loader, imported only then. The
+ * loader brings the rule-file compiler's module and the decisions' contract
+ * (a schema library) with it, which a worker thread running catalog rule
+ * sets never uses: leaving them out took a thread's module loading from
+ * 1.08 MB of JavaScript to 0.3 MB. A catalog name never names a file or a
+ * value (rules-loader.ts resolves it the same way).
+ */
+async function ruleSetOf(spec: string): Promise<RuleSet> {
+  return catalogRules(spec) ?? (await (await import('../rules-loader.ts')).loadRules(spec)).rules;
+}
+
 /** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
 export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
-  const rules = (await loadRules(task.plan.rules)).rules;
-  const oldRules = task.plan.oldRules !== null ? (await loadRules(task.plan.oldRules)).rules : null;
+  const rules = await ruleSetOf(task.plan.rules);
+  const oldRules = task.plan.oldRules !== null ? await ruleSetOf(task.plan.oldRules) : null;
   return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 
