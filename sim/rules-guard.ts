@@ -5,7 +5,6 @@
  * ({@link guardRules}), each call watched. Catalog rule sets pass unchanged:
  * they are trusted, and the guard costs a schema check per call.
  */
-import { guardRules } from '../model/rule-contract.ts';
 import type { RuleSet } from '../model/rules.ts';
 import type { LoadedRules } from './rules-loader.ts';
 import { WATCH_IMPORT, watchEnter, watchLabel, watchLeave } from './watch.ts';
@@ -18,19 +17,27 @@ export function ruleSetLabel(name: string, source: string): string {
   return `${JSON.stringify(name)} (${source})`;
 }
 
-/** A user's rule set held to its contract, each decision call watched. */
-export function guardUserRules(rules: RuleSet, source: string): RuleSet {
-  let g = guarded.get(rules);
-  if (g === undefined) {
-    const label = ruleSetLabel(rules.name, source);
-    let labelId = 0;
-    g = guardRules(rules, label, {
-      enter: (code) => watchEnter(code + 1, labelId === 0 ? (labelId = watchLabel(label)) : labelId),
-      leave: watchLeave,
-    });
-    guarded.set(rules, g);
+/**
+ * A user's rule set held to its contract, each decision call watched. The
+ * contract's module (and its schema library, some 0.76 MB of JavaScript) is
+ * imported here, when a user's rule set is first loaded: a command on the
+ * catalog's rule sets never loads it.
+ */
+export async function guardUserRules(rules: RuleSet, source: string): Promise<RuleSet> {
+  if (!guarded.has(rules)) {
+    const { guardRules } = await import('../model/rule-contract.ts');
+    // Checked again after the import: a load of the same rule set meanwhile has guarded it already.
+    if (!guarded.has(rules)) {
+      const label = ruleSetLabel(rules.name, source);
+      let labelId = 0;
+      const g = guardRules(rules, label, {
+        enter: (code) => watchEnter(code + 1, labelId === 0 ? (labelId = watchLabel(label)) : labelId),
+        leave: watchLeave,
+      });
+      guarded.set(rules, g);
+    }
   }
-  return g;
+  return guarded.get(rules) as RuleSet;
 }
 
 /** Runs `load(spec)` with the import watched, and guards what a user's file exports. */
@@ -42,5 +49,5 @@ export async function watchedLoad(spec: string, load: (spec: string) => Promise<
   } finally {
     watchLeave();
   }
-  return loaded.origin.source === 'catalog' ? loaded : { ...loaded, rules: guardUserRules(loaded.rules, loaded.origin.source) };
+  return loaded.origin.source === 'catalog' ? loaded : { ...loaded, rules: await guardUserRules(loaded.rules, loaded.origin.source) };
 }

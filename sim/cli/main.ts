@@ -256,8 +256,8 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
       return 2;
     }
     // A rule set's decision that threw or broke its contract: bad input, in one line.
-    // (Imported here: a command that ran a rule set has loaded the contract's module already.)
-    const { RuleFault } = await import('../../model/rule-contract.ts');
+    // (Imported here: a command that ran a rule set has loaded it already.)
+    const { RuleFault } = await import('../../model/rule-fault.ts');
     if (err instanceof RuleFault) {
       io.err(`outbox-sim: ${(await import('./rule-fault.ts')).ruleFaultLine(err, argv[0])}`);
       return 2;

@@ -5,7 +5,7 @@
  * and step, or search depth), with a trace of the steps before it, and exit
  * code 2.
  */
-import { RuleFault } from '../../model/rule-contract.ts';
+import { RuleFault } from '../../model/rule-fault.ts';
 import type { RawFault } from '../check.ts';
 import { runPositionOf } from '../core/random.ts';
 import { searchPositionOf } from '../core/explore.ts';

@@ -30,4 +30,10 @@ describe('a check worker thread', () => {
     for (const left of ['sim/rules-loader.ts', 'sim/rules-bundle.ts', 'model/rule-contract.ts', 'sim/small-worlds-task.ts']) expect(graph).not.toContain(left);
     expect([...graph].filter((p) => p.includes('node_modules/zod/'))).toEqual([]);
   });
+  it('shares that with the check command itself: the contract loads with a user\'s rule file only (rules-guard.ts)', async () => {
+    const graph = await staticGraph('sim/cli/check-command.ts');
+    expect(graph).toContain('sim/rules-loader.ts');
+    expect(graph).not.toContain('model/rule-contract.ts');
+    expect([...graph].filter((p) => p.includes('node_modules/zod/'))).toEqual([]);
+  });
 });
