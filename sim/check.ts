@@ -128,8 +128,8 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
   return out;
 }
 
-/** The fixed options of a plan. */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'oldRules' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): FixedOptions {
+/** The fixed options of a plan (its old rule set as a rule set, or as the spec a worker thread's plan names it by). */
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax'> & { oldRules: RuleSet | string | null }): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
     ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FixedOptions } from './options.ts';
-import { COVERED_SEEDS, coveringArray, coveringRows, swarmFeatures, tieBreaker, type Row } from './swarm-coverage.ts';
+import { adoptCoveringRows, COVERED_SEEDS, coveringArray, coveringRows, swarmFeatures, tieBreaker, type Row } from './swarm-coverage.ts';
 
 /** The construction of the rows before the flat table: a set of uncovered pairs per two features (insertion order). */
 function coveringArrayBySets(sizes: readonly number[], seed = 21, quiet: readonly number[] = []): Row[] {
@@ -97,3 +97,34 @@ describe('covering rows on a flat table', () => {
     }
   });
 });
+
+describe('covering rows handed to another thread', () => {
+  it('are taken as they are for options not built yet, and built here otherwise', () => {
+    const built = coveringRows({ operatorActionsMax: 5 });
+    // Options whose rows this thread has not built: the rows adopted are the ones it then uses.
+    const fresh: FixedOptions = { operatorActionsMax: 5, settings: { ticks: 0, lateLanding: 0 } };
+    const features = swarmFeatures(fresh);
+    const adopted = Array.from({ length: COVERED_SEEDS }, (_, s) => features.map((f, i) => (s + i) % f.values.length));
+    adoptCoveringRows(fresh, { rows: adopted, block: 7 });
+    expect(coveringRows(fresh).rows).toBe(adopted);
+    expect(coveringRows(fresh).block).toBe(7);
+    // Options built already keep their own rows.
+    adoptCoveringRows({ operatorActionsMax: 5 }, { rows: adopted, block: 7 });
+    expect(coveringRows({ operatorActionsMax: 5 })).toBe(built);
+  });
+  it('are not taken when they do not fit the features (a value out of range, a row short, too few rows)', () => {
+    const cases: [FixedOptions, (rows: Row[]) => Row[]][] = [
+      [{ operatorActionsMax: 6, broker: 'key' }, (rows) => rows.map((r, s) => (s === 9 ? r.map((v, i) => (i === 0 ? 99 : v)) : r))],
+      [{ operatorActionsMax: 6, broker: 'log' }, (rows) => rows.map((r, s) => (s === 3 ? r.slice(1) : r))],
+      [{ operatorActionsMax: 6, broker: 'none' }, (rows) => rows.slice(1)],
+    ];
+    for (const [fixed, spoil] of cases) {
+      const features = swarmFeatures(fixed);
+      const good = Array.from({ length: COVERED_SEEDS }, () => features.map(() => 0));
+      adoptCoveringRows(fixed, { rows: spoil(good), block: 1 });
+      const sizes = features.map((f) => f.values.length);
+      expect(coveringRows(fixed).rows[0]).toEqual(coveringArrayBySets(sizes, 21, features.map((f) => f.values.indexOf('off')))[0]);
+    }
+  });
+});
+

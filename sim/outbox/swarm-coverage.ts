@@ -380,9 +380,14 @@ export const COVERED_SEEDS = 256;
 
 const arrays = new Map<string, { features: Feature[]; rows: Row[]; block: number }>();
 
+/** The key of a check's fixed options for what is built once per distinct set (the covering rows, the pair layout). */
+function fixedKey(fixed: FixedOptions): string {
+  return `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}|${JSON.stringify(fixed.settings ?? {})}`;
+}
+
 /** The features and covering rows (seeds 1 to {@link COVERED_SEEDS}) for a check's fixed options, built once per distinct fixed set. */
 export function coveringRows(fixed: FixedOptions = {}): { features: Feature[]; rows: Row[]; block: number } {
-  const key = `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}|${JSON.stringify(fixed.settings ?? {})}`;
+  const key = fixedKey(fixed);
   let a = arrays.get(key);
   if (a === undefined) {
     const features = swarmFeatures(fixed);
@@ -398,6 +403,28 @@ export function coveringRows(fixed: FixedOptions = {}): { features: Feature[]; r
     arrays.set(key, a);
   }
   return a;
+}
+
+/** The covering rows of a check as plain data, to hand to another thread of the same check. */
+export interface CoveringRowsData {
+  rows: Row[];
+  block: number;
+}
+
+/**
+ * Takes the covering rows of `fixed` that another thread of this check built
+ * ({@link coveringRows}, the same code), instead of building them here: they
+ * depend on the fixed options only, and a worker thread would build them
+ * cold before its first seeds (about 20 ms of its CPU; with the sets they
+ * were built on before, 60 to 100 ms). Rows of another shape (not one value
+ * per feature, or not one row per covered seed) are not taken.
+ */
+export function adoptCoveringRows(fixed: FixedOptions, data: CoveringRowsData): void {
+  const key = fixedKey(fixed);
+  if (arrays.has(key)) return;
+  const features = swarmFeatures(fixed);
+  const fits = data.rows.length === COVERED_SEEDS && data.rows.every((r) => r.length === features.length && r.every((v, i) => Number.isInteger(v) && v >= 0 && v < features[i].values.length));
+  if (fits) arrays.set(key, { features, rows: data.rows, block: data.block });
 }
 
 /**
@@ -466,7 +493,7 @@ const layouts = new Map<string, PairLayout>();
 
 /** The pair layout of a check's fixed options (built once per distinct fixed set, like the covering rows). */
 export function pairLayout(fixed: FixedOptions = {}): PairLayout {
-  const key = `${fixed.broker ?? ''}|${fixed.operatorActionsMax ?? ''}|${fixed.engines ?? ''}|${JSON.stringify(fixed.settings ?? {})}`;
+  const key = fixedKey(fixed);
   let layout = layouts.get(key);
   if (layout === undefined) {
     const features = swarmFeatures(fixed);

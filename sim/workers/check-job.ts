@@ -18,7 +18,8 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { BOUNDS_DEFAULT, mergeShards, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, fixedOptions, mergeShards, type ShardResult } from '../check.ts';
+import { COVERED_SEEDS, coveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
 import { interruption } from '../interrupt.ts';
 import type { SmallWorldResult } from '../small-worlds.ts';
 import { watchBuffer } from '../watch.ts';
@@ -51,6 +52,12 @@ export interface JobResult {
   worlds: SmallWorldResult[];
   swarm: ShardResult;
   suiteSeconds: number;
+}
+
+/** The covering rows of a plan's seeds, as data a thread adopts. */
+function coveringRowsOf(plan: NonNullable<JobSpec['plan']>): CoveringRowsData {
+  const { rows, block } = coveringRows(fixedOptions(plan));
+  return { rows, block };
 }
 
 /**
@@ -142,11 +149,13 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   const ports: MessagePort[] = [];
   let mainTaken = 0;
   try {
+    // Built here (while the threads start), for every thread: the main thread runs the first seeds anyway.
+    const covering = pool !== null && job.plan !== null && from <= COVERED_SEEDS && to > Math.max(from, 1) ? coveringRowsOf(job.plan) : undefined;
     for (let t = 0; t < threads && pool !== null; t++) {
       const { port1, port2 } = new MessageChannel();
       ports.push(port1);
       port1.on('message', fromThread);
-      const task: JobThreadTask = { job, queue: queue.buffer, port: port2, watch: watchBuffer() };
+      const task: JobThreadTask = { job, queue: queue.buffer, port: port2, watch: watchBuffer(), ...(covering !== undefined ? { covering } : {}) };
       // Rejects when the thread fails outside a world search (a seed chunk that threw), and when the pool is destroyed at the end.
       pool.run(task, { transferList: [port2] }).catch(fail);
     }

@@ -7,7 +7,8 @@
  * that it started and ended).
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { ShardResult } from '../check.ts';
+import { fixedOptions, type ShardResult } from '../check.ts';
+import { adoptCoveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
 import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
 import { attachWatch } from '../watch.ts';
 import { runTask, type PlanSpec } from './check-task.ts';
@@ -35,6 +36,8 @@ export interface JobThreadTask {
   port: MessagePort;
   /** The supervisor's watch cell (see `watch.ts`), when the command runs under one. */
   watch?: SharedArrayBuffer | null;
+  /** The covering rows of the job's seeds, built by the main thread (swarm-coverage.ts, `adoptCoveringRows`), when its seeds include covered ones. */
+  covering?: CoveringRowsData;
 }
 
 /** A message from a thread: a world started, a world's result (or that its search threw), a seed chunk started (the main thread may run it too: thread-pieces.ts), a seed chunk's result. */
@@ -74,6 +77,7 @@ export function threadSeedChunk(job: Pick<JobSpec, 'stopOnFirst' | 'workers'>, s
 export async function runJobThread(task: JobThreadTask): Promise<number> {
   if (task.watch) attachWatch(task.watch);
   const { job, port } = task;
+  if (task.covering !== undefined && job.plan !== null) adoptCoveringRows(fixedOptions(job.plan), task.covering);
   const queue = JobQueue.attach(task.queue);
   let pieces = 0;
   for (;;) {
