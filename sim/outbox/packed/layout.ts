@@ -100,12 +100,10 @@ export class PackedLayout {
   /** Packs a world (interning its parts); parts shared with `prev` (packed as `s`) reuse their ids. */
   pack(w: World, t: PackedTables, out: Int32Array = new Int32Array(this.width), prev?: World, s?: Int32Array): Int32Array {
     if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
-    for (const field of PER_ID_FIELDS) {
+    for (let f = 0; f < PER_ID_FIELDS.length; f++) {
+      const field = PER_ID_FIELDS[f];
       // A map shared with `prev` was checked when `prev` was packed.
-      if (prev !== undefined && w[field] === prev[field]) continue;
-      for (const name of Object.keys(w[field])) {
-        if (w[field][name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
-      }
+      if (prev === undefined || w[field] !== prev[field]) this.requireIds(w, field);
     }
     // A part shared with `prev` keeps its id (`same`); written out per slot, not through a
     // callback per slot: packing is on the path of every derivation.
@@ -150,6 +148,16 @@ export class PackedLayout {
       out[g + ENGINES + k] = e === undefined ? 0 : j >= 0 ? (s as Int32Array)[g + ENGINES + j] : t.procs.id(e);
     }
     return out;
+  }
+
+  /** Throws {@link Unrepresentable} when the world's map `field` holds a name that is no outbox id (a method of its own: `pack`, on the path of every derivation, stays small to compile). */
+  private requireIds(w: World, field: (typeof PER_ID_FIELDS)[number]): void {
+    const map: Readonly<Record<string, unknown>> = w[field];
+    const names = Object.keys(map);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (map[name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
+    }
   }
 
   private enginesOf(s: Int32Array, t: PackedTables): EngineProc[] {
