@@ -27,6 +27,7 @@ import { RecordProjection, RecordReads } from './record-reads.ts';
 import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
+import { denseList, sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
@@ -94,7 +95,7 @@ const KEY_SLOTS_MAX = 64;
 
 export class PackedTransitions {
   private readonly memo = new TupleTable();
-  private readonly programs: Int32Array[] = [];
+  private readonly programs: Int32Array[] = denseList();
   /** Per memo entry: the entry its program was derived for (itself, or the one found under its record's code), which keys the concrete programs. */
   private readonly derivedAt: number[] = [];
   private readonly key = new Int32Array(KEY_SLOTS_MAX);
@@ -140,7 +141,7 @@ export class PackedTransitions {
    * one by the values before it, so a key meets few sets.
    */
   private readonly readSets = new TupleTable();
-  private readonly readSetLists: number[][] = [];
+  private readonly readSetLists: number[][] = denseList();
   /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
   private lastReadSet = -1;
   /**
@@ -159,9 +160,9 @@ export class PackedTransitions {
   private readonly appendMemo: Map<number, number>[] = Array.from({ length: 9 }, () => new Map<number, number>());
   private readonly quarantinedFiles = new Interner<QuarantinedFile>();
   /** Pid of each interned engine process, by its id. */
-  private readonly pidOfProc: number[] = [0];
+  private readonly pidOfProc = sparseInts();
   /** Per claim id: the pid of the claim's holder, or -1 when it is not held. */
-  private readonly holderOf: number[] = [];
+  private readonly holderOf = sparseInts();
   private readonly renaming: PidRenaming;
   /**
    * The pids the current key holds as placeholders: the engine the event
@@ -172,7 +173,7 @@ export class PackedTransitions {
   private other = 0;
   /** Programs with placeholders made concrete, by (program index, engine pid, holder pid). */
   private readonly concrete = new TupleTable();
-  private readonly concretePrograms: Int32Array[] = [];
+  private readonly concretePrograms: Int32Array[] = denseList();
   private readonly concreteKey = new Int32Array(3);
   private readonly canonicalCodes = new Map<WorldEvent, number>();
   /** The programs (derived, with placeholders, made concrete) of steps that POST (tagged `layer:post`): the packed quiet test asks (`quiet.ts`). */
