@@ -9,7 +9,9 @@
  * below are made in their last class from the start. Only the class differs:
  * the contents, and so every result, are the same.
  */
+import type { WorldEvent } from '../world.ts';
 import { emptyList } from '../world-copy.ts';
+import type { PackedTransitions } from './transitions.ts';
 
 /** An empty array for objects (or other non-numbers) appended in order: packed elements. */
 export function denseList<T>(): T[] {
@@ -29,4 +31,16 @@ export function sparseList<T>(): (T | undefined)[] {
   a[0] = undefined;
   a.length = 0;
   return a;
+}
+
+/**
+ * The programs of `events` in `s`, in order, in a dense list. Not
+ * `events.map`: V8 gives `map`'s result packed elements while its caller
+ * runs unoptimised and holey elements once the caller is optimised, so the
+ * expansions made before and after met the search's loops as two classes.
+ */
+export function programsOf(transitions: Pick<PackedTransitions, 'programFor'>, s: Int32Array, events: readonly WorldEvent[]): Int32Array[] {
+  const out = denseList<Int32Array>();
+  for (let i = 0; i < events.length; i++) out.push(transitions.programFor(s, events[i]));
+  return out;
 }

@@ -13,7 +13,7 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import type { EngineEvents } from './engine-events.ts';
 import * as L from './layout.ts';
-import { denseList, sparseInts } from './arrays.ts';
+import { denseList, programsOf, sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CRASHES, ENGINES, HEALING, LIVE, PARKED_GONE, PER_ID, REC } = L;
@@ -50,7 +50,8 @@ export interface Expansions {
 export function expansions(c: PackedContext, listing: EngineEvents): Expansions {
   const { options, ids, tables, transitions, g } = c;
 
-  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
+  /** The programs of `events`, in order (a loop, not `map`: see `programsOf` in arrays.ts). */
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOf(transitions, s, events));
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = denseList();
   const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));

@@ -11,7 +11,7 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { kindOn } from './kinds.ts';
 import { busyIdsOf, type Lister } from './world-events.ts';
-import { denseList, sparseList } from './arrays.ts';
+import { denseList, programsOf as programsOfEvents, sparseList } from './arrays.ts';
 
 export interface WorldPrograms {
   middle: Int32Array[];
@@ -38,7 +38,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
   const programsOf = (s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] } => {
     const events: WorldEvent[] = [];
     list(s, events);
-    return { events, programs: events.map((e) => transitions.programFor(s, e)) };
+    return { events, programs: programsOfEvents(transitions, s, events) };
   };
   /**
    * A prefix's programs. A memo entry is made per prefix (tens of thousands
@@ -53,7 +53,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
     list(s, listed);
     return listed.length === 0 ? NO_EVENTS : [...listed];
   };
-  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOfEvents(transitions, s, events));
   const derive = (s: Int32Array): WorldPrograms => {
     // In the order the events are taken: the middle ones listed and derived, then the last ones.
     const middleEvents = eventsOf(s, lists.middle);
