@@ -15,13 +15,14 @@ import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
 import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
+import { denseList, sparseList } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLOCK, CRASHES, HEALING, IN_TRANSIT, LIVE, PER_ID, REC } = L;
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 const code = EventCache.code;
 /** No crash: shared by every expansion without one (never written to). */
-const NO_CRASH: WorldEvent[] = [];
+const NO_CRASH: WorldEvent[] = denseList();
 
 /** The listing functions of one world. */
 export interface EngineEvents {
@@ -47,7 +48,7 @@ export function engineEvents(c: PackedContext): EngineEvents {
    * it, on the engine (its decision is told the pid), so the memo is per engine.
    */
   const drainable = new PairTable();
-  const drainableAt: PairTable[] = [];
+  const drainableAt = sparseList<PairTable>();
   const clocked = kindOn(options, 'tick');
   const readyFor = (s: Int32Array, recId: number, proc: EngineProc, j: number): boolean => {
     const version = proc.version;

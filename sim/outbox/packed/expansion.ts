@@ -13,6 +13,7 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import type { EngineEvents } from './engine-events.ts';
 import * as L from './layout.ts';
+import { denseList, programsOf, sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CRASHES, ENGINES, HEALING, LIVE, PARKED_GONE, PER_ID, REC } = L;
@@ -29,8 +30,8 @@ export interface EngineExpansion {
 }
 
 /** Empty lists shared by every expansion with nothing in one (never written to). */
-const NO_EVENTS: WorldEvent[] = [];
-const NO_PROGRAMS: Int32Array[] = [];
+const NO_EVENTS: WorldEvent[] = denseList();
+const NO_PROGRAMS: Int32Array[] = denseList();
 
 export interface Expansions {
   /**
@@ -49,9 +50,10 @@ export interface Expansions {
 export function expansions(c: PackedContext, listing: EngineEvents): Expansions {
   const { options, ids, tables, transitions, g } = c;
 
-  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
+  /** The programs of `events`, in order (a loop, not `map`: see `programsOf` in arrays.ts). */
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOf(transitions, s, events));
   const expansionMemo = new TupleTable();
-  const expanded: EngineExpansion[] = [];
+  const expanded: EngineExpansion[] = denseList();
   const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
@@ -130,7 +132,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    * it, which keeps the engines' tables small.
    */
   const engineViews = new TupleTable();
-  const engineViewOf: number[] = [];
+  const engineViewOf = sparseInts();
   const engineViewKey = new Int32Array(6 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];

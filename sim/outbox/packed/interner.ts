@@ -5,6 +5,7 @@
  * zero means "nothing here".
  */
 import { TupleTable } from '../../core/tuple-table.ts';
+import { denseList } from './arrays.ts';
 
 /**
  * Canonical numbers of plain-data values: two values get the same number
@@ -91,7 +92,8 @@ export class Canon {
       if (next === undefined) node.next.set(own[i], (next = { next: new Map(), fields: null }));
       node = next;
     }
-    if (node.fields === null) node.fields = [...own].sort().map((name) => ({ name, code: this.fieldCode(name) }));
+    // An object without fields gets an empty list of the class the others have (see arrays.ts).
+    if (node.fields === null) node.fields = own.length === 0 ? denseList<Field>() : [...own].sort().map((name) => ({ name, code: this.fieldCode(name) }));
     return node.fields;
   }
 

@@ -100,41 +100,32 @@ export class PackedLayout {
   /** Packs a world (interning its parts); parts shared with `prev` (packed as `s`) reuse their ids. */
   pack(w: World, t: PackedTables, out: Int32Array = new Int32Array(this.width), prev?: World, s?: Int32Array): Int32Array {
     if (w.engines.length > this.enginesMax) throw new Error(`packed world: ${w.engines.length} engines, at most ${this.enginesMax}`);
-    for (const field of PER_ID_FIELDS) {
+    for (let f = 0; f < PER_ID_FIELDS.length; f++) {
+      const field = PER_ID_FIELDS[f];
       // A map shared with `prev` was checked when `prev` was packed.
-      if (prev !== undefined && w[field] === prev[field]) continue;
-      for (const name of Object.keys(w[field])) {
-        if (w[field][name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
-      }
+      if (prev === undefined || w[field] !== prev[field]) this.requireIds(w, field);
     }
-    // A part shared with `prev` keeps its id (`same`); written out per slot, not through a
-    // callback per slot: packing is on the path of every derivation.
-    const has = prev !== undefined && s !== undefined;
+    // A part shared with `prev` keeps its id; one call per slot (`idAfter`): written out inline, the
+    // comparisons made `pack` 2 KB of bytecode, compiled again at each suite world's first new branch.
     const ids = this.ids;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       const o = i * PER_ID;
-      const v0 = w.records[id];
-      out[o + REC] = has && v0 === prev.records[id] ? s[o + REC] : t.records.id(v0);
-      const v1 = w.claims[id];
-      out[o + CLAIM] = has && v1 === prev.claims[id] ? s[o + CLAIM] : t.claims.id(v1);
-      const v2 = w.live[id];
-      out[o + LIVE] = has && v2 === prev.live[id] ? s[o + LIVE] : t.files.id(v2);
-      const v3 = w.broker[id];
-      out[o + BROKER] = has && v3 === prev.broker[id] ? s[o + BROKER] : t.holdings.id(v3);
-      const v4 = w.produced[id];
-      out[o + PRODUCED] = has && v4 === prev.produced[id] ? s[o + PRODUCED] : t.numbers.id(v4);
-      const v5 = w.reported[id];
-      out[o + REPORTED] = has && v5 === prev.reported[id] ? s[o + REPORTED] : t.strings.id(v5);
+      out[o + REC] = idAfter(t.records, w.records[id], prev?.records[id], s, o + REC);
+      out[o + CLAIM] = idAfter(t.claims, w.claims[id], prev?.claims[id], s, o + CLAIM);
+      out[o + LIVE] = idAfter(t.files, w.live[id], prev?.live[id], s, o + LIVE);
+      out[o + BROKER] = idAfter(t.holdings, w.broker[id], prev?.broker[id], s, o + BROKER);
+      out[o + PRODUCED] = idAfter(t.numbers, w.produced[id], prev?.produced[id], s, o + PRODUCED);
+      out[o + REPORTED] = idAfter(t.strings, w.reported[id], prev?.reported[id], s, o + REPORTED);
     }
     const g = this.globals;
-    out[g + ARCHIVED] = has && w.archived === prev.archived ? s[g + ARCHIVED] : t.fileLists.id(w.archived);
-    out[g + QUARANTINED] = has && w.quarantined === prev.quarantined ? s[g + QUARANTINED] : t.quarantineLists.id(w.quarantined);
-    out[g + PUBLISHED] = has && w.published === prev.published ? s[g + PUBLISHED] : t.stringLists.id(w.published);
-    out[g + PARKED] = has && w.parkedAttempts === prev.parkedAttempts ? s[g + PARKED] : t.stringLists.id(w.parkedAttempts);
-    out[g + PARKED_GONE] = has && w.parkedGone === prev.parkedGone ? s[g + PARKED_GONE] : t.stringLists.id(w.parkedGone);
-    out[g + IN_TRANSIT] = has && w.inTransit === prev.inTransit ? s[g + IN_TRANSIT] : t.transitLists.id(w.inTransit);
-    out[g + DEDUPE] = has && w.dedupe === prev.dedupe ? s[g + DEDUPE] : t.dedupeMemories.id(w.dedupe);
+    out[g + ARCHIVED] = idAfter(t.fileLists, w.archived, prev?.archived, s, g + ARCHIVED);
+    out[g + QUARANTINED] = idAfter(t.quarantineLists, w.quarantined, prev?.quarantined, s, g + QUARANTINED);
+    out[g + PUBLISHED] = idAfter(t.stringLists, w.published, prev?.published, s, g + PUBLISHED);
+    out[g + PARKED] = idAfter(t.stringLists, w.parkedAttempts, prev?.parkedAttempts, s, g + PARKED);
+    out[g + PARKED_GONE] = idAfter(t.stringLists, w.parkedGone, prev?.parkedGone, s, g + PARKED_GONE);
+    out[g + IN_TRANSIT] = idAfter(t.transitLists, w.inTransit, prev?.inTransit, s, g + IN_TRANSIT);
+    out[g + DEDUPE] = idAfter(t.dedupeMemories, w.dedupe, prev?.dedupe, s, g + DEDUPE);
     out[g + NEXT_PID] = w.nextPid;
     out[g + NEXT_GEN] = w.nextGeneration;
     out[g + CRASHES] = w.crashes;
@@ -150,6 +141,16 @@ export class PackedLayout {
       out[g + ENGINES + k] = e === undefined ? 0 : j >= 0 ? (s as Int32Array)[g + ENGINES + j] : t.procs.id(e);
     }
     return out;
+  }
+
+  /** Throws {@link Unrepresentable} when the world's map `field` holds a name that is no outbox id (a method of its own: `pack`, on the path of every derivation, stays small to compile). */
+  private requireIds(w: World, field: (typeof PER_ID_FIELDS)[number]): void {
+    const map: Readonly<Record<string, unknown>> = w[field];
+    const names = Object.keys(map);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (map[name] !== undefined && !this.ids.includes(name)) throw new Unrepresentable(`the world holds ${field}[${JSON.stringify(name)}], and ${JSON.stringify(name)} is no outbox id`);
+    }
   }
 
   private enginesOf(s: Int32Array, t: PackedTables): EngineProc[] {
@@ -226,6 +227,15 @@ export class PackedLayout {
     };
     return w;
   }
+}
+
+/**
+ * The id of a part `v` of a world packed after `prev` (packed as `s`): the
+ * id `s` holds at `pos` when the part is the one `prev` had there (`before`),
+ * else its interned id. Without `prev` or `s`, always interned.
+ */
+function idAfter<T>(interner: Interner<T>, v: T | undefined, before: T | undefined, s: Int32Array | undefined, pos: number): number {
+  return s !== undefined && before !== undefined && v === before ? s[pos] : interner.id(v);
 }
 
 function setIf<T>(into: Record<string, T>, key: string, value: T | undefined): void {

@@ -10,6 +10,7 @@ import { TupleTable } from '../../core/tuple-table.ts';
 import type { World } from '../world.ts';
 import * as L from './layout.ts';
 import type { PackedLayout, PackedTables } from './layout.ts';
+import { denseList } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
@@ -40,6 +41,9 @@ function slotsOfField(layout: PackedLayout, field: keyof World): number[] {
  */
 export const ENGINE_VERDICTS_MAX = 1 << 14;
 
+/** No bound on a property's verdicts: a small integer, as the bound above is (Infinity, a heap number, gave the properties' objects a second hidden class). */
+const VERDICTS_UNBOUNDED = 0x3fffffff;
+
 /**
  * A property checked on packed states: skipped when nothing it reads differs
  * from a parent in which it held (by the explorer's `changed` mask);
@@ -51,7 +55,7 @@ export const ENGINE_VERDICTS_MAX = 1 << 14;
  */
 export class MemoProperty {
   private table = new TupleTable();
-  private readonly verdicts: (Violation | null)[] = [];
+  private readonly verdicts: (Violation | null)[] = denseList();
   private readonly slots: Int32Array;
   /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
   private readonly mask: number;
@@ -73,7 +77,7 @@ export class MemoProperty {
     this.slots = Int32Array.from(slots);
     this.mask = slotMask(slots);
     this.key = new Int32Array(slots.length);
-    this.verdictsMax = (reads ?? []).includes('engines') ? ENGINE_VERDICTS_MAX : Infinity;
+    this.verdictsMax = (reads ?? []).includes('engines') ? ENGINE_VERDICTS_MAX : VERDICTS_UNBOUNDED;
   }
 
   private world(s: Int32Array): World {

@@ -26,6 +26,7 @@ import { EventCache } from './event-cache.ts';
 import { expansions } from './expansion.ts';
 import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
+import { denseList, sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { ARCHIVED, BROKER, CLAIM, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_PID, PER_ID, QUARANTINED, REC } = L;
@@ -54,7 +55,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
   let a = new Int32Array(width);
   let b = new Int32Array(width);
   /** Engines started by healing, by pid: interned once. */
-  const restarted: number[] = [];
+  const restarted = sparseInts();
 
   /** Writes into `healed` the state `s` once faults stop (`outboxSystem`'s `heal`): missing engines restarted. */
   const heal = (s: Int32Array): void => {
@@ -96,7 +97,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
    * counters, published bodies) share a verdict.
    */
   const verdicts = new TupleTable();
-  const quietOf: boolean[] = [];
+  const quietOf: boolean[] = denseList();
   const key = new Int32Array(5 + PER_ID * layout.ids.length);
   const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id(newEngineProc(pid, 'new', options.attemptsMax)));
 

@@ -18,6 +18,7 @@ import type { RecordRead, RecordSlot } from '../../../model/types.ts';
 import type { EngineProc } from '../world.ts';
 import type { RecordProjection } from './record-reads.ts';
 import { valueAt } from './read-watch.ts';
+import { sparseInts, sparseList } from './arrays.ts';
 
 /** How an engine of each version reads a record slot. */
 export type Readers = Record<EngineProc['version'], (slot: RecordSlot | undefined) => RecordRead>;
@@ -35,7 +36,7 @@ export class ReadCodes {
   private readonly sets: (readonly string[])[] = [];
   private readonly setIds = new Map<string, number>();
   /** Per set and version (`2 * set + version`): the code of each interned record, by its id. */
-  private readonly byRecord: number[][] = [];
+  private readonly byRecord = sparseList<number[]>();
   private readonly codes = new Map<string, number>();
 
   constructor(
@@ -66,7 +67,7 @@ export class ReadCodes {
   /** The code of the interned record `recordId` under set `set`, as an engine of `version` reads it. */
   code(set: number, version: EngineProc['version'], recordId: number): number {
     const at = 2 * set + VERSIONS.indexOf(version);
-    const memo = (this.byRecord[at] ??= []);
+    const memo = (this.byRecord[at] ??= sparseInts());
     let c = memo[recordId];
     if (c === undefined) memo[recordId] = c = this.compute(set, version, recordId);
     return c;

@@ -21,6 +21,7 @@
  * the suite's worlds to the object system's.
  */
 import type { RecordSlot } from '../../../model/types.ts';
+import { sparseInts } from './arrays.ts';
 
 /**
  * Watches the reads of one derivation at a time: `reset`, `watch` the
@@ -134,7 +135,7 @@ export class RecordReads {
  * per record, so it never shares).
  */
 export class RecordProjection {
-  private readonly byRecord: number[] = [];
+  private readonly byRecord = sparseInts();
   private readonly byStatus = new Map<string, number>();
 
   constructor(private readonly value: (recordId: number) => RecordSlot | undefined) {}

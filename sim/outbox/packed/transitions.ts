@@ -18,7 +18,7 @@
 import type { TransitionSystem } from '../../core/system.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { QuarantinedFile, RecordSlot, ResultFile } from '../../../model/types.ts';
-import type { World, WorldEvent } from '../world.ts';
+import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { copyWorld, emptyList } from '../world-copy.ts';
 import { Interner } from './interner.ts';
 import { OTHER, PidRenaming, renamePid, SELF, type Renaming } from './pid-renaming.ts';
@@ -27,6 +27,7 @@ import { RecordProjection, RecordReads } from './record-reads.ts';
 import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
+import { denseList, sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
@@ -44,6 +45,25 @@ const OP_ADD_PARKED = 8;
 
 /** Counters: written as a delta when the event's key does not hold them. */
 const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
+
+/** A kind's own world slots (late landing's POSTs in transit, a dedupe window's memory, the clock): written whole. */
+const KIND_SLOTS = [L.IN_TRANSIT, L.DEDUPE, L.CLOCK];
+
+/** What a derivation throws when its step changed what its key does not hold. */
+function keyMisses(what: string, e: WorldEvent): Error {
+  return new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
+}
+
+/** What a derivation throws when a watched slot's proxy was kept in the next world. */
+function escaped(e: WorldEvent): Error {
+  return new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
+}
+
+/** The engine with `pid` in a world's engines (a handful; the last, as a map by pid would keep), or undefined. */
+function engineOf(engines: readonly EngineProc[], pid: number): EngineProc | undefined {
+  for (let i = engines.length - 1; i >= 0; i--) if (engines[i].pid === pid) return engines[i];
+  return undefined;
+}
 
 /** The world's map of each watchable per-id slot (by its place in an id's slots). */
 const PER_ID_MAPS: ('records' | 'claims' | 'live' | 'broker')[] = [];
@@ -75,7 +95,7 @@ const KEY_SLOTS_MAX = 64;
 
 export class PackedTransitions {
   private readonly memo = new TupleTable();
-  private readonly programs: Int32Array[] = [];
+  private readonly programs: Int32Array[] = denseList();
   /** Per memo entry: the entry its program was derived for (itself, or the one found under its record's code), which keys the concrete programs. */
   private readonly derivedAt: number[] = [];
   private readonly key = new Int32Array(KEY_SLOTS_MAX);
@@ -121,7 +141,7 @@ export class PackedTransitions {
    * one by the values before it, so a key meets few sets.
    */
   private readonly readSets = new TupleTable();
-  private readonly readSetLists: number[][] = [];
+  private readonly readSetLists: number[][] = denseList();
   /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
   private lastReadSet = -1;
   /**
@@ -140,9 +160,9 @@ export class PackedTransitions {
   private readonly appendMemo: Map<number, number>[] = Array.from({ length: 9 }, () => new Map<number, number>());
   private readonly quarantinedFiles = new Interner<QuarantinedFile>();
   /** Pid of each interned engine process, by its id. */
-  private readonly pidOfProc: number[] = [0];
+  private readonly pidOfProc = sparseInts();
   /** Per claim id: the pid of the claim's holder, or -1 when it is not held. */
-  private readonly holderOf: number[] = [];
+  private readonly holderOf = sparseInts();
   private readonly renaming: PidRenaming;
   /**
    * The pids the current key holds as placeholders: the engine the event
@@ -153,7 +173,7 @@ export class PackedTransitions {
   private other = 0;
   /** Programs with placeholders made concrete, by (program index, engine pid, holder pid). */
   private readonly concrete = new TupleTable();
-  private readonly concretePrograms: Int32Array[] = [];
+  private readonly concretePrograms: Int32Array[] = denseList();
   private readonly concreteKey = new Int32Array(3);
   private readonly canonicalCodes = new Map<WorldEvent, number>();
   /** The programs (derived, with placeholders, made concrete) of steps that POST (tagged `layer:post`): the packed quiet test asks (`quiet.ts`). */
@@ -642,10 +662,16 @@ export class PackedTransitions {
     return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, stepReads, stepperBefore };
   }
 
-  /** Steps the object system once and records the difference as a program. */
+  /**
+   * Steps the object system once and records the difference as a program.
+   * Written as a few small methods with indexed loops (no iterators, no
+   * closure per call, the error texts in {@link keyMisses}): one method was
+   * 4 KB of bytecode, optimised again at each new branch a suite world took
+   * (six times in the suite), at about 40 ms of compile time each.
+   */
   private derive(s: Int32Array, e: WorldEvent): Int32Array {
     this.derived++;
-    const { layout, tables } = this;
+    const layout = this.layout;
     // The slots of a projected key are watched (the step is given proxies that note what it reads), unless a step under its projections read beyond them before.
     const watchWorld = this.projectCount > 0 && !this.beyondKey(this.worldBeyondKeys, false);
     let run = this.stepOnce(s, e, watchWorld);
@@ -659,99 +685,120 @@ export class PackedTransitions {
     const reads = watchWorld ? this.reads : null;
     reads?.close();
     this.lastPosted = run.posted;
-    const t = layout.packAfter(w, s, next, tables);
+    const t = layout.packAfter(w, s, next, this.tables);
     stepReads?.disarm();
-    if (reads?.escaped === true || stepReads?.escaped === true) throw new Error(`packed transitions: a slot watched in ${JSON.stringify(e)} escaped into the next world`);
+    if (reads?.escaped === true || stepReads?.escaped === true) throw escaped(e);
     this.lastWithin = watchWorld && !this.reads.beyond;
-    const stepperId = this.stepperAt >= 0 ? layout.ids[Math.floor(this.stepperSlot / PER_ID)] : '';
     // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
     const written = new Set<number>();
-    this.lastReadSet = -1;
-    if (stepReads !== null) {
-      const replaced = next.records[stepperId] !== stepperBefore;
-      if (replaced) written.add(this.stepperSlot);
-      // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
-      const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
-      const { paths, values } = stepReads.watch;
-      if (stepReads.watch.beyond) this.beyondKey(this.beyondKeys, true);
-      if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
-        this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
-        this.lastReadSet = this.readCodes.setOf(paths);
-      }
-    }
+    this.lastReadSet = stepReads === null ? -1 : this.readSetOf(s, next, stepReads, stepperBefore, written);
     for (let i = 0; i < watched.length; i++) {
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
     }
-    const overwrittenId = this.overwritten >= 0 ? layout.ids[Math.floor(this.overwritten / PER_ID)] : null;
-    if (overwrittenId !== null && next.reported[overwrittenId] !== UNWRITTEN) written.add(this.overwritten);
+    if (this.overwritten >= 0 && next.reported[layout.ids[Math.floor(this.overwritten / PER_ID)]] !== UNWRITTEN) written.add(this.overwritten);
     const ops: number[] = [];
-    const fail = (what: string): never => {
-      throw new Error(`packed transitions: ${what} (event ${JSON.stringify(e)}); its key misses a slot the step depends on`);
-    };
-    const g = layout.globals;
-    for (let pos = 0; pos < g; pos++) {
-      if (t[pos] === s[pos] && !written.has(pos)) continue;
-      if (!this.isKeyed(pos) && pos !== this.overwritten) fail(`slot ${pos} of id ${layout.ids[Math.floor(pos / PER_ID)]} changed`);
-      ops.push(OP_SET, pos, t[pos]);
-    }
-    const lists: [number, number, readonly ResultFile[], readonly ResultFile[]][] = [
-      [ARCHIVED, OP_APPEND_ARCHIVED, w.archived, next.archived],
-      [QUARANTINED, OP_APPEND_QUARANTINED, w.quarantined, next.quarantined],
-    ];
-    for (const [slot, op, before, after] of lists) {
-      const pos = g + slot;
-      if (t[pos] === s[pos]) continue;
-      if (this.isKeyed(pos)) {
-        ops.push(OP_SET, pos, t[pos]);
-        continue;
-      }
-      if (after.length <= before.length || before.some((f, i) => after[i] !== f)) fail(`list slot ${slot} changed other than by appending`);
-      for (const f of after.slice(before.length)) {
-        ops.push(op, pos, op === OP_APPEND_ARCHIVED ? tables.files.id(f) : this.quarantinedFiles.id(f as QuarantinedFile));
-      }
-    }
-    for (const item of next.published) ops.push(OP_ADD_PUBLISHED, g + PUBLISHED, tables.strings.id(item));
-    for (const item of next.parkedAttempts) ops.push(OP_ADD_PARKED, g + PARKED, tables.strings.id(item));
-    if (goneKeyed) {
-      if (t[g + L.PARKED_GONE] !== s[g + L.PARKED_GONE]) ops.push(OP_SET, g + L.PARKED_GONE, t[g + L.PARKED_GONE]);
-    } else {
-      for (const item of next.parkedGone) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, tables.strings.id(item));
-    }
-    if (t[g + HEALING] !== s[g + HEALING]) fail('the healing flag changed');
-    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory, the clock) are written whole, by events keyed on them only.
-    for (const pos of [g + L.IN_TRANSIT, g + L.DEDUPE, g + L.CLOCK]) {
-      if (t[pos] === s[pos]) continue;
-      if (!this.isKeyed(pos)) fail(`the world slot ${pos - g} changed`);
-      ops.push(OP_SET, pos, t[pos]);
-    }
-    for (const slot of COUNTERS) {
-      const pos = g + slot;
-      if (t[pos] === s[pos]) continue;
-      ops.push(this.isKeyed(pos) ? OP_SET : OP_ADD, pos, this.isKeyed(pos) ? t[pos] : t[pos] - s[pos]);
-    }
-    this.deriveEngines(w, next, e, ops, fail);
+    this.diffIds(s, t, written, ops, e);
+    this.diffList(ARCHIVED, OP_APPEND_ARCHIVED, w.archived, next.archived, s, t, ops, e);
+    this.diffList(QUARANTINED, OP_APPEND_QUARANTINED, w.quarantined, next.quarantined, s, t, ops, e);
+    this.diffWorld(next, goneKeyed, s, t, ops, e);
+    this.deriveEngines(w, next, e, ops);
     return Int32Array.from(ops);
   }
 
-  private deriveEngines(w: World, next: World, e: WorldEvent, ops: number[], fail: (what: string) => never): void {
+  /**
+   * After an engine's step watched through its record (`step-reads.ts`):
+   * notes in `written` whether it replaced the record, and gives the set of
+   * paths it read when its program can be kept under them, else -1.
+   */
+  private readSetOf(s: Int32Array, next: World, stepReads: StepReads, stepperBefore: RecordSlot | undefined, written: Set<number>): number {
+    const stepperId = this.layout.ids[Math.floor(this.stepperSlot / PER_ID)];
+    const replaced = next.records[stepperId] !== stepperBefore;
+    if (replaced) written.add(this.stepperSlot);
+    // One statechart step that read only what its paths name; and no parked record replaced (the parked-body note then reads its body).
+    const parked = stepperBefore?.kind === 'record' && stepperBefore.record.status === 'PARKED';
+    const { paths, values } = stepReads.watch;
+    if (stepReads.watch.beyond) this.beyondKey(this.beyondKeys, true);
+    if (stepReads.calls === 1 && !stepReads.whole && !(replaced && parked) && this.readCodes.codable(paths)) {
+      this.readCodes.check(this.stepperVersion, s[this.stepperSlot], paths, values);
+      return this.readCodes.setOf(paths);
+    }
+    return -1;
+  }
+
+  /** The per-id slots the step wrote, each set whole; one outside the key throws. */
+  private diffIds(s: Int32Array, t: Int32Array, written: Set<number>, ops: number[], e: WorldEvent): void {
+    const g = this.layout.globals;
+    for (let pos = 0; pos < g; pos++) {
+      if (t[pos] === s[pos] && !written.has(pos)) continue;
+      if (!this.isKeyed(pos) && pos !== this.overwritten) throw keyMisses(`slot ${pos} of id ${this.layout.ids[Math.floor(pos / PER_ID)]} changed`, e);
+      ops.push(OP_SET, pos, t[pos]);
+    }
+  }
+
+  /** A list slot (archived, quarantined): set whole where keyed, else the files the step appended. */
+  private diffList(slot: number, op: number, before: readonly ResultFile[], after: readonly ResultFile[], s: Int32Array, t: Int32Array, ops: number[], e: WorldEvent): void {
+    const pos = this.layout.globals + slot;
+    if (t[pos] === s[pos]) return;
+    if (this.isKeyed(pos)) {
+      ops.push(OP_SET, pos, t[pos]);
+      return;
+    }
+    let appended = after.length > before.length;
+    for (let i = 0; appended && i < before.length; i++) appended = after[i] === before[i];
+    if (!appended) throw keyMisses(`list slot ${slot} changed other than by appending`, e);
+    for (let i = before.length; i < after.length; i++) {
+      ops.push(op, pos, op === OP_APPEND_ARCHIVED ? this.tables.files.id(after[i]) : this.quarantinedFiles.id(after[i] as QuarantinedFile));
+    }
+  }
+
+  /** The world-wide slots: the sets (published, parked, parked and gone), a kind's own slots, the counters. */
+  private diffWorld(next: World, goneKeyed: boolean, s: Int32Array, t: Int32Array, ops: number[], e: WorldEvent): void {
+    const g = this.layout.globals;
+    const strings = this.tables.strings;
+    for (let i = 0; i < next.published.length; i++) ops.push(OP_ADD_PUBLISHED, g + PUBLISHED, strings.id(next.published[i]));
+    for (let i = 0; i < next.parkedAttempts.length; i++) ops.push(OP_ADD_PARKED, g + PARKED, strings.id(next.parkedAttempts[i]));
+    if (goneKeyed) {
+      if (t[g + L.PARKED_GONE] !== s[g + L.PARKED_GONE]) ops.push(OP_SET, g + L.PARKED_GONE, t[g + L.PARKED_GONE]);
+    } else {
+      for (let i = 0; i < next.parkedGone.length; i++) ops.push(OP_ADD_PUBLISHED, g + L.PARKED_GONE, strings.id(next.parkedGone[i]));
+    }
+    if (t[g + HEALING] !== s[g + HEALING]) throw keyMisses('the healing flag changed', e);
+    // A kind's own slots (late landing's POSTs in transit, a dedupe window's memory, the clock) are written whole, by events keyed on them only.
+    for (let k = 0; k < KIND_SLOTS.length; k++) {
+      const pos = g + KIND_SLOTS[k];
+      if (t[pos] === s[pos]) continue;
+      if (!this.isKeyed(pos)) throw keyMisses(`the world slot ${pos - g} changed`, e);
+      ops.push(OP_SET, pos, t[pos]);
+    }
+    for (let k = 0; k < COUNTERS.length; k++) {
+      const pos = g + COUNTERS[k];
+      if (t[pos] === s[pos]) continue;
+      if (this.isKeyed(pos)) ops.push(OP_SET, pos, t[pos]);
+      else ops.push(OP_ADD, pos, t[pos] - s[pos]);
+    }
+  }
+
+  private deriveEngines(w: World, next: World, e: WorldEvent, ops: number[]): void {
     const named = 'pid' in e ? e.pid : -1;
-    const after = new Map(next.engines.map((p) => [p.pid, p]));
-    const before = new Set(w.engines.map((p) => p.pid));
-    for (const p of w.engines) {
-      const q = after.get(p.pid);
+    for (let i = 0; i < w.engines.length; i++) {
+      const p = w.engines[i];
+      const q = engineOf(next.engines, p.pid);
       if (q === p) continue;
-      if (p.pid !== named) fail(`engine e${p.pid}, not the one the event names, changed`);
+      if (p.pid !== named) throw keyMisses(`engine e${p.pid}, not the one the event names, changed`, e);
       if (q === undefined) ops.push(OP_ENGINE_REMOVE, p.pid, 0);
       else ops.push(OP_ENGINE_REPLACE, p.pid, this.tables.procs.id(q));
     }
     let last = -1;
-    for (const q of next.engines) {
-      if (before.has(q.pid)) {
-        if (q.pid < last) fail('engines out of pid order');
+    for (let i = 0; i < next.engines.length; i++) {
+      const q = next.engines[i];
+      if (engineOf(w.engines, q.pid) !== undefined) {
+        if (q.pid < last) throw keyMisses('engines out of pid order', e);
         continue;
       }
-      if (q.pid < last || w.engines.some((p) => p.pid > q.pid)) fail('a new engine not appended in pid order');
+      let after = q.pid >= last;
+      for (let k = 0; after && k < w.engines.length; k++) after = w.engines[k].pid <= q.pid;
+      if (!after) throw keyMisses('a new engine not appended in pid order', e);
       ops.push(OP_ENGINE_APPEND, 0, this.tables.procs.id(q));
       last = q.pid;
     }

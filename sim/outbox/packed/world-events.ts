@@ -10,6 +10,7 @@ import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
+import { denseList } from './arrays.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -76,7 +77,10 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   const landingsOf = (list: number): WorldEvent[] => {
     let events = landings.get(list);
     if (events === undefined) {
-      events = (tables.transitLists.value(list) ?? []).map((p, index): WorldEvent => ({ kind: 'land', index, id: p.id, body: p.body }));
+      const inTransit = tables.transitLists.value(list) ?? [];
+      // A loop, not `map` (see `programsOf` in arrays.ts).
+      events = denseList<WorldEvent>();
+      for (let index = 0; index < inTransit.length; index++) events.push({ kind: 'land', index, id: inTransit[index].id, body: inTransit[index].body });
       landings.set(list, events);
     }
     return events;
@@ -96,9 +100,13 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     return list;
   };
 
-  const middle: Lister = (s, out) => {
-    // First the broker's own steps: it forgets an id whose entry is as old as the window
-    // (events/dedupe-window.ts; not while healing), then a POST in transit lands (events/land.ts), also while healing.
+  // `middle` and `last` call a small function per part (written out once each, not per call), each
+  // part called whether or not its kind is on, and asking itself: one function of every part was 3 KB
+  // of bytecode, compiled again whenever a suite world first listed a kind of its own (a clock, a
+  // sweep), at tens of milliseconds a compile; a call first made in a later world would throw the
+  // caller's code away too.
+  /** The broker's own steps: it forgets an id whose entry is as old as the window (not while healing), then a POST in transit lands (also while healing). */
+  const brokerSteps = (s: Int32Array, out: WorldEvent[]): void => {
     if (dedupeWindow > 0 && s[g + HEALING] === 0 && s[g + DEDUPE] !== 0) {
       const memory = tables.dedupeMemories.value(s[g + DEDUPE]) ?? {};
       for (let j = 0; j < ids.length; j++) {
@@ -107,7 +115,65 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         if (age !== undefined && age >= dedupeWindow) out.push(c.events.get(code(17, 0, j), () => ({ kind: 'forget', id })));
       }
     }
-    if (landOn && s[g + IN_TRANSIT] !== 0) for (const e of landingsOf(s[g + IN_TRANSIT])) out.push(e);
+    if (landOn && s[g + IN_TRANSIT] !== 0) {
+      const landed = landingsOf(s[g + IN_TRANSIT]);
+      for (let i = 0; i < landed.length; i++) out.push(landed[i]);
+    }
+  };
+  /** With a clock, time passing: up to its horizon, or once faults stop (`healed`) without one. */
+  const ticks = (s: Int32Array, out: WorldEvent[], healed: boolean): void => {
+    if (horizon > 0 && (healed || s[g + CLOCK] < horizon)) pushTick(s, out);
+  };
+  /** Under skew, an upgrade of each old engine. */
+  const upgrades = (s: Int32Array, out: WorldEvent[], count: number): void => {
+    if (!skew) return;
+    for (let k = 0; k < count; k++) {
+      const proc = tables.procs.value(s[g + ENGINES + k]);
+      if (proc?.version === 'old') {
+        const pid = proc.pid;
+        out.push(c.events.get(code(5, pid, 0), () => ({ kind: 'upgrade', pid })));
+      }
+    }
+  };
+  /** As events/operator.ts: each action once per deployed version's tool (the old one's under skew). */
+  const operatorActions = (s: Int32Array, out: WorldEvent[]): void => {
+    if (s[g + OPERATOR] >= options.operatorActionsMax) return;
+    for (let j = 0; j < ids.length; j++) {
+      const id = ids[j];
+      const slot = tables.records.value(s[j * PER_ID + REC]);
+      if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
+        out.push(c.events.get(code(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
+        if (skew) out.push(c.events.get(code(7, 1, 2 * j), () => ({ kind: 'requeue', id, reset: false, version: 'old' })));
+        out.push(c.events.get(code(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
+        if (skew) out.push(c.events.get(code(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
+      }
+      if (slot?.kind === 'record' && slot.record.status === 'READY') {
+        out.push(c.events.get(code(14, 0, j), () => ({ kind: 'resubmit', id })));
+        if (skew) out.push(c.events.get(code(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
+      }
+    }
+    const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
+    for (let index = 0; index < quarantined.length; index++) {
+      if (s[ids.indexOf(quarantined[index].id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
+    }
+  };
+  /** The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget. */
+  const sweeps = (s: Int32Array, out: WorldEvent[]): void => {
+    if (s[g + SWEEPS] >= sweepsMax) return;
+    const busy = busyIds(s);
+    for (let j = 0; j < ids.length; j++) {
+      if ((busy & (1 << j)) !== 0) continue;
+      const slot = tables.records.value(s[j * PER_ID + REC]);
+      // A tombstone (no payload) has nothing left to sweep.
+      if (slot?.kind === 'record' && slot.record.status === 'DELIVERED' && typeof slot.record.payload === 'string') {
+        const id = ids[j];
+        out.push(c.events.get(code(15, 0, j), () => ({ kind: 'sweep', id })));
+      }
+    }
+  };
+
+  const middle: Lister = (s, out) => {
+    brokerSteps(s, out);
     const healing = s[g + HEALING] === 1;
     const count = s[g + ENGINE_COUNT];
     if (count < options.engines) {
@@ -116,87 +182,57 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     }
     // Time passes (events/clock.ts) after the restarts and upgrades; once faults stop, without a horizon.
     if (healing) {
-      if (horizon > 0) pushTick(s, out);
+      ticks(s, out, true);
       return;
     }
-    if (skew) {
-      for (let k = 0; k < count; k++) {
-        const proc = tables.procs.value(s[g + ENGINES + k]);
-        if (proc?.version === 'old') {
-          const pid = proc.pid;
-          out.push(c.events.get(code(5, pid, 0), () => ({ kind: 'upgrade', pid })));
-        }
-      }
-    }
-    if (horizon > 0 && s[g + CLOCK] < horizon) pushTick(s, out);
+    upgrades(s, out, count);
+    ticks(s, out, false);
     for (let j = 0; j < ids.length; j++) {
       const id = ids[j];
       if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) < options.bodiesPerId) out.push(c.events.get(code(6, 0, j), () => ({ kind: 'produce', id })));
     }
-    if (s[g + OPERATOR] < options.operatorActionsMax) {
-      for (let j = 0; j < ids.length; j++) {
-        const id = ids[j];
-        const slot = tables.records.value(s[j * PER_ID + REC]);
-        // As events/operator.ts: each action once per deployed version's tool (the old one's under skew).
-        if (slot?.kind === 'record' && slot.record.status === 'PARKED') {
-          out.push(c.events.get(code(7, 0, 2 * j), () => ({ kind: 'requeue', id, reset: false })));
-          if (skew) out.push(c.events.get(code(7, 1, 2 * j), () => ({ kind: 'requeue', id, reset: false, version: 'old' })));
-          out.push(c.events.get(code(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
-          if (skew) out.push(c.events.get(code(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
-        }
-        if (slot?.kind === 'record' && slot.record.status === 'READY') {
-          out.push(c.events.get(code(14, 0, j), () => ({ kind: 'resubmit', id })));
-          if (skew) out.push(c.events.get(code(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
-        }
-      }
-      const quarantined = tables.quarantineLists.value(s[g + QUARANTINED]) ?? [];
-      quarantined.forEach((q, index) => {
-        if (s[ids.indexOf(q.id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
-      });
+    operatorActions(s, out);
+    sweeps(s, out);
+  };
+
+  /** While corruptions are left, per id: its record's corruptions and its claim's tear. */
+  const corruptions = (s: Int32Array, out: WorldEvent[]): void => {
+    if (s[g + CORRUPTIONS] >= options.corruptionsMax) return;
+    for (let j = 0; j < ids.length; j++) corruptionsOf(s, out, j);
+  };
+  const corruptionsOf = (s: Int32Array, out: WorldEvent[], j: number): void => {
+    const id = ids[j];
+    const slot = tables.records.value(s[j * PER_ID + REC]);
+    if (slot?.kind === 'record') {
+      if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
+      if (slot.record.schema <= 1 && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
+      if (holdsPostLegacyField(slot.record, schema) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
     }
-    // The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget.
-    if (s[g + SWEEPS] < sweepsMax) {
-      const busy = busyIds(s);
-      for (let j = 0; j < ids.length; j++) {
-        if ((busy & (1 << j)) !== 0) continue;
-        const slot = tables.records.value(s[j * PER_ID + REC]);
-        // A tombstone (no payload) has nothing left to sweep.
-        if (slot?.kind === 'record' && slot.record.status === 'DELIVERED' && typeof slot.record.payload === 'string') {
-          const id = ids[j];
-          out.push(c.events.get(code(15, 0, j), () => ({ kind: 'sweep', id })));
-        }
-      }
+    if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
+      out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
+    }
+    if (on.fieldCorrupt) {
+      const corrupt = fieldCorruptionsOf(s, j);
+      for (let i = 0; i < corrupt.length; i++) out.push(corrupt[i]);
+    }
+  };
+  /** Last of the faults, per engine: a stall past the lease of a claim it holds (events/clock.ts). */
+  const stalls = (s: Int32Array, out: WorldEvent[]): void => {
+    if (stallLease === 0 || s[g + CLOCK] >= horizon) return;
+    const now = s[g + CLOCK];
+    for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
+      const proc = tables.procs.value(s[g + ENGINES + k]);
+      if (proc === undefined || !liveLease(s, proc.pid, now)) continue;
+      const { pid, state: at } = proc;
+      const to = now + stallLease;
+      out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 40, () => ({ kind: 'stall', pid, at, to })));
     }
   };
 
   const last: Lister = (s, out) => {
     if (s[g + HEALING] === 1) return;
-    if (s[g + CORRUPTIONS] < options.corruptionsMax) {
-      for (let j = 0; j < ids.length; j++) {
-        const id = ids[j];
-        const slot = tables.records.value(s[j * PER_ID + REC]);
-        if (slot?.kind === 'record') {
-          if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
-          if (slot.record.schema <= 1 && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
-          if (holdsPostLegacyField(slot.record, schema) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
-        }
-        if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
-          out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
-        }
-        if (on.fieldCorrupt) for (const e of fieldCorruptionsOf(s, j)) out.push(e);
-      }
-    }
-    // Last of the faults, per engine: a stall past the lease of a claim it holds (events/clock.ts).
-    if (stallLease > 0 && s[g + CLOCK] < horizon) {
-      const now = s[g + CLOCK];
-      for (let k = 0; k < s[g + ENGINE_COUNT]; k++) {
-        const proc = tables.procs.value(s[g + ENGINES + k]);
-        if (proc === undefined || !liveLease(s, proc.pid, now)) continue;
-        const { pid, state: at } = proc;
-        const to = now + stallLease;
-        out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 40, () => ({ kind: 'stall', pid, at, to })));
-      }
-    }
+    corruptions(s, out);
+    stalls(s, out);
   };
 
   return { middle, last };

@@ -11,6 +11,7 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { kindOn } from './kinds.ts';
 import { busyIdsOf, type Lister } from './world-events.ts';
+import { denseList, programsOf as programsOfEvents, sparseList } from './arrays.ts';
 
 export interface WorldPrograms {
   middle: Int32Array[];
@@ -28,8 +29,8 @@ export interface WorldProgramsOf {
 }
 
 /** No events, no programs: shared by every memo entry without any (never written to). */
-const NO_EVENTS: WorldEvent[] = [];
-const NO_PROGRAMS: Int32Array[] = [];
+const NO_EVENTS: WorldEvent[] = denseList();
+const NO_PROGRAMS: Int32Array[] = denseList();
 const NOTHING: WorldPrograms = { middle: NO_PROGRAMS, last: NO_PROGRAMS, middleEvents: NO_EVENTS, lastEvents: NO_EVENTS };
 
 export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: Lister }): WorldProgramsOf {
@@ -37,7 +38,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
   const programsOf = (s: Int32Array, list: Lister): { events: WorldEvent[]; programs: Int32Array[] } => {
     const events: WorldEvent[] = [];
     list(s, events);
-    return { events, programs: events.map((e) => transitions.programFor(s, e)) };
+    return { events, programs: programsOfEvents(transitions, s, events) };
   };
   /**
    * A prefix's programs. A memo entry is made per prefix (tens of thousands
@@ -45,14 +46,14 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
    * instead of each holding five objects (a tenth of the suite's garbage,
    * all of it kept to the end of the search).
    */
-  const listed: WorldEvent[] = [];
+  const listed: WorldEvent[] = denseList();
   /** The events `list` lists in `s` (the shared empty list when none). */
   const eventsOf = (s: Int32Array, list: Lister): WorldEvent[] => {
     listed.length = 0;
     list(s, listed);
     return listed.length === 0 ? NO_EVENTS : [...listed];
   };
-  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : events.map((e) => transitions.programFor(s, e)));
+  const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOfEvents(transitions, s, events));
   const derive = (s: Int32Array): WorldPrograms => {
     // In the order the events are taken: the middle ones listed and derived, then the last ones.
     const middleEvents = eventsOf(s, lists.middle);
@@ -64,7 +65,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
   // A stall is listed per engine holding a live lease, in its lifecycle state: no memo on the prefix either.
   if (skew || kindOn(options, 'stall')) return { memoised: () => null, programsOf };
 
-  const memo: (WorldPrograms | undefined)[] = [];
+  const memo = sparseList<WorldPrograms>();
   const byAlive = new PairTable();
   const sweeping = kindOn(options, 'sweep');
   const byBusy = new PairTable();
