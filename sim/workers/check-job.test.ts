@@ -5,6 +5,7 @@
  * the whole job (suite and swarm on one pool, the swarm running while the
  * suite runs) the same report and traces as one worker.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,27 @@ describe('a check job on worker threads', () => {
     const order = threadOrder(clean);
     for (const i of here) expect(order.indexOf(i)).toBeGreaterThanOrEqual(order.length - here.length);
   }, 300_000);
+
+  it('ends without an onWorld hook (the hook is optional: the loop that hands worlds out no longer waits on it)', () => {
+    // In a process of its own, with a time limit: the loop spun on the main thread, which no test timeout can interrupt.
+    const script = [
+      "import { rulesPair } from './sim/cli/check-command.ts';",
+      "import { steppersFor } from './sim/check.ts';",
+      "import { exploreSmallWorld, smallWorlds, threadOrder } from './sim/small-worlds.ts';",
+      "import { runCheckJob } from './sim/workers/check-job.ts';",
+      "const pair = await rulesPair('fail-closed', undefined);",
+      "const worlds = smallWorlds(false).filter((w) => w.name === '1 engine, dedupe window 2');",
+      "const steppers = steppersFor(pair.rules, null);",
+      `const run = { outDir: ${JSON.stringify(join(tmp, 'no-hook'))}, replayCommand: (p) => p, now: () => 0 };`,
+      "const r = await runCheckJob({ rules: 'fail-closed', oldRules: null, worlds, outDir: run.outDir, symmetry: true, plan: null, workers: 1, stopOnFirst: false }, threadOrder(worlds), 1, 1,",
+      "  { now: () => 0, replayCommand: run.replayCommand, searchHere: (i, stop) => exploreSmallWorld(pair, steppers, worlds[i], i, { ...run, stopReason: stop }) });",
+      "console.log(JSON.stringify(r.worlds.map((w) => [w.name, w.states, w.complete])));",
+    ].join('\n');
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(out.signal).toBeNull();
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout.trim())).toEqual([['1 engine, dedupe window 2', 1589, true]]);
+  }, 90_000);
 
   it('check --workers 2 --stop-on-first: the report of --workers 1 (the suite stops at the first violating world)', async () => {
     const argv = ['check', '--rules', 'fresh-cycle-after-definite', '--small-worlds-only', '--stop-on-first', '--json'];

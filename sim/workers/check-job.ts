@@ -78,7 +78,12 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   };
   const flush = (): void => {
     const end = Math.min(worlds.length, queue.worldEnd);
-    for (let r = results[given]; given < end && r !== undefined; r = results[given]) hooks.onWorld?.(given++, r);
+    // The count moves outside the optional call: `hooks.onWorld?.(given++, r)` skips its arguments, the
+    // increment with them, when no hook is given, and the loop never ended.
+    for (let r = results[given]; given < end && r !== undefined; r = results[given]) {
+      hooks.onWorld?.(given, r);
+      given++;
+    }
     if (given >= end) suiteDone();
   };
   const started = new Map<number, number>();
