@@ -290,11 +290,11 @@ export function tieBreaker(seed: number): () => number {
  * i, b of feature j), i < j, at `base[i * n + j] + a * sizes[j] + b`: the
  * pairs in order of (i, j), then a, then b, so the first uncovered pair is
  * the first flag still set, found by a cursor that only moves forward. Every
- * check of `check` and every worker thread builds these rows for the first
- * seeds before it runs them; with a set per pair of features (and a tuple
- * per look-up) they cost a cold thread about 0.1 s of CPU, this table a few
- * milliseconds. The rows are the same (swarm-coverage.test.ts holds them to
- * the sets' construction).
+ * `check` builds these rows before its first seeds (on its main thread; its
+ * worker threads take them: {@link adoptCoveringRows}); with a set per pair of features (and a tuple
+ * per look-up) they cost a cold process 60 to 70 ms of CPU, this table 25 to
+ * 45 ms. The rows are the same (covering-array.test.ts holds them to the
+ * sets' construction).
  */
 export function coveringArray(sizes: readonly number[], seed = 21, quiet: readonly number[] = []): Row[] {
   const n = sizes.length;
@@ -415,7 +415,7 @@ export interface CoveringRowsData {
  * Takes the covering rows of `fixed` that another thread of this check built
  * ({@link coveringRows}, the same code), instead of building them here: they
  * depend on the fixed options only, and a worker thread would build them
- * cold before its first seeds (about 20 ms of its CPU; with the sets they
+ * cold before its first seeds (25 to 45 ms of its CPU; with the sets they
  * were built on before, 60 to 100 ms). Rows of another shape (not one value
  * per feature, or not one row per covered seed) are not taken.
  */

@@ -6,17 +6,14 @@
  * so in the suite code optimised on the arrays of one world (filled, of the
  * later class) met the next world's empty ones (of the first class) and was
  * thrown away ("wrong map"), at about one such site a function: the tables
- * below are made in their last class from the start. Only the class differs:
- * the contents, and so every result, are the same.
+ * below are made in their last class from the start (lists of objects
+ * appended in order are `emptyList` of world-copy.ts, as the world's own
+ * lists). Only the class differs: the contents, and so every result, are the
+ * same.
  */
 import type { WorldEvent } from '../world.ts';
 import { emptyList } from '../world-copy.ts';
 import type { PackedTransitions } from './transitions.ts';
-
-/** An empty array for objects (or other non-numbers) appended in order: packed elements. */
-export function denseList<T>(): T[] {
-  return emptyList<T>();
-}
 
 /** An empty array for small integers stored at scattered indices (ids): holey small integers. */
 export function sparseInts(): number[] {
@@ -40,7 +37,7 @@ export function sparseList<T>(): (T | undefined)[] {
  * expansions made before and after met the search's loops as two classes.
  */
 export function programsOf(transitions: Pick<PackedTransitions, 'programFor'>, s: Int32Array, events: readonly WorldEvent[]): Int32Array[] {
-  const out = denseList<Int32Array>();
+  const out = emptyList<Int32Array>();
   for (let i = 0; i < events.length; i++) out.push(transitions.programFor(s, events[i]));
   return out;
 }

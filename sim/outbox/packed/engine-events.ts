@@ -15,14 +15,15 @@ import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
 import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
-import { denseList, sparseList } from './arrays.ts';
+import { sparseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLOCK, CRASHES, HEALING, IN_TRANSIT, LIVE, PER_ID, REC } = L;
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
 const code = EventCache.code;
 /** No crash: shared by every expansion without one (never written to). */
-const NO_CRASH: WorldEvent[] = denseList();
+const NO_CRASH: WorldEvent[] = emptyList();
 
 /** The listing functions of one world. */
 export interface EngineEvents {

@@ -13,7 +13,8 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import type { EngineEvents } from './engine-events.ts';
 import * as L from './layout.ts';
-import { denseList, programsOf, sparseInts } from './arrays.ts';
+import { programsOf, sparseInts } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CRASHES, ENGINES, HEALING, LIVE, PARKED_GONE, PER_ID, REC } = L;
@@ -30,8 +31,8 @@ export interface EngineExpansion {
 }
 
 /** Empty lists shared by every expansion with nothing in one (never written to). */
-const NO_EVENTS: WorldEvent[] = denseList();
-const NO_PROGRAMS: Int32Array[] = denseList();
+const NO_EVENTS: WorldEvent[] = emptyList();
+const NO_PROGRAMS: Int32Array[] = emptyList();
 
 export interface Expansions {
   /**
@@ -53,7 +54,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
   /** The programs of `events`, in order (a loop, not `map`: see `programsOf` in arrays.ts). */
   const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOf(transitions, s, events));
   const expansionMemo = new TupleTable();
-  const expanded: EngineExpansion[] = denseList();
+  const expanded: EngineExpansion[] = emptyList();
   const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);

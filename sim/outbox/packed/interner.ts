@@ -5,7 +5,7 @@
  * zero means "nothing here".
  */
 import { TupleTable } from '../../core/tuple-table.ts';
-import { denseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 /**
  * Canonical numbers of plain-data values: two values get the same number
@@ -93,7 +93,7 @@ export class Canon {
       node = next;
     }
     // An object without fields gets an empty list of the class the others have (see arrays.ts).
-    if (node.fields === null) node.fields = own.length === 0 ? denseList<Field>() : [...own].sort().map((name) => ({ name, code: this.fieldCode(name) }));
+    if (node.fields === null) node.fields = own.length === 0 ? emptyList<Field>() : [...own].sort().map((name) => ({ name, code: this.fieldCode(name) }));
     return node.fields;
   }
 

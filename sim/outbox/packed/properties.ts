@@ -10,7 +10,7 @@ import { TupleTable } from '../../core/tuple-table.ts';
 import type { World } from '../world.ts';
 import * as L from './layout.ts';
 import type { PackedLayout, PackedTables } from './layout.ts';
-import { denseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, HEALING, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC } = L;
@@ -55,7 +55,7 @@ const VERDICTS_UNBOUNDED = 0x3fffffff;
  */
 export class MemoProperty {
   private table = new TupleTable();
-  private readonly verdicts: (Violation | null)[] = denseList();
+  private readonly verdicts: (Violation | null)[] = emptyList();
   private readonly slots: Int32Array;
   /** The bits of `changed` (see `changedSlots`) that stand for the slots read. */
   private readonly mask: number;

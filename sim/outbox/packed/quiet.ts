@@ -26,7 +26,8 @@ import { EventCache } from './event-cache.ts';
 import { expansions } from './expansion.ts';
 import { ANSWER_KINDS, kindOn } from './kinds.ts';
 import * as L from './layout.ts';
-import { denseList, sparseInts } from './arrays.ts';
+import { sparseInts } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { ARCHIVED, BROKER, CLAIM, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_PID, PER_ID, QUARANTINED, REC } = L;
@@ -97,7 +98,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
    * counters, published bodies) share a verdict.
    */
   const verdicts = new TupleTable();
-  const quietOf: boolean[] = denseList();
+  const quietOf: boolean[] = emptyList();
   const key = new Int32Array(5 + PER_ID * layout.ids.length);
   const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id(newEngineProc(pid, 'new', options.attemptsMax)));
 

@@ -28,7 +28,7 @@ import type { StepReads } from './step-reads.ts';
 import { verified } from './verify.ts';
 import { worldEvents } from './world-events.ts';
 import { worldPrograms, type WorldPrograms } from './world-programs.ts';
-import { denseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 export { PACKED_KINDS } from './kinds.ts';
 
@@ -112,7 +112,7 @@ export function packedOutbox(
     return out;
   };
 
-  const scratch: EngineExpansion[] = denseList();
+  const scratch: EngineExpansion[] = emptyList();
   /** Writes every successor of `s` to the sink in `events` order; stops when `take` returns true. */
   const expand = (s: Int32Array, sink: SuccessorSink): void => {
     const count = s[g + ENGINE_COUNT];
@@ -160,8 +160,8 @@ export function packedOutbox(
     }
   };
 
-  const middleEvents: WorldEvent[] = denseList();
-  const lastEvents: WorldEvent[] = denseList();
+  const middleEvents: WorldEvent[] = emptyList();
+  const lastEvents: WorldEvent[] = emptyList();
   /**
    * `expand` for the liveness search's cycle search, which follows only the
    * steps the system takes by itself: events `sink.keep` refuses cost no

@@ -27,7 +27,7 @@ import { RecordProjection, RecordReads } from './record-reads.ts';
 import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
-import { denseList, sparseInts } from './arrays.ts';
+import { sparseInts } from './arrays.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
@@ -95,7 +95,7 @@ const KEY_SLOTS_MAX = 64;
 
 export class PackedTransitions {
   private readonly memo = new TupleTable();
-  private readonly programs: Int32Array[] = denseList();
+  private readonly programs: Int32Array[] = emptyList();
   /** Per memo entry: the entry its program was derived for (itself, or the one found under its record's code), which keys the concrete programs. */
   private readonly derivedAt: number[] = [];
   private readonly key = new Int32Array(KEY_SLOTS_MAX);
@@ -141,7 +141,7 @@ export class PackedTransitions {
    * one by the values before it, so a key meets few sets.
    */
   private readonly readSets = new TupleTable();
-  private readonly readSetLists: number[][] = denseList();
+  private readonly readSetLists: number[][] = emptyList();
   /** The set of paths the step {@link derive} last stepped read of the statechart's record, or -1: the whole record keys it. */
   private lastReadSet = -1;
   /**
@@ -173,7 +173,7 @@ export class PackedTransitions {
   private other = 0;
   /** Programs with placeholders made concrete, by (program index, engine pid, holder pid). */
   private readonly concrete = new TupleTable();
-  private readonly concretePrograms: Int32Array[] = denseList();
+  private readonly concretePrograms: Int32Array[] = emptyList();
   private readonly concreteKey = new Int32Array(3);
   private readonly canonicalCodes = new Map<WorldEvent, number>();
   /** The programs (derived, with placeholders, made concrete) of steps that POST (tagged `layer:post`): the packed quiet test asks (`quiet.ts`). */

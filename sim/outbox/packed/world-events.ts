@@ -10,7 +10,7 @@ import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
-import { denseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -79,7 +79,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     if (events === undefined) {
       const inTransit = tables.transitLists.value(list) ?? [];
       // A loop, not `map` (see `programsOf` in arrays.ts).
-      events = denseList<WorldEvent>();
+      events = emptyList<WorldEvent>();
       for (let index = 0; index < inTransit.length; index++) events.push({ kind: 'land', index, id: inTransit[index].id, body: inTransit[index].body });
       landings.set(list, events);
     }

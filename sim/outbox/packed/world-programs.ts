@@ -11,7 +11,8 @@ import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { kindOn } from './kinds.ts';
 import { busyIdsOf, type Lister } from './world-events.ts';
-import { denseList, programsOf as programsOfEvents, sparseList } from './arrays.ts';
+import { programsOf as programsOfEvents, sparseList } from './arrays.ts';
+import { emptyList } from '../world-copy.ts';
 
 export interface WorldPrograms {
   middle: Int32Array[];
@@ -29,8 +30,8 @@ export interface WorldProgramsOf {
 }
 
 /** No events, no programs: shared by every memo entry without any (never written to). */
-const NO_EVENTS: WorldEvent[] = denseList();
-const NO_PROGRAMS: Int32Array[] = denseList();
+const NO_EVENTS: WorldEvent[] = emptyList();
+const NO_PROGRAMS: Int32Array[] = emptyList();
 const NOTHING: WorldPrograms = { middle: NO_PROGRAMS, last: NO_PROGRAMS, middleEvents: NO_EVENTS, lastEvents: NO_EVENTS };
 
 export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: Lister }): WorldProgramsOf {
@@ -46,7 +47,7 @@ export function worldPrograms(c: PackedContext, lists: { middle: Lister; last: L
    * instead of each holding five objects (a tenth of the suite's garbage,
    * all of it kept to the end of the search).
    */
-  const listed: WorldEvent[] = denseList();
+  const listed: WorldEvent[] = emptyList();
   /** The events `list` lists in `s` (the shared empty list when none). */
   const eventsOf = (s: Int32Array, list: Lister): WorldEvent[] => {
     listed.length = 0;
