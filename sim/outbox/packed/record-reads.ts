@@ -1,16 +1,17 @@
 /**
  * What one step reads of the slots of its key, watched. A broker answer
  * reads of the record only whether it is PARKED (parked-stays-parked); a
- * producer or an operator's restore reads of an id's record only that
- * (every step's parked-body note), and of its claim, live file and broker
- * holding only whether they are there. So their programs hold for every
- * state whose slots project the same (a record's kind and status; present
- * or absent), and are kept under the projection (`transitions.ts`) instead
- * of under the records, whose counts and epochs grow with each operator
- * action. Whether a step read more is not assumed: each watched slot is
- * given to the step as a proxy that notes every access, and a step that
- * read anything beyond the projection keeps its program under the whole
- * slots, as every step did before.
+ * producer reads of the live file only whether it is there; an operator's
+ * requeue or a storage fault touches no slot of its id but the record and
+ * the claim. So their programs hold for every state whose slots project the
+ * same (a record's kind and status; present or absent; anything, for a
+ * slot not touched), and are kept under the projection (`transitions.ts`)
+ * instead of under the slots, whose counts and epochs grow with each
+ * operator action. Whether a step read more is not assumed: each watched
+ * slot is given to the step as a proxy that notes every access (a slot not
+ * to be touched: the world's whole map of it, so that an absent slot is
+ * watched too), and a step that read anything beyond the projection keeps
+ * its program under the whole slots, as every step did before.
  *
  * Why that is exact: the step is deterministic, so a run from another state
  * that agrees on everything the first run read makes the same reads, sees
@@ -62,7 +63,7 @@ export class RecordReads {
     return new Proxy<RecordSlot>(slot, this.slotHandler);
   }
 
-  /** A stand-in for `value` of which any access is noted as beyond (the step may see only whether it is there). */
+  /** A stand-in for `value` of which any access is noted as beyond (the step may see only whether it is there; of a map, not even that). */
   watchUnread<T extends object>(value: T): T {
     return new Proxy<T>(value, this.unreadHandler as ProxyHandler<T>);
   }

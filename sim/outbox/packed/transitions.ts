@@ -10,8 +10,9 @@
  * slot written outside the key, a list changed other than by appending, or
  * an engine changed other than the one the event names, throws. The
  * differential tests (`packed.test.ts`) step both ways on whole searches.
- * A few events' keys hold some slots only as projections, where the
- * derivation watched the step read no more (`record-reads.ts`), and an
+ * A few events' keys hold some slots only as projections, or not at all,
+ * where the derivation watched the step read no more (`record-reads.ts`;
+ * untouched slots: `untouched-slots.test.ts`), and an
  * engine's own step holds its record only as the values its statechart
  * read of it (`step-reads.ts`, `read-codes.ts`).
  */
@@ -66,11 +67,13 @@ function engineOf(engines: readonly EngineProc[], pid: number): EngineProc | und
 }
 
 /** The world's map of each watchable per-id slot (by its place in an id's slots). */
-const PER_ID_MAPS: ('records' | 'claims' | 'live' | 'broker')[] = [];
+const PER_ID_MAPS: ('records' | 'claims' | 'live' | 'broker' | 'produced' | 'reported')[] = [];
 PER_ID_MAPS[REC] = 'records';
 PER_ID_MAPS[CLAIM] = 'claims';
 PER_ID_MAPS[LIVE] = 'live';
 PER_ID_MAPS[BROKER] = 'broker';
+PER_ID_MAPS[PRODUCED] = 'produced';
+PER_ID_MAPS[REPORTED] = 'reported';
 
 /**
  * What a derivation puts in the slot an event may overwrite without reading
@@ -84,8 +87,41 @@ const UNWRITTEN = '\u0000unwritten';
 /** How a slot of a key is watched: whether it is there (any access is beyond); a record's kind and status read through a proxy. */
 const PRESENCE = 0;
 const RECORD = 1;
+/**
+ * Not read at all: the world's whole map of the slot (its claims, live
+ * files, broker holdings, producer's counts or reported bodies) is given to
+ * the step as a proxy of which any access is beyond, so that a program kept
+ * under it holds whatever the slot holds, absent or present
+ * (docs/performance.md, 'What a cold suite spends').
+ */
+const UNTOUCHED = 2;
 /** A slot keyed by its value (not watched). */
 const KEYED = -1;
+
+/**
+ * How an event keys each of an id's slots, in their order (record, claim,
+ * live file, broker holding, producer's count, reported body): `now`, and
+ * `before` (without {@link UNTOUCHED}: keyed, or whether it is there), kept
+ * to test that the two agree. A number or a string (count, body) can only
+ * be keyed or untouched: a proxy needs an object.
+ */
+interface IdSlots {
+  now: readonly number[];
+  before: readonly number[];
+}
+
+/** A producer: reads its count, and whether a live file is there (it replaces it). */
+const PRODUCE_SLOTS: IdSlots = { now: [UNTOUCHED, UNTOUCHED, PRESENCE, UNTOUCHED, KEYED, UNTOUCHED], before: [RECORD, PRESENCE, PRESENCE, PRESENCE, KEYED, KEYED] };
+/** A restore: of each id, whether a live file is there (it writes one for the file's id). */
+const RESTORE_SLOTS: IdSlots = { now: [UNTOUCHED, UNTOUCHED, PRESENCE, UNTOUCHED, UNTOUCHED, UNTOUCHED], before: [RECORD, PRESENCE, PRESENCE, PRESENCE, KEYED, KEYED] };
+/** An operator's requeue or resubmit: the `requeue` decision sees the record and the claim (and whether its holder is alive, keyed beside). */
+const OPERATOR_SLOTS: IdSlots = { now: [KEYED, KEYED, UNTOUCHED, UNTOUCHED, UNTOUCHED, UNTOUCHED], before: [KEYED, KEYED, PRESENCE, PRESENCE, KEYED, KEYED] };
+/** A torn claim: the claim only (a step that replaces no record makes no parked-body note). */
+const TEAR_CLAIM_SLOTS: IdSlots = { now: [UNTOUCHED, KEYED, UNTOUCHED, UNTOUCHED, UNTOUCHED, UNTOUCHED], before: [RECORD, KEYED, PRESENCE, PRESENCE, KEYED, KEYED] };
+/** A late POST landing: the broker's holding only. */
+const LAND_SLOTS: IdSlots = { now: [UNTOUCHED, UNTOUCHED, UNTOUCHED, KEYED, UNTOUCHED, UNTOUCHED], before: [KEYED, KEYED, KEYED, KEYED, KEYED, KEYED] };
+/** A storage fault on the record, or the sweeper: the record only. */
+const RECORD_FAULT_SLOTS: IdSlots = { now: [KEYED, UNTOUCHED, UNTOUCHED, UNTOUCHED, UNTOUCHED, UNTOUCHED], before: [KEYED, PRESENCE, PRESENCE, PRESENCE, KEYED, KEYED] };
 
 /** The record's place in a key that stands for every record, in the table of the sets of paths read under a key (see {@link PackedTransitions.findByReads}). */
 const ANY_RECORD = -1;
@@ -108,16 +144,19 @@ export class PackedTransitions {
   /**
    * The slots of the current key that the event may read only the
    * projection of (`record-reads.ts`): a record's kind and status (a broker
-   * answer; a producer's or a restore's look at whether a record is
-   * parked), or whether a claim, live file or broker holding is there at all
-   * (a producer, a restore). Per watched slot: its place in the key, its
-   * position in the state, and whether it is a record.
+   * answer), whether a claim or live file
+   * is there at all (a producer, a restore, an engine's step), or nothing
+   * ({@link UNTOUCHED}: operator actions, storage faults, producers,
+   * restores, late landings). Per watched slot: its place in the key, its
+   * position in the state, and how it is watched.
    */
   private readonly projectAt = new Int32Array(KEY_SLOTS_MAX);
   private readonly projectSlot = new Int32Array(KEY_SLOTS_MAX);
-  /** How each watched slot is watched: {@link PRESENCE} or {@link RECORD}. */
+  /** How each watched slot is watched: {@link PRESENCE}, {@link RECORD} or {@link UNTOUCHED}. */
   private readonly projectHow: number[] = [];
   private projectCount = 0;
+  /** Per watched place of an {@link UNTOUCHED} slot: the world's plain map, while the step is given its proxy. */
+  private readonly untouchedMaps: unknown[] = [];
   /** The key's values at the watched places, while they hold projection codes. */
   private readonly projectSaved = new Int32Array(KEY_SLOTS_MAX);
   /** Whether the step {@link derive} last stepped read no more of the watched slots than their projections. */
@@ -181,6 +220,13 @@ export class PackedTransitions {
   /** Whether the step {@link derive} last stepped POSTed. */
   private lastPosted = false;
   derived = 0;
+  /**
+   * Whether an event's slots it should not touch at all are watched as
+   * {@link UNTOUCHED} (operator actions, storage faults, the sweeper), or
+   * keyed as before (their values, or whether they are there): set false
+   * only to compare the two (`untouched-slots.test.ts`).
+   */
+  watchUntouched = true;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -254,7 +300,9 @@ export class PackedTransitions {
     for (let i = 0; i < this.projectCount; i++) {
       const at = this.projectAt[i];
       const v = (this.projectSaved[i] = this.key[at]);
-      this.key[at] = -1 - (this.projectHow[i] !== PRESENCE ? this.projection.of(v) : v === 0 ? 0 : 1);
+      const how = this.projectHow[i];
+      // An untouched slot's code is one constant: the key's place says how it is watched (one event, one layout of its key).
+      this.key[at] = -1 - (how === RECORD ? this.projection.of(v) : how === UNTOUCHED || v === 0 ? 0 : 1);
     }
   }
 
@@ -328,42 +376,21 @@ export class PackedTransitions {
   }
 
   /**
-   * An id's slots: its record, claim, live file and broker holding each
-   * {@link KEYED} or watched ({@link PRESENCE}, {@link RECORD}), the
-   * producer's count and the reported body keyed (numbers and strings,
-   * which cannot be watched).
+   * An id's slots (record, claim, live file, broker holding, producer's
+   * count, reported body), each as `hows` says: {@link KEYED} or watched.
+   * Where {@link watchUntouched} is off, as `before` says.
    */
-  private pushIdAs(s: Int32Array, j: number, record: number, claim: number, live: number, broker: number): void {
+  private pushIdAs(s: Int32Array, j: number, hows: IdSlots): void {
     const o = j * PER_ID;
-    // Slot by slot (no array of the four per key built).
-    this.pushAs(s, o + REC, record);
-    this.pushAs(s, o + CLAIM, claim);
-    this.pushAs(s, o + LIVE, live);
-    this.pushAs(s, o + BROKER, broker);
-    this.pushSlot(s, o + PRODUCED);
-    this.pushSlot(s, o + REPORTED);
+    const h = this.watchUntouched ? hows.now : hows.before;
+    // Slot by slot, in the order of an id's slots (REC to REPORTED).
+    for (let k = 0; k < PER_ID; k++) this.pushAs(s, o + k, h[k]);
   }
 
   /** Keys the slot `pos` by its value ({@link KEYED}) or watched as `how`. */
   private pushAs(s: Int32Array, pos: number, how: number): void {
     if (how === KEYED) this.pushSlot(s, pos);
     else this.pushWatched(s, pos, how);
-  }
-
-  /**
-   * An id's slots for an event that reads of them at most whether its
-   * record is parked (every step's parked-body note) and whether the
-   * others are there, and the producer's count and reported body (numbers
-   * and strings, which cannot be watched: keyed).
-   */
-  private pushIdWatched(s: Int32Array, j: number): void {
-    const o = j * PER_ID;
-    this.pushWatched(s, o + REC, RECORD);
-    this.pushWatched(s, o + CLAIM, PRESENCE);
-    this.pushWatched(s, o + LIVE, PRESENCE);
-    this.pushWatched(s, o + BROKER, PRESENCE);
-    this.pushSlot(s, o + PRODUCED);
-    this.pushSlot(s, o + REPORTED);
   }
 
   /**
@@ -489,10 +516,6 @@ export class PackedTransitions {
     this.keyed[this.keyedCount++] = pos;
   }
 
-  private pushId(s: Int32Array, j: number): void {
-    for (let k = 0; k < PER_ID; k++) this.pushSlot(s, j * PER_ID + k);
-  }
-
   /**
    * The key of an event in a state: the event, and every slot its outcome
    * can depend on (see the file comment for how that is checked).
@@ -564,7 +587,7 @@ export class PackedTransitions {
       case 'land':
         // The broker receives a POST in transit: it reads the list and the POST's id's holding.
         this.pushSlot(s, g + L.IN_TRANSIT);
-        this.pushId(s, this.layout.ids.indexOf(e.id));
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), LAND_SLOTS);
         this.pushSlot(s, g + L.PARKED_GONE);
         // A landing is a broker step of a dedupe window too.
         this.pushSlot(s, g + L.DEDUPE);
@@ -581,33 +604,33 @@ export class PackedTransitions {
         this.pushSlot(s, g + NEXT_PID);
         return;
       case 'produce':
-        this.pushIdWatched(s, this.layout.ids.indexOf(e.id));
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), PRODUCE_SLOTS);
         this.pushSlot(s, g + NEXT_GEN);
         return;
       case 'restore':
-        for (let j = 0; j < this.layout.ids.length; j++) this.pushIdWatched(s, j);
+        for (let j = 0; j < this.layout.ids.length; j++) this.pushIdAs(s, j, RESTORE_SLOTS);
         this.pushSlot(s, g + QUARANTINED);
         this.pushSlot(s, g + NEXT_GEN);
         return;
       case 'requeue':
       case 'resubmit': {
-        // The operator's `requeue` decision sees the record and the claim, and whether its holder is alive; of the live file and the broker's holding at most whether they are there.
+        // The operator's `requeue` decision sees the record and the claim, and whether its holder is alive; it should touch nothing else of the id's (watched).
         const j = this.layout.ids.indexOf(e.id);
-        this.pushIdAs(s, j, KEYED, KEYED, PRESENCE, PRESENCE);
+        this.pushIdAs(s, j, OPERATOR_SLOTS);
         this.push(this.holderAlive(s, j));
         return;
       }
       case 'tear-claim':
-        // Tears the claim; of the record it may read only its kind and status (every step's parked-body note).
-        this.pushIdAs(s, this.layout.ids.indexOf(e.id), RECORD, KEYED, PRESENCE, PRESENCE);
+        // Tears the claim; it should touch nothing else of the id's (watched).
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), TEAR_CLAIM_SLOTS);
         return;
       case 'tear-record':
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
       case 'sweep':
-        // Reads and writes the id's record (the sweeper's sweeps counter is written as a delta: COUNTERS); of the others at most whether they are there.
-        this.pushIdAs(s, this.layout.ids.indexOf(e.id), KEYED, PRESENCE, PRESENCE, PRESENCE);
+        // Reads and writes the id's record (the sweeper's sweeps counter is written as a delta: COUNTERS); it should touch nothing else of the id's (watched).
+        this.pushIdAs(s, this.layout.ids.indexOf(e.id), RECORD_FAULT_SLOTS);
         return;
     }
   }
@@ -642,13 +665,25 @@ export class PackedTransitions {
     for (let i = 0; i < this.projectCount; i++) {
       const pos = this.projectSlot[i];
       const map = PER_ID_MAPS[pos % PER_ID];
+      if (this.projectHow[i] === UNTOUCHED && reads !== null) {
+        // The whole map is watched: a step that reads the slot, absent or not, reads the map first. One proxy per map (a restore watches every id's).
+        let k = 0;
+        while (k < i && !(this.projectHow[k] === UNTOUCHED && PER_ID_MAPS[this.projectSlot[k] % PER_ID] === map)) k++;
+        if (k < i) this.untouchedMaps[i] = this.untouchedMaps[k];
+        else {
+          this.untouchedMaps[i] = w[map];
+          w[map] = reads.watchUnread(w[map]) as never;
+        }
+        watched.push(w[map]);
+        continue;
+      }
       const id = layout.ids[Math.floor(pos / PER_ID)];
       const value = w[map][id];
       if (value === undefined || reads === null) {
         watched.push(value);
         continue;
       }
-      const proxy = this.projectHow[i] === RECORD ? reads.watch(value as RecordSlot) : reads.watchUnread(value);
+      const proxy = this.projectHow[i] === RECORD ? reads.watch(value as RecordSlot) : reads.watchUnread(value as object);
       watched.push(proxy);
       w[map] = { ...w[map], [id]: proxy } as never;
     }
@@ -659,7 +694,7 @@ export class PackedTransitions {
     const stepperBefore: RecordSlot | undefined = stepReads !== null ? w.records[layout.ids[Math.floor(this.stepperSlot / PER_ID)]] : undefined;
     stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
-    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, stepReads, stepperBefore };
+    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, proxied: reads !== null, stepReads, stepperBefore };
   }
 
   /**
@@ -680,19 +715,21 @@ export class PackedTransitions {
       this.beyondKey(this.worldBeyondKeys, true);
       run = this.stepOnce(s, e, false);
     }
-    const { w, next, watched, stepReads, stepperBefore } = run;
+    const { w, next, watched, proxied, stepReads, stepperBefore } = run;
     const goneKeyed = this.isKeyed(layout.globals + L.PARKED_GONE);
     const reads = watchWorld ? this.reads : null;
     reads?.close();
     this.lastPosted = run.posted;
+    // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
+    const written = new Set<number>();
+    if (proxied) this.unwrapUntouched(w, next, watched, written);
     const t = layout.packAfter(w, s, next, this.tables);
     stepReads?.disarm();
     if (reads?.escaped === true || stepReads?.escaped === true) throw escaped(e);
     this.lastWithin = watchWorld && !this.reads.beyond;
-    // A watched slot the step wrote is written whatever it was: its old value is not known to equal the new one.
-    const written = new Set<number>();
     this.lastReadSet = stepReads === null ? -1 : this.readSetOf(s, next, stepReads, stepperBefore, written);
     for (let i = 0; i < watched.length; i++) {
+      if (proxied && this.projectHow[i] === UNTOUCHED) continue;
       const pos = this.projectSlot[i];
       if (next[PER_ID_MAPS[pos % PER_ID]][layout.ids[Math.floor(pos / PER_ID)]] !== watched[i]) written.add(pos);
     }
@@ -704,6 +741,25 @@ export class PackedTransitions {
     this.diffWorld(next, goneKeyed, s, t, ops, e);
     this.deriveEngines(w, next, e, ops);
     return Int32Array.from(ops);
+  }
+
+  /**
+   * Puts the plain maps back in place of the proxies of {@link UNTOUCHED}
+   * slots, in the world stepped and the next one, so that packing reads no
+   * proxy; a map the step replaced notes its slot written. Only identities
+   * are compared: no proxy is accessed. A proxy kept anywhere else in the
+   * next world is read by packing, after the watch closed: an escape.
+   */
+  private unwrapUntouched(w: World, next: World, watched: readonly unknown[], written: Set<number>): void {
+    for (let i = 0; i < this.projectCount; i++) {
+      if (this.projectHow[i] !== UNTOUCHED) continue;
+      const map = PER_ID_MAPS[this.projectSlot[i] % PER_ID];
+      const plain = this.untouchedMaps[i];
+      // The plain map in `next` was put back for another id of the same map (the step never held it).
+      if (next[map] === watched[i]) next[map] = plain as never;
+      else if (next[map] !== plain) written.add(this.projectSlot[i]);
+      w[map] = plain as never;
+    }
   }
 
   /**
