@@ -222,11 +222,12 @@ export class PackedTransitions {
   derived = 0;
   /**
    * Whether an event's slots it should not touch at all are watched as
-   * {@link UNTOUCHED} (operator actions, storage faults, the sweeper), or
-   * keyed as before (their values, or whether they are there): set false
-   * only to compare the two (`untouched-slots.test.ts`).
+   * {@link UNTOUCHED} (operator actions, storage faults, the sweeper,
+   * producers, restores, late landings) and a broker answer's holding by
+   * whether it is there, or keyed as before (their values, or whether they
+   * are there): set false only to compare the two (`untouched-slots.test.ts`).
    */
-  watchUntouched = true;
+  narrowKeys = true;
 
   constructor(
     private readonly layout: PackedLayout,
@@ -378,11 +379,11 @@ export class PackedTransitions {
   /**
    * An id's slots (record, claim, live file, broker holding, producer's
    * count, reported body), each as `hows` says: {@link KEYED} or watched.
-   * Where {@link watchUntouched} is off, as `before` says.
+   * Where {@link narrowKeys} is off, as `before` says.
    */
   private pushIdAs(s: Int32Array, j: number, hows: IdSlots): void {
     const o = j * PER_ID;
-    const h = this.watchUntouched ? hows.now : hows.before;
+    const h = this.narrowKeys ? hows.now : hows.before;
     // Slot by slot, in the order of an id's slots (REC to REPORTED).
     for (let k = 0; k < PER_ID; k++) this.pushAs(s, o + k, h[k]);
   }
@@ -569,7 +570,8 @@ export class PackedTransitions {
           if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
           else this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
-            this.pushSlot(s, o + BROKER);
+            // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.
+            this.pushAs(s, o + BROKER, this.narrowKeys ? PRESENCE : KEYED);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
             this.pushSlot(s, g + L.PARKED_GONE);
           }
