@@ -15,7 +15,7 @@ import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { describeOptions, swarmOptions } from '../options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World } from '../world.ts';
-import { CHECK_TICKS_MAX, hasClock, stall, tick } from './clock.ts';
+import { CHECK_TICKS_MAX, hasClock, horizonOf, leaseOf, stall, tick } from './clock.ts';
 import { OWNED_SLOTS, SETTINGS } from './table.ts';
 
 describe('the clock in the swarm', () => {
@@ -28,6 +28,19 @@ describe('the clock in the swarm', () => {
     expect(new Set(on.map((s) => s.ticks))).toEqual(new Set([CHECK_TICKS_MAX]));
     expect(new Set(on.map((s) => s.lease))).toEqual(new Set([1, 2, 3]));
     expect([tick.setting?.stream, stall.setting?.stream]).toEqual(['clock:lease', 'clock:lease']);
+  });
+
+  it("reads the horizon and the lease of whichever options it is asked about (the settings of the options last asked about are kept)", () => {
+    const options = Array.from({ length: 300 }, (_, seed) => swarmOptions(seed));
+    // Each seed's options, then the seed's before, then a copy of it: a kept answer is for the very options asked about.
+    const asked = options.flatMap((o, i) => [o, options[Math.max(0, i - 1)], { ...o, settings: { ...o.settings } }]);
+    const withClock = asked.filter((o) => (o.settings?.ticks ?? 0) > 0).length;
+    expect(withClock).toBeGreaterThan(100);
+    expect(withClock).toBeLessThan(asked.length - 100);
+    for (const o of asked) {
+      const ticks = o.settings?.ticks ?? 0;
+      expect([horizonOf(o), hasClock(o), leaseOf(o)]).toEqual([ticks, ticks > 0, ticks > 0 ? (o.settings?.lease ?? 0) : 0]);
+    }
   });
 
   it('fixed settings win, and fixing them moves no other draw', () => {

@@ -95,12 +95,34 @@ const leaseSetting: Setting = {
 
 const setting = (options: WorldOptions, s: Setting): number => options.settings?.[s.name] ?? s.off;
 
+/**
+ * The clock's settings of the options last asked about: every engine step
+ * and several kinds' `enabled` ask, and a setting read by its name from
+ * `settings` is a generic keyed look-up (a fiftieth of a seeded run). A run
+ * asks about one world's options (never changed once drawn) at every step.
+ */
+let clockOptions: WorldOptions | null = null;
+let clockHorizon = 0;
+let clockLease = 0;
+
+function clockOf(options: WorldOptions): void {
+  clockOptions = options;
+  clockHorizon = setting(options, ticksSetting);
+  clockLease = clockHorizon > 0 ? setting(options, leaseSetting) : 0;
+}
+
 /** The clock's horizon in a world's options (0: no clock). */
-export const horizonOf = (options: WorldOptions): number => setting(options, ticksSetting);
+export const horizonOf = (options: WorldOptions): number => {
+  if (options !== clockOptions) clockOf(options);
+  return clockHorizon;
+};
 /** Whether a world of these options has a clock. */
 export const hasClock = (options: WorldOptions): boolean => horizonOf(options) > 0;
 /** A claim's lease in a world's options (0: claims never expire, as in a world without a clock). */
-const leaseOf = (options: WorldOptions): number => (hasClock(options) ? setting(options, leaseSetting) : 0);
+export const leaseOf = (options: WorldOptions): number => {
+  if (options !== clockOptions) clockOf(options);
+  return clockLease;
+};
 
 /** The clock as decisions see it: 0 in a world without one, and before time first passes. */
 export function nowOf(w: World): number {

@@ -69,12 +69,13 @@ export const drain: EventKind<Drain> = {
   enabled: (w, ctx, { engine, id }) => {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
+    if (read.kind !== 'found' || read.record.status !== 'READY') return [];
     const rules = rulesOf(ctx, engine);
     // A READY record the engine's rule set does not select (`selectable`) is not drained. The clock
-    // is read for `selectable` only (without it every READY record is selected, whatever the time).
-    return read.kind === 'found' && selects(rules, read.record, { id, who: whoOf(ctx, engine), now: rules.selectable === undefined ? 0 : nowOf(w) })
-      ? [{ kind: 'drain', pid: engine.pid, id }]
-      : [];
+    // is read for `selectable` only (without it every READY record is selected, whatever the time:
+    // `selects` answers so without its view, which is then not made; most records a drain is asked
+    // about are not READY, and every step asks).
+    return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   reads: ['live', 'records', 'clock'],
   // The clock only for a rule set that selects (a retry schedule selects by time): a tick then leaves the listing.
