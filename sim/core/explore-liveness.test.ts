@@ -9,7 +9,7 @@ import seedrandom from 'seedrandom';
 import { explore, GrowableIndex, searchResult } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
-import { bottomCycle, LivenessSearch, livenessTraceEvents, stuckModes, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, StepModesCache, stuckModes, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
@@ -362,5 +362,30 @@ describe('stuckModes: the modes bottomCycle finds a component under, in one pass
     // 0 -> 1 -> 0 under modes 1 and 2; 1 -> out under mode 1 only.
     const [first, targets, masks] = edgeArrays([[1, 0b11], [0, 0b11, -1, 0b01]]);
     expect(stuckModes(first, targets, masks, 0b111)).toBe(0b010);
+  });
+});
+
+describe('StepModesCache: the modes of a step by its index and value', () => {
+  it('answers what the modes function answers, over 200,000 random steps: 40 events at 100 indices, each index taking many events in turn', () => {
+    const random = seedrandom('step-modes');
+    // Distinct values of the same shape: only identity tells them apart.
+    const events = Array.from({ length: 40 }, (_, i) => ({ kind: 'step', i }));
+    const modes = events.map(() => Math.floor(random() * 256));
+    let asked = 0;
+    const cache = new StepModesCache<{ kind: string; i: number }>((e) => {
+      asked++;
+      return modes[e.i];
+    });
+    let index = 0;
+    for (let n = 0; n < 200_000; n++) {
+      // Mostly the next index (a state's successors in order), sometimes a new state's first; events mostly near their last place.
+      index = random() < 0.1 ? 0 : (index + 1) % 100;
+      const e = events[(index + Math.floor(random() * 6)) % events.length];
+      const got = cache.at(index, e);
+      if (got !== modes[e.i]) expect([n, index, e.i, got]).toEqual([n, index, e.i, modes[e.i]]);
+    }
+    // The sample hit and missed: both paths were compared.
+    expect(asked).toBeGreaterThan(1000);
+    expect(asked).toBeLessThan(150_000);
   });
 });
