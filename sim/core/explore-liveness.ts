@@ -601,17 +601,27 @@ export class TarjanScratch {
     this.sourceMasks = new Int32Array(size);
   }
 
-  /** Room for `n` states. */
+  /** Room for `n` states in every array ({@link bottomCycle}). */
   reserve(n: number): void {
-    if (n <= this.index.length) return;
-    let size = this.index.length;
-    while (size < n) size *= 2;
-    this.index = new Int32Array(size);
-    this.low = new Int32Array(size);
-    this.next = new Int32Array(size);
-    this.onStack = new Uint8Array(size);
-    this.exit = new Uint8Array(size);
+    this.index = roomy(this.index, n);
+    this.low = roomy(this.low, n);
+    this.next = roomy(this.next, n);
+    this.onStack = roomy(this.onStack, n);
+    this.exit = roomy(this.exit, n);
   }
+}
+
+/**
+ * `a`, or an empty array of its kind, doubled from its length, with room
+ * for `n` elements. Arrays grow one by one as each is needed: the recorded
+ * steps' last look at 3 engines and 2,000,000 states needs only a byte per
+ * state of them (see stuckModes), where growing them all took 29 MB.
+ */
+function roomy<A extends Int32Array | Uint8Array>(a: A, n: number): A {
+  if (n <= a.length) return a;
+  let size = Math.max(a.length, 16);
+  while (size < n) size *= 2;
+  return (a instanceof Uint8Array ? new Uint8Array(size) : new Int32Array(size)) as A;
 }
 
 /** A {@link RegionQueue} of retained values, for graphs without a compact one. */
@@ -716,9 +726,15 @@ const SWEEPS_MAX = 16;
 
 export function stuckModes(first: Int32Array, targets: Int32Array, masks: ModeMasks, modes: number, scratch = new TarjanScratch()): number {
   const n = first.length - 1;
-  scratch.reserve(n);
-  // Per state: its free modes (in `index`), where its reversed edges start (`next`), whether it waits in the work list (`onStack`).
-  const { index: free, next: start, low: fill, onStack: queued } = scratch;
+  /**
+   * Per state, its free modes: in bytes while the modes fit one (`exit`,
+   * which bottomCycle sets afresh), a quarter of the memory the sweeps'
+   * scattered reads of targets' freedom go to (the recorded steps' last look
+   * at 3 engines read 7 MB of 32-bit words), else in `index`.
+   */
+  let free: ModeMasks;
+  if (modes <= 0xff) free = scratch.exit = roomy(scratch.exit, n);
+  else free = scratch.index = roomy(scratch.index, n);
   /**
    * Freedom flows from a state's targets to it. States are numbered as
    * found, so most edges lead to a later state: sweeps from the last state
@@ -768,6 +784,10 @@ export function stuckModes(first: Int32Array, targets: Int32Array, masks: ModeMa
     }
   }
   // Each state's count of edges in, counted only here, where sweeps did not settle: its random writes, one per edge, were a tenth of the time of a pass that settled (3 engines, by profile).
+  // Per state: where its reversed edges start (`next`), whether it waits in the work list (`onStack`).
+  const start = (scratch.next = roomy(scratch.next, n));
+  const fill = (scratch.low = roomy(scratch.low, n));
+  const queued = (scratch.onStack = roomy(scratch.onStack, n));
   scratch.reserveEdges(targets.length);
   const { sources, sourceMasks } = scratch;
   const work = scratch.stack;
