@@ -9,7 +9,7 @@ import seedrandom from 'seedrandom';
 import { explore, GrowableIndex, searchResult } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
 import { explorePacked, type PackedSystem } from './explore-packed.ts';
-import { bottomCycle, LivenessSearch, livenessTraceEvents, stuckModes, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { bottomCycle, LivenessSearch, livenessTraceEvents, StepModesCache, stuckModes, TarjanScratch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintFlags } from './fingerprint-flags.ts';
 import type { TransitionSystem } from './system.ts';
 
@@ -298,23 +298,25 @@ describe('stuckModes: the modes bottomCycle finds a component under, in one pass
   /** A deterministic generator for the graphs below (a linear congruential one). */
   const lcg = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 
-  it('agrees with bottomCycle per mode on 3,000 random regions (edges leaving, self-loops, states without edges, 4 modes)', () => {
+  it('agrees with bottomCycle per mode on 3,000 random regions (edges leaving, self-loops, states without edges, 4 modes, the low ones or modes 9 to 12)', () => {
     const random = lcg(23);
     const scratch = new TarjanScratch();
     const seen = { stuck: 0, free: 0 };
     for (let g = 0; g < 3000; g++) {
+      // Every other region uses modes above the eighth: its freedom is kept in 32-bit words, not bytes.
+      const shift = g % 2 === 0 ? 0 : 8;
       const n = 1 + Math.floor(random() * 12);
       const edges: number[][] = [];
       for (let v = 0; v < n; v++) {
         const out: number[] = [];
         const degree = Math.floor(random() * 4);
-        for (let k = 0; k < degree; k++) out.push(random() < 0.15 ? -1 : Math.floor(random() * n), 1 + Math.floor(random() * 15));
+        for (let k = 0; k < degree; k++) out.push(random() < 0.15 ? -1 : Math.floor(random() * n), (1 + Math.floor(random() * 15)) << shift);
         edges.push(out);
       }
       const [first, targets, masks] = edgeArrays(edges);
-      const stuck = stuckModes(first, targets, masks, 0b1111, scratch);
+      const stuck = stuckModes(first, targets, masks, 0b1111 << shift, scratch) >>> shift;
       for (let m = 0; m < 4; m++) {
-        const found = bottomCycle(first, targets, masks, 1 << m, scratch) !== null;
+        const found = bottomCycle(first, targets, masks, 1 << (m + shift), scratch) !== null;
         expect([g, m, (stuck & (1 << m)) !== 0]).toEqual([g, m, found]);
         seen[found ? 'stuck' : 'free']++;
       }
@@ -328,20 +330,22 @@ describe('stuckModes: the modes bottomCycle finds a component under, in one pass
     const scratch = new TarjanScratch();
     let stuckSeen = 0;
     for (let g = 0; g < 300; g++) {
+      // Every other region uses modes 9 and 10 (freedom in 32-bit words, not bytes).
+      const shift = g % 2 === 0 ? 0 : 8;
       const n = 40 + Math.floor(random() * 40);
       const edges: number[][] = [];
       for (let v = 0; v < n; v++) {
         const out: number[] = [];
         // A chain down to state 0 under every mode, then a few random edges.
-        if (v > 0) out.push(v - 1, 0b11);
+        if (v > 0) out.push(v - 1, 0b11 << shift);
         const extra = Math.floor(random() * 2);
-        for (let k = 0; k < extra; k++) out.push(random() < 0.05 ? -1 : Math.floor(random() * n), 1 + Math.floor(random() * 3));
+        for (let k = 0; k < extra; k++) out.push(random() < 0.05 ? -1 : Math.floor(random() * n), (1 + Math.floor(random() * 3)) << shift);
         edges.push(out);
       }
       const [first, targets, masks] = edgeArrays(edges);
-      const stuck = stuckModes(first, targets, masks, 0b11, scratch);
+      const stuck = stuckModes(first, targets, masks, 0b11 << shift, scratch) >>> shift;
       for (let m = 0; m < 2; m++) {
-        const found = bottomCycle(first, targets, masks, 1 << m, scratch) !== null;
+        const found = bottomCycle(first, targets, masks, 1 << (m + shift), scratch) !== null;
         expect([g, m, (stuck & (1 << m)) !== 0]).toEqual([g, m, found]);
         if (found) stuckSeen++;
       }
@@ -362,5 +366,30 @@ describe('stuckModes: the modes bottomCycle finds a component under, in one pass
     // 0 -> 1 -> 0 under modes 1 and 2; 1 -> out under mode 1 only.
     const [first, targets, masks] = edgeArrays([[1, 0b11], [0, 0b11, -1, 0b01]]);
     expect(stuckModes(first, targets, masks, 0b111)).toBe(0b010);
+  });
+});
+
+describe('StepModesCache: the modes of a step by its index and value', () => {
+  it('answers what the modes function answers, over 200,000 random steps: 40 events at 100 indices, each index taking many events in turn', () => {
+    const random = seedrandom('step-modes');
+    // Distinct values of the same shape: only identity tells them apart.
+    const events = Array.from({ length: 40 }, (_, i) => ({ kind: 'step', i }));
+    const modes = events.map(() => Math.floor(random() * 256));
+    let asked = 0;
+    const cache = new StepModesCache<{ kind: string; i: number }>((e) => {
+      asked++;
+      return modes[e.i];
+    });
+    let index = 0;
+    for (let n = 0; n < 200_000; n++) {
+      // Mostly the next index (a state's successors in order), sometimes a new state's first; events mostly near their last place.
+      index = random() < 0.1 ? 0 : (index + 1) % 100;
+      const e = events[(index + Math.floor(random() * 6)) % events.length];
+      const got = cache.at(index, e);
+      if (got !== modes[e.i]) expect([n, index, e.i, got]).toEqual([n, index, e.i, modes[e.i]]);
+    }
+    // The sample hit and missed: both paths were compared.
+    expect(asked).toBeGreaterThan(1000);
+    expect(asked).toBeLessThan(150_000);
   });
 });

@@ -125,6 +125,55 @@ const QUIET = 2;
 /** The state's region was searched for cycles under every mode. */
 const DONE = 4;
 
+/** The steady modes of each edge of a region or of the recorded steps, as bits. */
+export type ModeMasks = Uint8Array | Int32Array;
+
+/**
+ * An array of `length` edges' modes: bytes where every mask of `modes`
+ * modes fits one (the outbox has 8, one per steady broker answer), a
+ * quarter of the memory the recorded steps' masks took as 32-bit integers.
+ */
+export function maskArray(modes: number, length: number): ModeMasks {
+  return modes <= 8 ? new Uint8Array(length) : new Int32Array(length);
+}
+
+/** Event indices whose last events' modes a {@link StepModesCache} keeps, and events kept per index (powers of two). */
+const MODE_SETS = 64;
+const MODE_WAYS = 4;
+
+/**
+ * The steady modes of the steps an explorer records (what
+ * {@link LivenessSearch.stepModes} answers), kept for the events last seen
+ * at each event index, a few per index, and found by identity. States
+ * expanded one after another are mostly siblings, whose events are mostly
+ * the same values at the same or nearby indices: most steps find their
+ * modes here in a few comparisons instead of a map lookup (about 40 ns
+ * each, for every successor of a recorded state).
+ */
+export class StepModesCache<E> {
+  // A value no system gives as an event marks an empty way.
+  private readonly events: unknown[] = Array.from({ length: MODE_SETS * MODE_WAYS }, () => StepModesCache.EMPTY);
+  private readonly modes = new Int32Array(MODE_SETS * MODE_WAYS);
+  /** Per index, the way its next miss replaces (round robin). */
+  private readonly next = new Uint8Array(MODE_SETS);
+  private static readonly EMPTY = {};
+
+  constructor(private readonly modesOf: (e: E) => number) {}
+
+  /** The modes of `e`, the event of index `index` among a state's successors. */
+  at(index: number, e: E): number {
+    const set = index & (MODE_SETS - 1);
+    const base = set * MODE_WAYS;
+    for (let w = 0; w < MODE_WAYS; w++) if (this.events[base + w] === e) return this.modes[base + w];
+    const mask = this.modesOf(e);
+    const at = base + this.next[set];
+    this.next[set] = (this.next[set] + 1) & (MODE_WAYS - 1);
+    this.events[at] = e;
+    this.modes[at] = mask;
+    return mask;
+  }
+}
+
 /** A fingerprint as a string key. */
 export function printKey(p: Uint32Array): string {
   return `${p[0]}:${p[1]}`;
@@ -416,10 +465,14 @@ export class LivenessSearch<S, E> {
     // The modes with a bottom cycle somewhere in the region, found once for all modes (-1: not yet asked).
     let stuck = -1;
     // The edges as typed arrays, as the recorded steps give them: one kind of array keeps the two passes' element reads monomorphic.
-    let edges: [Int32Array, Int32Array, Int32Array] | null = null;
+    let edges: [Int32Array, Int32Array, ModeMasks] | null = null;
     for (let m = 0; m < modes; m++) {
       if ((back & (1 << m)) === 0) continue;
-      edges ??= [Int32Array.from(first), Int32Array.from(targets), Int32Array.from(masks)];
+      if (edges === null) {
+        const typed = maskArray(modes, masks.length);
+        typed.set(masks);
+        edges = [Int32Array.from(first), Int32Array.from(targets), typed];
+      }
       if (stuck === -1) stuck = stuckModes(edges[0], edges[1], edges[2], every, this.tarjan);
       if ((stuck & (1 << m)) === 0) continue;
       const shared = (specific & (1 << m)) === 0;
@@ -548,17 +601,27 @@ export class TarjanScratch {
     this.sourceMasks = new Int32Array(size);
   }
 
-  /** Room for `n` states. */
+  /** Room for `n` states in every array ({@link bottomCycle}). */
   reserve(n: number): void {
-    if (n <= this.index.length) return;
-    let size = this.index.length;
-    while (size < n) size *= 2;
-    this.index = new Int32Array(size);
-    this.low = new Int32Array(size);
-    this.next = new Int32Array(size);
-    this.onStack = new Uint8Array(size);
-    this.exit = new Uint8Array(size);
+    this.index = roomy(this.index, n);
+    this.low = roomy(this.low, n);
+    this.next = roomy(this.next, n);
+    this.onStack = roomy(this.onStack, n);
+    this.exit = roomy(this.exit, n);
   }
+}
+
+/**
+ * `a`, or an empty array of its kind, doubled from its length, with room
+ * for `n` elements. Arrays grow one by one as each is needed: the recorded
+ * steps' last look at 3 engines and 2,000,000 states needs only a byte per
+ * state of them (see stuckModes), where growing them all took 29 MB.
+ */
+function roomy<A extends Int32Array | Uint8Array>(a: A, n: number): A {
+  if (n <= a.length) return a;
+  let size = Math.max(a.length, 16);
+  while (size < n) size *= 2;
+  return (a instanceof Uint8Array ? new Uint8Array(size) : new Int32Array(size)) as A;
 }
 
 /** A {@link RegionQueue} of retained values, for graphs without a compact one. */
@@ -584,7 +647,7 @@ function objectQueue<S, E>(graph: LivenessGraph<S, E>): RegionQueue<S> {
  * out. With `roots`,
  * only components reached from a state marked 1 there.
  */
-export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32Array, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
+export function bottomCycle(first: Int32Array, targets: Int32Array, masks: ModeMasks, mode: number, scratch = new TarjanScratch(), roots?: Uint8Array): number[] | null {
   const n = first.length - 1;
   scratch.reserve(n);
   const { index, low, next, onStack, exit, stack, call } = scratch;
@@ -661,21 +724,17 @@ export function bottomCycle(first: Int32Array, targets: Int32Array, masks: Int32
  */
 const SWEEPS_MAX = 16;
 
-export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32Array, modes: number, scratch = new TarjanScratch()): number {
+export function stuckModes(first: Int32Array, targets: Int32Array, masks: ModeMasks, modes: number, scratch = new TarjanScratch()): number {
   const n = first.length - 1;
-  scratch.reserve(n);
-  // Per state: its free modes (in `index`), where its reversed edges start (`next`), whether it waits in the work list (`onStack`).
-  const { index: free, next: start, low: fill, onStack: queued } = scratch;
-  for (let v = 0; v < n; v++) {
-    let has = 0;
-    let leaves = 0;
-    for (let k = first[v]; k < first[v + 1]; k++) {
-      has |= masks[k];
-      const w = targets[k];
-      if (w < 0 || w >= n) leaves |= masks[k];
-    }
-    free[v] = (leaves | ~has) & modes;
-  }
+  /**
+   * Per state, its free modes: in bytes while the modes fit one (`exit`,
+   * which bottomCycle sets afresh), a quarter of the memory the sweeps'
+   * scattered reads of targets' freedom go to (the recorded steps' last look
+   * at 3 engines read 7 MB of 32-bit words), else in `index`.
+   */
+  let free: ModeMasks;
+  if (modes <= 0xff) free = scratch.exit = roomy(scratch.exit, n);
+  else free = scratch.index = roomy(scratch.index, n);
   /**
    * Freedom flows from a state's targets to it. States are numbered as
    * found, so most edges lead to a later state: sweeps from the last state
@@ -683,8 +742,28 @@ export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32A
    * sweeps often settle every state (a sweep that changes nothing proves
    * it). Sequential reads of the edges, and no reversed copy of them; only
    * where sweeps do not settle is the rest propagated along reversed edges.
+   *
+   * The first sweep also finds each state's own freedom (its modes with an
+   * edge leaving the region, or with no edge), so the edges are read once
+   * less: a state not yet swept reads as not free, which only leaves to the
+   * next sweeps what they would find anyway (freedom only grows, to the
+   * same least fixed point).
    */
-  for (let sweep = 0; sweep < SWEEPS_MAX; sweep++) {
+  free.fill(0, 0, n);
+  for (let v = n - 1; v >= 0; v--) {
+    let has = 0;
+    let leaves = 0;
+    let f = 0;
+    for (let k = first[v]; k < first[v + 1]; k++) {
+      const mask = masks[k];
+      has |= mask;
+      const w = targets[k];
+      if (w < 0 || w >= n) leaves |= mask;
+      else f |= free[w] & mask;
+    }
+    free[v] = ((leaves | ~has) & modes) | f;
+  }
+  for (let sweep = 1; sweep < SWEEPS_MAX; sweep++) {
     let changed = false;
     for (let v = n - 1; v >= 0; v--) {
       let f = free[v];
@@ -705,6 +784,10 @@ export function stuckModes(first: Int32Array, targets: Int32Array, masks: Int32A
     }
   }
   // Each state's count of edges in, counted only here, where sweeps did not settle: its random writes, one per edge, were a tenth of the time of a pass that settled (3 engines, by profile).
+  // Per state: where its reversed edges start (`next`), whether it waits in the work list (`onStack`).
+  const start = (scratch.next = roomy(scratch.next, n));
+  const fill = (scratch.low = roomy(scratch.low, n));
+  const queued = (scratch.onStack = roomy(scratch.onStack, n));
   scratch.reserveEdges(targets.length);
   const { sources, sourceMasks } = scratch;
   const work = scratch.stack;

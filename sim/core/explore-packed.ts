@@ -10,7 +10,7 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, ROOT, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, ROOT, StepModesCache, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
 import { SteadyGraph } from './steady-graph.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
@@ -270,7 +270,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
    */
   const recorded = liveness !== undefined && system.reduce === undefined;
   const lively = liveness === undefined ? null : new LivenessSearch(liveness, packedGraph(system, statesMax), undefined, () => stopReason?.() ?? null, recorded, bounds.lookAhead);
-  const steps = recorded ? new SteadyGraph() : null;
+  const steps = recorded ? new SteadyGraph(liveness.modes.length) : null;
   const checked = [...system.always, ...(lively?.checked ?? [])];
   const depthMax = bounds.depthMax ?? -1;
   const width = system.width;
@@ -320,7 +320,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const nextLook = (expanded: number): number => Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
   const lookForLasso = (): boolean => {
     if (steps === null || lively === null || !lively.lassoLeft) return false;
-    const component = steps.bottomComponent(liveness?.modes.length ?? 0);
+    const component = steps.bottomComponent();
     if (component === null || !lively.lassoOnStored(component, storedPaths)) return false;
     return stopAtFirst;
   };
@@ -412,6 +412,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const batchEvents = new Int32Array(BATCH_MAX);
   // The steady modes of each successor's step, when recorded.
   const batchModes = new Int32Array(BATCH_MAX);
+  // The steady modes of each step, by its index and value (see StepModesCache).
+  const stepModes = lively === null ? null : new StepModesCache<E>((e) => lively.stepModes(e));
   let batched = 0;
   // Partial-order reduction: the successors of the state being expanded that are taken (null: all).
   let keep: Uint8Array | null = null;
@@ -427,7 +429,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       print(slots[batched], fp);
       batchPrints[2 * batched] = fp[0];
       batchPrints[2 * batched + 1] = fp[1];
-      if (recording) batchModes[batched] = (lively as LivenessSearch<Int32Array, E>).stepModes(event === undefined ? (eventsOfCurrent ??= system.events(current))[ei] : (event as E));
+      if (recording) batchModes[batched] = (stepModes as StepModesCache<E>).at(ei, event === undefined ? (eventsOfCurrent ??= system.events(current))[ei] : (event as E));
       batchEvents[batched++] = ei;
       if (batched === BATCH_MAX) return flush();
       sink.out = slots[batched];

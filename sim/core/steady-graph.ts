@@ -13,7 +13,7 @@
  * graph is therefore a bottom component of the whole graph: every state of
  * it was expanded and every edge of it stays inside it.
  */
-import { bottomCycle, stuckModes, TarjanScratch } from './explore-liveness.ts';
+import { bottomCycle, maskArray, stuckModes, TarjanScratch, type ModeMasks } from './explore-liveness.ts';
 
 /** Edges one state is expected to add at most (the outbox's busiest states add a few dozen): {@link SteadyGraph.growthBytes} looks that far ahead. */
 const EDGE_MARGIN = 4096;
@@ -35,6 +35,23 @@ class Growable {
   }
 }
 
+/** The edges' modes, one element per edge: a byte where every mode fits one (see {@link maskArray}). */
+class GrowableMasks {
+  data: ModeMasks;
+  length = 0;
+  constructor(capacity: number, modes: number) {
+    this.data = maskArray(modes, capacity);
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const grown = this.data instanceof Uint8Array ? new Uint8Array(this.data.length * 2) : new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = x;
+  }
+}
+
 /** A bottom component with a cycle under one mode: the states' numbers, and the mode. */
 export interface StoredComponent {
   readonly mode: number;
@@ -45,7 +62,7 @@ export class SteadyGraph {
   /** Per state expanded, in number order: where its edges start. */
   private readonly firsts: Growable;
   private readonly targets: Growable;
-  private readonly masks: Growable;
+  private readonly masks: GrowableMasks;
   /** Per state expanded: 1 when a lasso's stem may start there (the liveness phase passes through it). */
   private roots: Uint8Array;
   private readonly scratch = new TarjanScratch();
@@ -54,14 +71,19 @@ export class SteadyGraph {
   private edgesAsked = -1;
 
   /**
-   * Room for `capacity` states and edges at first (the arrays double as they
-   * fill): 2^16 by default, so that the memory bound is asked about growths
-   * of a megabyte or more, as the visited set's, not of a few kilobytes.
+   * Edges of `modes` steady modes (the masks given to {@link edge} are
+   * below 2^modes). Room for `capacity` states and edges at first (the
+   * arrays double as they fill): 2^16 by default, so that the memory bound
+   * is asked about growths of a megabyte or more, as the visited set's, not
+   * of a few kilobytes.
    */
-  constructor(capacity = 1 << 16) {
+  constructor(
+    private readonly modes: number,
+    capacity = 1 << 16,
+  ) {
     this.firsts = new Growable(capacity);
     this.targets = new Growable(capacity);
-    this.masks = new Growable(capacity);
+    this.masks = new GrowableMasks(capacity, modes);
     this.roots = new Uint8Array(capacity);
   }
 
@@ -144,11 +166,17 @@ export class SteadyGraph {
    * of its components, the first Tarjan's algorithm closes, roots taken in
    * number order (breadth-first order, so near the start).
    */
-  bottomComponent(modes: number): StoredComponent | null {
+  bottomComponent(): StoredComponent | null {
+    const modes = this.modes;
     // The states expanded: an edge to a state beyond (not yet expanded) is a way out.
     const expanded = this.firsts.length;
-    const first = new Int32Array(expanded + 1);
-    first.set(this.firsts.data.subarray(0, expanded));
+    // The end of the last state's edges goes after the starts, in the array itself while it has room (the next state's start overwrites it).
+    let first: Int32Array;
+    if (expanded < this.firsts.data.length) first = this.firsts.data.subarray(0, expanded + 1);
+    else {
+      first = new Int32Array(expanded + 1);
+      first.set(this.firsts.data);
+    }
     first[expanded] = this.targets.length;
     const targets = this.targets.data.subarray(0, this.targets.length);
     const masks = this.masks.data.subarray(0, this.masks.length);

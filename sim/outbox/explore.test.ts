@@ -201,8 +201,10 @@ describe('explore: bounds', () => {
     const all = search(() => false);
     const steps = all.asked.filter(([bytes]) => bytes !== 1.5 * 2 ** 20 && bytes !== 3 * 2 ** 20);
     expect(steps.length).toBeGreaterThan(2);
-    // Each growth is asked once: no two asks of the same size.
-    expect(new Set(steps.map(([bytes]) => bytes)).size).toBe(steps.length);
+    // Each growth is asked once: a size is asked at most twice, as the states' arrays and the edges' arrays (5 bytes an element each) double through it once each.
+    const asks = new Map<number, number>();
+    for (const [bytes] of steps) asks.set(bytes, (asks.get(bytes) ?? 0) + 1);
+    expect(Math.max(...asks.values())).toBeLessThanOrEqual(2);
     const [refusedBytes, refusedAt] = steps[2];
     const { r } = search((bytes, states) => bytes === refusedBytes && states === refusedAt);
     expect(r).toMatchObject({ complete: false, stoppedBy: 'memory (test: table growth)' });
