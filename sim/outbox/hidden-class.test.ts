@@ -75,6 +75,14 @@ describe('hidden classes on the seed loop', () => {
     expect(lists).toBeGreaterThan(100);
   });
 
+  it('gives every entry of the event table one class (eventKind), whatever fields it leaves out', () => {
+    const [first, ...rest] = EVENT_KINDS;
+    for (const k of rest) expect(sameMap(k, first), k.name).toBe(true);
+    // The table's entries differ in the fields they give: one class is not theirs by chance.
+    expect(new Set(EVENT_KINDS.map((k) => k.weight === undefined)).size).toBe(2);
+    expect(new Set(EVENT_KINDS.map((k) => k.inWorld === undefined)).size).toBe(2);
+  });
+
   it('gives every kind’s enabled events one of the two classes of array literals', () => {
     const steppers = steppersFor(plan.rules, null);
     const empty: unknown[] = [];

@@ -11,7 +11,7 @@ import type { Reply } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
-import { stepText, weightOf, type EventKind } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -102,7 +102,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
   const effect: AnswerEffect = { name, received: a.received, reply: a.reply, ...(crash ? { crash } : {}) };
   const seen = a.reply === null ? "the broker's own reply" : crash ? 'nothing: the engine is gone' : `\`${a.reply}\``;
   const weight = weightOf(name);
-  return {
+  return eventKind({
     name,
     group: 'broker',
     tag: healthy ? 'normal' : 'fault',
@@ -141,7 +141,7 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       does: `the broker ${a.received ? 'receives it (and stores it per its dedupe mode)' : 'stores nothing'}; the engine sees ${seen}`,
       stands: a.stands,
     },
-  };
+  });
 }
 
 /** The answers, in table order. */

@@ -21,7 +21,7 @@ import type { WorldOptions } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind, type Setting } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -145,7 +145,7 @@ export function leaseUntil(ctx: WorldContext, w: World): number | undefined {
   return lease <= 0 ? undefined : nowOf(w) + lease;
 }
 
-export const tick: EventKind<Tick> = {
+export const tick: EventKind<Tick> = eventKind({
   name: 'tick',
   group: 'process',
   tag: 'normal',
@@ -178,7 +178,7 @@ export const tick: EventKind<Tick> = {
     does: 'advances the clock by one tick; leases taken `lease` ticks ago expire; windows a rule waits for may open',
     stands: 'time passing between two steps (a relay polling on a schedule, a back-off timer running)',
   },
-};
+});
 
 /** The claims engine `pid` holds whose lease has not expired yet. */
 function liveLease(w: World, pid: number): boolean {
@@ -194,7 +194,7 @@ const stallWeight = weightOf('stall');
 /** The stall fault's weight: its drawn weight in a world with leases, else 0. */
 const stallWeightOf = (options: WorldOptions): number => (leaseOf(options) > 0 ? stallWeight(options) : 0);
 
-export const stall: EventKind<Stall> = {
+export const stall: EventKind<Stall> = eventKind({
   name: 'stall',
   group: 'fault',
   tag: 'fault',
@@ -233,4 +233,4 @@ export const stall: EventKind<Stall> = {
     does: "advances the clock by one lease (`lease` ticks), so the engine's lease expires while it keeps its memory and its place in the lifecycle; it resumes where it was",
     stands: 'a garbage-collection pause, a frozen VM or a slow disk: the relay stops past its lease while another takes the message over (two relays sending at once)',
   },
-};
+});

@@ -16,7 +16,7 @@
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, type Apply, type EventKind, type Setting } from './kind.ts';
+import { stepText, type Apply, eventKind, type EventKind, type Setting } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -104,7 +104,7 @@ function underDedupeWindow(apply: Apply): Apply {
   };
 }
 
-export const forget: EventKind<Forget> = {
+export const forget: EventKind<Forget> = eventKind({
   name: 'forget',
   group: 'broker',
   tag: 'fault',
@@ -146,4 +146,4 @@ export const forget: EventKind<Forget> = {
     does: "drops `a`'s dedupe entry; the broker still holds what it delivered, and takes the next POST for `a` as the first (stores it, answers `ok`)",
     stands: "a broker's deduplication that expires (SQS FIFO's 5-minute deduplication interval, NATS's duplicate window): a re-send after it is a second delivery",
   },
-};
+});

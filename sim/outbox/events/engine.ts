@@ -10,7 +10,7 @@ import { selects } from '../../../model/rules.ts';
 import { nowOf } from './clock.ts';
 import { claimView, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine, type Observe } from './engine-step.ts';
-import { stepText, type EventKind } from './kind.ts';
+import { stepText, eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -37,7 +37,7 @@ const seeRecord: Observe = (ctx, w, proc, e) => {
   return { type: 'DRAIN', id, read: readFor(ctx, w, proc, id) };
 };
 
-export const scan: EventKind<Scan> = {
+export const scan: EventKind<Scan> = eventKind({
   name: 'scan',
   group: 'engine',
   tag: 'normal',
@@ -58,9 +58,9 @@ export const scan: EventKind<Scan> = {
     does: 'reads the record, asks `admit`; writes, keeps, quarantines or leaves',
     stands: 'the gateway picking up a result file',
   },
-};
+});
 
-export const drain: EventKind<Drain> = {
+export const drain: EventKind<Drain> = eventKind({
   name: 'drain',
   group: 'engine',
   tag: 'normal',
@@ -92,7 +92,7 @@ export const drain: EventKind<Drain> = {
     does: 'starts the delivery core on the record alone',
     stands: 'the gateway retrying a record whose file is gone',
   },
-};
+});
 
 /** Engine `proc`'s next step as an event (in any state but `idle` and `posting`). */
 export function nextStep(proc: EngineProc): WorldEvent {
@@ -109,7 +109,7 @@ const STEP_WORDS: Record<string, string> = {
   releasing: 'release claim',
 };
 
-export const step: EventKind<Step> = {
+export const step: EventKind<Step> = eventKind({
   name: 'step',
   group: 'engine',
   tag: 'normal',
@@ -141,4 +141,4 @@ export const step: EventKind<Step> = {
     does: 'the next atomic step: claim, pre-send write, one completion write, release, dispose',
     stands: 'the gateway working through one item',
   },
-};
+});

@@ -11,7 +11,7 @@ import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, weightOf, type EventKind, type Knob, type WorldField } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -33,7 +33,7 @@ function knobOf(name: string, v1Index: number): Knob {
 
 const crashKnob = knobOf('crash', 0);
 
-export const crash: EventKind<Crash> = {
+export const crash: EventKind<Crash> = eventKind({
   name: 'crash',
   processes: 'ends',
   group: 'fault',
@@ -71,7 +71,7 @@ export const crash: EventKind<Crash> = {
     does: 'the process disappears with its memory; its claim, and everything durable, stays',
     stands: 'a worker killed between two durable writes (out of memory, a deploy, a lost node)',
   },
-};
+});
 
 /** A damage fault on id `a`: enabled when `when` holds, within the corruption budget and while switched on. */
 function damage(
@@ -87,7 +87,7 @@ function damage(
   const on = (w: World, ctx: WorldContext) => w.corruptions < ctx.options.corruptionsMax && knob.weight(ctx.options) > 0;
   // Made once: a run counts its tags in a map, and a string built at every step is hashed at every count.
   const tag = `fault:${name}`;
-  return {
+  return eventKind({
     name,
     group: 'fault',
     tag: 'fault',
@@ -112,7 +112,7 @@ function damage(
     hidden: name,
     knob,
     doc,
-  };
+  });
 }
 
 const intact = (w: World, id: string) => w.records[id]?.kind === 'record';

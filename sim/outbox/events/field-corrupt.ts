@@ -14,7 +14,7 @@ import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, weightOf, type EventKind, type Knob } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind, type Knob } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -98,7 +98,7 @@ function damaged(record: OutboxRecord, e: FieldCorrupt, ctx: WorldContext): Outb
   return value === undefined ? null : { ...record, [e.field]: value };
 }
 
-export const fieldCorrupt: EventKind<FieldCorrupt> = {
+export const fieldCorrupt: EventKind<FieldCorrupt> = eventKind({
   name: 'field-corrupt',
   group: 'fault',
   tag: 'fault',
@@ -140,4 +140,4 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = {
     stands:
       'a column lost or defaulted by a migration or a partial update, a driver that reads a TINYINT(1) count as a boolean or a BIGINT as a string, a lost increment from a racing or replayed update',
   },
-};
+});

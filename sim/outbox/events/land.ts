@@ -18,7 +18,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
-import { stepText, weightOf, type EventKind, type Setting } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind, type Setting } from './kind.ts';
 
 /** A POST on its way to the broker: what it carries. */
 export interface InTransit {
@@ -88,7 +88,7 @@ const inTransitWeight = weightOf(IN_TRANSIT_NAME);
  * answer that fills the list is tagged `fault:in-transit-full`, so a run
  * says when the bound held it back.
  */
-export const timeoutInTransit: EventKind<InTransitEvent> = {
+export const timeoutInTransit: EventKind<InTransitEvent> = eventKind({
   name: IN_TRANSIT_NAME,
   group: 'broker',
   tag: 'fault',
@@ -145,7 +145,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = {
     stands:
       'librdkafka\'s "message is delivered to Kafka, no delivery report": the request times out client-side while it is still on the wire and is stored later, after retries and other requests (Kafka\'s reordering with more than one request in flight)',
   },
-};
+});
 
 /** The broker receives the POST in transit at `e.index`. */
 function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World {
@@ -160,7 +160,7 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
 
-export const land: EventKind<Land> = {
+export const land: EventKind<Land> = eventKind({
   name: 'land',
   group: 'broker',
   tag: 'fault',
@@ -203,4 +203,4 @@ export const land: EventKind<Land> = {
     stands:
       'a produce request delivered after its client gave up on it (librdkafka\'s "delivered, no delivery report"), and Kafka\'s reordering with several requests in flight: an older request stored after a newer one',
   },
-};
+});

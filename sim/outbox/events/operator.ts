@@ -16,7 +16,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
-import { stepText, type EventKind } from './kind.ts';
+import { stepText, eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -68,7 +68,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
 
 function requeueKind(reset: boolean): EventKind<Requeue> {
   const name = reset ? 'requeue-reset' : 'requeue';
-  return {
+  return eventKind({
     name,
     group: 'operator',
     tag: 'operator',
@@ -103,13 +103,13 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
         : "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), attempts kept",
       stands: reset ? 'a person retrying with a fresh attempt budget' : 'a person retrying a held item',
     },
-  };
+  });
 }
 
 export const requeue = requeueKind(false);
 export const requeueReset = requeueKind(true);
 
-export const resubmit: EventKind<Resubmit> = {
+export const resubmit: EventKind<Resubmit> = eventKind({
   name: 'resubmit',
   group: 'operator',
   tag: 'operator',
@@ -140,9 +140,9 @@ export const resubmit: EventKind<Resubmit> = {
     does: "writes what the `requeue` decision of the tool's rule set returns for `action: 'resubmit'`, attempts kept",
     stands: "a person pressing \"send again\" on a pending item in an operator tool",
   },
-};
+});
 
-export const restore: EventKind<Restore> = {
+export const restore: EventKind<Restore> = eventKind({
   name: 'restore',
   group: 'operator',
   tag: 'operator',
@@ -179,4 +179,4 @@ export const restore: EventKind<Restore> = {
     does: 'moves it back into `results/` as a new generation',
     stands: 'a person putting a quarantined result back for delivery',
   },
-};
+});

@@ -6,7 +6,7 @@
 import { newEngineProc } from '../stepper.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
-import { stepText, type EventKind, type StepView } from './kind.ts';
+import { stepText, eventKind, type EventKind, type StepView } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -23,7 +23,7 @@ function started(v: StepView): EngineProc | undefined {
   return v.enginesAfter.find((p) => !v.enginesBefore.some((q) => q.pid === p.pid));
 }
 
-export const restart: EventKind<Restart> = {
+export const restart: EventKind<Restart> = eventKind({
   name: 'restart',
   processes: 'starts',
   group: 'process',
@@ -56,9 +56,9 @@ export const restart: EventKind<Restart> = {
     does: 'starts an engine on those rules, with a fresh pid and empty memory',
     stands: 'a supervisor restarting a crashed worker (on an old node during a rolling deploy)',
   },
-};
+});
 
-export const upgrade: EventKind<Upgrade> = {
+export const upgrade: EventKind<Upgrade> = eventKind({
   name: 'upgrade',
   processes: 'ends-and-starts',
   group: 'process',
@@ -91,4 +91,4 @@ export const upgrade: EventKind<Upgrade> = {
     does: 'stops that engine (memory lost) and starts one on the checked rules with a new pid',
     stands: 'a rolling upgrade replacing old processes one by one while the outbox is live',
   },
-};
+});

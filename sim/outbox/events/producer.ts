@@ -1,7 +1,7 @@
 /** The producer (subsystem `producer`): the worker writing result files into `results/`. */
 import { bodyName, type WorldEvent } from '../world.ts';
 import { copyWorld, withEntry } from '../world-copy.ts';
-import type { EventKind } from './kind.ts';
+import { eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -11,7 +11,7 @@ declare module '../world.ts' {
 
 type Produce = Extract<WorldEvent, { kind: 'produce' }>;
 
-export const produce: EventKind<Produce> = {
+export const produce: EventKind<Produce> = eventKind({
   name: 'produce',
   group: 'producer',
   tag: 'normal',
@@ -62,4 +62,4 @@ export const produce: EventKind<Produce> = {
     does: 'writes the next body for `a` into `results/` as a new generation, replacing any live file',
     stands: 'a worker publishing a newer result for a task',
   },
-};
+});

@@ -16,7 +16,7 @@ import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, type EventKind, type Setting } from './kind.ts';
+import { stepText, eventKind, type EventKind, type Setting } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -51,7 +51,7 @@ const setting: Setting = {
 
 const budgetOf = (options: WorldContext['options']): number => options.settings?.[setting.name] ?? setting.off;
 
-export const sweep: EventKind<Sweep> = {
+export const sweep: EventKind<Sweep> = eventKind({
   name: 'sweep',
   group: 'operator',
   tag: 'operator',
@@ -92,4 +92,4 @@ export const sweep: EventKind<Sweep> = {
     does: "deletes `a`'s record, so the next file, retry or replay of `a` reads it absent; a rule set declaring `retention: 'tombstone'` keeps it without its payload instead",
     stands: 'an outbox cleanup deleting dispatched records after their retention period (NServiceBus: outbox retention expired, a message retried from the error queue executed again)',
   },
-};
+});
