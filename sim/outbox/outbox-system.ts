@@ -112,11 +112,15 @@ export function outboxSystem(
    * quiet. Decided by stepping the statechart itself.
    */
   const quiescent = (w: World): boolean => {
-    if (w.engines.some((p) => p.state !== 'idle')) return false;
+    // Plain loops here and in quietAt, not `some`, `flatMap` and `filter` with closures: the liveness phase asks at every step.
+    for (let i = 0; i < w.engines.length; i++) if (w.engines[i].state !== 'idle') return false;
     // Listed once for both questions below (the liveness phase asks at every step).
     const now = choices(w);
     // A step the world takes by itself (a POST in transit landing) will happen: not quiet until it has.
-    if (now.some((g) => g.events.some((e) => kindOf(e).bySelf === true))) return false;
+    for (let i = 0; i < now.length; i++) {
+      const events = now[i].events;
+      for (let k = 0; k < events.length; k++) if (kindOf(events[k]).bySelf === true) return false;
+    }
     if (w.engines.length === 0) return true;
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
@@ -127,10 +131,15 @@ export function outboxSystem(
   /** No engine starting a pass in `w` now would change anything durable or POST anything (`listed`: `choices(w)`, when already listed). */
   const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
     const probe = w.engines[0];
-    const starts = listed
-      .flatMap((g) => g.events)
-      // All engines are idle: the probe's engine events are the starts of its passes.
-      .filter((e) => 'pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine');
+    // All engines are idle: the probe's engine events are the starts of its passes.
+    const starts: WorldEvent[] = [];
+    for (let i = 0; i < listed.length; i++) {
+      const events = listed[i].events;
+      for (let k = 0; k < events.length; k++) {
+        const e = events[k];
+        if ('pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine') starts.push(e);
+      }
+    }
     for (const start of starts) {
       let out = step(w, start);
       for (let i = 0; i < 32; i++) {
