@@ -565,9 +565,11 @@ export class PackedTransitions {
           else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
           this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
-          // A broker answer is told the reply and the claim, not the live file; an engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
+          // A broker answer is told the reply and the claim, not the live file: its map is watched untouched (a step that reads it falls back to the plain slot).
+          // An engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
           // A scan keeps the file it is told in its memory: keyed by it.
-          if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
+          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushAs(s, o + LIVE, this.narrowKeys ? UNTOUCHED : PRESENCE);
+          else if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
           else this.pushSlot(s, o + LIVE);
           if (e.kind === 'answer' || e.kind === 'post-in-transit') {
             // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.

@@ -3,7 +3,8 @@
  * live file; a corruption and the claim, the producer's count, the reported
  * body; a late landing and the record) are given to the step as watched
  * maps, and the step's program is kept for every value they hold
- * (`transitions.ts`, UNTOUCHED); a broker answer's holding is watched for
+ * (`transitions.ts`, UNTOUCHED), as is a broker answer's live file (its
+ * POST event carries none); a broker answer's holding is watched for
  * whether it is there (a broker that answers every second POST alike reads
  * no more). Held here: whole searches give the same
  * states and the same transitions as keys that hold those slots; a step
@@ -132,7 +133,7 @@ const UNTOUCHED_BY: [string, string[], string][] = [
   ['produce', ['claim', 'holding', 'reported body', 'record'], '1 engine, 2 operator actions, 1 corruption'],
   ['restore', ['claim', 'holding', 'count', 'record'], '1 engine, 2 operator actions, 1 corruption'],
   ['land', ['claim', 'live file', 'count', 'record'], 'late landing: 1 POST in transit'],
-  ['answer', ['holding'], 'default (broker id-ok)'],
+  ['answer', ['holding', 'live file'], 'default (broker id-ok)'],
 ];
 
 describe('packed transitions: a step that reads an untouched slot keeps it in its key', () => {
