@@ -195,6 +195,10 @@ export class PackedLayout {
     });
     const g = this.globals;
     const engines = this.enginesOf(s, t);
+    // Each read once, before the object: a second read inside `? :` had no type feedback until the
+    // first world with a clock or a sweep, and deoptimised `unpack` there (docs/performance.md).
+    const clock = s[g + CLOCK];
+    const sweeps = s[g + SWEEPS];
     // Every field written, in copyWorld's order, a kind's own slot undefined until the kind first
     // writes it (the world's key tells absent from 0; undefined reads, encodes and prints as
     // absent): every world unpacked, whatever its slots hold, and every world the object system
@@ -222,8 +226,8 @@ export class PackedLayout {
       healing: s[g + HEALING] === 1,
       dedupe: t.dedupeMemories.value(s[g + DEDUPE]),
       inTransit: t.transitLists.value(s[g + IN_TRANSIT]),
-      clock: s[g + CLOCK] !== 0 ? s[g + CLOCK] : undefined,
-      sweeps: s[g + SWEEPS] !== 0 ? s[g + SWEEPS] : undefined,
+      clock: clock !== 0 ? clock : undefined,
+      sweeps: sweeps !== 0 ? sweeps : undefined,
     };
     return w;
   }
