@@ -158,14 +158,19 @@ export class StepModesCache<E> {
   private readonly next = new Uint8Array(MODE_SETS);
   private static readonly EMPTY = {};
 
-  constructor(private readonly modesOf: (e: E) => number) {}
+  /**
+   * `source` answers on a miss: an object with a method, not a closure made
+   * per search, so that optimised code calling it serves every search (a
+   * new closure at a call site throws that code away: 'wrong call target').
+   */
+  constructor(private readonly source: { stepModes(e: E): number }) {}
 
   /** The modes of `e`, the event of index `index` among a state's successors. */
   at(index: number, e: E): number {
     const set = index & (MODE_SETS - 1);
     const base = set * MODE_WAYS;
     for (let w = 0; w < MODE_WAYS; w++) if (this.events[base + w] === e) return this.modes[base + w];
-    const mask = this.modesOf(e);
+    const mask = this.source.stepModes(e);
     const at = base + this.next[set];
     this.next[set] = (this.next[set] + 1) & (MODE_WAYS - 1);
     this.events[at] = e;
@@ -194,7 +199,9 @@ export class LivenessSearch<S, E> {
   /** The last event {@link maskOf} answered for, and its modes: a successor's event was just asked of `keep`. */
   private lastEvent: E | undefined = undefined;
   private lastMask = 0;
-  private readonly maskOf = (e: E): number => {
+  private readonly maskOf = (e: E): number => this.modesOfEvent(e);
+  /** {@link maskOf}'s answer, in a method that is the same function in every search (see StepModesCache's constructor). */
+  private modesOfEvent(e: E): number {
     if (e === this.lastEvent) return this.lastMask;
     let mask = this.modesOf.get(e);
     if (mask === undefined) {
@@ -205,7 +212,7 @@ export class LivenessSearch<S, E> {
     this.lastEvent = e;
     this.lastMask = mask;
     return mask;
-  };
+  }
   private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
   /** The cycle search's states: made once, cleared per region. */
   private readonly queue: RegionQueue<S>;
@@ -268,7 +275,7 @@ export class LivenessSearch<S, E> {
 
   /** The steady modes `e` is a step of, as bits (0: not a step the system takes by itself). */
   stepModes(e: E): number {
-    return this.maskOf(e);
+    return this.modesOfEvent(e);
   }
 
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */

@@ -250,6 +250,75 @@ function lastKept<E>(events: readonly E[], keep: (e: E) => boolean): number {
   return -1;
 }
 
+/** When the next look for a lasso is due, by states expanded (see `lookForLasso` in {@link explorePacked}). */
+function nextLassoLook(expanded: number): number {
+  return Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
+}
+
+/**
+ * What the search asks its caller on the way (progress, a reason to stop, a
+ * memory growth), and the state bound. The calls sit in methods of one class,
+ * not in closures made per search: the search's optimised code, shared by
+ * every search in the process, met a new closure at each of these rare call
+ * sites in each new search and was thrown away ('wrong call target'; see
+ * docs/performance.md, 'The explorer').
+ */
+class CallerAsks {
+  /** The visited set's size when its growth was last asked about (one growth is asked once). */
+  private askedAt = -1;
+  // The caller's functions read once: bounds come in several hidden classes (see explorePacked).
+  private readonly onProgress: ExploreBounds['onProgress'];
+  private readonly stopReason: ExploreBounds['stopReason'];
+  private readonly beforeGrowth: ExploreBounds['beforeGrowth'];
+
+  constructor(
+    bounds: ExploreBounds,
+    private readonly seen: { readonly size: number; readonly growthBytes: number },
+    private readonly lively: { readonly growthBytes: number } | null,
+    private readonly steps: SteadyGraph | null,
+    private readonly progressEvery: number,
+    private readonly stopEvery: number,
+    private readonly statesMax: number,
+  ) {
+    this.onProgress = bounds.onProgress;
+    this.stopReason = bounds.stopReason;
+    this.beforeGrowth = bounds.beforeGrowth;
+  }
+
+  /**
+   * The memory a table is about to take at once (the visited set doubles;
+   * the liveness flags grow as they are set): asked of the caller before it
+   * is taken; the caller's reason to refuse it, or null.
+   */
+  growthRefused(): string | null {
+    const beforeGrowth = this.beforeGrowth;
+    const size = this.seen.size;
+    if (beforeGrowth === undefined || this.askedAt === size) return null;
+    const bytes = this.seen.growthBytes + (this.lively?.growthBytes ?? 0);
+    if (bytes === 0) return null;
+    this.askedAt = size;
+    return beforeGrowth(bytes);
+  }
+
+  /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
+  stepsGrowthRefused(): string | null {
+    const beforeGrowth = this.beforeGrowth;
+    if (beforeGrowth === undefined || this.steps === null) return null;
+    const bytes = this.steps.growthToAsk();
+    return bytes === 0 ? null : beforeGrowth(bytes);
+  }
+
+  /** At `size` states stored: progress every `progressEvery`, a reason to stop every `stopEvery`, then the state bound; why to stop, or null. */
+  atCount(size: number, depth: number): string | null {
+    if (size % this.progressEvery === 0) this.onProgress?.(size, depth);
+    if (size % this.stopEvery === 0) {
+      const stop = this.stopReason?.() ?? null;
+      if (stop !== null) return stop;
+    }
+    return size >= this.statesMax ? 'max-states' : null;
+  }
+}
+
 /** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */
 export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds, liveness?: SteadyLiveness<Int32Array, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
@@ -259,9 +328,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   // several hidden classes (its caller's; a lasso's shortest path, `{ statesMax }`), and code that
   // read them per state, optimised on one class, was thrown away when it met the next.
   const statesMax = bounds.statesMax;
-  const onProgress = bounds.onProgress;
   const stopReason = bounds.stopReason;
-  const beforeGrowth = bounds.beforeGrowth;
   /**
    * Lassos are looked for on the steps this search takes, recorded (see
    * `steady-graph.ts`), rather than by a cycle search from each state, which
@@ -317,7 +384,6 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
    * search has expanded its states, at a cost of a third of one look at the end.
    */
   let lookAt = LASSO_LOOK_FIRST;
-  const nextLook = (expanded: number): number => Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
   const lookForLasso = (): boolean => {
     if (steps === null || lively === null || !lively.lassoLeft) return false;
     const component = steps.bottomComponent();
@@ -353,32 +419,14 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
   watchAt(POSITION_SEARCH, 0);
-  /**
-   * The memory a table is about to take at once (the visited set doubles;
-   * the liveness flags grow as they are set): asked of the caller before it
-   * is taken. `askedAt` keeps one growth from being asked about twice.
-   */
-  let askedAt = -1;
-  const growthRefused = (): string | null => {
-    if (beforeGrowth === undefined || askedAt === seen.size) return null;
-    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
-    if (bytes === 0) return null;
-    askedAt = seen.size;
-    return beforeGrowth(bytes);
-  };
-  /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
-  const stepsGrowthRefused = (): string | null => {
-    if (beforeGrowth === undefined || steps === null) return null;
-    const bytes = steps.growthToAsk();
-    return bytes === 0 ? null : beforeGrowth(bytes);
-  };
+  const asks = new CallerAsks(bounds, seen, lively, steps, progressEvery, stopEvery, statesMax);
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
   let liveId = 0;
   const livePath = (): E[] => pathTo(liveId);
   /** The liveness checks of the state in `current`, number `id`; true to stop. */
   const live = (id: number): boolean => {
     if (lively === null) return false;
-    stop = growthRefused() ?? stepsGrowthRefused();
+    stop = asks.growthRefused() ?? asks.stepsGrowthRefused();
     if (stop !== null) return true;
     liveId = id;
     if (lively.visit(current, livePath)) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
@@ -413,7 +461,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   // The steady modes of each successor's step, when recorded.
   const batchModes = new Int32Array(BATCH_MAX);
   // The steady modes of each step, by its index and value (see StepModesCache).
-  const stepModes = lively === null ? null : new StepModesCache<E>((e) => lively.stepModes(e));
+  const stepModes = lively === null ? null : new StepModesCache<E>(lively);
   let batched = 0;
   // Partial-order reduction: the successors of the state being expanded that are taken (null: all).
   let keep: Uint8Array | null = null;
@@ -446,7 +494,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       transitions++;
       // The set doubles on the add that finds it full, whether or not the fingerprint is new.
       if (seen.growthBytes > 0) {
-        stop = growthRefused();
+        stop = asks.growthRefused();
         if (stop !== null) return true;
       }
       const fresh = seen.add(batchPrints[2 * b], batchPrints[2 * b + 1]);
@@ -461,14 +509,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       }
       queue.push(state);
       if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
-      if (seen.size % progressEvery === 0) onProgress?.(seen.size, depth);
-      if (seen.size % stopEvery === 0) {
-        stop = stopReason?.() ?? null;
+      const size = seen.size;
+      if (size % progressEvery === 0 || size % stopEvery === 0 || size >= statesMax) {
+        stop = asks.atCount(size, depth);
         if (stop !== null) return true;
-      }
-      if (seen.size >= statesMax) {
-        stop = 'max-states';
-        return true;
       }
     }
     return false;
@@ -505,7 +549,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     while (queue.length > 0) {
       if (expanded === levelEnd) {
         if (steps !== null && stopAtFirst && expanded >= lookAt) {
-          lookAt = nextLook(expanded);
+          lookAt = nextLassoLook(expanded);
           if (lookForLasso()) return result(false, 'violation');
         }
         level++;
