@@ -220,6 +220,12 @@ export class LivenessSearch<S, E> {
   private readonly first: number[] = [];
   private readonly targets: number[] = [];
   private readonly masks: number[] = [];
+  /**
+   * Each print's halves as signed 32-bit values (`| 0`): small integers to
+   * V8 on 64-bit machines, so the array keeps one elements kind (halves of
+   * 2^31 and above changed it, and threw away the code that filled it:
+   * 'lost precision'). Read back with `>>> 0`.
+   */
   private readonly prints: number[] = [];
   private readonly tarjan = new TarjanScratch();
   /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
@@ -421,7 +427,7 @@ export class LivenessSearch<S, E> {
     const every = (1 << modes) - 1;
     let specific = 0;
     const add = (state: S): number => {
-      prints.push(p[0], p[1]);
+      prints.push(p[0] | 0, p[1] | 0);
       queue.push(state);
       return local.add(p[0], p[1]);
     };
@@ -485,10 +491,10 @@ export class LivenessSearch<S, E> {
       const shared = (specific & (1 << m)) === 0;
       if (shared && sharedClean) continue;
       const component = bottomCycle(edges[0], edges[1], edges[2], 1 << m, this.tarjan);
-      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
+      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i] >>> 0}:${prints[2 * i + 1] >>> 0}`)), mode: m };
       if (shared) sharedClean = true;
     }
-    for (let i = 0; i < local.size; i++) flags.set(prints[2 * i], prints[2 * i + 1], DONE);
+    for (let i = 0; i < local.size; i++) flags.set(prints[2 * i] >>> 0, prints[2 * i + 1] >>> 0, DONE);
     return null;
   }
 
