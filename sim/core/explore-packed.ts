@@ -10,7 +10,7 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, ROOT, StepModesCache, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, ROOT, StepModesCache, type LivenessGraph, type RegionQueue, type SteadyLiveness, type StoredPaths } from './explore-liveness.ts';
 import { SteadyGraph } from './steady-graph.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
@@ -250,7 +250,18 @@ function lastKept<E>(events: readonly E[], keep: (e: E) => boolean): number {
   return -1;
 }
 
-/** When the next look for a lasso is due, by states expanded (see `lookForLasso` in {@link explorePacked}). */
+/**
+ * Whether a lasso was found on the steps recorded so far (see the looks for
+ * a lasso in {@link explorePacked}). A module function: the search's code calls the same
+ * function in every search (see {@link CallerAsks}).
+ */
+function lassoFound<E>(steps: SteadyGraph | null, lively: LivenessSearch<Int32Array, E> | null, paths: StoredPaths<Int32Array, E>): boolean {
+  if (steps === null || lively === null || !lively.lassoLeft) return false;
+  const component = steps.bottomComponent();
+  return component !== null && lively.lassoOnStored(component, paths);
+}
+
+/** When the next look for a lasso is due, by states expanded (see the looks for a lasso in {@link explorePacked}). */
 function nextLassoLook(expanded: number): number {
   return Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
 }
@@ -376,20 +387,15 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     return events;
   };
   /**
-   * Looks for a lasso on the steps recorded so far (a bottom component found
-   * there is one of the whole graph); true to stop the search. When the
-   * search stops at its first violation, also asked at the end of a level
+   * The states expanded at which the next look for a lasso on the steps
+   * recorded so far is due ({@link lassoFound}: a bottom component found
+   * there is one of the whole graph). A look is made at the end of the
+   * search, and, when the search stops at its first violation, at the end of a level
    * once the count of states expanded has grown {@link LASSO_LOOK_GROWTH}
    * times since the last look, so that a lasso is reported soon after the
    * search has expanded its states, at a cost of a third of one look at the end.
    */
   let lookAt = LASSO_LOOK_FIRST;
-  const lookForLasso = (): boolean => {
-    if (steps === null || lively === null || !lively.lassoLeft) return false;
-    const component = steps.bottomComponent();
-    if (component === null || !lively.lassoOnStored(component, storedPaths)) return false;
-    return stopAtFirst;
-  };
   const storedPaths = {
     pathTo: (id: number): E[] => pathTo(id),
     idOf: (s: Int32Array): number => {
@@ -400,7 +406,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => {
     // The last look, on every state expanded: not when the caller stopped the search (a memory bound, an interrupt).
     const callerStopped = stoppedBy !== null && stoppedBy !== 'violation' && stoppedBy !== 'max-states' && stoppedBy !== 'max-depth';
-    if (steps !== null && !callerStopped && !(stoppedBy === 'violation' && stopAtFirst)) lookForLasso();
+    if (steps !== null && !callerStopped && !(stoppedBy === 'violation' && stopAtFirst)) lassoFound(steps, lively, storedPaths);
     return searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy, checked, lively, steps?.bytes ?? 0);
   };
   const propertyCount = system.always.length;
@@ -550,7 +556,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       if (expanded === levelEnd) {
         if (steps !== null && stopAtFirst && expanded >= lookAt) {
           lookAt = nextLassoLook(expanded);
-          if (lookForLasso()) return result(false, 'violation');
+          if (lassoFound(steps, lively, storedPaths) && stopAtFirst) return result(false, 'violation');
         }
         level++;
         levelEnd = seen.size;
