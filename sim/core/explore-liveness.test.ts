@@ -376,9 +376,11 @@ describe('StepModesCache: the modes of a step by its index and value', () => {
     const events = Array.from({ length: 40 }, (_, i) => ({ kind: 'step', i }));
     const modes = events.map(() => Math.floor(random() * 256));
     let asked = 0;
-    const cache = new StepModesCache<{ kind: string; i: number }>((e) => {
-      asked++;
-      return modes[e.i];
+    const cache = new StepModesCache<{ kind: string; i: number }>({
+      stepModes: (e) => {
+        asked++;
+        return modes[e.i];
+      },
     });
     let index = 0;
     for (let n = 0; n < 200_000; n++) {

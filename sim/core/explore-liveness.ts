@@ -158,14 +158,19 @@ export class StepModesCache<E> {
   private readonly next = new Uint8Array(MODE_SETS);
   private static readonly EMPTY = {};
 
-  constructor(private readonly modesOf: (e: E) => number) {}
+  /**
+   * `source` answers on a miss: an object with a method, not a closure made
+   * per search, so that optimised code calling it serves every search (a
+   * new closure at a call site throws that code away: 'wrong call target').
+   */
+  constructor(private readonly source: { stepModes(e: E): number }) {}
 
   /** The modes of `e`, the event of index `index` among a state's successors. */
   at(index: number, e: E): number {
     const set = index & (MODE_SETS - 1);
     const base = set * MODE_WAYS;
     for (let w = 0; w < MODE_WAYS; w++) if (this.events[base + w] === e) return this.modes[base + w];
-    const mask = this.modesOf(e);
+    const mask = this.source.stepModes(e);
     const at = base + this.next[set];
     this.next[set] = (this.next[set] + 1) & (MODE_WAYS - 1);
     this.events[at] = e;
@@ -194,7 +199,9 @@ export class LivenessSearch<S, E> {
   /** The last event {@link maskOf} answered for, and its modes: a successor's event was just asked of `keep`. */
   private lastEvent: E | undefined = undefined;
   private lastMask = 0;
-  private readonly maskOf = (e: E): number => {
+  private readonly maskOf = (e: E): number => this.modesOfEvent(e);
+  /** {@link maskOf}'s answer, in a method that is the same function in every search (see StepModesCache's constructor). */
+  private modesOfEvent(e: E): number {
     if (e === this.lastEvent) return this.lastMask;
     let mask = this.modesOf.get(e);
     if (mask === undefined) {
@@ -205,7 +212,7 @@ export class LivenessSearch<S, E> {
     this.lastEvent = e;
     this.lastMask = mask;
     return mask;
-  };
+  }
   private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
   /** The cycle search's states: made once, cleared per region. */
   private readonly queue: RegionQueue<S>;
@@ -213,6 +220,12 @@ export class LivenessSearch<S, E> {
   private readonly first: number[] = [];
   private readonly targets: number[] = [];
   private readonly masks: number[] = [];
+  /**
+   * Each print's halves as signed 32-bit values (`| 0`): small integers to
+   * V8 on 64-bit machines, so the array keeps one elements kind (halves of
+   * 2^31 and above changed it, and threw away the code that filled it:
+   * 'lost precision'). Read back with `>>> 0`.
+   */
   private readonly prints: number[] = [];
   private readonly tarjan = new TarjanScratch();
   /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
@@ -268,7 +281,7 @@ export class LivenessSearch<S, E> {
 
   /** The steady modes `e` is a step of, as bits (0: not a step the system takes by itself). */
   stepModes(e: E): number {
-    return this.maskOf(e);
+    return this.modesOfEvent(e);
   }
 
   /** Checks a stored state; `path` gives the events that reach it. True when a new violation was found (or `stopped` was set). */
@@ -414,7 +427,7 @@ export class LivenessSearch<S, E> {
     const every = (1 << modes) - 1;
     let specific = 0;
     const add = (state: S): number => {
-      prints.push(p[0], p[1]);
+      prints.push(p[0] | 0, p[1] | 0);
       queue.push(state);
       return local.add(p[0], p[1]);
     };
@@ -478,10 +491,10 @@ export class LivenessSearch<S, E> {
       const shared = (specific & (1 << m)) === 0;
       if (shared && sharedClean) continue;
       const component = bottomCycle(edges[0], edges[1], edges[2], 1 << m, this.tarjan);
-      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i]}:${prints[2 * i + 1]}`)), mode: m };
+      if (component !== null) return { component: new Set(component.map((i) => `${prints[2 * i] >>> 0}:${prints[2 * i + 1] >>> 0}`)), mode: m };
       if (shared) sharedClean = true;
     }
-    for (let i = 0; i < local.size; i++) flags.set(prints[2 * i], prints[2 * i + 1], DONE);
+    for (let i = 0; i < local.size; i++) flags.set(prints[2 * i] >>> 0, prints[2 * i + 1] >>> 0, DONE);
     return null;
   }
 

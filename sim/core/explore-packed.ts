@@ -10,7 +10,7 @@
  * of states (one state stored per class), while the frontier keeps real
  * states, so paths and traces stay real.
  */
-import { LivenessSearch, printKey, ROOT, StepModesCache, type LivenessGraph, type RegionQueue, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, printKey, ROOT, StepModesCache, type LivenessGraph, type RegionQueue, type SteadyLiveness, type StoredPaths } from './explore-liveness.ts';
 import { SteadyGraph } from './steady-graph.ts';
 import { closeCycle, GrowableIndex, markSearchError, searchResult, type ExploreBounds, type ExploreResult, type FoundViolation, type Symmetry } from './explore.ts';
 import { FingerprintSet } from './fingerprint.ts';
@@ -250,6 +250,86 @@ function lastKept<E>(events: readonly E[], keep: (e: E) => boolean): number {
   return -1;
 }
 
+/**
+ * Whether a lasso was found on the steps recorded so far (see the looks for
+ * a lasso in {@link explorePacked}). A module function: the search's code calls the same
+ * function in every search (see {@link CallerAsks}).
+ */
+function lassoFound<E>(steps: SteadyGraph | null, lively: LivenessSearch<Int32Array, E> | null, paths: StoredPaths<Int32Array, E>): boolean {
+  if (steps === null || lively === null || !lively.lassoLeft) return false;
+  const component = steps.bottomComponent();
+  return component !== null && lively.lassoOnStored(component, paths);
+}
+
+/** When the next look for a lasso is due, by states expanded (see the looks for a lasso in {@link explorePacked}). */
+function nextLassoLook(expanded: number): number {
+  return Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
+}
+
+/**
+ * What the search asks its caller on the way (progress, a reason to stop, a
+ * memory growth), and the state bound. The calls sit in methods of one class,
+ * not in closures made per search: the search's optimised code, shared by
+ * every search in the process, met a new closure at each of these rare call
+ * sites in each new search and was thrown away ('wrong call target'; see
+ * docs/performance.md, 'The explorer').
+ */
+class CallerAsks {
+  /** The visited set's size when its growth was last asked about (one growth is asked once). */
+  private askedAt = -1;
+  // The caller's functions read once: bounds come in several hidden classes (see explorePacked).
+  private readonly onProgress: ExploreBounds['onProgress'];
+  private readonly stopReason: ExploreBounds['stopReason'];
+  private readonly beforeGrowth: ExploreBounds['beforeGrowth'];
+
+  constructor(
+    bounds: ExploreBounds,
+    private readonly seen: { readonly size: number; readonly growthBytes: number },
+    private readonly lively: { readonly growthBytes: number } | null,
+    private readonly steps: SteadyGraph | null,
+    private readonly progressEvery: number,
+    private readonly stopEvery: number,
+    private readonly statesMax: number,
+  ) {
+    this.onProgress = bounds.onProgress;
+    this.stopReason = bounds.stopReason;
+    this.beforeGrowth = bounds.beforeGrowth;
+  }
+
+  /**
+   * The memory a table is about to take at once (the visited set doubles;
+   * the liveness flags grow as they are set): asked of the caller before it
+   * is taken; the caller's reason to refuse it, or null.
+   */
+  growthRefused(): string | null {
+    const beforeGrowth = this.beforeGrowth;
+    const size = this.seen.size;
+    if (beforeGrowth === undefined || this.askedAt === size) return null;
+    const bytes = this.seen.growthBytes + (this.lively?.growthBytes ?? 0);
+    if (bytes === 0) return null;
+    this.askedAt = size;
+    return beforeGrowth(bytes);
+  }
+
+  /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
+  stepsGrowthRefused(): string | null {
+    const beforeGrowth = this.beforeGrowth;
+    if (beforeGrowth === undefined || this.steps === null) return null;
+    const bytes = this.steps.growthToAsk();
+    return bytes === 0 ? null : beforeGrowth(bytes);
+  }
+
+  /** At `size` states stored: progress every `progressEvery`, a reason to stop every `stopEvery`, then the state bound; why to stop, or null. */
+  atCount(size: number, depth: number): string | null {
+    if (size % this.progressEvery === 0) this.onProgress?.(size, depth);
+    if (size % this.stopEvery === 0) {
+      const stop = this.stopReason?.() ?? null;
+      if (stop !== null) return stop;
+    }
+    return size >= this.statesMax ? 'max-states' : null;
+  }
+}
+
 /** Breadth-first search from the system's initial state; with `liveness`, the `eventually` properties too. */
 export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds, liveness?: SteadyLiveness<Int32Array, E>): ExploreResult<E> {
   const stopAtFirst = bounds.stopAtFirst ?? true;
@@ -259,9 +339,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   // several hidden classes (its caller's; a lasso's shortest path, `{ statesMax }`), and code that
   // read them per state, optimised on one class, was thrown away when it met the next.
   const statesMax = bounds.statesMax;
-  const onProgress = bounds.onProgress;
   const stopReason = bounds.stopReason;
-  const beforeGrowth = bounds.beforeGrowth;
   /**
    * Lassos are looked for on the steps this search takes, recorded (see
    * `steady-graph.ts`), rather than by a cycle search from each state, which
@@ -309,21 +387,15 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     return events;
   };
   /**
-   * Looks for a lasso on the steps recorded so far (a bottom component found
-   * there is one of the whole graph); true to stop the search. When the
-   * search stops at its first violation, also asked at the end of a level
+   * The states expanded at which the next look for a lasso on the steps
+   * recorded so far is due ({@link lassoFound}: a bottom component found
+   * there is one of the whole graph). A look is made at the end of the
+   * search, and, when the search stops at its first violation, at the end of a level
    * once the count of states expanded has grown {@link LASSO_LOOK_GROWTH}
    * times since the last look, so that a lasso is reported soon after the
    * search has expanded its states, at a cost of a third of one look at the end.
    */
   let lookAt = LASSO_LOOK_FIRST;
-  const nextLook = (expanded: number): number => Math.max(LASSO_LOOK_FIRST, LASSO_LOOK_GROWTH * expanded);
-  const lookForLasso = (): boolean => {
-    if (steps === null || lively === null || !lively.lassoLeft) return false;
-    const component = steps.bottomComponent();
-    if (component === null || !lively.lassoOnStored(component, storedPaths)) return false;
-    return stopAtFirst;
-  };
   const storedPaths = {
     pathTo: (id: number): E[] => pathTo(id),
     idOf: (s: Int32Array): number => {
@@ -334,7 +406,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   const result = (complete: boolean, stoppedBy: string | null = null): ExploreResult<E> => {
     // The last look, on every state expanded: not when the caller stopped the search (a memory bound, an interrupt).
     const callerStopped = stoppedBy !== null && stoppedBy !== 'violation' && stoppedBy !== 'max-states' && stoppedBy !== 'max-depth';
-    if (steps !== null && !callerStopped && !(stoppedBy === 'violation' && stopAtFirst)) lookForLasso();
+    if (steps !== null && !callerStopped && !(stoppedBy === 'violation' && stopAtFirst)) lassoFound(steps, lively, storedPaths);
     return searchResult(seen, index, { transitions, depth, frontierBytesMax: queueBytesMax }, violations, complete, stoppedBy, checked, lively, steps?.bytes ?? 0);
   };
   const propertyCount = system.always.length;
@@ -353,32 +425,14 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
   watchAt(POSITION_SEARCH, 0);
-  /**
-   * The memory a table is about to take at once (the visited set doubles;
-   * the liveness flags grow as they are set): asked of the caller before it
-   * is taken. `askedAt` keeps one growth from being asked about twice.
-   */
-  let askedAt = -1;
-  const growthRefused = (): string | null => {
-    if (beforeGrowth === undefined || askedAt === seen.size) return null;
-    const bytes = seen.growthBytes + (lively?.growthBytes ?? 0);
-    if (bytes === 0) return null;
-    askedAt = seen.size;
-    return beforeGrowth(bytes);
-  };
-  /** The same for the recorded steps' arrays, each growth asked once (see SteadyGraph.growthToAsk). */
-  const stepsGrowthRefused = (): string | null => {
-    if (beforeGrowth === undefined || steps === null) return null;
-    const bytes = steps.growthToAsk();
-    return bytes === 0 ? null : beforeGrowth(bytes);
-  };
+  const asks = new CallerAsks(bounds, seen, lively, steps, progressEvery, stopEvery, statesMax);
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
   let liveId = 0;
   const livePath = (): E[] => pathTo(liveId);
   /** The liveness checks of the state in `current`, number `id`; true to stop. */
   const live = (id: number): boolean => {
     if (lively === null) return false;
-    stop = growthRefused() ?? stepsGrowthRefused();
+    stop = asks.growthRefused() ?? asks.stepsGrowthRefused();
     if (stop !== null) return true;
     liveId = id;
     if (lively.visit(current, livePath)) stop = lively.stopped ?? (stopAtFirst ? 'violation' : null);
@@ -413,7 +467,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
   // The steady modes of each successor's step, when recorded.
   const batchModes = new Int32Array(BATCH_MAX);
   // The steady modes of each step, by its index and value (see StepModesCache).
-  const stepModes = lively === null ? null : new StepModesCache<E>((e) => lively.stepModes(e));
+  const stepModes = lively === null ? null : new StepModesCache<E>(lively);
   let batched = 0;
   // Partial-order reduction: the successors of the state being expanded that are taken (null: all).
   let keep: Uint8Array | null = null;
@@ -446,7 +500,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       transitions++;
       // The set doubles on the add that finds it full, whether or not the fingerprint is new.
       if (seen.growthBytes > 0) {
-        stop = growthRefused();
+        stop = asks.growthRefused();
         if (stop !== null) return true;
       }
       const fresh = seen.add(batchPrints[2 * b], batchPrints[2 * b + 1]);
@@ -461,14 +515,10 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       }
       queue.push(state);
       if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
-      if (seen.size % progressEvery === 0) onProgress?.(seen.size, depth);
-      if (seen.size % stopEvery === 0) {
-        stop = stopReason?.() ?? null;
+      const size = seen.size;
+      if (size % progressEvery === 0 || size % stopEvery === 0 || size >= statesMax) {
+        stop = asks.atCount(size, depth);
         if (stop !== null) return true;
-      }
-      if (seen.size >= statesMax) {
-        stop = 'max-states';
-        return true;
       }
     }
     return false;
@@ -505,8 +555,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     while (queue.length > 0) {
       if (expanded === levelEnd) {
         if (steps !== null && stopAtFirst && expanded >= lookAt) {
-          lookAt = nextLook(expanded);
-          if (lookForLasso()) return result(false, 'violation');
+          lookAt = nextLassoLook(expanded);
+          if (lassoFound(steps, lively, storedPaths) && stopAtFirst) return result(false, 'violation');
         }
         level++;
         levelEnd = seen.size;

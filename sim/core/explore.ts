@@ -145,19 +145,21 @@ export interface ExploreResult<E> {
  */
 export class GrowableIndex {
   private static readonly CHUNK = 1 << 16;
-  private parents: Int32Array[] = [];
-  private events: Uint16Array[] = [];
+  // Made with their first chunks, as StateQueue's (an array made empty has elements of another kind).
+  private readonly parents: Int32Array[] = [new Int32Array(GrowableIndex.CHUNK)];
+  private readonly events: Uint16Array[] = [new Uint16Array(GrowableIndex.CHUNK)];
   length = 0;
   push(parent: number, event: number): number {
     const c = GrowableIndex.CHUNK;
-    if (this.length % c === 0) {
-      this.parents.push(new Int32Array(c));
-      this.events.push(new Uint16Array(c));
-    }
+    if (this.length % c === 0 && this.length > 0) this.addChunk();
     if (event > 0xffff) throw new Error(`explore: more than ${0xffff} events enabled in one state`);
     this.parents[this.parents.length - 1][this.length % c] = parent;
     this.events[this.events.length - 1][this.length % c] = event;
     return this.length++;
+  }
+  private addChunk(): void {
+    this.parents.push(new Int32Array(GrowableIndex.CHUNK));
+    this.events.push(new Uint16Array(GrowableIndex.CHUNK));
   }
   parent(i: number): number {
     return this.parents[Math.floor(i / GrowableIndex.CHUNK)][i % GrowableIndex.CHUNK];

@@ -11,25 +11,29 @@ const CHUNK_STATES = 1 << 14;
 type Chunk = Uint16Array | Int32Array;
 
 export class StateQueue {
-  private chunks: Chunk[] = [];
+  /**
+   * Made with its first chunk (every search pushes its initial state at
+   * once): an array made empty has elements of another kind than one that
+   * holds chunks, and code optimised on one queue's array was thrown away
+   * at the next queue's (see docs/performance.md, 'The explorer').
+   */
+  private chunks: Chunk[];
   private wide = false;
   /** One chunk already read, kept to be written again. */
   private spare: Chunk | null = null;
   /** Position of the next state to read in chunks[0]. */
   private head = 0;
   /** States written to the last chunk. */
-  private tail = CHUNK_STATES;
+  private tail = 0;
   length = 0;
 
-  constructor(readonly width: number) {}
+  constructor(readonly width: number) {
+    this.chunks = [new Uint16Array(CHUNK_STATES * width)];
+  }
 
   push(state: Int32Array): void {
     const w = this.width;
-    if (this.tail === CHUNK_STATES) {
-      this.chunks.push(this.spare ?? (this.wide ? new Int32Array(CHUNK_STATES * w) : new Uint16Array(CHUNK_STATES * w)));
-      this.spare = null;
-      this.tail = 0;
-    }
+    if (this.tail === CHUNK_STATES) this.addChunk();
     const chunk = this.chunks[this.chunks.length - 1];
     const to = this.tail * w;
     // Copy first and check after: a value that did not fit 16 bits reads back changed.
@@ -44,6 +48,14 @@ export class StateQueue {
     }
     this.tail++;
     this.length++;
+  }
+
+  /** A chunk to write after the last one (the spare if there is one). */
+  private addChunk(): void {
+    const w = this.width;
+    this.chunks.push(this.spare ?? (this.wide ? new Int32Array(CHUNK_STATES * w) : new Uint16Array(CHUNK_STATES * w)));
+    this.spare = null;
+    this.tail = 0;
   }
 
   /** Copies the oldest state into `out` and removes it. */
@@ -77,6 +89,7 @@ export class StateQueue {
   private widen(): void {
     this.wide = true;
     this.spare = null;
-    this.chunks = this.chunks.map((c) => Int32Array.from(c));
+    // In place: an array made by `map` may have another elements kind (see `chunks`).
+    for (let i = 0; i < this.chunks.length; i++) this.chunks[i] = Int32Array.from(this.chunks[i]);
   }
 }
