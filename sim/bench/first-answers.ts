@@ -113,12 +113,15 @@ export async function firstAnswersSection(now: () => number): Promise<string[]> 
   const out = mkdtempSync(join(tmpdir(), 'outbox-sim-bench-first-'));
   const node = await bestOf(RULES_RUNS, false, () => timeToLine(process.execPath, ['-e', '0'], null, now));
   const rules = await bestOf(RULES_RUNS, false, cli(['rules'], null, now));
+  // The same command through npx, as `npx outbox-sim ...` runs it: npx itself reads the project's tree before it starts the bin (docs/performance.md, 'Start-up').
+  const viaNpx = await bestOf(RULES_RUNS, false, () => timeToLine('npx', ['--offline', 'outbox-sim', 'rules'], null, now)).catch(() => null);
   log(`Start-up, best of ${RULES_RUNS}:`);
   log('');
   log('| command | wall s to exit | CPU s |');
   log('| --- | ---: | ---: |');
   log(`| \`node -e 0\` (Node alone, for scale) | ${node.exitSeconds.toFixed(2)} | ${cpuCell(node)} |`);
   log(`| \`outbox-sim rules\` | **${rules.exitSeconds.toFixed(2)}** | ${cpuCell(rules)} |`);
+  log(viaNpx === null ? '| `npx outbox-sim rules` | npx not found | n/a |' : `| \`npx outbox-sim rules\` (the same, started through npx) | ${viaNpx.exitSeconds.toFixed(2)} | ${cpuCell(viaNpx)} |`);
   log('');
   log(`First violation of each flaw of the catalog: wall seconds from the command to the line \`found after ...\` (best of ${ANSWER_RUNS}), where it was found, and the run's CPU to its exit (\`--stop-on-first\` ends it there):`);
   log('');
