@@ -559,8 +559,10 @@ export class PackedTransitions {
           // overwrites the reported body (archiving a file it read) without
           // reading it, and never reads the producer's count.
           const o = j * PER_ID;
+          // A broker's answer to a POST (now, or landing late), not an engine's own step.
+          const toBroker = e.kind === 'answer' || e.kind === 'post-in-transit';
           // A broker answer reads the record only through what the derivation watches (see programFor).
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushWatched(s, o + REC, RECORD);
+          if (toBroker) this.pushWatched(s, o + REC, RECORD);
           // An engine's own step, scan or drain is told the record as its event's `read` (`step-reads.ts`).
           else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
@@ -568,10 +570,10 @@ export class PackedTransitions {
           // A broker answer is told the reply and the claim, not the live file: its map is watched untouched (a step that reads it falls back to the plain slot).
           // An engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
           // A scan keeps the file it is told in its memory: keyed by it.
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushAs(s, o + LIVE, this.narrowKeys ? UNTOUCHED : PRESENCE);
+          if (toBroker) this.pushAs(s, o + LIVE, this.narrowKeys ? UNTOUCHED : PRESENCE);
           else if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
           else this.pushSlot(s, o + LIVE);
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') {
+          if (toBroker) {
             // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.
             this.pushAs(s, o + BROKER, this.narrowKeys ? PRESENCE : KEYED);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
@@ -580,7 +582,7 @@ export class PackedTransitions {
           // Late landing: the POST joins the POSTs in transit (set whole, so keyed).
           if (e.kind === 'post-in-transit') this.pushSlot(s, g + L.IN_TRANSIT);
           // A dedupe window: a broker step ages the broker's memory (set whole, so keyed).
-          if (e.kind === 'answer' || e.kind === 'post-in-transit') this.pushSlot(s, g + L.DEDUPE);
+          if (toBroker) this.pushSlot(s, g + L.DEDUPE);
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
