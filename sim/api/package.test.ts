@@ -53,6 +53,11 @@ describe('which CLI the bin runs (bin/compiled.mjs)', () => {
     // A test edited after the build does not make the build stale; a source does.
     file(checkout, 'model/rules.test.ts', 3000);
     expect(compiledIn(checkout)).toMatch(/dist\/cli\/$/);
+    // A source deep in a folder counts as one at its top.
+    file(checkout, 'sim/outbox/packed/deep.ts', 3000);
+    expect(compiledIn(checkout)).toBe('null');
+    file(checkout, 'sim/outbox/packed/deep.ts', 1000);
+    expect(compiledIn(checkout)).toMatch(/dist\/cli\/$/);
     file(checkout, 'model/rules.ts', 3000);
     expect(compiledIn(checkout)).toBe('null');
     const installed = join(scratch, 'installed');
