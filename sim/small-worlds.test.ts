@@ -88,7 +88,7 @@ describe('a violation in a small world', () => {
 describe('a lasso near the start of a suite world', () => {
   /**
    * The suite's searches keep the look-ahead (LOOK_AHEAD_STATES): it costs
-   * the suite about 2% of its instructions, and without it the first answer
+   * the suite 3 to 4% of its instructions, and without it the first answer
    * of these flaws comes thousands of states later, or is another property
    * (docs/performance.md, 'What checking liveness costs').
    */
