@@ -179,29 +179,6 @@ export class StepModesCache<E> {
   }
 }
 
-/**
- * The search whose region is being expanded (see `region`), for
- * {@link regionStep}. The expansion of a region's states (the packed
- * system's `expandKept`) calls the `keep` it is given at one call site for
- * every search: a closure made per search there was a new call target in
- * each search, and that code, optimised with the last one inlined, was
- * thrown away ('wrong call target') and compiled again. One module function
- * is one target for all (docs/performance.md, 'What checking liveness costs').
- * A region is expanded to its end before another is begun, so one search's
- * at a time.
- */
-let regionSearch: { stepModes(e: never): number } | null = null;
-
-/** Makes `search` the one whose region is being expanded. */
-function beginRegion(search: { stepModes(e: never): number }): void {
-  regionSearch = search;
-}
-
-/** Whether `e` is a step under some steady mode of the search whose region is being expanded. */
-function regionStep(e: never): boolean {
-  return (regionSearch as { stepModes(e: never): number }).stepModes(e) !== 0;
-}
-
 /** A fingerprint as a string key. */
 export function printKey(p: Uint32Array): string {
   return `${p[0]}:${p[1]}`;
@@ -236,8 +213,7 @@ export class LivenessSearch<S, E> {
     this.lastMask = mask;
     return mask;
   }
-  /** Whether an event is a step under some mode: {@link regionStep}, one function for every search. */
-  private readonly isStep = regionStep as (e: E) => boolean;
+  private readonly isStep = (e: E): boolean => this.maskOf(e) !== 0;
   /** The cycle search's states: made once, cleared per region. */
   private readonly queue: RegionQueue<S>;
   // A region's edges, reused from region to region (see `region`).
@@ -457,7 +433,6 @@ export class LivenessSearch<S, E> {
     };
     const maskOf = this.maskOf;
     const flags = this.flags;
-    beginRegion(this);
     p[0] = rootPrint[0];
     p[1] = rootPrint[1];
     add(root);
