@@ -11,6 +11,7 @@ import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 import { terminalText } from './terminal-text.ts';
+import { countText } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 
@@ -183,7 +184,7 @@ export const LAYERS_EXPLAINED: readonly string[] = [
 ];
 
 function n(x: number): string {
-  return x.toLocaleString('en-US');
+  return countText(x);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { SmallWorldResult } from './small-worlds.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
+import { countText } from './count-text.ts';
 import { terminalText } from './terminal-text.ts';
 
 /** The small worlds of a check, as `--json` prints them. */
@@ -31,7 +32,7 @@ export function smallWorldsReport(worlds: SmallWorldResult[], seconds: number, p
 }
 
 function n(x: number): string {
-  return x.toLocaleString('en-US');
+  return countText(x);
 }
 
 /** A world's verdict in a few words. */

@@ -39,6 +39,7 @@ import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
 import { defaultWorkers } from '../workers/default-workers.ts';
+import { countText } from '../count-text.ts';
 import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
@@ -151,15 +152,15 @@ export interface CheckParts {
 /** The line that heads the summary of a check ended at its first violation. */
 function stoppedLine(s: StoppedRun): string {
   if (s.smallWorld !== null) {
-    const rest = s.seeds > 0 ? ` and the swarm's ${s.seeds.toLocaleString('en-US')} seeds were` : ' was';
+    const rest = s.seeds > 0 ? ` and the swarm's ${countText(s.seeds)} seeds were` : ' was';
     return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): found in small world "${terminalText(s.smallWorld)}"; the rest of the suite${rest} not run`;
   }
-  return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${s.runs.toLocaleString('en-US')} of ${s.seeds.toLocaleString('en-US')} seeds ran; the rest were not run`;
+  return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${countText(s.runs)} of ${countText(s.seeds)} seeds ran; the rest were not run`;
 }
 
 /** The line that heads the summary of an interrupted check. */
 function interruptedLine(i: InterruptedRun): string {
-  return `INTERRUPTED (${i.signal}): ${i.runs.toLocaleString('en-US')} of ${i.seeds.toLocaleString('en-US')} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+  return `INTERRUPTED (${i.signal}): ${countText(i.runs)} of ${countText(i.seeds)} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
 /** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
@@ -364,7 +365,7 @@ function suiteSearch(pair: RulesPair, worlds: readonly SmallWorld[], outDir: str
       now: () => elapsedSeconds(clock),
       stopReason: () => (interruption() !== null ? 'interrupted' : (stop?.() ?? null)),
       symmetry: how.symmetry,
-      onProgress: (j: number, states: number) => bar.update(j, `${worlds[j].name}: ${states.toLocaleString('en-US')} states`),
+      onProgress: (j: number, states: number) => bar.update(j, `${worlds[j].name}: ${countText(states)} states`),
     };
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
     return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
