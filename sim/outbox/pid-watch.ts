@@ -21,20 +21,50 @@ export interface PidWatch {
 /** One watched copy per rule set: its steppers are built once, and a read once noted stays noted. */
 const watchedOf = new WeakMap<RuleSet, { rules: RuleSet; watch: PidWatch }>();
 
+/**
+ * How one decision makes a watched `who` for one pid: a constructor whose
+ * objects are plain (their prototype is Object's), and the getter of `pid`.
+ * Made once per decision and pid, not per view: V8 keeps an object's class
+ * only while every object given that property got the same getter, and a
+ * new getter per view turned each watched `who` into a slow dictionary
+ * object (docs/performance.md, 'What a cold suite spends'). A constructor
+ * per pid gives each pid's getter a class of its own to keep.
+ */
+interface WhoMaker {
+  Who: new () => Record<string, unknown>;
+  pid: PropertyDescriptor;
+}
+
+/** The makers of watched `who`s for one decision, by pid. */
+function whoMakers(decision: string, watch: PidWatch): (pid: number) => WhoMaker {
+  const makers = new Map<number, WhoMaker>();
+  return (pid) => {
+    let m = makers.get(pid);
+    if (m === undefined) {
+      const Who = function () {} as unknown as new () => Record<string, unknown>;
+      Who.prototype = Object.prototype;
+      // An own enumerable getter: a rule that spreads or serialises `who` reads it too.
+      const get = (): number => {
+        watch.read ??= decision;
+        return pid;
+      };
+      m = { Who, pid: { enumerable: true, get } };
+      makers.set(pid, m);
+    }
+    return m;
+  };
+}
+
 /** `view` with its `who.pid` read through a getter that notes the read, or `view` itself when it has no pid. */
-function watchedView(view: unknown, decision: string, watch: PidWatch): unknown {
+function watchedView(view: unknown, makerOf: (pid: number) => WhoMaker): unknown {
   if (typeof view !== 'object' || view === null || !('who' in view)) return view;
   const who = (view as { who: unknown }).who;
   if (typeof who !== 'object' || who === null || typeof (who as { pid?: unknown }).pid !== 'number') return view;
-  const { pid, ...rest } = who as { pid: number };
-  // An own enumerable getter: a rule that spreads or serialises `who` reads it too.
-  const watched = Object.defineProperty({ ...rest }, 'pid', {
-    enumerable: true,
-    get: () => {
-      watch.read ??= decision;
-      return pid;
-    },
-  });
+  const maker = makerOf((who as { pid: number }).pid);
+  // Every field but the pid, copied by a loop: a rest pattern (`{ pid, ...rest }`) took V8's slow path, ten times this.
+  const watched = new maker.Who();
+  for (const k in who) if (k !== 'pid' && Object.hasOwn(who, k)) watched[k] = (who as Record<string, unknown>)[k];
+  Object.defineProperty(watched, 'pid', maker.pid);
   return { ...view, who: watched };
 }
 
@@ -47,7 +77,8 @@ export function watchPids(rules: RuleSet): { rules: RuleSet; watch: PidWatch } {
     for (const decision of DECISIONS) {
       const fn = rules[decision] as ((...args: unknown[]) => unknown) | undefined;
       if (typeof fn !== 'function') continue;
-      (watched as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => fn.apply(rules, args.map((a) => watchedView(a, decision, watch)));
+      const makerOf = whoMakers(decision, watch);
+      (watched as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => fn.apply(rules, args.map((a) => watchedView(a, makerOf)));
     }
     w = { rules: watched, watch };
     watchedOf.set(rules, w);

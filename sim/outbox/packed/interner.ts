@@ -28,7 +28,7 @@ export class Canon {
   private readonly primitives = new Map<unknown, number>();
   private readonly fieldCodes = new Map<string, number>();
   /** Field lists by an object's own keys in their order (a trie): objects of one shape are sorted once. */
-  private readonly shapes: ShapeNode = { next: new Map(), fields: null };
+  private readonly shapes: ShapeNode = { firstName: null, first: null, next: new Map(), fields: null };
   /** Keys under construction, nested values' after their parent's (a stack: `top` is where the next part goes). */
   private stack = new Int32Array(256);
   private top = 0;
@@ -88,8 +88,20 @@ export class Canon {
   private fieldsOf(own: readonly string[]): readonly Field[] {
     let node = this.shapes;
     for (let i = 0; i < own.length; i++) {
-      let next = node.next.get(own[i]);
-      if (next === undefined) node.next.set(own[i], (next = { next: new Map(), fields: null }));
+      const name = own[i];
+      // Most nodes have one child (objects of one kind are built field by field in one order): a compare, not a look-up.
+      if (node.firstName === name) {
+        node = node.first as ShapeNode;
+        continue;
+      }
+      let next = node.next.get(name);
+      if (next === undefined) {
+        next = { firstName: null, first: null, next: new Map(), fields: null };
+        if (node.firstName === null) {
+          node.firstName = name;
+          node.first = next;
+        } else node.next.set(name, next);
+      }
       node = next;
     }
     // An object without fields gets an empty list of the class the others have (see arrays.ts).
@@ -114,6 +126,9 @@ interface Field {
 }
 
 interface ShapeNode {
+  /** The first child met, by its field's name: kept beside the map, which holds the others. */
+  firstName: string | null;
+  first: ShapeNode | null;
   next: Map<string, ShapeNode>;
   fields: readonly Field[] | null;
 }

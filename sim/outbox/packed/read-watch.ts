@@ -62,8 +62,8 @@ export class ReadWatch {
   /** The read was accessed after the step returned. */
   escaped = false;
   private closed = true;
-  /** The proxies made since {@link start}. */
-  private made = new WeakSet<object>();
+  /** The proxies made since {@link start}: the read's and its record's, a handful (a list, not a WeakSet made per step). */
+  private readonly made: object[] = [];
   /** The record's stand-in, made once per step (a record read twice is one object). */
   private recordTarget: object | null = null;
   private recordProxy: object | null = null;
@@ -77,7 +77,7 @@ export class ReadWatch {
     this.beyond = false;
     this.escaped = false;
     this.closed = false;
-    this.made = new WeakSet<object>();
+    this.made.length = 0;
     this.recordTarget = null;
     this.recordProxy = null;
   }
@@ -104,7 +104,7 @@ export class ReadWatch {
       const v = stack.pop();
       if (typeof v === 'function') return true;
       if (v === null || typeof v !== 'object' || seen.has(v)) continue;
-      if (this.made.has(v)) return true;
+      if (this.made.includes(v)) return true;
       seen.add(v);
       if (Array.isArray(v)) for (const x of v) stack.push(x);
       else for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
@@ -114,7 +114,7 @@ export class ReadWatch {
 
   private proxy<T extends object>(target: T, handler: ProxyHandler<object>): T {
     const p = new Proxy<T>(target, handler as ProxyHandler<T>);
-    this.made.add(p);
+    this.made.push(p);
     return p;
   }
 

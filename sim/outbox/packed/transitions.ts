@@ -422,7 +422,7 @@ export class PackedTransitions {
 
   /** A program with the pids in its claims and engine operations renamed. */
   private renameProgram(program: Int32Array, r: Renaming): Int32Array {
-    const out = Int32Array.from(program);
+    const out = program.slice();
     if (this.posting.has(program)) this.posting.add(out);
     const g = this.layout.globals;
     for (let i = 0; i < out.length; i += 3) {
@@ -746,7 +746,7 @@ export class PackedTransitions {
     this.diffList(QUARANTINED, OP_APPEND_QUARANTINED, w.quarantined, next.quarantined, s, t, ops, e);
     this.diffWorld(next, goneKeyed, s, t, ops, e);
     this.deriveEngines(w, next, e, ops);
-    return Int32Array.from(ops);
+    return new Int32Array(ops);
   }
 
   /**
