@@ -11,7 +11,7 @@ import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 import { terminalText } from './terminal-text.ts';
-import { countText } from './count-text.ts';
+import { countText as n } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 
@@ -182,10 +182,6 @@ export const LAYERS_EXPLAINED: readonly string[] = [
   '    again after a dedupe window is stored twice); whether a body was lost or delivered twice is what the',
   '    properties (RESULT above) decide.',
 ];
-
-function n(x: number): string {
-  return countText(x);
-}
 
 /**
  * The pairs the runs exercised, under the pairs drawn: a value that switches

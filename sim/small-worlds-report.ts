@@ -6,7 +6,7 @@
  */
 import type { SmallWorldResult } from './small-worlds.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
-import { countText } from './count-text.ts';
+import { countText as n } from './count-text.ts';
 import { terminalText } from './terminal-text.ts';
 
 /** The small worlds of a check, as `--json` prints them. */
@@ -29,10 +29,6 @@ export function smallWorldsReport(worlds: SmallWorldResult[], seconds: number, p
     seconds,
     worlds,
   };
-}
-
-function n(x: number): string {
-  return countText(x);
 }
 
 /** A world's verdict in a few words. */

@@ -4,6 +4,7 @@
  * search of the default bounded world); one table of rule set by property:
  * holds (runs, and states searched) or violated (trace id, steps, replay).
  */
+import { countText } from '../count-text.ts';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox } from '../outbox/explore-outbox.ts';
@@ -149,7 +150,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
   }
   const cell = (r: CompareRow) =>
     r.verdict === 'holds'
-      ? `holds (${r.runs.toLocaleString('en-US')} runs${r.states === null ? '' : `, ${r.states.toLocaleString('en-US')} states${r.complete ? '' : ', partial'}`})`
+      ? `holds (${countText(r.runs)} runs${r.states === null ? '' : `, ${countText(r.states)} states${r.complete ? '' : ', partial'}`})`
       : `VIOLATED: trace ${r.trace}, ${r.steps} steps`;
   const properties = COMPARED;
   if (format === 'md') {
@@ -157,7 +158,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
     io.out(`| --- | ${properties.map(() => '---').join(' | ')} |`);
     for (const [i, label] of labels.entries()) io.out(`| ${mdLabel(label)} | ${table[i].map(cell).join(' | ')} |`);
     io.out('');
-    io.out(`Each rule set: ${seeds.toLocaleString('en-US')} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${statesMax.toLocaleString('en-US')} states) for every property in the table (the always-properties at every state, the eventually-properties at every state where the system would be quiet once faults stop, and quiet-after-healing as a cycle of steps the steady broker and the engines could take forever).`);
+    io.out(`Each rule set: ${countText(seeds)} seeded worlds (same seeds for all), then an exhaustive search of the default bounded world (at most ${countText(statesMax)} states) for every property in the table (the always-properties at every state, the eventually-properties at every state where the system would be quiet once faults stop, and quiet-after-healing as a cycle of steps the steady broker and the engines could take forever).`);
     const violated = rows.filter((r) => r.verdict === 'violated');
     if (violated.length > 0) {
       io.out('');

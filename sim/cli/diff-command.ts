@@ -6,6 +6,7 @@
  * step and writes both traces. Exit 0 when no difference is found within
  * the bound, 1 when one is, 2 on bad input.
  */
+import { countText } from '../count-text.ts';
 import { steppersFor } from '../check.ts';
 import { explore } from '../core/explore.ts';
 import { productSystem } from '../core/product.ts';
@@ -67,7 +68,7 @@ export async function runDiff(oldSpec: string, newSpec: string, flags: ExploreFl
   const r = explore(product, { statesMax });
   const found = r.violations[0];
   if (found === undefined) {
-    const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${r.states.toLocaleString('en-US')} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: bound reached, nothing found, not a proof; exit ${EXIT_PARTIAL})`}`;
+    const line = `no observable difference between ${terminalText(oldPair.rules.name)} and ${terminalText(newPair.rules.name)} in ${countText(r.states)} paired states${r.complete ? ' (the whole bounded space)' : ` (stopped at --max-states ${statesMax}: bound reached, nothing found, not a proof; exit ${EXIT_PARTIAL})`}`;
     const result: DiffResult = { differ: false, states: r.states, complete: r.complete };
     if (flags.json) io.out(JSON.stringify(result));
     else io.out(line);

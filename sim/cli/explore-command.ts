@@ -18,6 +18,7 @@
  * the shared interrupt cell, written by the supervising thread
  * (supervisor.ts) while the command runs on a worker thread.
  */
+import { countText } from '../count-text.ts';
 import { BROKER_MODES } from '../../model/broker.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import { steppersFor } from '../check.ts';
@@ -181,7 +182,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${statesMax.toLocaleString('en-US')} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${memoryMiB.toLocaleString('en-US')} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countText(statesMax)} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -233,7 +234,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     if (r.fallback !== null) io.out(`  note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: ${r.fallback}`);
     io.out(`  ${symmetryLine(r, flags.symmetry === false)}`);
     if (por) io.out(`  ${porLine(r)}`);
-    io.out(`  ${r.states.toLocaleString('en-US')} distinct states, ${r.transitions.toLocaleString('en-US')} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${statesPerSecond.toLocaleString('en-US')} states/s)`);
+    io.out(`  ${countText(r.states)} distinct states, ${countText(r.transitions)} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${countText(statesPerSecond)} states/s)`);
   }
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   // Under --por the eventually properties were not checked: the result says which properties it covers.
@@ -256,7 +257,7 @@ function porOf(r: OutboxSearch, asked: boolean): (PorReport & { used: boolean })
 function porLine(r: OutboxSearch): string {
   if (r.por === undefined) return 'por: not used (the object explorer searched); eventually properties not checked (--por)';
   const p = r.por;
-  return `por: ${p.reduced.toLocaleString('en-US')} of ${p.states.toLocaleString('en-US')} states expanded through an ample set (${p.skipped.toLocaleString('en-US')} successors skipped; ${p.proviso} fully expanded by the cycle proviso; ample sets offered: ${p.offered.toLocaleString('en-US')} (${p.restarts.toLocaleString('en-US')} of restarts); candidate sets refused: ${p.dependent.toLocaleString('en-US')} dependent, ${p.visible.toLocaleString('en-US')} visible); eventually properties not checked (--por)`;
+  return `por: ${countText(p.reduced)} of ${countText(p.states)} states expanded through an ample set (${countText(p.skipped)} successors skipped; ${p.proviso} fully expanded by the cycle proviso; ample sets offered: ${countText(p.offered)} (${countText(p.restarts)} of restarts); candidate sets refused: ${countText(p.dependent)} dependent, ${countText(p.visible)} visible); eventually properties not checked (--por)`;
 }
 
 /** Whether the states counted are classes of states (symmetry reduction) or every state, and why. */
