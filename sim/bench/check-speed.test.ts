@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replaceSection } from './check-speed.ts';
+import { replaceSection, sectionOf } from './check-speed.ts';
 
 describe('replaceSection', () => {
   const doc = ['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b1', ''].join('\n');
@@ -16,5 +16,15 @@ describe('replaceSection', () => {
   it("stops at another generator's marker line, which the next section's generator looks for", () => {
     const marked = ['## Mine', 'old', '', '<!-- other:start -->', '## Other', 'o', '<!-- other:end -->', ''].join('\n');
     expect(replaceSection(marked, '## Mine', ['## Mine', 'new', ''])).toBe(['## Mine', 'new', '', '<!-- other:start -->', '## Other', 'o', '<!-- other:end -->', ''].join('\n'));
+  });
+});
+
+describe('sectionOf', () => {
+  it('gives the lines under a heading up to the next heading or marker line, or null when the heading is absent', () => {
+    const doc = ['# Benchmarks', '', '## Mine', 'old', '', '## B', 'b1', '', '## Last', 'l1', '<!-- other:start -->', 'o', ''].join('\n');
+    expect(sectionOf(doc, '## Mine')).toEqual(['## Mine', 'old', '']);
+    expect(sectionOf(doc, '## Last')).toEqual(['## Last', 'l1']);
+    expect(sectionOf(doc, '## None')).toBeNull();
+    expect(replaceSection(doc, '## Mine', sectionOf(doc, '## Mine') ?? [])).toBe(doc);
   });
 });

@@ -163,6 +163,16 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   return lines;
 }
 
+/** The lines of the section under `heading` in `text` (to the next heading or marker line), or null when absent. */
+export function sectionOf(text: string, heading: string): string[] | null {
+  const all = text.split('\n');
+  const start = all.indexOf(heading);
+  if (start < 0) return null;
+  let end = all.findIndex((l, i) => i > start && (l.startsWith('## ') || l.startsWith('<!--')));
+  if (end < 0) end = all.length;
+  return all.slice(start, end);
+}
+
 /** `text` with the section under `heading` replaced by `section` (appended when absent); other sections are kept as they are. */
 export function replaceSection(text: string, heading: string, section: readonly string[]): string {
   const all = text.split('\n');

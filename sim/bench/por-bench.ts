@@ -46,8 +46,11 @@ function timeAlways(engines: number, attempts: number, crashes: number, symmetry
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
 /** The section's lines; `worlds` to time fewer (tests). */
+/** The heading of the section {@link porSection} writes (`npm run bench -- --only por` replaces it; the whole bench keeps it as it stands). */
+export const POR_HEADING = '## explore: partial-order reduction on top of symmetry';
+
 export function porSection(log: (s: string) => void, worlds: readonly (readonly [number, number, number, number])[] = POR_WORLDS, progress: (s: string) => void = () => {}): void {
-  log('## explore: partial-order reduction on top of symmetry');
+  log(POR_HEADING);
   log('');
   log(`\`outbox-sim explore --engines N --attempts A --crashes C\` for fail-closed (one id, 2 bodies), the always properties only (\`--por\` does not check the eventually ones), in this process: symmetry alone (the default), symmetry and \`--por\`, \`--por --no-symmetry\` (stopped at ${fmt(POR_ALONE_STATES_MAX)} states: no verdict where the space is larger). The three alternate in each round; CPU seconds (this process, all threads) are the best of the rounds. "reduced" counts the states expanded through an ample set (docs/explore-reduction.md says why they are few).`);
   log('');
