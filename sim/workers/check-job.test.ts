@@ -127,6 +127,24 @@ describe('a check job on worker threads', () => {
     expect(strip(two.report)).toEqual(strip(one.report));
   }, 45_000);
 
+  it('--stop-on-first does not wait for a world a thread holds that the violating world before it cut off: the report of 1 worker, long before the thread would answer', async () => {
+    // The fixture's worker thread stalls for a minute in its first world (the second of the suite, as the main thread
+    // takes the first), and the main thread's first world waits until it has; the first world violates.
+    const argv = ['check', '--rules', './sim/workers/test-thread-stalls-in-cut-world.ts', '--small-worlds-only', '--stop-on-first', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'cut1'));
+    const flag = join(tmp, 'cut-stalled');
+    process.env.OUTBOX_SIM_TEST_STALL = flag;
+    try {
+      const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'cut2'));
+      expect(readFileSync(flag, 'utf8')).toBe('stalled');
+      expect([one.code, two.code]).toEqual([1, 1]);
+      expect(one.report.smallWorlds?.worlds.map((w) => w.name)).toEqual(['default']);
+      expect(strip(two.report)).toEqual(strip(one.report));
+    } finally {
+      delete process.env.OUTBOX_SIM_TEST_STALL;
+    }
+  }, 45_000);
+
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
     const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];
     const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'all1'));

@@ -113,8 +113,10 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   };
   const fromThread = (m: JobMessage): void => {
     if (m.kind === 'world-start' || m.kind === 'seeds-start') {
-      if (m.kind === 'world-start') started.set(m.index, hooks.now());
-      else threadPieces.started(m);
+      if (m.kind === 'world-start') {
+        started.set(m.index, hooks.now());
+        threadPieces.worldStarted(m.index);
+      } else threadPieces.started(m);
       wake();
       return;
     }
@@ -124,7 +126,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
         if (threadPieces.seedsResult(m.from)) seeds(m.result);
         return;
       }
-      threadPieces.worldResult();
+      threadPieces.worldResult(m.index);
       if (m.result === null) {
         // The thread's search threw: search here, where a broken decision ends the check with its trace.
         if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
@@ -175,10 +177,11 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
       await yieldToLoop();
     }
     // The queue hands out nothing more: wait for the pieces the threads took, not for a thread still starting
-    // (a check that ends at once, --stop-on-first at an early seed, does not wait for a thread to load its code).
+    // (a check that ends at once, --stop-on-first at an early seed, does not wait for a thread to load its code),
+    // nor for a world a thread holds that a violating world before it cut off (its result is not kept).
     // A seed piece a thread still holds runs here meanwhile (a thread at the lowest priority may get no CPU on a
     // busy machine: thread-pieces.ts); the first of its two results is kept.
-    while (failure === null && threadPieces.resolved < queue.taken - mainTaken) {
+    while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd) < queue.taken - mainTaken) {
       const backup = queue.stopped ? null : threadPieces.takeBackup();
       if (backup === null) {
         await new Promise<void>((resolve) => (wake = resolve));

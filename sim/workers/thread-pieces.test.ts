@@ -22,7 +22,8 @@ describe("the threads' pieces as the main thread hears of them", () => {
     // The thread's result first: the piece is no longer held, nothing to run here.
     expect(p.seedsResult(251)).toBe(true);
     expect(p.takeBackup()).toBeNull();
-    p.worldResult();
+    p.worldStarted(0);
+    p.worldResult(0);
     expect(p.resolved).toBe(3);
   });
 
@@ -31,5 +32,21 @@ describe("the threads' pieces as the main thread hears of them", () => {
     expect(p.seedsResult(26)).toBe(true);
     p.started({ from: 26, to: 51 });
     expect(p.takeBackup()).toBeNull();
+  });
+
+  it('does not wait for a world a thread holds that a violating world before it cut off, and waits for the others', () => {
+    const p = new ThreadPieces();
+    p.worldStarted(1);
+    p.worldStarted(4);
+    // No world cut yet (the suite's 15 worlds all kept): both are waited for.
+    expect(p.cutWorlds(15)).toBe(0);
+    // World 0 violated under --stop-on-first: worlds from 1 on are cut, both held ones with them.
+    expect(p.cutWorlds(1)).toBe(2);
+    // World 2 violated: world 1 is still waited for, world 4 is not.
+    expect(p.cutWorlds(3)).toBe(1);
+    // A result that came is resolved, not cut.
+    p.worldResult(4);
+    expect(p.cutWorlds(3)).toBe(0);
+    expect(p.resolved).toBe(1);
   });
 });
