@@ -145,6 +145,16 @@ describe('a check job on worker threads', () => {
     }
   }, 45_000);
 
+  it('searches a world a thread holds on the main thread too when the thread gets no CPU: the report of 1 worker, long before the thread would answer', async () => {
+    // The fixture's worker thread stalls for a minute in its first world (the heaviest of the suite).
+    const argv = ['check', '--rules', './sim/workers/test-thread-stalls.ts', '--small-worlds-only', '--json'];
+    const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'held1'));
+    const two = await json(...argv, '--workers', '2', '--out', join(tmp, 'held2'));
+    expect([one.code, two.code]).toEqual([0, 0]);
+    expect(one.report.smallWorlds?.worlds.length).toBe(smallWorlds(false).length);
+    expect(strip(two.report)).toEqual(strip(one.report));
+  }, 45_000);
+
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
     const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];
     const one = await json(...argv, '--workers', '1', '--out', join(tmp, 'all1'));

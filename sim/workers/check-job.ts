@@ -10,6 +10,11 @@
  * while the suite runs, every core works until the queue is empty, and each
  * thread warms up its explorer or its seed runner, not both, where it can.
  *
+ * When the queue is empty, the main thread runs again what a thread still
+ * holds and may not get CPU for (thread-pieces.ts): a seed piece at once, a
+ * world after a quarter second without a result; the first result of
+ * either is kept.
+ *
  * The result is the one-thread check's whatever runs where: worlds are kept
  * by their place in the suite and given out (`onWorld`) as a prefix of it;
  * seed results merge order-independently (pool.ts). Under `--stop-on-first`
@@ -27,7 +32,7 @@ import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { checkThreadPool } from './pool.ts';
-import { ThreadPieces } from './thread-pieces.ts';
+import { ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
 
 /** The caller's clock and hooks. */
 export interface JobHooks {
@@ -126,7 +131,8 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
         if (threadPieces.seedsResult(m.from)) seeds(m.result);
         return;
       }
-      threadPieces.worldResult(m.index);
+      // The second result of a world the main thread also searched is dropped (the first is kept).
+      if (!threadPieces.worldResult(m.index)) return;
       if (m.result === null) {
         // The thread's search threw: search here, where a broken decision ends the check with its trace.
         if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
@@ -184,7 +190,21 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd) < queue.taken - mainTaken) {
       const backup = queue.stopped ? null : threadPieces.takeBackup();
       if (backup === null) {
-        await new Promise<void>((resolve) => (wake = resolve));
+        // Nothing to run here: wait for a result, and when none comes for a while, search a world a thread holds
+        // too (the first search to end is kept, the other stops: thread-pieces.ts).
+        const woken = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), WORLD_BACKUP_AFTER_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve(true);
+          };
+        });
+        const index = woken || queue.stopped ? null : threadPieces.takeWorldBackup(queue.worldEnd);
+        if (index !== null) {
+          const r = hooks.searchHere(index, worldStop(queue, index));
+          if (queue.claimWorldDone(index) && threadPieces.worldResult(index)) world(index, r);
+          await yieldToLoop();
+        }
         continue;
       }
       const r = await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: backup.from, to: backup.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobQueue, MAIN_CHUNK_SEEDS, THREAD_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
-import { threadSeedChunk } from './job-thread.ts';
+import { threadSeedChunk, worldStop } from './job-thread.ts';
 
 describe('the job queue', () => {
   it('gives each world once: the front in order, the back from the end', () => {
@@ -72,5 +72,24 @@ describe('threadSeedChunk', () => {
   it('is threadChunk, but the small chunk under --stop-on-first (the answer waits for a chunk a thread holds)', () => {
     expect(threadSeedChunk({ stopOnFirst: false, workers: 2 }, 20_000)).toBe(THREAD_CHUNK_SEEDS);
     expect(threadSeedChunk({ stopOnFirst: true, workers: 2 }, 20_000)).toBe(MAIN_CHUNK_SEEDS);
+  });
+});
+
+describe("a world's search ended somewhere", () => {
+  it('is claimed once, by whichever side ends first, seen from every view, and stops the other side', () => {
+    const q = JobQueue.create([2, 0, 1], 1, 1);
+    const other = JobQueue.attach(q.buffer);
+    const stop = worldStop(q, 0);
+    expect(q.worldDone(0)).toBe(false);
+    expect(stop()).toBeNull();
+    expect(other.claimWorldDone(0)).toBe(true);
+    expect(q.claimWorldDone(0)).toBe(false);
+    expect(q.worldDone(0)).toBe(true);
+    expect(stop()).toBe('searched on another thread');
+    // The others are untouched, the last one too (the flags sit after the order).
+    expect(q.worldDone(1)).toBe(false);
+    expect(q.worldDone(2)).toBe(false);
+    expect(q.claimWorldDone(2)).toBe(true);
+    expect(q.takeWorld(true)).toEqual({ kind: 'world', index: 2 });
   });
 });

@@ -43,7 +43,9 @@ const SEED_TO = 5;
 const STOP = 6;
 /** Pieces handed out so far (to any thread): once the queue hands out nothing more, the results to wait for. */
 const TAKEN = 7;
-const HEADER = 8;
+/** Worlds in the order; after the order, one flag per world (by suite index): nonzero once a search of it has ended somewhere. */
+const WORLDS = 8;
+const HEADER = 9;
 
 /** A piece of work taken from the queue. */
 export type JobPiece = { kind: 'world'; index: number } | { kind: 'seeds'; from: number; to: number };
@@ -58,8 +60,10 @@ export class JobQueue {
 
   /** A queue of the worlds in `order` (suite indices, the front's order) and seeds [from, to). */
   static create(order: readonly number[], from: number, to: number): JobQueue {
-    const q = new JobQueue(new SharedArrayBuffer((HEADER + order.length) * 4));
+    // The order is a permutation of the suite's indices, so a flag per entry covers every world.
+    const q = new JobQueue(new SharedArrayBuffer((HEADER + 2 * order.length) * 4));
     q.ints.set(order, HEADER);
+    q.ints[WORLDS] = order.length;
     q.ints[FRONT] = 0;
     q.ints[BACK] = order.length;
     q.ints[WORLD_END] = order.length;
@@ -97,6 +101,21 @@ export class JobQueue {
   /** Whether the search of world `index` should end now (stopped, or a world before it violated under `--stop-on-first`). */
   worldCut(index: number): boolean {
     return this.stopped || index >= Atomics.load(this.ints, WORLD_END);
+  }
+
+  /**
+   * Records that a search of world `index` has ended on this thread; true
+   * when it is the first to end (the main thread may search a world a thread
+   * holds as well: thread-pieces.ts). Each side's search stops at its next
+   * look once the other's has ended ({@link worldDone}).
+   */
+  claimWorldDone(index: number): boolean {
+    return Atomics.compareExchange(this.ints, HEADER + this.ints[WORLDS] + index, 0, 1) === 0;
+  }
+
+  /** Whether a search of world `index` has ended somewhere. */
+  worldDone(index: number): boolean {
+    return Atomics.load(this.ints, HEADER + this.ints[WORLDS] + index) !== 0;
   }
 
   /** Suite index from which no world is handed out or kept (the suite's length until a `--stop-on-first` violation). */

@@ -59,9 +59,9 @@ export function noteSeeds(queue: JobQueue, job: JobSpec, r: ShardResult): void {
   if (job.stopOnFirst && found.length > 0) queue.endSeedsAt(Math.min(...found.map((c) => c.seed)) + 1);
 }
 
-/** The search of a world stops when the queue says (an interrupt, a failure, a violating world before it). */
+/** The search of a world stops when the queue says (an interrupt, a failure, a violating world before it, its search ended on another thread). */
 export function worldStop(queue: JobQueue, index: number): () => string | null {
-  return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : null);
+  return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : queue.worldDone(index) ? 'searched on another thread' : null);
 }
 
 /**
@@ -91,6 +91,8 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
         // Imported when a thread first searches a world: a thread that runs only seeds does not load the explorer.
         const { searchWorld } = await import('../small-worlds-task.ts');
         result = await searchWorld(job.rules, job.oldRules, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
+        // Posted either way: when the main thread's search of it ended first, this result is the second and is dropped there.
+        queue.claimWorldDone(piece.index);
         noteWorld(queue, job, piece.index, result);
       } catch {
         // The main thread searches it again, and meets the failure there with the trace the one-thread suite gives.

@@ -49,4 +49,31 @@ describe("the threads' pieces as the main thread hears of them", () => {
     expect(p.cutWorlds(3)).toBe(0);
     expect(p.resolved).toBe(1);
   });
+
+  it('gives a world a thread holds to search here, lowest first and before the cut, and keeps the first of its two results', () => {
+    const p = new ThreadPieces();
+    p.worldStarted(6);
+    p.worldStarted(2);
+    p.worldStarted(9);
+    expect(p.takeWorldBackup(8)).toBe(2);
+    expect(p.takeWorldBackup(8)).toBe(6);
+    // World 9 is cut off (a world before it violated under --stop-on-first): not searched here, not waited for.
+    expect(p.takeWorldBackup(8)).toBeNull();
+    expect(p.cutWorlds(8)).toBe(1);
+    // Searched here first: the thread's result is the second, dropped; the piece counts once.
+    expect(p.worldResult(2)).toBe(true);
+    expect(p.worldResult(2)).toBe(false);
+    // The thread's result first: the copy searched here is the second.
+    expect(p.worldResult(6)).toBe(true);
+    expect(p.worldResult(6)).toBe(false);
+    expect(p.resolved).toBe(2);
+  });
+
+  it('does not hold a world whose result came before the news that it started', () => {
+    const p = new ThreadPieces();
+    expect(p.worldResult(3)).toBe(true);
+    p.worldStarted(3);
+    expect(p.takeWorldBackup(15)).toBeNull();
+    expect(p.cutWorlds(0)).toBe(0);
+  });
 });

@@ -9,14 +9,22 @@
  * empty, the main thread runs a seed piece a thread still holds itself, and
  * whichever result comes first is kept; the other is dropped. A seed range's
  * result depends on its seeds only, so the report is the same either way.
- * Worlds are not run twice: one can take seconds, and its search would
- * compete with the thread's for the same CPU. But a world a thread holds
- * that an earlier violating world cut off (`--stop-on-first`) is not waited
- * for: its result would not be kept, and on a busy machine the thread may
- * take seconds to reach the look at which its search stops (measured at a
- * load average of 4 to 5: `check --rules fresh-cycle --stop-on-first`
- * printed its answer at 0.9 s and then waited 0.7 to 1.3 s for such a world).
+ * A world a thread holds is searched here too once the main thread has had
+ * nothing else to do for a while ({@link WORLD_BACKUP_AFTER_MS}) and no
+ * result came: the first search to end is kept, and the other stops at its
+ * next look (job-queue.ts, `claimWorldDone`). On a quiet machine the thread
+ * ends its world first and the copy here is cut short; on a busy one the
+ * thread may get no CPU for tens of seconds (measured: the main job under
+ * four busy loops on two cores took 49 to 56 s with 2 workers against 9 s
+ * with one). A world a thread holds that an earlier violating world cut off
+ * (`--stop-on-first`) is not waited for at all: its result would not be
+ * kept (measured at a load average of 4 to 5: `check --rules fresh-cycle
+ * --stop-on-first` printed its answer at 0.9 s and then waited 0.7 to 1.3 s
+ * for such a world; under four busy loops, 2 runs in 6 took 36 and 41 s).
  */
+
+/** How long the main thread waits, with nothing else to do, for a thread's world before it searches that world too. */
+export const WORLD_BACKUP_AFTER_MS = 250;
 
 /** A range of seeds a thread took. */
 export interface SeedPiece {
@@ -29,8 +37,10 @@ export class ThreadPieces {
   private readonly held = new Map<number, number>();
   /** First seeds of the seed pieces whose result is in. */
   private readonly done = new Set<number>();
-  /** Suite indices of the worlds a thread started whose result has not come. */
+  /** Suite indices of the worlds a thread started whose result has not come (and that are not searched here too). */
   private readonly worlds = new Set<number>();
+  /** Suite indices of the worlds whose result is in (from a thread, or searched here). */
+  private readonly worldsDone = new Set<number>();
   /** Pieces the threads took whose result is in (worlds and seed pieces, each once). */
   resolved = 0;
 
@@ -50,13 +60,24 @@ export class ThreadPieces {
 
   /** A thread started searching world `index`. */
   worldStarted(index: number): void {
-    this.worlds.add(index);
+    if (!this.worldsDone.has(index)) this.worlds.add(index);
   }
 
-  /** World `index`'s result came from its thread. */
-  worldResult(index: number): void {
+  /** World `index`'s result came (from its thread, or searched here): true when it is the first, to be kept; false for the second. */
+  worldResult(index: number): boolean {
     this.worlds.delete(index);
+    if (this.worldsDone.has(index)) return false;
+    this.worldsDone.add(index);
     this.resolved++;
+    return true;
+  }
+
+  /** The lowest world a thread holds before suite index `end`, no longer held (it is to be searched here too), or null. */
+  takeWorldBackup(end: number): number | null {
+    let index: number | null = null;
+    for (const i of this.worlds) if (i < end && (index === null || i < index)) index = i;
+    if (index !== null) this.worlds.delete(index);
+    return index;
   }
 
   /** How many worlds the threads hold at or after suite index `end` (cut off: their results are not kept), not to be waited for. */
