@@ -163,23 +163,29 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   return lines;
 }
 
-/** The lines of the section under `heading` in `text` (to the next heading or marker line), or null when absent. */
-export function sectionOf(text: string, heading: string): string[] | null {
-  const all = text.split('\n');
+/**
+ * Where the section under `heading` lies among `all` lines: from the heading
+ * to the next heading or a marker line of another generator
+ * (`<!-- finding-power:start -->`), which it must not eat; null when absent.
+ */
+function sectionRange(all: readonly string[], heading: string): { start: number; end: number } | null {
   const start = all.indexOf(heading);
   if (start < 0) return null;
-  let end = all.findIndex((l, i) => i > start && (l.startsWith('## ') || l.startsWith('<!--')));
-  if (end < 0) end = all.length;
-  return all.slice(start, end);
+  const end = all.findIndex((l, i) => i > start && (l.startsWith('## ') || l.startsWith('<!--')));
+  return { start, end: end < 0 ? all.length : end };
+}
+
+/** The lines of the section under `heading` in `text`, or null when absent. */
+export function sectionOf(text: string, heading: string): string[] | null {
+  const all = text.split('\n');
+  const range = sectionRange(all, heading);
+  return range === null ? null : all.slice(range.start, range.end);
 }
 
 /** `text` with the section under `heading` replaced by `section` (appended when absent); other sections are kept as they are. */
 export function replaceSection(text: string, heading: string, section: readonly string[]): string {
   const all = text.split('\n');
-  const start = all.indexOf(heading);
-  if (start < 0) return `${text.replace(/\n*$/, '\n\n')}${section.join('\n')}\n`;
-  // A section ends at the next heading or at a marker line of another generator (`<!-- finding-power:start -->`), which it must not eat.
-  let end = all.findIndex((l, i) => i > start && (l.startsWith('## ') || l.startsWith('<!--')));
-  if (end < 0) end = all.length;
-  return [...all.slice(0, start), ...section, ...all.slice(end)].join('\n');
+  const range = sectionRange(all, heading);
+  if (range === null) return `${text.replace(/\n*$/, '\n\n')}${section.join('\n')}\n`;
+  return [...all.slice(0, range.start), ...section, ...all.slice(range.end)].join('\n');
 }

@@ -9,13 +9,9 @@ import { availableParallelism } from 'node:os';
 /** The most threads a check starts by default. */
 export const DEFAULT_WORKERS_MAX = 8;
 /**
- * Without the small worlds, fewer seeds than this run on one thread. Where a
- * second thread starts to pay, measured on two cores (whole processes,
- * `check --swarm-only --seeds N --workers 1|2`, three alternated rounds,
- * wall seconds): 2,000 seeds 0.85-0.91 on one thread against 0.97-1.00 on
- * two; 5,000 seeds 1.38-1.46 against 1.34-1.39; 8,000 seeds 1.84-1.91
- * against 1.72-1.74. Below about 5,000 seeds the thread's warm-up costs more
- * than its share of the seeds saves (docs/performance.md, 'The main job').
+ * Without the small worlds, fewer seeds than this run on one thread: below
+ * about 5,000 seeds a second thread's warm-up costs more than its share of
+ * the seeds saves (measured on two cores: docs/performance.md, 'The main job').
  */
 export const THREADED_SEEDS_MIN = 5_000;
 

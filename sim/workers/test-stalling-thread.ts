@@ -20,14 +20,16 @@ export function stallingThread(base: RuleSet, name: string, summary: string, han
     name,
     summary,
     mayClaim: (...args) => {
-      const flag = handshake();
-      if (first && !isMainThread) {
-        first = false;
-        if (flag !== undefined) writeFileSync(flag, 'stalled');
-        Atomics.wait(cell, 0, 0, 60_000);
-      } else if (first && flag !== undefined) {
-        first = false;
-        for (let waited = 0; waited < 30_000 && !existsSync(flag); waited += 10) Atomics.wait(cell, 0, 0, 10);
+      if (first) {
+        const flag = handshake();
+        if (!isMainThread) {
+          first = false;
+          if (flag !== undefined) writeFileSync(flag, 'stalled');
+          Atomics.wait(cell, 0, 0, 60_000);
+        } else if (flag !== undefined) {
+          first = false;
+          for (let waited = 0; waited < 30_000 && !existsSync(flag); waited += 10) Atomics.wait(cell, 0, 0, 10);
+        }
       }
       return base.mayClaim(...args);
     },

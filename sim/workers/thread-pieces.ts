@@ -14,13 +14,10 @@
  * result came: the first search to end is kept, and the other stops at its
  * next look (job-queue.ts, `claimWorldDone`). On a quiet machine the thread
  * ends its world first and the copy here is cut short; on a busy one the
- * thread may get no CPU for tens of seconds (measured: the main job under
- * four busy loops on two cores took 49 to 56 s with 2 workers against 9 s
- * with one). A world a thread holds that an earlier violating world cut off
- * (`--stop-on-first`) is not waited for at all: its result would not be
- * kept (measured at a load average of 4 to 5: `check --rules fresh-cycle
- * --stop-on-first` printed its answer at 0.9 s and then waited 0.7 to 1.3 s
- * for such a world; under four busy loops, 2 runs in 6 took 36 and 41 s).
+ * thread may get no CPU for tens of seconds. A world a thread holds that an
+ * earlier violating world cut off (`--stop-on-first`) is not waited for at
+ * all: its result would not be kept. The figures are in docs/performance.md,
+ * 'On a busy machine'.
  */
 
 /** How long the main thread waits, with nothing else to do, for a thread's world before it searches that world too. */
