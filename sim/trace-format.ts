@@ -7,7 +7,7 @@
  * and are renamed, so a trace is never half-written.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from './core/canonical.ts';
 import type { Violation } from './core/system.ts';
@@ -147,11 +147,28 @@ export function traceId(header: TraceHeader, steps: readonly TraceStep[]): strin
   return createHash('sha256').update(traceLines(header, steps).join('\n')).digest('hex').slice(0, 12);
 }
 
-/** Writes a trace under `dir` as `<id>.trace.jsonl`; returns the trace with its id and the path. */
+/** Times the folder is made again when it vanished between its making and the write (see {@link writeTrace}). */
+const FOLDER_VANISHED_TRIES = 3;
+
+/**
+ * Writes a trace under `dir` as `<id>.trace.jsonl`; returns the trace with
+ * its id and the path. Another command started on the same new folder may
+ * remove it while it is still empty (a command's output check removes the
+ * folders it made when it has written nothing yet: cli/output-place.ts), so
+ * a folder gone by the time of the write is made again, a few times at most.
+ */
 export function writeTrace(dir: string, header: TraceHeader, steps: readonly TraceStep[]): { trace: Trace; path: string } {
-  mkdirSync(dir, { recursive: true });
   const id = traceId(header, steps);
   const path = join(dir, `${id}.trace.jsonl`);
-  writeFileAtomic(path, `${traceLines(header, steps).join('\n')}\n`);
+  const text = `${traceLines(header, steps).join('\n')}\n`;
+  for (let tries = 1; ; tries++) {
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileAtomic(path, text);
+      break;
+    } catch (err) {
+      if (tries >= FOLDER_VANISHED_TRIES || existsSync(dir)) throw err;
+    }
+  }
   return { trace: { id, header, steps: [...steps] }, path };
 }
