@@ -4,10 +4,10 @@
  * still empty (its output check, cli/output-place.ts). Two commands run
  * side by side on one folder lost the first one's trace that way.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { readTrace } from '../traces/read.ts';
+import type { TraceHeader, TraceStep } from './trace-format.ts';
 
 const vanish = vi.hoisted(() => ({ times: 0 }));
 vi.mock('./atomic-write.ts', async (importOriginal) => {
@@ -25,24 +25,26 @@ vi.mock('./atomic-write.ts', async (importOriginal) => {
   };
 });
 
-const { writeTrace } = await import('./trace-format.ts');
+const { traceLines, writeTrace } = await import('./trace-format.ts');
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'trace-format-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const corpus = readTrace(join('traces', 'corpus', readdirSync(join('traces', 'corpus')).filter((f) => f.endsWith('.trace.jsonl'))[0]));
+// What is written does not matter here, only where: a small header and no steps.
+const header = { rules: 'fail-closed', seed: 1 } as unknown as TraceHeader;
+const steps: TraceStep[] = [];
 
 describe('writeTrace', () => {
   it('makes the folder again when it vanished before the write, and writes the trace', () => {
     vanish.times = 2;
     const dir = join(tmp, 'new', 'found');
-    const { path } = writeTrace(dir, corpus.header, corpus.steps);
-    expect(readdirSync(dir)).toEqual([`${corpus.id}.trace.jsonl`]);
-    expect(readTrace(path).steps).toEqual(corpus.steps);
+    const { trace, path } = writeTrace(dir, header, steps);
+    expect(readdirSync(dir)).toEqual([`${trace.id}.trace.jsonl`]);
+    expect(readFileSync(path, 'utf8')).toBe(`${traceLines(header, steps).join('\n')}\n`);
   });
 
   it('gives up, with the write\'s own error, when the folder keeps vanishing', () => {
     vanish.times = 10;
-    expect(() => writeTrace(join(tmp, 'gone'), corpus.header, corpus.steps)).toThrow(/cannot write .*ENOENT/);
+    expect(() => writeTrace(join(tmp, 'gone'), header, steps)).toThrow(/cannot write .*ENOENT/);
     vanish.times = 0;
   });
 });
