@@ -6,7 +6,7 @@
  * suite runs) the same report and traces as one worker.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../check-report.ts';
@@ -15,6 +15,7 @@ import { main } from '../cli/main.ts';
 import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
 import { steppersFor } from '../check.ts';
 import { runCheckJob } from './check-job.ts';
+import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'check-job-'));
@@ -153,6 +154,31 @@ describe('a check job on worker threads', () => {
     expect([one.code, two.code]).toEqual([0, 0]);
     expect(one.report.smallWorlds?.worlds.length).toBe(smallWorlds(false).length);
     expect(strip(two.report)).toEqual(strip(one.report));
+  }, 45_000);
+
+  it('an interrupt does not wait for a world a thread holds and gets no CPU: the partial report comes at once, without that world', async () => {
+    // The fixture's worker thread stalls for a minute in its first world (the heaviest, the last of the suite); the
+    // main thread's first claim decision waits until it has, and the interrupt comes at the main thread's next turn
+    // of its event loop (after its first world). Before, the job waited for the thread's world to reach its next look.
+    const flag = join(tmp, 'interrupt-stalled');
+    process.env.OUTBOX_SIM_TEST_STALL = flag;
+    const poll = setInterval(() => {
+      if (existsSync(flag)) requestInterrupt('SIGINT');
+    }, 5);
+    try {
+      const argv = ['check', '--rules', './sim/workers/test-thread-stalls.ts', '--small-worlds-only', '--json', '--workers', '2', '--out', join(tmp, 'interrupt2')];
+      const two = await json(...argv);
+      expect(readFileSync(flag, 'utf8')).toBe('stalled');
+      expect(two.code).toBe(130);
+      const report = two.report as CheckReport & { interrupted: { signal: string } | null };
+      expect(report.interrupted?.signal).toBe('SIGINT');
+      // Worlds are reported as a prefix of the suite: the thread's world is the last, so at most those before it.
+      expect(report.smallWorlds?.worlds.length ?? 0).toBeLessThan(smallWorlds(false).length);
+    } finally {
+      clearInterval(poll);
+      clearInterrupt();
+      delete process.env.OUTBOX_SIM_TEST_STALL;
+    }
   }, 45_000);
 
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {

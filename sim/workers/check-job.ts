@@ -19,7 +19,9 @@
  * by their place in the suite and given out (`onWorld`) as a prefix of it;
  * seed results merge order-independently (pool.ts). Under `--stop-on-first`
  * a violating world ends the worlds after it (their searches stop), as on
- * one thread; an interrupt stops the handing out and the searches running.
+ * one thread; an interrupt stops the handing out and the searches running,
+ * and the job waits at most INTERRUPT_WAIT_MS (thread-pieces.ts) for what
+ * the threads hold.
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -32,7 +34,7 @@ import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { checkThreadPool } from './pool.ts';
-import { ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
+import { INTERRUPT_WAIT_MS, ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
 
 /** The caller's clock and hooks. */
 export interface JobHooks {
@@ -151,8 +153,13 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   flush();
   const threads = job.workers - 1;
   const pool = threads > 0 ? await checkThreadPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }) : null;
+  let interruptWait: NodeJS.Timeout | null = null;
+  let interruptWaitOver = false;
+  // An interrupt also wakes the wait for the threads' pieces below, which then waits at most INTERRUPT_WAIT_MS more.
   const watchInterrupt = setInterval(() => {
-    if (interruption() !== null) queue.stop();
+    if (interruption() === null) return;
+    queue.stop();
+    wake();
   }, 50);
   const seedsHere = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS));
   // The main thread's next piece. Under --stop-on-first the answer is the first violating world in suite order
@@ -187,7 +194,17 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     // nor for a world a thread holds that a violating world before it cut off (its result is not kept).
     // A seed piece a thread still holds runs here meanwhile (a thread at the lowest priority may get no CPU on a
     // busy machine: thread-pieces.ts); the first of its two results is kept.
+    // After an interrupt, a piece a thread has not given back within INTERRUPT_WAIT_MS is left out of the report
+    // (a timer, not the caller's clock, which a test may stop).
     while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd) < queue.taken - mainTaken) {
+      if (interruption() !== null) {
+        queue.stop();
+        interruptWait ??= setTimeout(() => {
+          interruptWaitOver = true;
+          wake();
+        }, INTERRUPT_WAIT_MS);
+        if (interruptWaitOver) break;
+      }
       const backup = queue.stopped ? null : threadPieces.takeBackup();
       if (backup === null) {
         // Nothing to run here: wait for a result, and when none comes for a while, search a world a thread holds
@@ -219,6 +236,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     throw err;
   } finally {
     clearInterval(watchInterrupt);
+    if (interruptWait !== null) clearTimeout(interruptWait);
     for (const p of ports) p.close();
     await pool?.destroy();
   }

@@ -16,12 +16,23 @@
  * ends its world first and the copy here is cut short; on a busy one the
  * thread may get no CPU for tens of seconds. A world a thread holds that an
  * earlier violating world cut off (`--stop-on-first`) is not waited for at
- * all: its result would not be kept. The figures are in docs/performance.md,
+ * all: its result would not be kept; nor, after an interrupt, is a piece a
+ * thread has not given back within {@link INTERRUPT_WAIT_MS}. The figures are in docs/performance.md,
  * 'On a busy machine'.
  */
 
 /** How long the main thread waits, with nothing else to do, for a thread's world before it searches that world too. */
 export const WORLD_BACKUP_AFTER_MS = 250;
+
+/**
+ * How long an interrupted job waits for the pieces threads hold. A thread
+ * stops at its next look (within milliseconds when it gets CPU); a starved
+ * one may take tens of seconds to get there, and a user who pressed Ctrl-C
+ * is not kept waiting for it: the report then leaves out what that thread
+ * held (a world not searched, seeds not run), as it leaves out everything
+ * the interrupt cut off.
+ */
+export const INTERRUPT_WAIT_MS = 500;
 
 /** A range of seeds a thread took. */
 export interface SeedPiece {
