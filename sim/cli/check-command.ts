@@ -266,10 +266,12 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const seedsIo = flags.json === true || quiet ? { ...io, tty: false } : io;
   let smallReport: SmallWorldsReport | null;
   let merged: ShardResult;
+  // The worker threads' end, waited for after the report (check-job.ts, `threadsEnded`).
+  let threadsEnded: Promise<void> = Promise.resolve();
   if (workers > 1) {
     // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
     let dropped: boolean;
-    ({ smallReport, merged, dropped } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    ({ smallReport, merged, dropped, threadsEnded } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
     // Seeds dropped (an interrupt during the suite): the traces printed for them are not the report's.
     if (dropped) for (const e of early.values()) rmSync(e.trace.path, { force: true });
     if (dropped) early.clear();
@@ -284,34 +286,39 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
       : emptyShard();
     bar.stop();
   }
-  // --stop-on-first: a violation in a small world ends the check there, before the swarm.
-  const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
-  const swarmRuns = parts.swarm && stoppedIn === null;
-  if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
-  const signal = interruption();
-  const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
-  if (interrupted !== null && shardPath !== null) {
-    // A partial shard would merge as if it were whole.
-    if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
-  } else if (shard !== null && shardPath !== null) {
-    const path = shardPath;
-    writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
-    if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
+  // The report first; then the worker threads' end, which on a busy machine may take seconds (check-job.ts).
+  try {
+    // --stop-on-first: a violation in a small world ends the check there, before the swarm.
+    const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
+    const swarmRuns = parts.swarm && stoppedIn === null;
+    if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
+    const signal = interruption();
+    const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
+    if (interrupted !== null && shardPath !== null) {
+      // A partial shard would merge as if it were whole.
+      if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
+    } else if (shard !== null && shardPath !== null) {
+      const path = shardPath;
+      writeShardFile(path, { pair, spec, seedStart, seeds, shard, from, to, seconds: elapsedSeconds(clock), result: merged });
+      if (!flags.json && !quiet) io.out(`  shard result written to ${terminalText(path)} (combine with: npx outbox-sim merge ${terminalText(join(dirname(path), '*.json'))})`);
+    }
+    const stopped: StoppedRun | null = !stopOnFirst
+      ? null
+      : stoppedIn !== null
+        ? { reason: 'first-violation', runs: 0, seeds: parts.swarm ? to - from : 0, smallWorld: stoppedIn }
+        : Object.keys(merged.first).length > 0
+          ? { reason: 'first-violation', runs: merged.runs, seeds: to - from, smallWorld: null }
+          : null;
+    // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
+    const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
+    return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
+      ...(stopOnFirst ? { stopped } : {}),
+      written: early,
+      parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
+    });
+  } finally {
+    await threadsEnded;
   }
-  const stopped: StoppedRun | null = !stopOnFirst
-    ? null
-    : stoppedIn !== null
-      ? { reason: 'first-violation', runs: 0, seeds: parts.swarm ? to - from : 0, smallWorld: stoppedIn }
-      : Object.keys(merged.first).length > 0
-        ? { reason: 'first-violation', runs: merged.runs, seeds: to - from, smallWorld: null }
-        : null;
-  // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
-  const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
-  return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
-    ...(stopOnFirst ? { stopped } : {}),
-    written: early,
-    parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
-  });
 }
 
 /**
@@ -421,7 +428,7 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
  * reported as not run, as on one thread (`dropped`: the caller removes the
  * traces it wrote for them).
  */
-async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean }> {
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean; threadsEnded: Promise<void> }> {
   const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
   const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
   /** Whether the seeds count: null until the suite ends. */
@@ -465,5 +472,5 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
   );
   (seedsBar as ReturnType<typeof progressBar> | null)?.stop();
   const smallReport = worlds.length > 0 ? smallWorldsReport(result.worlds, result.suiteSeconds, worlds.length) : null;
-  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true };
+  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true, threadsEnded: result.threadsEnded };
 }

@@ -8,7 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { Piscina } from 'piscina';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CheckReport } from '../check-report.ts';
 import { rulesPair } from '../cli/check-command.ts';
 import { main } from '../cli/main.ts';
@@ -69,6 +70,8 @@ describe('a check job on worker threads', () => {
         onWorld: (i) => seen.push(i),
       },
     );
+    // The threads end after the job's result is handed back; they do end.
+    await two.threadsEnded;
     expect(two.worlds.map(comparable)).toEqual(one.map(comparable));
     expect(two.swarm.runs).toBe(0);
     expect(seen).toEqual([0, 1, 2, 3]);
@@ -180,6 +183,27 @@ describe('a check job on worker threads', () => {
       delete process.env.OUTBOX_SIM_TEST_STALL;
     }
   }, 45_000);
+
+  it('prints the report before it waits for the worker threads to end (a starved thread takes seconds to end)', async () => {
+    // The pool's end is held back until the test lets it go: the report must be out by then.
+    let outAtEnd: number | null = null;
+    const out: string[] = [];
+    const original = Piscina.prototype.destroy;
+    const spy = vi.spyOn(Piscina.prototype, 'destroy').mockImplementation(async function (this: Piscina) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      outAtEnd = out.length;
+      return original.call(this);
+    });
+    try {
+      const code = await main(['check', '--rules', 'fresh-cycle', '--seeds', '300', '--workers', '2', '--json', '--out', join(tmp, 'ends')], { out: (l) => out.push(l), err: () => undefined, tty: false });
+      expect(code).toBe(1);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(outAtEnd).toBe(out.length);
+      expect((JSON.parse(out.join('\n')) as CheckReport).ok).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 120_000);
 
   it('the whole check (suite and swarm on one pool) with 2 workers: the report and traces of 1', async () => {
     const argv = ['check', '--rules', 'fresh-cycle', '--seeds', '400', '--json'];

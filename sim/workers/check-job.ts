@@ -59,6 +59,13 @@ export interface JobResult {
   worlds: SmallWorldResult[];
   swarm: ShardResult;
   suiteSeconds: number;
+  /**
+   * Settles when the pool's threads have ended. Ending a thread needs that
+   * thread to run, and a lowest-priority one on a busy machine took 2.5 to
+   * 6.7 s to end after the job was done (docs/performance.md, 'On a busy
+   * machine'): the caller reports first and waits for this after.
+   */
+  threadsEnded: Promise<void>;
 }
 
 /** The covering rows of a plan's seeds, as data a thread adopts. */
@@ -168,6 +175,8 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   const mainPiece = (): JobPiece | null => (job.stopOnFirst ? (queue.takeWorld(true) ?? seedsHere()) : (seedsHere() ?? queue.takeWorld(false)));
   const ports: MessagePort[] = [];
   let mainTaken = 0;
+  let threadsEnded: Promise<void> = Promise.resolve();
+  let done = false;
   try {
     // Built here (while the threads start), for every thread: the main thread runs the first seeds anyway.
     const covering = pool !== null && job.plan !== null && from <= COVERED_SEEDS && to > Math.max(from, 1) ? coveringRowsOf(job.plan) : undefined;
@@ -231,6 +240,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     wake = () => undefined;
     const failed = failure as { err: unknown } | null;
     if (failed !== null) throw failed.err;
+    done = true;
   } catch (err) {
     queue.stop();
     throw err;
@@ -238,9 +248,13 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     clearInterval(watchInterrupt);
     if (interruptWait !== null) clearTimeout(interruptWait);
     for (const p of ports) p.close();
-    await pool?.destroy();
+    // A job that failed ends its threads before it throws; one that is done hands their end to the caller.
+    if (pool !== null) {
+      if (done) threadsEnded = pool.destroy();
+      else await pool.destroy();
+    }
   }
   flush();
   suiteDone();
-  return { worlds: results.slice(0, given) as SmallWorldResult[], swarm: mergeShards(seedResults), suiteSeconds: suiteSeconds ?? hooks.now() - start };
+  return { worlds: results.slice(0, given) as SmallWorldResult[], swarm: mergeShards(seedResults), suiteSeconds: suiteSeconds ?? hooks.now() - start, threadsEnded };
 }
