@@ -9,7 +9,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { runTask, type PlanSpec } from '../workers/check-task.ts';
-import { checkThreadPool } from '../workers/pool.ts';
+import { checkThreadPool } from '../workers/thread-pool.ts';
 
 /** A fixed integer loop with no allocation: about 1 s on this machine. */
 const ARITHMETIC = `

@@ -33,7 +33,7 @@ import { watchBuffer } from '../watch.ts';
 import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
-import { checkThreadPool } from './pool.ts';
+import { checkThreadPool } from './thread-pool.ts';
 import { INTERRUPT_WAIT_MS, ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
 
 /** The caller's clock and hooks. */
@@ -52,6 +52,8 @@ export interface JobHooks {
   onSeeds?: (done: number) => void;
   /** Each seed chunk's result that holds a counterexample, as it arrives. */
   onViolation?: (r: ShardResult) => void;
+  /** False: an interrupt does not stop the job (a caller that reads its result as a whole verdict: compare). Default true. */
+  interruptible?: boolean;
 }
 
 /** What a job found: the worlds searched (a prefix of the suite), the seeds' merged result, the suite's seconds. */
@@ -117,6 +119,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     if (Object.keys(r.first).length > 0 && r.fault === undefined) hooks.onViolation?.(r);
   };
   // The end of the job: every piece the threads took has come back, or was run here instead (or one failed).
+  const interrupted = (): boolean => hooks.interruptible !== false && interruption() !== null;
   const threadPieces = new ThreadPieces();
   let failure: { err: unknown } | null = null;
   let wake = (): void => undefined;
@@ -164,7 +167,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   let interruptWaitOver = false;
   // An interrupt also wakes the wait for the threads' pieces below, which then waits at most INTERRUPT_WAIT_MS more.
   const watchInterrupt = setInterval(() => {
-    if (interruption() === null) return;
+    if (!interrupted()) return;
     queue.stop();
     wake();
   }, 50);
@@ -189,7 +192,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
       pool.run(task, { transferList: [port2] }).catch(fail);
     }
     for (;;) {
-      if (interruption() !== null) queue.stop();
+      if (interrupted()) queue.stop();
       const piece = failure === null ? mainPiece() : null;
       if (piece === null) break;
       mainTaken++;
@@ -206,7 +209,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     // After an interrupt, a piece a thread has not given back within INTERRUPT_WAIT_MS is left out of the report
     // (a timer, not the caller's clock, which a test may stop).
     while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd) < queue.taken - mainTaken) {
-      if (interruption() !== null) {
+      if (interrupted()) {
         queue.stop();
         interruptWait ??= setTimeout(() => {
           interruptWaitOver = true;

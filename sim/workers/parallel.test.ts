@@ -43,6 +43,19 @@ describe('parallel check', () => {
     expect(comparable(two.report)).toEqual(comparable(one.report));
     expect(traces(join(tmp, 'f2'))).toEqual(traces(join(tmp, 'f1')));
   });
+  it('compare --workers 2 does not wait for a thread that holds seeds and gets no CPU: the table of 1 worker', async () => {
+    // The fixture's worker thread stalls for a minute in its first claim decision; the test's budget is less.
+    const table = async (workers: string): Promise<{ code: number; out: string[] }> => {
+      const out: string[] = [];
+      const code = await main(['compare', './sim/workers/test-thread-stalls.ts', '--seeds', '3000', '--format', 'json', '--workers', workers, '--out', join(tmp, `cmp${workers}`)], { out: (l) => out.push(l), err: () => undefined, tty: false });
+      return { code, out };
+    };
+    const one = await table('1');
+    const two = await table('2');
+    expect(one.code).toBe(0);
+    expect(two).toEqual(one);
+  }, 45_000);
+
   it('shards 1/2 and 2/2, merged, equal the unsharded run', async () => {
     const whole = await json('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '600', '--json', '--out', join(tmp, 'whole'));
     for (const i of [1, 2]) {

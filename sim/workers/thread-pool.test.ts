@@ -5,7 +5,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { NO_REQUIRE_ESM, threadExecArgv } from './pool.ts';
+import { NO_REQUIRE_ESM, threadExecArgv } from './thread-pool.ts';
 
 /** What `require()` of the check worker's own entry gives in a thread started with `execArgv`. */
 function requireInThread(execArgv: string[]): Promise<string> {
