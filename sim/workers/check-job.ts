@@ -64,8 +64,9 @@ export interface JobResult {
   /**
    * Settles when the pool's threads have ended. Ending a thread needs that
    * thread to run, and a lowest-priority one on a busy machine took 2.5 to
-   * 6.7 s to end after the job was done (docs/performance.md, 'On a busy
-   * machine'): the caller reports first and waits for this after.
+   * 6.7 s to end after the job was done
+   * (docs/performance.md, 'On a busy machine'): the caller reports first
+   * and waits for this after.
    */
   threadsEnded: Promise<void>;
 }
