@@ -23,6 +23,7 @@ import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../ch
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { ceilingRatio, cpuRatio, workersAndCeiling } from './check-processes.ts';
+import { chooseWorkers } from '../workers/default-workers.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -135,13 +136,16 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
     const found = report.violations.map((v) => `${v.property} at seed ${v.seed}`).join(', ');
     log(`| \`outbox-sim check --swarm-only --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
   }
+  // The default's workers are the idle cores as the process starts (default-workers.ts): read the same load here.
+  const chosen = chooseWorkers({ smallWorlds: true, seeds: 5000, inProcessRules: false });
   const main = processSeconds(['check', '--quiet'], 1, now);
-  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds and ${fmt(5000)} seeds, on the machine's ${availableParallelism()} cores by default) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
+  const how = chosen.busy === null ? `on ${chosen.workers} of the machine's ${availableParallelism()} cores` : `on ${chosen.workers} worker${chosen.workers === 1 ? '' : 's'}: load ${chosen.busy.load.toFixed(1)} on ${chosen.busy.cores} cores as it started`;
+  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds and ${fmt(5000)} seeds; by default ${how}) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
   rmSync(out, { recursive: true, force: true });
   log('');
 
   // 2 workers against 1, beside two independent processes against one, in the same rounds: the swarm alone, then the main job.
-  log(`2 workers against 1 beside the machine's ceiling, whole processes as a user runs them: in each of ${WORKER_ROUNDS} rounds (the order rotating) one process with \`--workers 1\`, one with \`--workers 2\`, and two independent \`--workers 1\` processes started together; the ceiling is 2 x (1 worker) / (the two together), what two cores give two copies of the work that share nothing (best of each side). The main job runs its small worlds and its seeds as one job on one pool (sim/workers/check-job.ts); without \`--workers\` it uses the machine's cores.`);
+  log(`2 workers against 1 beside the machine's ceiling, whole processes as a user runs them: in each of ${WORKER_ROUNDS} rounds (the order rotating) one process with \`--workers 1\`, one with \`--workers 2\`, and two independent \`--workers 1\` processes started together; the ceiling is 2 x (1 worker) / (the two together), what two cores give two copies of the work that share nothing (best of each side). The main job runs its small worlds and its seeds as one job on one pool (sim/workers/check-job.ts); without \`--workers\` it uses the machine's idle cores.`);
   log('');
   log('| work | 1 worker s | 2 workers s | **ratio 2/1** | two processes s | ceiling | **ratio / ceiling** | CPU s, 1 worker / 2 workers | CPU 1/2 |');
   log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');

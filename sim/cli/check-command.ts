@@ -38,7 +38,7 @@ import { exploreSmallWorld, threadOrder, smallWorlds, type SmallWorld, type Smal
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
-import { defaultWorkers } from '../workers/default-workers.ts';
+import { chooseWorkers } from '../workers/default-workers.ts';
 import { countText } from '../count-text.ts';
 import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
@@ -216,9 +216,13 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const outDir = flags.out ?? 'traces/found';
   const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
-  // Without --workers: the machine's cores for a job worth threads (sim/workers/default-workers.ts).
+  // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
-  const workers = intFlag('--workers', flags.workers, defaultWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }), 1, 64);
+  const choice = flags.workers === undefined ? chooseWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }) : null;
+  const workers = intFlag('--workers', flags.workers, choice?.workers ?? 1, 1, 64);
+  // The header says when the machine's load lowered the default (a user may want --workers).
+  const busy = choice?.busy ?? null;
+  const workersNote = busy !== null ? ` (load ${busy.load.toFixed(1)} on ${busy.cores} cores; --workers N to choose)` : '';
   const shardPath = shard === null ? null : (flags.shardOut ?? join('traces', 'shards', `${pair.rules.name}-shard-${shard.index}-of-${shard.count}.json`));
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
@@ -229,7 +233,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.

@@ -105,7 +105,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')
     .option('--quiet', 'no header and no progress bar: only the summary')
-    .option('--workers <n>', 'workers, the main thread one of them (default: the cores, for the small worlds or 5,000 seeds and more; else 1); the report is the same for any number')
+    .option('--workers <n>', 'workers, the main thread one of them (default: the idle cores by the load average, for the small worlds or 5,000 seeds and more; else 1); the report is the same for any number')
     .option('--shard <i/n>', 'run only shard I of N of the seeds (for a CI matrix); combine with merge')
     .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
     .option('--stop-on-first', 'end the run at the first violation found (exit 1); the summary covers the seeds run')

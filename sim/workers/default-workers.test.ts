@@ -1,17 +1,28 @@
-/** Without --workers, check uses the cores for a job worth threads, and one thread otherwise. */
+/** Without --workers, check uses the idle cores for a job worth threads, and one thread otherwise. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, defaultWorkers } from './default-workers.ts';
+import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, chooseWorkers, defaultWorkers } from './default-workers.ts';
+
+const MAIN_JOB = { smallWorlds: true, seeds: 5000, inProcessRules: false };
 
 describe('defaultWorkers', () => {
-  it('is the cores for the main job (the suite and the swarm), capped', () => {
-    expect(defaultWorkers({ smallWorlds: true, seeds: 5000, inProcessRules: false }, 2)).toBe(2);
-    expect(defaultWorkers({ smallWorlds: true, seeds: 0, inProcessRules: false }, 4)).toBe(4);
-    expect(defaultWorkers({ smallWorlds: false, seeds: 10_000, inProcessRules: false }, 64)).toBe(DEFAULT_WORKERS_MAX);
-    expect(defaultWorkers({ smallWorlds: true, seeds: 5000, inProcessRules: false }, 1)).toBe(1);
+  it('is the cores for the main job (the suite and the swarm) on an idle machine, capped', () => {
+    expect(defaultWorkers(MAIN_JOB, 2, 0)).toBe(2);
+    expect(defaultWorkers({ smallWorlds: true, seeds: 0, inProcessRules: false }, 4, 0)).toBe(4);
+    expect(defaultWorkers({ smallWorlds: false, seeds: 10_000, inProcessRules: false }, 64, 0)).toBe(DEFAULT_WORKERS_MAX);
+    expect(defaultWorkers(MAIN_JOB, 1, 0)).toBe(1);
   });
   it('is one for a few seeds alone (a thread costs more than it gives), and for a rule set given as a value', () => {
-    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN - 1, inProcessRules: false }, 2)).toBe(1);
-    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN, inProcessRules: false }, 2)).toBe(2);
-    expect(defaultWorkers({ smallWorlds: true, seeds: 5000, inProcessRules: true }, 2)).toBe(1);
+    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN - 1, inProcessRules: false }, 2, 0)).toBe(1);
+    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN, inProcessRules: false }, 2, 0)).toBe(2);
+    expect(defaultWorkers({ ...MAIN_JOB, inProcessRules: true }, 2, 0)).toBe(1);
+  });
+  it('is the idle cores, rounded, on a busy machine, and says what load lowered it', () => {
+    expect(chooseWorkers(MAIN_JOB, 2, 0.4)).toEqual({ workers: 2, busy: null });
+    expect(chooseWorkers(MAIN_JOB, 2, 0.6)).toEqual({ workers: 1, busy: { load: 0.6, cores: 2 } });
+    expect(chooseWorkers(MAIN_JOB, 2, 7.5)).toEqual({ workers: 1, busy: { load: 7.5, cores: 2 } });
+    expect(chooseWorkers(MAIN_JOB, 8, 3.2)).toEqual({ workers: 5, busy: { load: 3.2, cores: 8 } });
+    expect(chooseWorkers(MAIN_JOB, 64, 10)).toEqual({ workers: DEFAULT_WORKERS_MAX, busy: null });
+    // A small job is one thread whatever the load: nothing was lowered.
+    expect(chooseWorkers({ ...MAIN_JOB, smallWorlds: false, seeds: 10 }, 2, 5)).toEqual({ workers: 1, busy: null });
   });
 });

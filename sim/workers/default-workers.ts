@@ -1,10 +1,10 @@
 /**
  * How many workers `check` uses when `--workers` is not given: the machine's
- * cores (capped), for a job worth a thread's start-up and warm-up (about a
- * second of CPU each: worker-bundle.ts); one for a small one, and one for a
+ * idle cores (capped), for a job worth a thread's start-up and warm-up (about
+ * a second of CPU each: worker-bundle.ts); one for a small one, and one for a
  * rule set given to the library as a value (it lives on this thread only).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 
 /** The most threads a check starts by default. */
 export const DEFAULT_WORKERS_MAX = 8;
@@ -22,8 +22,30 @@ export interface WorkersJob {
   inProcessRules: boolean;
 }
 
-/** The default number of workers for `job` on a machine with `cores` cores. */
-export function defaultWorkers(job: WorkersJob, cores: number = availableParallelism()): number {
-  if (job.inProcessRules || (!job.smallWorlds && job.seeds < THREADED_SEEDS_MIN)) return 1;
-  return Math.max(1, Math.min(cores, DEFAULT_WORKERS_MAX));
+/** The default number of workers, and the machine's load when it lowered them below the cores. */
+export interface WorkersChoice {
+  workers: number;
+  /** The one-minute load average that left fewer idle cores than the job would use, and the cores; or null. */
+  busy: { load: number; cores: number } | null;
+}
+
+/**
+ * The default for `job` on a machine with `cores` cores and a one-minute
+ * load average of `load`. A thread only pays on a core nobody else uses:
+ * with one core of two busy, the main job took 4.0 to 4.2 s on one worker
+ * and 4.3 to 4.4 s on two, and threads gain nothing for each other beside
+ * more load (docs/performance.md, 'On a busy machine'). So the threads are
+ * the idle cores, rounded: on two cores, two below a load of 0.5. A
+ * platform without a load average (Windows) reports 0.
+ */
+export function chooseWorkers(job: WorkersJob, cores: number = availableParallelism(), load: number = loadavg()[0] ?? 0): WorkersChoice {
+  if (job.inProcessRules || (!job.smallWorlds && job.seeds < THREADED_SEEDS_MIN)) return { workers: 1, busy: null };
+  const wanted = Math.max(1, Math.min(cores, DEFAULT_WORKERS_MAX));
+  const idle = Math.max(1, Math.round(cores - load));
+  return idle < wanted ? { workers: idle, busy: { load, cores } } : { workers: wanted, busy: null };
+}
+
+/** The default number of workers for `job` (see {@link chooseWorkers}). */
+export function defaultWorkers(job: WorkersJob, cores: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
+  return chooseWorkers(job, cores, load).workers;
 }
