@@ -1,6 +1,7 @@
 /** Without --workers, check uses the idle cores for a job worth threads, and one thread otherwise. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, chooseWorkers, defaultWorkers } from './default-workers.ts';
+import { loadavg } from 'node:os';
+import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, chooseWorkers, defaultWorkers, machineLoad } from './default-workers.ts';
 
 const MAIN_JOB = { smallWorlds: true, seeds: 5000, inProcessRules: false };
 
@@ -24,5 +25,13 @@ describe('defaultWorkers', () => {
     expect(chooseWorkers(MAIN_JOB, 64, 10)).toEqual({ workers: DEFAULT_WORKERS_MAX, busy: null });
     // A small job is one thread whatever the load: nothing was lowered.
     expect(chooseWorkers({ ...MAIN_JOB, smallWorlds: false, seeds: 10 }, 2, 5)).toEqual({ workers: 1, busy: null });
+  });
+  it('reads a load no higher than the one-minute average (the tasks running now bound it on Linux)', () => {
+    // The average may be updated between the reads (every 5 s): the load is under the higher of the two.
+    const before = loadavg()[0] ?? 0;
+    const load = machineLoad();
+    const after = loadavg()[0] ?? 0;
+    expect(load).toBeGreaterThanOrEqual(0);
+    expect(load).toBeLessThanOrEqual(Math.max(before, after));
   });
 });
