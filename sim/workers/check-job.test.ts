@@ -160,9 +160,9 @@ describe('a check job on worker threads', () => {
   }, 45_000);
 
   it('an interrupt does not wait for a world a thread holds and gets no CPU: the partial report comes at once, without that world', async () => {
-    // The fixture's worker thread stalls for a minute in its first world (the heaviest, the last of the suite); the
-    // main thread's first claim decision waits until it has, and the interrupt comes at the main thread's next turn
-    // of its event loop (after its first world). Before, the job waited for the thread's world to reach its next look.
+    // The fixture's worker thread stalls for a minute in its first world; the main thread's first claim decision waits
+    // until it has, and the interrupt comes at the main thread's next turn of its event loop. Before, the job waited
+    // for the thread's world to reach its next look, a minute later.
     const flag = join(tmp, 'interrupt-stalled');
     process.env.OUTBOX_SIM_TEST_STALL = flag;
     const poll = setInterval(() => {
@@ -175,7 +175,7 @@ describe('a check job on worker threads', () => {
       expect(two.code).toBe(130);
       const report = two.report as CheckReport & { interrupted: { signal: string } | null };
       expect(report.interrupted?.signal).toBe('SIGINT');
-      // Worlds are reported as a prefix of the suite: the thread's world is the last, so at most those before it.
+      // Worlds are reported as a prefix of the suite, which ends before the world the thread held.
       expect(report.smallWorlds?.worlds.length ?? 0).toBeLessThan(smallWorlds(false).length);
     } finally {
       clearInterval(poll);

@@ -9,7 +9,8 @@
  *
  * When the caller says it can report a partial run (`interruptible`), an
  * interrupt (Ctrl-C, SIGTERM: ../interrupt.ts) stops the handing out of
- * seeds; tasks already running finish and merge, so the result covers whole
+ * seeds; tasks already running finish and merge (a thread's, if it hands it
+ * back within half a second: check-job.ts), so the result covers whole
  * tasks only (its `runs` says how many seeds). A caller that cannot (compare
  * reads its runs as a verdict) always gets every seed.
  */

@@ -17,8 +17,8 @@
  * thread may get no CPU for tens of seconds. A world a thread holds that an
  * earlier violating world cut off (`--stop-on-first`) is not waited for at
  * all: its result would not be kept; nor, after an interrupt, is a piece a
- * thread has not given back within {@link INTERRUPT_WAIT_MS}. The figures are in docs/performance.md,
- * 'On a busy machine'.
+ * thread has not given back within {@link INTERRUPT_WAIT_MS}. The figures
+ * are in docs/performance.md, 'On a busy machine'.
  */
 
 /** How long the main thread waits, with nothing else to do, for a thread's world before it searches that world too. */
