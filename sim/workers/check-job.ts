@@ -1,14 +1,16 @@
 /**
  * One `check` on N workers (`--workers N`, N > 1): its small worlds and its
  * seeds are one job on one pool of N - 1 worker threads plus the main thread,
- * all taking from one shared queue (job-queue.ts). A thread searches worlds
- * first (the heaviest first) and then runs seeds; the main thread runs seeds
- * first (in small chunks, between which its event loop takes the threads'
- * results) and then searches worlds from the light end. Under
+ * all taking from one shared queue (job-queue.ts). The main thread searches
+ * worlds first (the suite's first world, then the heaviest first: it runs at
+ * normal priority and starts at once) and then runs seeds (in small chunks,
+ * between which its event loop takes the threads' results); a thread runs
+ * seeds first and then searches worlds from the light end. Under
  * `--stop-on-first` everyone takes worlds in suite order first (the answer
  * is the first violating world, then the first violating seed). So the swarm runs
  * while the suite runs, every core works until the queue is empty, and each
- * thread warms up its explorer or its seed runner, not both, where it can.
+ * thread warms up its explorer or its seed runner, not both, where it can
+ * (docs/performance.md, 'The main job').
  *
  * When the queue is empty, the main thread runs again what a thread still
  * holds and may not get CPU for (thread-pieces.ts): a seed piece at once, a
@@ -173,10 +175,9 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     wake();
   }, 50);
   const seedsHere = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(MAIN_CHUNK_SEEDS));
-  // The main thread's next piece. Under --stop-on-first the answer is the first violating world in suite order
-  // (the seeds count only when the suite holds none): it takes worlds in suite order first, starting at once
-  // while the threads still load. Otherwise seeds first, then the light end of the worlds.
-  const mainPiece = (): JobPiece | null => (job.stopOnFirst ? (queue.takeWorld(true) ?? seedsHere()) : (seedsHere() ?? queue.takeWorld(false)));
+  // The main thread's next piece: worlds from the front of the order (the suite's first world, then the heaviest;
+  // under --stop-on-first suite order), starting at once while the threads still load, then seeds.
+  const mainPiece = (): JobPiece | null => queue.takeWorld(true) ?? seedsHere();
   const ports: MessagePort[] = [];
   let mainTaken = 0;
   let threadsEnded: Promise<void> = Promise.resolve();

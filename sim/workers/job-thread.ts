@@ -1,7 +1,8 @@
 /**
  * A worker thread's side of one `check` job (check-job.ts): it takes pieces
- * from the shared queue itself, worlds first (its explorer stays warm), then
- * seed chunks, and posts each result on its port as soon as it has it, until
+ * from the shared queue itself, seed chunks first (the main thread searches
+ * the heavy worlds), then worlds from the light end (under `--stop-on-first`,
+ * worlds in suite order first), and posts each result on its port as soon as it has it, until
  * the queue is empty or stopped. Everything in and out is plain data; the
  * thread reads no clock (the main thread times a world from the messages
  * that it started and ended).
@@ -12,7 +13,7 @@ import { adoptCoveringRows, type CoveringRowsData } from '../outbox/swarm-covera
 import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
 import { attachWatch } from '../watch.ts';
 import { runTask, type PlanSpec } from './check-task.ts';
-import { JobQueue, MAIN_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
+import { JobQueue, MAIN_CHUNK_SEEDS, threadChunk, type JobPiece } from './job-queue.ts';
 
 /** What every participant of a job shares: the worlds and the seeds' plan (null: no swarm), by rule specs. */
 export interface JobSpec {
@@ -81,7 +82,9 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
   const queue = JobQueue.attach(task.queue);
   let pieces = 0;
   for (;;) {
-    const piece = queue.takeWorld(true) ?? (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
+    const seeds = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
+    // Seeds first, then worlds from the light end; under --stop-on-first, worlds in suite order first (check-job.ts).
+    const piece = job.stopOnFirst ? (queue.takeWorld(true) ?? seeds()) : (seeds() ?? queue.takeWorld(false));
     if (piece === null) return pieces;
     pieces++;
     if (piece.kind === 'world') {
