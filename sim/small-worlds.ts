@@ -81,8 +81,8 @@ const SKEWED: readonly [string, Over][] = [
  * What each suite world costs, roughly (warm CPU milliseconds of fail-closed's
  * search, measured: the one-version worlds on the build of this table, each
  * searched again after a whole pass of the suite, the mean of two runs; the
- * skewed ones earlier): only the order in which worker threads take worlds
- * (the heaviest first, so that what is left at the end is light) reads it;
+ * skewed ones earlier): only the order in which a check job's threads take
+ * worlds (the heaviest first, so that what is left at the end is light) reads it;
  * a world not listed counts as a middling one. Results never depend on it.
  */
 const WORLD_COST: Readonly<Record<string, number>> = {
@@ -110,7 +110,8 @@ const WORLD_COST: Readonly<Record<string, number>> = {
 };
 
 /**
- * The order in which worker threads take the suite's worlds: the first world
+ * The order in which a check job hands out the suite's worlds (the main
+ * thread from its front, worker threads from its back): the first world
  * first (light, and the one that finds a typical flaw soonest: the suite's
  * answers are given out in suite order, so none comes before it), then the
  * rest heaviest first (ties in suite order).

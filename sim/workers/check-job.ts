@@ -183,7 +183,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   let threadsEnded: Promise<void> = Promise.resolve();
   let done = false;
   try {
-    // Built here (while the threads start), for every thread: the main thread runs the first seeds anyway.
+    // Built here (while the threads start), for every thread: a thread runs the first seeds, and would build them cold.
     const covering = pool !== null && job.plan !== null && from <= COVERED_SEEDS && to > Math.max(from, 1) ? coveringRowsOf(job.plan) : undefined;
     for (let t = 0; t < threads && pool !== null; t++) {
       const { port1, port2 } = new MessageChannel();
