@@ -1,11 +1,11 @@
 /**
  * The pool's threads never load their task file through `require()` of an ES
- * module (see `threadExecArgv` in pool.ts): piscina tries `require()` first,
+ * module (see `threadExecArgv` in thread-pool.ts): piscina tries `require()` first,
  * and two overlapping loads of one module that way can abort Node 20.
  */
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { NO_REQUIRE_ESM, threadExecArgv } from './thread-pool.ts';
+import { firstMessage } from './test-first-message.ts';
 
 /** What `require()` of the check worker's own entry gives in a thread started with `execArgv`. */
 function requireInThread(execArgv: string[]): Promise<string> {
@@ -14,14 +14,7 @@ function requireInThread(execArgv: string[]): Promise<string> {
 let r;
 try { require(${JSON.stringify(entry)}); r = 'loaded'; } catch (e) { r = e.code; }
 parentPort.postMessage(r);`;
-  return new Promise((resolve, reject) => {
-    const w = new Worker(code, { eval: true, execArgv });
-    w.once('message', (m: string) => {
-      void w.terminate();
-      resolve(m);
-    });
-    w.once('error', reject);
-  });
+  return firstMessage<string>(code, execArgv);
 }
 
 describe('pool threads', () => {

@@ -1,8 +1,8 @@
 import { getPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { lowerWorkerThreadPriority, WORKER_THREAD_NICE } from './thread-priority.ts';
+import { firstMessage } from './test-first-message.ts';
 
 /** The nice value a worker thread has after loading `thread-task.ts` (through tsx, as check-worker.mjs loads it). */
 function niceInThread(): Promise<number> {
@@ -12,14 +12,7 @@ function niceInThread(): Promise<number> {
     import('tsx/esm/api')
       .then(({ register }) => { register(); return import(${JSON.stringify(taskModule)}); })
       .then(() => parentPort.postMessage(require('node:os').getPriority()));`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true });
-    worker.once('message', (nice: number) => {
-      void worker.terminate();
-      resolve(nice);
-    });
-    worker.once('error', reject);
-  });
+  return firstMessage<number>(code);
 }
 
 describe('worker thread priority', () => {
