@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replaceSection, sectionOf } from './check-speed.ts';
+import { mainJobWorkers, replaceSection, sectionOf } from './check-speed.ts';
 
 describe('replaceSection', () => {
   const doc = ['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b1', ''].join('\n');
@@ -26,5 +26,15 @@ describe('sectionOf', () => {
     expect(sectionOf(doc, '## Last')).toEqual(['## Last', 'l1']);
     expect(sectionOf(doc, '## None')).toBeNull();
     expect(replaceSection(doc, '## Mine', sectionOf(doc, '## Mine') ?? [])).toBe(doc);
+  });
+});
+
+describe('mainJobWorkers', () => {
+  it("reads the workers the main job's header names, and the load that lowered them", () => {
+    const header = 'outbox-sim check: rules fail-closed; seeds 1..5000; broker drawn per seed; 2 workers\n  small worlds: ...';
+    expect(mainJobWorkers(header, 2)).toBe("by default on 2 workers of the machine's 2 cores");
+    const busy = 'outbox-sim check: rules fail-closed; seeds 1..5000; broker drawn per seed; 1 worker (load 1.9 on 2 cores; --workers N to choose)';
+    expect(mainJobWorkers(busy, 2)).toBe("by default on 1 worker of the machine's 2 cores, lowered by a load of 1.9");
+    expect(mainJobWorkers('RESULT: no property violated', 2)).toBe('its header named no workers');
   });
 });

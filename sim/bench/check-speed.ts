@@ -23,7 +23,6 @@ import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../ch
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { ceilingRatio, cpuRatio, workersAndCeiling } from './check-processes.ts';
-import { chooseWorkers } from '../workers/default-workers.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -87,6 +86,13 @@ function processSeconds(args: readonly string[], runs: number, now: () => number
   return { seconds: best, ...last };
 }
 
+/** The workers the main job's header says its default chose (and the load that lowered them), from its output. */
+export function mainJobWorkers(stdout: string, cores: number = availableParallelism()): string {
+  const m = /; (\d+ workers?)(?: \(load ([\d.]+) on)?/.exec(stdout.split('\n')[0] ?? '');
+  if (m === null) return 'its header named no workers';
+  return `by default on ${m[1]} of the machine's ${cores} cores${m[2] === undefined ? '' : `, lowered by a load of ${m[2]}`}`;
+}
+
 /** The section's lines (markdown), measured now. */
 export async function checkSpeedSection(now: () => number): Promise<string[]> {
   const { lines, log } = sectionLog();
@@ -136,11 +142,9 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
     const found = report.violations.map((v) => `${v.property} at seed ${v.seed}`).join(', ');
     log(`| \`outbox-sim check --swarm-only --rules ${r.name} --stop-on-first\` | ${p.seconds.toFixed(2)} | exit ${p.status}: ${found || 'none'} (${fmt(report.runs)} seed${report.runs === 1 ? '' : 's'} run in ${report.seconds.toFixed(2)} s; the rest is start-up and shrinking) |`);
   }
-  // The default's workers are the idle cores as the process starts (default-workers.ts): read the same load here.
-  const chosen = chooseWorkers({ smallWorlds: true, seeds: 5000, inProcessRules: false });
-  const main = processSeconds(['check', '--quiet'], 1, now);
-  const how = chosen.busy === null ? `on ${chosen.workers} of the machine's ${availableParallelism()} cores` : `on ${chosen.workers} worker${chosen.workers === 1 ? '' : 's'}: load ${chosen.busy.load.toFixed(1)} on ${chosen.busy.cores} cores as it started`;
-  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds and ${fmt(5000)} seeds; by default ${how}) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
+  // The README's main job as it is typed; its header names the workers its default chose (default-workers.ts).
+  const main = processSeconds(['check'], 1, now);
+  log(`| \`outbox-sim check\` (the main job: fail-closed, the small worlds and ${fmt(5000)} seeds; ${mainJobWorkers(main.stdout)}) | ${main.seconds.toFixed(2)} | exit ${main.status} |`);
   rmSync(out, { recursive: true, force: true });
   log('');
 

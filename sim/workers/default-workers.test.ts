@@ -1,21 +1,21 @@
 /** Without --workers, check uses the idle cores for a job worth threads, and one thread otherwise. */
 import { describe, expect, it } from 'vitest';
 import { loadavg } from 'node:os';
-import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, chooseWorkers, defaultWorkers, machineLoad } from './default-workers.ts';
+import { DEFAULT_WORKERS_MAX, THREADED_SEEDS_MIN, chooseWorkers, machineLoad } from './default-workers.ts';
 
 const MAIN_JOB = { smallWorlds: true, seeds: 5000, inProcessRules: false };
 
-describe('defaultWorkers', () => {
+describe('chooseWorkers', () => {
   it('is the cores for the main job (the suite and the swarm) on an idle machine, capped', () => {
-    expect(defaultWorkers(MAIN_JOB, 2, 0)).toBe(2);
-    expect(defaultWorkers({ smallWorlds: true, seeds: 0, inProcessRules: false }, 4, 0)).toBe(4);
-    expect(defaultWorkers({ smallWorlds: false, seeds: 10_000, inProcessRules: false }, 64, 0)).toBe(DEFAULT_WORKERS_MAX);
-    expect(defaultWorkers(MAIN_JOB, 1, 0)).toBe(1);
+    expect(chooseWorkers(MAIN_JOB, 2, 0).workers).toBe(2);
+    expect(chooseWorkers({ smallWorlds: true, seeds: 0, inProcessRules: false }, 4, 0).workers).toBe(4);
+    expect(chooseWorkers({ smallWorlds: false, seeds: 10_000, inProcessRules: false }, 64, 0).workers).toBe(DEFAULT_WORKERS_MAX);
+    expect(chooseWorkers(MAIN_JOB, 1, 0).workers).toBe(1);
   });
   it('is one for a few seeds alone (a thread costs more than it gives), and for a rule set given as a value', () => {
-    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN - 1, inProcessRules: false }, 2, 0)).toBe(1);
-    expect(defaultWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN, inProcessRules: false }, 2, 0)).toBe(2);
-    expect(defaultWorkers({ ...MAIN_JOB, inProcessRules: true }, 2, 0)).toBe(1);
+    expect(chooseWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN - 1, inProcessRules: false }, 2, 0).workers).toBe(1);
+    expect(chooseWorkers({ smallWorlds: false, seeds: THREADED_SEEDS_MIN, inProcessRules: false }, 2, 0).workers).toBe(2);
+    expect(chooseWorkers({ ...MAIN_JOB, inProcessRules: true }, 2, 0).workers).toBe(1);
   });
   it('is the idle cores, rounded, on a busy machine, and says what load lowered it', () => {
     expect(chooseWorkers(MAIN_JOB, 2, 0.4)).toEqual({ workers: 2, busy: null });

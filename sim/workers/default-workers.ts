@@ -64,8 +64,3 @@ export function chooseWorkers(job: WorkersJob, cores: number = availableParallel
   const idle = Math.max(1, Math.round(cores - load));
   return idle < wanted ? { workers: idle, busy: { load, cores } } : { workers: wanted, busy: null };
 }
-
-/** The default number of workers for `job` (see {@link chooseWorkers}). */
-export function defaultWorkers(job: WorkersJob, cores: number = availableParallelism(), load: number = machineLoad()): number {
-  return chooseWorkers(job, cores, load).workers;
-}

@@ -9,8 +9,8 @@
  * Worlds are taken from both ends of one order: the main thread from the
  * front (the suite's first world, then the heaviest), worker threads, once
  * the seeds are out, from the back (the lightest first), so that what is
- * left at the end is small and no thread waits long for another. Seeds are taken in consecutive chunks
- * from one cursor, so the seeds run are always a prefix when the handing out
+ * left at the end is small and no thread waits long for another. Seeds are
+ * taken in consecutive chunks from one cursor, so the seeds run are always a prefix when the handing out
  * stops early. Which thread runs what changes nothing but speed: results are
  * kept by world index and merged by seed (see pool.ts).
  */

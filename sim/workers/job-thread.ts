@@ -1,9 +1,9 @@
 /**
  * A worker thread's side of one `check` job (check-job.ts): it takes pieces
  * from the shared queue itself, seed chunks first (the main thread searches
- * the heavy worlds), then worlds from the light end (under `--stop-on-first`,
- * worlds in suite order first), and posts each result on its port as soon as it has it, until
- * the queue is empty or stopped. Everything in and out is plain data; the
+ * the heavy worlds), then worlds from the light end (under
+ * `--stop-on-first`, worlds in suite order first), and posts each result on
+ * its port as soon as it has it, until the queue is empty or stopped. Everything in and out is plain data; the
  * thread reads no clock (the main thread times a world from the messages
  * that it started and ended).
  */
@@ -81,8 +81,8 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
   if (task.covering !== undefined && job.plan !== null) adoptCoveringRows(fixedOptions(job.plan), task.covering);
   const queue = JobQueue.attach(task.queue);
   let pieces = 0;
+  const seeds = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
   for (;;) {
-    const seeds = (): JobPiece | null => (job.plan === null ? null : queue.takeSeeds(threadSeedChunk(job, queue.seedsLeft)));
     // Seeds first, then worlds from the light end; under --stop-on-first, worlds in suite order first (check-job.ts).
     const piece = job.stopOnFirst ? (queue.takeWorld(true) ?? seeds()) : (seeds() ?? queue.takeWorld(false));
     if (piece === null) return pieces;
