@@ -3,8 +3,10 @@
  * module (see `threadExecArgv` in thread-pool.ts): piscina tries `require()` first,
  * and two overlapping loads of one module that way can abort Node 20.
  */
+import { spawnSync } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { NO_REQUIRE_ESM, threadExecArgv } from './thread-pool.ts';
+import { NO_REQUIRE_ESM, threadExecArgv, withoutRefused } from './thread-pool.ts';
 import { firstMessage } from './test-first-message.ts';
 
 /** What `require()` of the check worker's own entry gives in a thread started with `execArgv`. */
@@ -27,4 +29,25 @@ describe('pool threads', () => {
   it('refuse require() of an ES module at once, so piscina loads it by import() only', async () => {
     expect(await requireInThread(threadExecArgv())).toBe('ERR_REQUIRE_ESM');
   });
+
+  it("leave out the flags Node refuses a thread, as Node's own refusal names them", () => {
+    const argv = ['--stack-trace-limit=50', '--conditions=outbox', '--max-old-space-size=4096', NO_REQUIRE_ESM];
+    let message = '';
+    try {
+      void new Worker('0', { eval: true, execArgv: argv }).terminate();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(withoutRefused(argv, message)).toEqual(['--conditions=outbox', NO_REQUIRE_ESM]);
+    // A wording that names none of them keeps only the flag the pool adds.
+    expect(withoutRefused(argv, 'refused')).toEqual([NO_REQUIRE_ESM]);
+  });
+
+  it('start under a process run with V8 flags (node --max-old-space-size=4096 ...), where they used to end check with a crash', () => {
+    const r = spawnSync(process.execPath, ['--max-old-space-size=4096', '--stack-trace-limit=50', 'bin/outbox-sim.mjs', 'check', '--swarm-only', '--seeds', '600', '--workers', '2', '--quiet', '--out', 'traces/found'], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/ERR_WORKER_INVALID_EXEC_ARGV/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/RESULT: no property violated/);
+    expect(r.stdout).toMatch(/600 runs/);
+  }, 60_000);
 });

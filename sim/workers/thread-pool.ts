@@ -15,7 +15,39 @@ import { checkWorkerFile } from './worker-bundle.ts';
  */
 export async function checkThreadPool(threads: number, plan: PlanSpec): Promise<Piscina> {
   const { Piscina } = await import('piscina');
-  return new Piscina({ filename: await checkWorkerFile(plan), minThreads: threads, maxThreads: threads, execArgv: threadExecArgv() });
+  const filename = await checkWorkerFile(plan);
+  const open = (execArgv: string[]): Piscina => new Piscina({ filename, minThreads: threads, maxThreads: threads, execArgv });
+  const argv = threadExecArgv();
+  try {
+    return open(argv);
+  } catch (err) {
+    // A flag of the process that a thread refuses (`node --max-old-space-size=4096 ...`): the threads start without it.
+    if (!(err instanceof Error) || (err as NodeJS.ErrnoException).code !== REFUSED_FLAGS) throw err;
+    return open(withoutRefused(argv, err.message));
+  }
+}
+
+/**
+ * Node's error for flags given to a worker thread that a thread cannot take:
+ * V8's flags (`--max-old-space-size`, `--stack-size`) and the process's own
+ * (`--title`). They hold for the whole process already, every thread
+ * included, so a thread loses nothing without them. A thread given no flags
+ * inherits them silently; a pool's threads are given flags (the one below),
+ * and Node then refuses the whole list.
+ */
+const REFUSED_FLAGS = 'ERR_WORKER_INVALID_EXEC_ARGV';
+
+/**
+ * `argv` without the flags Node's refusal names (its message lists them
+ * after a colon, separated by commas). When it names none of them (another
+ * wording), only the flag below is kept: loading the compiled package needs
+ * no other, and a user's loader flags are lost only on such a Node.
+ */
+export function withoutRefused(argv: readonly string[], message: string): string[] {
+  const colon = message.indexOf(':');
+  const named = new Set(colon < 0 ? [] : message.slice(colon + 1).split(',').map((f) => f.trim()));
+  const kept = argv.filter((f) => !named.has(f));
+  return kept.length < argv.length ? kept : argv.filter((f) => f === NO_REQUIRE_ESM);
 }
 
 /** Turns off `require()` of ES modules in a thread (Node 20.19 and 22.12 turned it on). */
