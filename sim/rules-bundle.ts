@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Loader, Message, Plugin } from 'esbuild';
 import * as api from '../model/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -128,7 +128,8 @@ function store(text: string): string {
   for (const dir of cacheDirs()) {
     const file = join(dir, name);
     try {
-      if (existsSync(file)) return file;
+      // Written again when it is there too (the same text: the file system stamps it the newest), so that a bundle a
+      // running command's threads still import is not among the oldest that `prune` removes.
       mkdirSync(dir, { recursive: true });
       // Written whole under a temporary name, then renamed: a reader sees all of it or nothing.
       writeFileAtomic(file, text);
@@ -179,4 +180,15 @@ export async function bundleRuleFile(path: string, source: Uint8Array): Promise<
   }
   publishApi();
   return pathToFileURL(store(text)).href;
+}
+
+/**
+ * The URL of a bundle this command made before (a check's threads import
+ * the bundle the command loaded: see `loadPinned` in rules-loader.ts), made
+ * ready to import, or null when it is no longer there.
+ */
+export function storedBundle(url: string): string | null {
+  if (!existsSync(fileURLToPath(url))) return null;
+  publishApi();
+  return url;
 }

@@ -13,7 +13,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
-import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath } from './rules-bundle.ts';
+import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath, storedBundle } from './rules-bundle.ts';
 import { UsageError } from './usage-error.ts';
 import { watchedLoad } from './rules-guard.ts';
 import { IN_PROCESS, ruleValue } from './rule-values.ts';
@@ -31,6 +31,32 @@ export interface RulesSource {
 export interface LoadedRules {
   rules: RuleSet;
   origin: RulesSource;
+  /** For a rule file: the code that was loaded, for every thread of the command to load the same (see {@link loadPinned}). */
+  pin?: RulePin;
+}
+
+/**
+ * The exact code a command loaded for a rule file: its content hash and the
+ * bundle it imported (the file and every file it imports, as they were:
+ * rules-bundle.ts). A check's threads, and its later pieces of work, load
+ * the rule set from this, never from the file again: a file saved while a
+ * check ran used to be loaded by the pieces after the save, so one run
+ * mixed two versions under the first one's hash.
+ * See docs/rules.md, 'How a rule file is loaded'.
+ */
+export interface RulePin {
+  hash: string;
+  bundle: string;
+}
+
+/** Pins by the spec (the path as given) that named each rule file. */
+export type RulePins = Readonly<Record<string, RulePin>>;
+
+/** The pins of rule sets loaded by spec (catalog names and values have none). */
+export function pinsOf(loaded: readonly (readonly [string, LoadedRules | null])[]): RulePins {
+  const pins: Record<string, RulePin> = {};
+  for (const [spec, l] of loaded) if (l?.pin !== undefined) pins[spec] = l.pin;
+  return pins;
 }
 
 /** Whether a rule spec names a file rather than a catalog entry. */
@@ -55,30 +81,55 @@ function unwrapInterop(exported: unknown): unknown {
   return exported;
 }
 
-/** The default export of a rule file whose content is `source`. */
-async function importRuleFile(path: string, source: Uint8Array, shown: string): Promise<unknown> {
+/** The default export of the bundle at `url` (a rule file's: rules-bundle.ts). */
+async function importBundle(url: string, shown: string): Promise<unknown> {
   let mod: { default?: unknown };
   try {
-    mod = (await import(await bundleRuleFile(path, source))) as { default?: unknown };
+    mod = (await import(url)) as { default?: unknown };
   } catch (err) {
-    if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`);
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
     throw new UsageError(`rule file ${shown} failed to load: ${why}`);
   }
   return unwrapInterop(mod.default);
 }
 
-/** Loads of a file in this process, by path and content: a worker, compare or recheck loading it again reuses it. */
+/** The bundle of a rule file whose content is `source`. */
+async function bundleOf(path: string, source: Uint8Array, shown: string): Promise<string> {
+  try {
+    return await bundleRuleFile(path, source);
+  } catch (err) {
+    if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`);
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new UsageError(`rule file ${shown} failed to load: ${why}`);
+  }
+}
+
+/**
+ * Loads of a bundle in this thread, by its URL (named by its content, so by
+ * the content of the file and of every file it imports): a worker, compare
+ * or recheck loading the same code again reuses it, and an edited file, or
+ * an edited file it imports, is loaded anew.
+ */
 const loaded = new Map<string, Promise<LoadedRules>>();
 
-async function loadRuleFile(path: string, source: Uint8Array, hash: string): Promise<LoadedRules> {
+async function loadBundle(path: string, hash: string, bundle: string): Promise<LoadedRules> {
+  let load = loaded.get(bundle);
+  if (load === undefined) {
+    load = loadRuleFile(path, hash, bundle);
+    loaded.set(bundle, load);
+    load.catch(() => loaded.delete(bundle));
+  }
+  return load;
+}
+
+async function loadRuleFile(path: string, hash: string, bundle: string): Promise<LoadedRules> {
   const shown = shownPath(path);
-  const exported = await importRuleFile(path, source, shown);
+  const exported = await importBundle(bundle, shown);
   const problem = ruleSetProblem(exported);
   if (problem !== null) throw new UsageError(`rule file ${shown} is not a rule set: ${problem} (export default a RuleSet, or module.exports = one)`);
   const rules = exported as RuleSet;
   // The one place a user's rule set is handed out.
-  return { rules, origin: { name: rules.name, source: shown, hash } };
+  return { rules, origin: { name: rules.name, source: shown, hash }, pin: { hash, bundle } };
 }
 
 /**
@@ -117,12 +168,31 @@ async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<Load
       `rule file ${spec} is not the one the trace was recorded with: its content hash is ${hash}, the trace recorded ${String(recorded.hash)} (for ${recorded.source}); restore that version to replay exactly (replay --under re-runs the recorded world under other rules)`,
     );
   }
-  const key = `${path}\0${hash}`;
-  let load = loaded.get(key);
-  if (load === undefined) {
-    load = loadRuleFile(path, source, hash);
-    loaded.set(key, load);
-    load.catch(() => loaded.delete(key));
-  }
-  return load;
+  return loadBundle(path, hash, await bundleOf(path, source, shownPath(path)));
+}
+
+/**
+ * Loads the rule set `spec` names as the command that pinned it loaded it
+ * (see {@link RulePin}): from the bundle it imported, not from the file,
+ * which may have been saved since. Should the bundle be gone (another
+ * process's cache pruned it), the file is bundled again, and refused with
+ * one line if its code is no longer what was pinned. A spec without a pin
+ * (a catalog name) loads as {@link loadRules} does.
+ */
+export async function loadPinned(spec: string, pins: RulePins | undefined): Promise<LoadedRules> {
+  const pin = pins?.[spec];
+  if (pin === undefined) return loadRules(spec);
+  return watchedLoad(spec, async () => {
+    const path = resolve(spec);
+    const stored = loaded.has(pin.bundle) ? pin.bundle : storedBundle(pin.bundle);
+    if (stored !== null) return loadBundle(path, pin.hash, stored);
+    const shown = shownPath(path);
+    const source = existsSync(path) && statSync(path).isFile() ? readFileSync(path) : null;
+    const again = source === null || hashOf(source) !== pin.hash ? null : await bundleOf(path, source, shown);
+    if (again !== pin.bundle) {
+      const now = source === null ? 'it is gone now' : `${again === null ? 'its content hash is' : 'a file it imports changed; its hash is still'} ${hashOf(source)} now`;
+      throw new UsageError(`rule file ${shown} changed while this command ran (content hash ${pin.hash} when it started; ${now}): run the command again`);
+    }
+    return loadBundle(path, pin.hash, again);
+  });
 }

@@ -20,7 +20,7 @@ import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
-import { loadRules } from '../rules-loader.ts';
+import { loadRules, pinsOf, type RulePins } from '../rules-loader.ts';
 import { IN_PROCESS } from '../rule-values.ts';
 import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
@@ -67,11 +67,18 @@ export interface CheckFlags {
   symmetry?: boolean;
 }
 
-/** Resolves the rule sets named by flags. */
-export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<RulesPair> {
-  const r = await loadRules(rules ?? 'fail-closed');
+/** Resolves the rule sets named by flags, with what pins their code for the command's threads and later pieces (`PlanSpec.pins`). */
+export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<RulesPair & { pins: RulePins }> {
+  const spec = rules ?? 'fail-closed';
+  const r = await loadRules(spec);
   const o = oldRules !== undefined ? await loadRules(oldRules) : null;
-  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
+  const pins = pinsOf([[spec, r], ...(oldRules !== undefined ? [[oldRules, o] as const] : [])]);
+  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null, pins };
+}
+
+/** `pins` as a plan's optional field: none when no rule file was loaded. */
+export function pinsField(pins: RulePins): { pins?: RulePins } {
+  return Object.keys(pins).length > 0 ? { pins } : {};
 }
 
 /**
@@ -214,7 +221,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   const [from, to] = shardRange(seedStart, seeds, shard);
   // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
@@ -442,7 +449,7 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
   const waiting: ShardResult[] = [];
   let violated = false;
   const result = await runCheckJob(
-    { rules: spec.rules, oldRules: spec.oldRules, worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
+    { rules: spec.rules, oldRules: spec.oldRules, ...(spec.pins !== undefined ? { pins: spec.pins } : {}), worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
     how.stopOnFirst ? worlds.map((_, i) => i) : threadOrder(worlds),
     from,
     to,

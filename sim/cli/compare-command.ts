@@ -11,7 +11,7 @@ import { counterexampleOf, exploreOutbox } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { outboxProperties } from '../outbox/properties.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
-import { replayCommand, rulesPair, writeFirstCounterexamples } from './check-command.ts';
+import { pinsField, replayCommand, rulesPair, writeFirstCounterexamples } from './check-command.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -111,7 +111,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
   const table: CompareRow[][] = [];
   for (const [i, { spec, pair }] of pairs.entries()) {
     const cells: CompareRow[] = [];
-    const merged = await runSeedsParallel({ rules: spec, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
+    const merged = await runSeedsParallel({ rules: spec, oldRules: null, ...pinsField(pair.pins), broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
     if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, null), merged.fault, outDir, 'compare');
     const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
     const options = SEARCHED_WORLD;

@@ -9,6 +9,7 @@ import { catalogRules } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { attachWatch } from '../watch.ts';
+import type { RulePins } from '../rules-loader.ts';
 
 /** A plan as worker threads and shard files carry it. */
 export interface PlanSpec {
@@ -20,6 +21,13 @@ export interface PlanSpec {
   /** `check --operator N`: the operator's budget for every seed. */
   operatorActionsMax?: number;
   bounds: RunBounds;
+  /**
+   * The code the command loaded for each rule file among `rules` and
+   * `oldRules` (by spec): threads load that, not the file, which may have
+   * been saved since (`loadPinned` in rules-loader.ts). Not written to a shard
+   * file (its bundle's path is this machine's).
+   */
+  pins?: RulePins;
 }
 
 /** Seeds [from, to) of a plan. */
@@ -42,15 +50,15 @@ export interface CheckTask {
  * 1.08 MB of JavaScript to 0.3 MB. A catalog name never names a file or a
  * value (rules-loader.ts resolves it the same way).
  */
-async function ruleSetOf(spec: string): Promise<RuleSet> {
-  return catalogRules(spec) ?? (await (await import('../rules-loader.ts')).loadRules(spec)).rules;
+async function ruleSetOf(spec: string, pins: RulePins | undefined): Promise<RuleSet> {
+  return catalogRules(spec) ?? (await (await import('../rules-loader.ts')).loadPinned(spec, pins)).rules;
 }
 
 /** Runs a task; used by the worker entry and, in-process, by `--workers 1`. */
 export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
-  const rules = await ruleSetOf(task.plan.rules);
-  const oldRules = task.plan.oldRules !== null ? await ruleSetOf(task.plan.oldRules) : null;
+  const rules = await ruleSetOf(task.plan.rules, task.plan.pins);
+  const oldRules = task.plan.oldRules !== null ? await ruleSetOf(task.plan.oldRules, task.plan.pins) : null;
   return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 

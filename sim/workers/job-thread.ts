@@ -13,12 +13,15 @@ import { adoptCoveringRows, type CoveringRowsData } from '../outbox/swarm-covera
 import type { SmallWorld, SmallWorldResult } from '../small-worlds.ts';
 import { attachWatch } from '../watch.ts';
 import { runTask, type PlanSpec } from './check-task.ts';
+import type { RulePins } from '../rules-loader.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, threadChunk, type JobPiece } from './job-queue.ts';
 
 /** What every participant of a job shares: the worlds and the seeds' plan (null: no swarm), by rule specs. */
 export interface JobSpec {
   rules: string;
   oldRules: string | null;
+  /** The code the command loaded for the rule files among them (see `PlanSpec.pins`). */
+  pins?: RulePins;
   worlds: readonly SmallWorld[];
   outDir: string;
   symmetry: boolean;
@@ -93,7 +96,7 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
       try {
         // Imported when a thread first searches a world: a thread that runs only seeds does not load the explorer.
         const { searchWorld } = await import('../small-worlds-task.ts');
-        result = await searchWorld(job.rules, job.oldRules, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
+        result = await searchWorld(job.rules, job.oldRules, job.pins, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
         // Posted either way: when the main thread's search of it ended first, this result is the second and is dropped there.
         queue.claimWorldDone(piece.index);
         noteWorld(queue, job, piece.index, result);

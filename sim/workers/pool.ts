@@ -99,7 +99,7 @@ export async function runSeedsParallel(
 
 /** Seeds [from, to) as a check job without worlds on `workers` workers; its threads have ended when it resolves. */
 async function seedsJob(plan: PlanSpec, from: number, to: number, workers: number, onSeeds: ((done: number) => void) | undefined, options: Required<Omit<ParallelOptions, 'onViolation'>> & Pick<ParallelOptions, 'onViolation'>): Promise<ShardResult> {
-  const job: JobSpec = { rules: plan.rules, oldRules: plan.oldRules, worlds: [], outDir: '', symmetry: true, plan, workers, stopOnFirst: options.stopOnViolation };
+  const job: JobSpec = { rules: plan.rules, oldRules: plan.oldRules, ...(plan.pins !== undefined ? { pins: plan.pins } : {}), worlds: [], outDir: '', symmetry: true, plan, workers, stopOnFirst: options.stopOnViolation };
   const result = await runCheckJob(job, [], from, to, {
     now: () => 0,
     replayCommand: (path) => path,
