@@ -95,6 +95,27 @@ describe('guardRules', () => {
     const withThis = { ...failClosed, name: 'this', mayClaim(this: { allow: boolean }) { return this.allow; }, allow: true };
     expect(guardRules(withThis).mayClaim({ kind: 'free' })).toBe(true);
   });
+  it('freezes the records a decision returns, so that a decision changing one it is given fails at that line, saying so', () => {
+    const bumps = guardRules(
+      extendRules(failClosed, {
+        name: 'bumps',
+        summary: 'test',
+        complete(r, outcome, limits, view) {
+          (r as { attempts: number }).attempts += 1;
+          return failClosed.complete(r, outcome, limits, view);
+        },
+      }),
+      '"bumps"',
+    );
+    const admitted = bumps.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who, now: 0 });
+    if (admitted.kind !== 'write') throw new Error('fail-closed writes a fresh record');
+    expect(Object.isFrozen(admitted.record)).toBe(true);
+    expect(() => bumps.complete(admitted.record, 'transient', { attemptsMax: 3 }, { who, now: 0 })).toThrow(
+      expect.objectContaining({ decision: 'complete', kind: 'threw', detail: expect.stringMatching(/^threw TypeError: Cannot assign to read only property 'attempts'.* \(a decision must not change a record it is given: return a new one/) }),
+    );
+    // Unchanged: what the store holds is what admit wrote.
+    expect(admitted.record.attempts).toBe(0);
+  });
   it('reports each call to the watch', () => {
     const calls: string[] = [];
     const watched = guardRules(failClosed, 'fc', { enter: (d) => calls.push(`enter ${d}`), leave: () => calls.push('leave') });

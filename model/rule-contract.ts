@@ -129,7 +129,28 @@ export interface DecisionWatch {
 /** The message of anything thrown, on one line. */
 function thrownMessage(err: unknown): string {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : preview(err);
-  return text.split('\n')[0] ?? '';
+  const line = text.split('\n')[0] ?? '';
+  return err instanceof TypeError && CHANGED_FROZEN.test(line) ? `${line} (${CHANGED_HINT})` : line;
+}
+
+/** What V8 says of a write to a frozen object (a field set, added or deleted; an array pushed to or sorted in place). */
+const CHANGED_FROZEN = /read[- ]only|not extensible|Cannot (assign|add|delete|define|redefine)|trap returned falsish/i;
+const CHANGED_HINT = 'a decision must not change a record it is given: return a new one, { ...record, field: value }';
+
+/**
+ * Freezes a record a decision returned, and every object in it, so that a
+ * later decision that changes it in place (`record.attempts += 1`) throws at
+ * that line, which the guard reports as a broken decision, instead of
+ * changing a record that earlier states share: the search would then no
+ * longer be of the rule set as written (a different state space, and
+ * verdicts that mean nothing). Records reach decisions from the store, where
+ * decisions put them; a record the world makes itself (a storage fault's) is
+ * not frozen. An object already frozen is taken as frozen throughout.
+ */
+function freezeDeep(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) freezeDeep(v);
 }
 
 /** Guarded rule sets and what each wraps. */
@@ -162,6 +183,7 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
       }
       const problem = contractProblem(decision, value, shape);
       if (problem !== null) throw thrownFault(new RuleFault(label, decision, 'malformed', problem));
+      freezeDeep(value);
       return value;
     };
     (guarded as unknown as Record<string, unknown>)[decision] = (...args: unknown[]) => call(args);

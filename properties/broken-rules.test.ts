@@ -5,7 +5,9 @@
  * broke: the rule set and its file, the decision (or the import), what it
  * returned and what was expected (or the error, or the time budget), and the
  * seed and step. A fault that returns or throws also writes a trace of the
- * steps before it, which replays.
+ * steps before it, which replays. A decision that changes a record it is
+ * given (records are shared between states) throws at that line: the records
+ * decisions return are frozen.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +31,7 @@ const CASES: [file: string, line: RegExp][] = [
   }),
   ['admit-undefined.ts', new RegExp(`^rule set "admit-undefined" \\(${SHOWN}/admit-undefined\\.ts\\): admit returned undefined, expected an Admission: .+; at seed 1, step \\d+${TRACE}`)],
   ['classify-throws.ts', new RegExp(`^rule set "classify-throws" \\(${SHOWN}/classify-throws\\.ts\\): classify threw Error: cannot classify [a-z0-9-]+; at seed \\d+, step \\d+${TRACE}`)],
+  ['complete-mutates.ts', new RegExp(`^rule set "complete-mutates" \\(${SHOWN}/complete-mutates\\.ts\\): complete threw TypeError: Cannot assign to read only property 'attempts' of object '#<Object>' \\(a decision must not change a record it is given: return a new one, \\{ \\.\\.\\.record, field: value \\}\\); at seed \\d+, step \\d+${TRACE}`)],
   ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${SHOWN}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); at seed \\d+, step \\d+$`)],
   ['import-loops.ts', new RegExp(`^rule file ${DIR}/import-loops\\.ts: its import did not finish within 1 s \\(--decision-timeout\\)`)],
   ['syntax-error.ts', new RegExp(`^rule file does not compile: ${SHOWN}/syntax-error\\.ts:\\d+:\\d+: Expected .+`)],
