@@ -7,7 +7,8 @@
  * seed and step. A fault that returns or throws also writes a trace of the
  * steps before it, which replays. A decision that changes a record it is
  * given (records are shared between states) throws at that line: the records
- * decisions return are frozen.
+ * decisions return are frozen. A rule file whose decisions keep state between
+ * calls is refused before it runs (rules-state-probe.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +33,7 @@ const CASES: [file: string, line: RegExp][] = [
   ['admit-undefined.ts', new RegExp(`^rule set "admit-undefined" \\(${SHOWN}/admit-undefined\\.ts\\): admit returned undefined, expected an Admission: .+; at seed 1, step \\d+${TRACE}`)],
   ['classify-throws.ts', new RegExp(`^rule set "classify-throws" \\(${SHOWN}/classify-throws\\.ts\\): classify threw Error: cannot classify [a-z0-9-]+; at seed \\d+, step \\d+${TRACE}`)],
   ['complete-mutates.ts', new RegExp(`^rule set "complete-mutates" \\(${SHOWN}/complete-mutates\\.ts\\): complete threw TypeError: Cannot assign to read only property 'attempts' of object '#<Object>' \\(a decision must not change a record it is given: return a new one, \\{ \\.\\.\\.record, field: value \\}\\); at seed \\d+, step \\d+${TRACE}`)],
+  ['keeps-state.ts', new RegExp(`^rule set "keeps-state" \\(${SHOWN}/keeps-state\\.ts\\): its decisions do not answer from their arguments alone: seed \\d+ ran differently in two fresh copies of the file, each after other seeds had run in it \\(\\d+ steps, ended [a-z-]+.*; then \\d+ steps, ended [a-z-]+.*\\); keep no state between calls .+, and no randomness or clock$`)],
   ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${SHOWN}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); at seed \\d+, step \\d+$`)],
   ['import-loops.ts', new RegExp(`^rule file ${DIR}/import-loops\\.ts: its import did not finish within 1 s \\(--decision-timeout\\)`)],
   ['syntax-error.ts', new RegExp(`^rule file does not compile: ${SHOWN}/syntax-error\\.ts:\\d+:\\d+: Expected .+`)],

@@ -196,3 +196,28 @@ export async function loadPinned(spec: string, pins: RulePins | undefined): Prom
     return loadBundle(path, pin.hash, again);
   });
 }
+
+/** Copies made so far in this thread (each a module instance of its own: the loader keeps every module it imported). */
+let copies = 0;
+
+/**
+ * Another copy of a loaded rule file's rule set: its bundle imported again
+ * as a new module instance, so with module-level variables of its own
+ * (`rules-state-probe.ts` runs seeds on two of them), guarded as the
+ * loaded one is. Null for a catalog rule set or a value: there is no file
+ * to import again.
+ */
+export async function freshCopy(spec: string, loaded: LoadedRules): Promise<RuleSet | null> {
+  const pin = loaded.pin;
+  if (pin === undefined) return null;
+  copies++;
+  const copy = await watchedLoad(spec, async () => {
+    const url = storedBundle(pin.bundle);
+    if (url === null) throw new UsageError(`rule file ${loaded.origin.source} changed while this command ran (its bundle is gone): run the command again`);
+    const exported = await importBundle(`${url}?copy=${copies}`, loaded.origin.source);
+    const problem = ruleSetProblem(exported);
+    if (problem !== null) throw new UsageError(`rule file ${loaded.origin.source} is not a rule set when imported again: ${problem}`);
+    return { rules: exported as RuleSet, origin: loaded.origin };
+  });
+  return copy.rules;
+}

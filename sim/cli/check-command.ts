@@ -20,7 +20,8 @@ import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
-import { loadRules, pinsOf, type RulePins } from '../rules-loader.ts';
+import { loadRules, pinsOf, type LoadedRules, type RulePins } from '../rules-loader.ts';
+import { refuseStatefulRules } from '../rules-state-probe.ts';
 import { IN_PROCESS } from '../rule-values.ts';
 import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
@@ -67,13 +68,25 @@ export interface CheckFlags {
   symmetry?: boolean;
 }
 
-/** Resolves the rule sets named by flags, with what pins their code for the command's threads and later pieces (`PlanSpec.pins`). */
-export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<RulesPair & { pins: RulePins }> {
+/** The rule sets a command loaded, by the spec that named each. */
+export type LoadedSpecs = readonly (readonly [string, LoadedRules | null])[];
+
+/**
+ * Resolves the rule sets named by flags, with what pins their code for the
+ * command's threads and later pieces (`PlanSpec.pins`), and what was loaded
+ * (for {@link probeRuleFiles}, which the command calls before it runs them).
+ */
+export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<RulesPair & { pins: RulePins; loaded: LoadedSpecs }> {
   const spec = rules ?? 'fail-closed';
   const r = await loadRules(spec);
   const o = oldRules !== undefined ? await loadRules(oldRules) : null;
-  const pins = pinsOf([[spec, r], ...(oldRules !== undefined ? [[oldRules, o] as const] : [])]);
-  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null, pins };
+  const loaded: LoadedSpecs = [[spec, r], ...(oldRules !== undefined ? [[oldRules, o] as const] : [])];
+  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null, pins: pinsOf(loaded), loaded };
+}
+
+/** Refuses, in one line, a rule file whose decisions keep state between calls, before the command runs it (rules-state-probe.ts). */
+export async function probeRuleFiles(loaded: LoadedSpecs): Promise<void> {
+  for (const [spec, l] of loaded) if (l !== null) await refuseStatefulRules(spec, l);
 }
 
 /** `pins` as a plan's optional field: none when no rule file was loaded. */
@@ -250,6 +263,8 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
       io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3, attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
+  // After the header, which then reaches the terminal even if the probe meets a decision that hangs.
+  await probeRuleFiles(pair.loaded);
   const clock = startClock(io);
   const stopOnFirst = flags.stopOnFirst === true;
   // --json and --quiet print nothing before the summary: their counterexamples are shrunk at the end, the seeds not held up meanwhile.

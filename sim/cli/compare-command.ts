@@ -11,7 +11,7 @@ import { counterexampleOf, exploreOutbox } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { outboxProperties } from '../outbox/properties.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
-import { pinsField, replayCommand, rulesPair, writeFirstCounterexamples } from './check-command.ts';
+import { pinsField, probeRuleFiles, replayCommand, rulesPair, writeFirstCounterexamples } from './check-command.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
@@ -106,6 +106,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
   checkOutputFolder('--out', outDir);
   const pairs = [];
   for (const spec of specs) pairs.push({ spec, pair: await rulesPair(spec, undefined) });
+  for (const { pair } of pairs) await probeRuleFiles(pair.loaded);
   const labels = rowLabels(pairs.map(({ spec, pair }) => ({ spec, name: pair.rules.name, catalog: pair.rulesOrigin.source === 'catalog' })));
   // The table's rows, one per argument in order, each its properties' cells.
   const table: CompareRow[][] = [];

@@ -19,7 +19,7 @@ import { outboxHeader, traceSteps } from '../outbox/record-trace.ts';
 import type { World } from '../outbox/world.ts';
 import { writeTrace } from '../trace-format.ts';
 import { canonicalJson } from '../core/canonical.ts';
-import { replayCommand, rulesPair } from './check-command.ts';
+import { probeRuleFiles, replayCommand, rulesPair } from './check-command.ts';
 import { sizesOf, type ExploreFlags } from './explore-command.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
 import { intFlag } from './errors.ts';
@@ -57,6 +57,7 @@ export async function diffCommand(oldSpec: string, newSpec: string, flags: Explo
 export async function runDiff(oldSpec: string, newSpec: string, flags: ExploreFlags, io: Io): Promise<Outcome<DiffResult>> {
   const oldPair = await rulesPair(oldSpec, undefined);
   const newPair = await rulesPair(newSpec, undefined);
+  await probeRuleFiles([...oldPair.loaded, ...newPair.loaded]);
   const sizes = sizesOf(flags, false);
   const statesMax = intFlag('--max-states', flags.maxStates, DIFF_STATES_DEFAULT, 1, 100_000_000);
   const options = exploreOptions(sizes);

@@ -28,7 +28,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/e
 import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
-import { rulesPair, replayCommand } from './check-command.ts';
+import { probeRuleFiles, rulesPair, replayCommand } from './check-command.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';
@@ -165,6 +165,7 @@ export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<numbe
 /** The whole of `explore`: the CLI's command and the library's `explore` (sim/api/) both run it. */
 export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<ExploreResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
+  await probeRuleFiles(pair.loaded);
   const sizes = sizesOf(flags, pair.oldRules !== null);
   const statesMax = intFlag('--max-states', flags.maxStates, MAX_STATES_DEFAULT, 1, 200_000_000);
   // No bound unless given: a level deeper than any reachable state never comes.

@@ -50,7 +50,7 @@ describe('--help of each command', () => {
     expect(r.flat).toMatch(new RegExp(`--seeds <n> number of seeds to run \\(default: ${SEEDS_DEFAULT}\\)`));
     expect(r.flat).toContain('Exit codes: 0 no property violated 1 a property violated');
     expect(r.flat).toContain('2 bad input');
-    expect(r.flat).toContain('a decision that throws, hangs or returns a malformed value');
+    expect(r.flat).toContain('a decision that throws, hangs, returns a malformed value, changes a record it is given or keeps state between calls');
     expect(r.flat).toContain('130/143 interrupted by Ctrl-C (130) or SIGTERM (143)');
   });
   it('explore and diff give the world sizes and their --max-states defaults; explore and diff name exit 3', async () => {

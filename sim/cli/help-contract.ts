@@ -38,7 +38,7 @@ export const HELP_DEFAULTS: Readonly<Record<string, Readonly<Record<string, stri
   compare: { '--seeds': SEEDS_DEFAULT, '--max-states': COMPARE_STATES_DEFAULT, '--workers': 1 },
 };
 
-const BAD_INPUT = 'bad input: a bad flag, a missing or unreadable file, or a broken rule file (one that does not load, or a decision that throws, hangs or returns a malformed value); one line on stderr';
+const BAD_INPUT = 'bad input: a bad flag, a missing or unreadable file, or a broken rule file (one that does not load, or a decision that throws, hangs, returns a malformed value, changes a record it is given or keeps state between calls); one line on stderr';
 const INTERRUPTED = 'interrupted by Ctrl-C (130) or SIGTERM (143): the partial summary is printed';
 
 /** Per command, its exit codes and what each means. */

@@ -16,6 +16,9 @@ export function stallingThread(base: RuleSet, name: string, summary: string, han
   // Whether this thread's first claim decision (with a handshake file, on the main thread) has come: a test
   // process loads the file once and runs several checks, only some of them with a handshake.
   let first = true;
+  // A copy the loader imports to probe the rule set for state kept between calls (rules-state-probe.ts: its URL ends
+  // in ?copy=N) answers as the base does: the stall is this fixture's device for timing threads, not its rules.
+  if (import.meta.url.includes('?copy=')) first = false;
   return extendRules(base, {
     name,
     summary,
