@@ -43,6 +43,8 @@ export interface CheckPlan {
   bounds: RunBounds;
   /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
   stopOnViolation?: boolean;
+  /** Seeds that are a multiple of this leave a {@link witnessOf} of their run in `witnesses` (rules-state-probe.ts reruns them). */
+  witnessEvery?: number;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -85,6 +87,8 @@ export interface ShardResult {
   first: Record<string, RawCounterexample>;
   /** A decision that broke its contract, at the lowest seed run (the shard stops there); absent when none did. */
   fault?: RawFault;
+  /** By seed, the witness of each run the plan's `witnessEvery` asked for (absent when it asked for none). */
+  witnesses?: Record<string, string>;
   /**
    * Per pair of the swarm's feature values (`pairLayout` of the plan's fixed
    * options), the lowest seed run whose run exercised it, -1 where none did:
@@ -119,6 +123,7 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
       if (have === undefined || c.seed < have.seed) out.first[p] = c;
     }
     if (s.fault !== undefined && (out.fault === undefined || s.fault.seed < out.fault.seed)) out.fault = s.fault;
+    if (s.witnesses !== undefined) out.witnesses = { ...out.witnesses, ...s.witnesses };
   }
   // Only when every shard that ran seeds kept its table: a pair missing from one without would read as never exercised.
   // (Tables of one plan have one length; shard files of different plans do not merge: shard-file.ts.)
@@ -239,6 +244,16 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   return result;
 }
 
+/**
+ * A run in a line that two runs of a seed agree on exactly when they ran
+ * alike: its steps, how it ended and what it violated (what a person reads,
+ * before `#`), then every tag's count.
+ */
+function witnessOf(run: SeedOutcome): string {
+  const tags = [...run.tags].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return `${run.steps} steps, ended ${run.end}${run.violation === null ? '' : `, violating ${run.violation.property}`}#${JSON.stringify(tags)}`;
+}
+
 /** Runs one seed of a shard and counts it. */
 function runOneSeed(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
@@ -257,6 +272,7 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   }
   result.runs++;
   result.steps += run.steps;
+  if (plan.witnessEvery !== undefined && seed % plan.witnessEvery === 0) (result.witnesses ??= {})[seed] = witnessOf(run);
   if (shard.exercisedCount < shard.layout.pairs) shard.exercisedCount += notePairs(shard.layout, shard.exercised, seed, options, (k) => run.tagged(k.counter));
   const tags = shard.tags;
   for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);

@@ -2,8 +2,11 @@
  * The probe for rule files whose decisions answer from more than their
  * arguments (rules-state-probe.ts): a pure rule file passes, one that draws
  * Math.random is refused in one line naming the seed, and a catalog rule set
- * is not probed (there is no file to import again). A rule file keeping a
- * module-level set is refused by the CLI in properties/broken-rules.test.ts.
+ * is not probed (there is no file to import again). After a check, its
+ * witnessed seeds run again in a fresh copy: state that builds up over many
+ * seeds, which the probe's sixteen miss, is refused there. A rule file
+ * keeping a module-level set is refused by the CLI in
+ * properties/broken-rules.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +14,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { loadRules } from './rules-loader.ts';
-import { probeState, refuseStatefulRules } from './rules-state-probe.ts';
+import { probeState, refuseStatefulRules, refuseUnlikeWitnesses } from './rules-state-probe.ts';
+import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { UsageError } from './usage-error.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-probe-'));
@@ -71,5 +75,41 @@ export default extendRules(failClosed, {
   it('does not probe a catalog rule set, and finds two runs of the same pure value equal', async () => {
     await expect(refuseStatefulRules('fail-closed', await loadRules('fail-closed'))).resolves.toBeUndefined();
     expect(probeState({ rules: [failClosed, failClosed], oldRules: null }, 4)).toBeNull();
+  });
+});
+
+describe('the witnesses of a check, run again in a fresh copy after it', () => {
+  const plan = { broker: null, bounds: BOUNDS_DEFAULT, witnessEvery: 1 };
+  /** The check's own seeds on the loaded rule set, every run witnessed. */
+  const checked = (rules: Awaited<ReturnType<typeof loadRules>>, seeds: number) => runShard({ ...plan, rules: rules.rules, oldRules: null, seedStart: 1, seeds }, 1, seeds + 1);
+
+  it('refuse state that builds up over many seeds, which the probe before the check misses', async () => {
+    const { path, rules } = await loaded(
+      'wear.ts',
+      `import { extendRules, failClosed } from 'outbox-sim';
+let disposals = 0;
+export default extendRules(failClosed, {
+  name: 'wear',
+  summary: 'after 300 disposals in this module, a 503 counts as an unknown outcome',
+  classify(reply) {
+    return disposals > 300 && reply === 'unavailable-503' ? 'indeterminate' : failClosed.classify(reply);
+  },
+  dispose(view) {
+    disposals++;
+    return failClosed.dispose(view);
+  },
+});
+`,
+    );
+    await expect(refuseStatefulRules(path, rules)).resolves.toBeUndefined();
+    const run = checked(rules, 200);
+    await expect(refuseUnlikeWitnesses([[path, rules]], plan, run.witnesses)).rejects.toThrow(
+      /^rule set "wear" \(.*wear\.ts\): its decisions do not answer from their arguments alone: seed \d+ ran differently in the check \(\d+ steps, ended [a-z-]+.*\) and again in a fresh copy of the file \(\d+ steps, ended [a-z-]+.*\)(: as long, ended alike, other faults or actions on the way)?; keep no state between calls/,
+    );
+  });
+
+  it('pass a rule file that answers from its arguments', async () => {
+    const { path, rules } = await loaded('pure-witnessed.ts', `import { extendRules, failClosed } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'pure-witnessed', summary: 'fail-closed by another name' });\n`);
+    await expect(refuseUnlikeWitnesses([[path, rules]], plan, checked(rules, 60).witnesses)).resolves.toBeUndefined();
   });
 });

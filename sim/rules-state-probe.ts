@@ -90,3 +90,42 @@ export async function refuseStatefulRules(spec: string, loaded: LoadedRules): Pr
     `rule set ${JSON.stringify(loaded.rules.name)} (${loaded.origin.source}): its decisions do not answer from their arguments alone: seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed}); keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock`,
   );
 }
+
+/** Seeds of a check that leave a witness of their run: about this many, spread over its seeds. */
+export const WITNESSES = 32;
+
+/** The `witnessEvery` of a check of seeds [from, to): every seed of a short check, about {@link WITNESSES} of a long one. */
+export function witnessEvery(from: number, to: number): number {
+  return Math.max(1, Math.floor((to - from) / WITNESSES));
+}
+
+/**
+ * After a check of rule files: its witnessed seeds run again, last first, in
+ * a fresh copy of each file, and a seed that runs differently from its run
+ * in the check (where earlier seeds, and for a thread other seeds, had run
+ * in the same module) is refused as {@link refuseStatefulRules} refuses,
+ * naming both runs. It covers what the probe before the check misses: a
+ * decision on a path its sixteen seeds seldom take (a 503's classification,
+ * say), and state that builds up over hundreds of seeds. Nothing for a
+ * check without a rule file or without witnesses.
+ */
+export async function refuseUnlikeWitnesses(loaded: readonly (readonly [string, LoadedRules | null])[], plan: Omit<CheckPlan, 'rules' | 'oldRules' | 'seedStart' | 'seeds'>, witnesses: Readonly<Record<string, string>> | undefined): Promise<void> {
+  const files = loaded.filter(([, l]) => l?.pin !== undefined);
+  if (files.length === 0 || witnesses === undefined) return;
+  const copies: (RuleSet | null)[] = [];
+  for (const [spec, l] of loaded) copies.push(l === null ? null : ((await freshCopy(spec, l)) ?? l.rules));
+  const [rules, oldRules] = [copies[0], copies[1] ?? null];
+  if (rules === null) return;
+  // In reverse: a short check witnesses every seed, and a copy that ran them in the check's order would build up the same state.
+  const seeds = Object.keys(witnesses).map(Number).sort((a, b) => b - a);
+  for (const seed of seeds) {
+    const again = runShard({ ...plan, rules, oldRules, seedStart: seed, seeds: 1, stopOnViolation: false, witnessEvery: 1 }, seed, seed + 1).witnesses?.[seed];
+    const was = witnesses[seed];
+    if (again === was) continue;
+    const read = (w: string | undefined): string => (w === undefined ? 'a decision broke its contract' : (w.split('#')[0] ?? w));
+    const named = files.map(([, l]) => `${JSON.stringify(l?.rules.name)} (${l?.origin.source})`).join(' and ');
+    throw new UsageError(
+      `rule set ${named}: its decisions do not answer from their arguments alone: seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : ''}; keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock`,
+    );
+  }
+}

@@ -38,8 +38,8 @@ export function writeShardFile(
   s: { pair: RulesPair; spec: PlanSpec; seedStart: number; seeds: number; shard: { index: number; count: number }; from: number; to: number; seconds: number; result: ShardResult },
 ): void {
   mkdirSync(dirname(path), { recursive: true });
-  // The pins name bundles on this machine: shards made on several machines merge (the rule files' hashes are recorded below).
-  const { pins: _pins, ...spec } = s.spec;
+  // The pins name bundles on this machine, and how often seeds leave a witness depends on the shard's range: shards made on several machines merge (the rule files' hashes are recorded below).
+  const { pins: _pins, witnessEvery: _witnessEvery, ...spec } = s.spec;
   const file: ShardFile = {
     format: SHARD_FORMAT,
     version: SHARD_VERSION,

@@ -28,6 +28,8 @@ export interface PlanSpec {
    * file (its bundle's path is this machine's).
    */
   pins?: RulePins;
+  /** Seeds that are a multiple of this leave a witness of their run (`CheckPlan.witnessEvery`). */
+  witnessEvery?: number;
 }
 
 /** Seeds [from, to) of a plan. */
@@ -59,6 +61,6 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = await ruleSetOf(task.plan.rules, task.plan.pins);
   const oldRules = task.plan.oldRules !== null ? await ruleSetOf(task.plan.oldRules, task.plan.pins) : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
+  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}), ...(task.plan.witnessEvery !== undefined ? { witnessEvery: task.plan.witnessEvery } : {}) }, task.from, task.to);
 }
 
