@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { catalogRules } from '../model/catalog/index.ts';
 import { unguarded } from '../model/rule-contract.ts';
 import { fileHash, loadRules } from './rules-loader.ts';
-import { UsageError } from './usage-error.ts';
+import { usageError } from './test-usage-error.ts';
 
 const outside = mkdtempSync(join(tmpdir(), 'outbox-sim-rules-'));
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
@@ -39,16 +39,6 @@ function folder(name: string, files: Record<string, string>, packageJson?: objec
   if (packageJson !== undefined) writeFileSync(join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
   return dir;
-}
-
-async function usageError(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UsageError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a UsageError');
 }
 
 describe('a rule file outside the checkout', () => {

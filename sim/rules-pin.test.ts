@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BOUNDS_DEFAULT } from './check.ts';
 import { loadPinned, loadRules, pinsOf } from './rules-loader.ts';
-import { UsageError } from './usage-error.ts';
+import { usageError } from './test-usage-error.ts';
 import { runTask, type PlanSpec } from './workers/check-task.ts';
 import { checkThreadPool } from './workers/thread-pool.ts';
 import type { ShardResult } from './check.ts';
@@ -53,16 +53,6 @@ async function onThread(plan: PlanSpec, from: number, to: number): Promise<Shard
   } finally {
     await pool.destroy();
   }
-}
-
-async function usageError(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof UsageError) return e.message;
-    throw e;
-  }
-  throw new Error('expected a UsageError');
 }
 
 describe('a rule file saved while a check runs', () => {

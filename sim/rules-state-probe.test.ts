@@ -16,7 +16,7 @@ import failClosed from '../model/catalog/fail-closed.ts';
 import { loadRules } from './rules-loader.ts';
 import { probeState, refuseStatefulRules, refuseUnlikeWitnesses } from './rules-state-probe.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
-import { UsageError } from './usage-error.ts';
+import { usageError } from './test-usage-error.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-probe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -61,13 +61,7 @@ export default extendRules(failClosed, {
 });
 `,
     );
-    let message = '';
-    try {
-      await refuseStatefulRules(path, rules);
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err;
-      message = err.message;
-    }
+    const message = await usageError(refuseStatefulRules(path, rules));
     expect(message).toMatch(/^rule set "random" \(.*random\.ts\): its decisions do not answer from their arguments alone: seed \d+ ran differently in two fresh copies of the file, .*no randomness or clock$/);
     expect(message.split('\n')).toHaveLength(1);
   });
