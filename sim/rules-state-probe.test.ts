@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { loadRules } from './rules-loader.ts';
-import { probeState, refuseStatefulRules, refuseUnlikeWitnesses } from './rules-state-probe.ts';
+import { probeState, refuseStatefulRules, refuseUnlikeWitnesses, unrepeatedRun } from './rules-state-probe.ts';
+import { check } from './api/commands.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { usageError } from './test-usage-error.ts';
 
@@ -106,4 +107,38 @@ export default extendRules(failClosed, {
     const { path, rules } = await loaded('pure-witnessed.ts', `import { extendRules, failClosed } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'pure-witnessed', summary: 'fail-closed by another name' });\n`);
     await expect(refuseUnlikeWitnesses([[path, rules]], plan, checked(rules, 60).witnesses)).resolves.toBeUndefined();
   });
+});
+
+describe('a check whose run does not repeat itself', () => {
+  it('is refused in one line when a rule file is among its rule sets, and stays an error of the checker otherwise', async () => {
+    const { path, rules } = await loaded('unrepeated.ts', `import { extendRules, failClosed } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'unrepeated', summary: 'fail-closed by another name' });\n`);
+    const rerun = new Error('check: seed 50 ran differently when run again to record its trace (104 steps against 104)');
+    expect(unrepeatedRun([[path, rules]], rerun)?.message).toMatch(/^rule set "unrepeated" \(.*unrepeated\.ts\): its decisions do not answer from their arguments alone: seed 50 ran differently when run again to record its trace \(104 steps, then 104 ending otherwise\); keep no state between calls/);
+    const written = new Error('internal: the counterexample for no-silent-loss no longer violates when re-run');
+    expect(unrepeatedRun([[path, rules]], written)?.message).toMatch(/: its counterexample of no-silent-loss no longer violated when run again to write its trace; keep no state/);
+    expect(unrepeatedRun([['fail-closed', await loadRules('fail-closed')]], rerun)).toBeNull();
+    expect(unrepeatedRun([[path, rules]], new Error('something else'))).toBeNull();
+  });
+
+  it('is what check says of a rule set whose state shows after the probe (the library, as the CLI)', async () => {
+    const { path } = await loaded(
+      'wear-check.ts',
+      `import { extendRules, failClosed } from 'outbox-sim';
+let disposals = 0;
+export default extendRules(failClosed, {
+  name: 'wear-check',
+  summary: 'after 300 disposals in this module, new files are left live',
+  admit(view) {
+    return disposals > 300 ? { kind: 'leave' } : failClosed.admit(view);
+  },
+  dispose(view) {
+    disposals++;
+    return failClosed.dispose(view);
+  },
+});
+`,
+    );
+    const message = await usageError(check({ rules: path, swarmOnly: true, seeds: 400, workers: 1, out: join(dir, 'found') }));
+    expect(message).toMatch(/^rule set "wear-check" \(.*\): its decisions do not answer from their arguments alone: seed \d+ ran differently/);
+  }, 60_000);
 });

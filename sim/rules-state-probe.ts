@@ -87,9 +87,12 @@ export async function refuseStatefulRules(spec: string, loaded: LoadedRules): Pr
   const found = probeState({ rules: [first, second], oldRules: null });
   if (found === null) return;
   throw new UsageError(
-    `rule set ${JSON.stringify(loaded.rules.name)} (${loaded.origin.source}): its decisions do not answer from their arguments alone: seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed}); keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock`,
+    `rule set ${JSON.stringify(loaded.rules.name)} (${loaded.origin.source}): its decisions do not answer from their arguments alone: seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed}); ${KEEP_NO_STATE}`,
   );
 }
+
+/** What every refusal here asks of the rule file. */
+const KEEP_NO_STATE = 'keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock';
 
 /** Seeds of a check that leave a witness of their run: about this many, spread over its seeds. */
 export const WITNESSES = 32;
@@ -125,7 +128,26 @@ export async function refuseUnlikeWitnesses(loaded: readonly (readonly [string, 
     const read = (w: string | undefined): string => (w === undefined ? 'a decision broke its contract' : (w.split('#')[0] ?? w));
     const named = files.map(([, l]) => `${JSON.stringify(l?.rules.name)} (${l?.origin.source})`).join(' and ');
     throw new UsageError(
-      `rule set ${named}: its decisions do not answer from their arguments alone: seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : ''}; keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock`,
+      `rule set ${named}: its decisions do not answer from their arguments alone: seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : ''}; ${KEEP_NO_STATE}`,
     );
   }
+}
+
+/**
+ * What a check says when a run did not repeat itself (a violating seed run
+ * again to record its trace, or a counterexample run again to write it,
+ * came out otherwise: sim/check.ts, sim/outbox/record-trace.ts) and a rule
+ * file was among its rule sets: the one line of the refusals above, instead
+ * of an internal error. Null for any other error, or without a rule file
+ * (then it is the checker's own fault, and reported as one).
+ */
+export function unrepeatedRun(loaded: readonly (readonly [string, LoadedRules | null])[], err: unknown): UsageError | null {
+  const files = loaded.filter(([, l]) => l?.pin !== undefined);
+  if (files.length === 0 || !(err instanceof Error)) return null;
+  const seed = /seed (\d+) ran differently when run again to record its trace \((\d+) steps against (\d+)\)/.exec(err.message);
+  const kept = /the counterexample for (\S+) no longer violates when re-run/.exec(err.message);
+  if (seed === null && kept === null) return null;
+  const what = seed !== null ? `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})` : `its counterexample of ${kept?.[1] ?? ''} no longer violated when run again to write its trace`;
+  const named = files.map(([, l]) => `${JSON.stringify(l?.rules.name)} (${l?.origin.source})`).join(' and ');
+  return new UsageError(`rule set ${named}: its decisions do not answer from their arguments alone: ${what}; ${KEEP_NO_STATE}`);
 }

@@ -21,7 +21,7 @@ import { buildReport, renderReport, type CheckReport } from '../check-report.ts'
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules, pinsOf, type LoadedRules, type RulePins } from '../rules-loader.ts';
-import { refuseStatefulRules, refuseUnlikeWitnesses, witnessEvery } from '../rules-state-probe.ts';
+import { refuseStatefulRules, refuseUnlikeWitnesses, unrepeatedRun, witnessEvery } from '../rules-state-probe.ts';
 import { IN_PROCESS } from '../rule-values.ts';
 import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
@@ -223,6 +223,15 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
 /** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */
 export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
   const pair = await rulesPair(flags.rules, flags.oldRules);
+  try {
+    return await checkPair(pair, flags, io);
+  } catch (err) {
+    // A run that did not repeat itself: with a rule file, its decisions kept state (rules-state-probe.ts).
+    throw unrepeatedRun(pair.loaded, err) ?? err;
+  }
+}
+
+async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
