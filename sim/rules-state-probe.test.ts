@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { loadRules } from './rules-loader.ts';
 import { probeState, refuseStatefulRules, refuseUnlikeWitnesses, unrepeatedRun } from './rules-state-probe.ts';
-import { check } from './api/commands.ts';
+import { main } from './cli/main.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { usageError } from './test-usage-error.ts';
 
@@ -120,7 +120,7 @@ describe('a check whose run does not repeat itself', () => {
     expect(unrepeatedRun([[path, rules]], new Error('something else'))).toBeNull();
   });
 
-  it('is what check says of a rule set whose state shows after the probe (the library, as the CLI)', async () => {
+  it('is what check says of a rule set whose state shows after the probe: exit 2, one line', async () => {
     const { path } = await loaded(
       'wear-check.ts',
       `import { extendRules, failClosed } from 'outbox-sim';
@@ -138,7 +138,10 @@ export default extendRules(failClosed, {
 });
 `,
     );
-    const message = await usageError(check({ rules: path, swarmOnly: true, seeds: 400, workers: 1, out: join(dir, 'found') }));
-    expect(message).toMatch(/^rule set "wear-check" \(.*\): its decisions do not answer from their arguments alone: seed \d+ ran differently/);
+    const err: string[] = [];
+    const code = await main(['check', '--rules', path, '--swarm-only', '--seeds', '400', '--workers', '1', '--quiet', '--out', join(dir, 'found')], { out: () => undefined, err: (l) => err.push(l), tty: false });
+    expect(code).toBe(2);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^outbox-sim: rule set "wear-check" \(.*\): its decisions do not answer from their arguments alone: seed \d+ ran differently/);
   }, 60_000);
 });
