@@ -29,6 +29,22 @@ async function loaded(name: string, text: string): Promise<{ path: string; rules
   return { path, rules: await loadRules(path) };
 }
 
+/** A rule file that counts its disposals in a module-level variable, with `decision` (written out) reading the count. */
+function wearing(name: string, summary: string, decision: string): string {
+  return `import { extendRules, failClosed } from 'outbox-sim';
+let disposals = 0;
+export default extendRules(failClosed, {
+  name: '${name}',
+  summary: '${summary}',
+  ${decision}
+  dispose(view) {
+    disposals++;
+    return failClosed.dispose(view);
+  },
+});
+`;
+}
+
 describe('the probe for decisions that keep state or draw at random', () => {
   it('passes a rule file that answers from its arguments (a pure cache included)', async () => {
     const { path, rules } = await loaded(
@@ -81,20 +97,7 @@ describe('the witnesses of a check, run again in a fresh copy after it', () => {
   it('refuse state that builds up over many seeds, which the probe before the check misses', async () => {
     const { path, rules } = await loaded(
       'wear.ts',
-      `import { extendRules, failClosed } from 'outbox-sim';
-let disposals = 0;
-export default extendRules(failClosed, {
-  name: 'wear',
-  summary: 'after 300 disposals in this module, a 503 counts as an unknown outcome',
-  classify(reply) {
-    return disposals > 300 && reply === 'unavailable-503' ? 'indeterminate' : failClosed.classify(reply);
-  },
-  dispose(view) {
-    disposals++;
-    return failClosed.dispose(view);
-  },
-});
-`,
+      wearing('wear', 'after 300 disposals in this module, a 503 counts as an unknown outcome', "classify(reply) { return disposals > 300 && reply === 'unavailable-503' ? 'indeterminate' : failClosed.classify(reply); },"),
     );
     await expect(refuseStatefulRules(path, rules)).resolves.toBeUndefined();
     const run = checked(rules, 200);
@@ -123,20 +126,7 @@ describe('a check whose run does not repeat itself', () => {
   it('is what check says of a rule set whose state shows after the probe: exit 2, one line', async () => {
     const { path } = await loaded(
       'wear-check.ts',
-      `import { extendRules, failClosed } from 'outbox-sim';
-let disposals = 0;
-export default extendRules(failClosed, {
-  name: 'wear-check',
-  summary: 'after 300 disposals in this module, new files are left live',
-  admit(view) {
-    return disposals > 300 ? { kind: 'leave' } : failClosed.admit(view);
-  },
-  dispose(view) {
-    disposals++;
-    return failClosed.dispose(view);
-  },
-});
-`,
+      wearing('wear-check', 'after 300 disposals in this module, new files are left live', "admit(view) { return disposals > 300 ? { kind: 'leave' } : failClosed.admit(view); },"),
     );
     const err: string[] = [];
     const code = await main(['check', '--rules', path, '--swarm-only', '--seeds', '400', '--workers', '1', '--quiet', '--out', join(dir, 'found')], { out: () => undefined, err: (l) => err.push(l), tty: false });
