@@ -247,11 +247,12 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
 /**
  * A run in a line that two runs of a seed agree on exactly when they ran
  * alike: its steps, how it ended and what it violated (what a person reads,
- * before `#`), then every tag's count.
+ * before `#`), then every tag's count, the `sometimes` properties it
+ * reached and the violation's detail.
  */
 function witnessOf(run: SeedOutcome): string {
   const tags = [...run.tags].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return `${run.steps} steps, ended ${run.end}${run.violation === null ? '' : `, violating ${run.violation.property}`}#${JSON.stringify(tags)}`;
+  return `${run.steps} steps, ended ${run.end}${run.violation === null ? '' : `, violating ${run.violation.property}`}#${JSON.stringify([tags, [...run.reached].sort(), run.violation?.detail ?? null])}`;
 }
 
 /** Runs one seed of a shard and counts it. */

@@ -130,10 +130,12 @@ function store(text: string): string {
     try {
       // Written again when it is there too (the same text: the file system stamps it the newest), so that a bundle a
       // running command's threads still import is not among the oldest that `prune` removes.
+      const known = existsSync(file);
       mkdirSync(dir, { recursive: true });
       // Written whole under a temporary name, then renamed: a reader sees all of it or nothing.
       writeFileAtomic(file, text);
-      prune(dir);
+      // Only a new bundle can take the folder past what it keeps.
+      if (!known) prune(dir);
       return file;
     } catch (err) {
       last = err;

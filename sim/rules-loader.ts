@@ -52,8 +52,11 @@ export interface RulePin {
 /** Pins by the spec (the path as given) that named each rule file. */
 export type RulePins = Readonly<Record<string, RulePin>>;
 
+/** The rule sets a command loaded, by the spec that named each (null: none named, as for old rules not given). */
+export type LoadedSpecs = readonly (readonly [string, LoadedRules | null])[];
+
 /** The pins of rule sets loaded by spec (catalog names and values have none). */
-export function pinsOf(loaded: readonly (readonly [string, LoadedRules | null])[]): RulePins {
+export function pinsOf(loaded: LoadedSpecs): RulePins {
   const pins: Record<string, RulePin> = {};
   for (const [spec, l] of loaded) if (l?.pin !== undefined) pins[spec] = l.pin;
   return pins;
@@ -188,9 +191,10 @@ export async function loadPinned(spec: string, pins: RulePins | undefined): Prom
     if (stored !== null) return loadBundle(path, pin.hash, stored);
     const shown = shownPath(path);
     const source = existsSync(path) && statSync(path).isFile() ? readFileSync(path) : null;
-    const again = source === null || hashOf(source) !== pin.hash ? null : await bundleOf(path, source, shown);
+    const hash = source === null ? null : hashOf(source);
+    const again = source === null || hash !== pin.hash ? null : await bundleOf(path, source, shown);
     if (again !== pin.bundle) {
-      const now = source === null ? 'it is gone now' : `${again === null ? 'its content hash is' : 'a file it imports changed; its hash is still'} ${hashOf(source)} now`;
+      const now = hash === null ? 'it is gone now' : `${again === null ? 'its content hash is' : 'a file it imports changed; its hash is still'} ${hash} now`;
       throw new UsageError(`rule file ${shown} changed while this command ran (content hash ${pin.hash} when it started; ${now}): run the command again`);
     }
     return loadBundle(path, pin.hash, again);

@@ -85,7 +85,7 @@ export default extendRules(failClosed, {
 
   it('does not probe a catalog rule set, and finds two runs of the same pure value equal', async () => {
     await expect(refuseStatefulRules('fail-closed', await loadRules('fail-closed'))).resolves.toBeUndefined();
-    expect(probeState({ rules: [failClosed, failClosed], oldRules: null }, 4)).toBeNull();
+    expect(probeState([failClosed, failClosed], 4)).toBeNull();
   });
 });
 

@@ -17,9 +17,10 @@
  * (exit 2) naming the seed and both runs. A state no probe seed reaches goes
  * unseen: the probe is evidence, not a proof.
  */
-import { BOUNDS_DEFAULT, runShard, type CheckPlan, type ShardResult } from './check.ts';
+import { BOUNDS_DEFAULT, runShard, type CheckPlan } from './check.ts';
 import type { RuleSet } from '../model/rules.ts';
-import { freshCopy, type LoadedRules } from './rules-loader.ts';
+import { freshCopy, type LoadedRules, type LoadedSpecs } from './rules-loader.ts';
+import { ruleSetLabel } from './rules-guard.ts';
 import { UsageError } from './usage-error.ts';
 
 /**
@@ -31,48 +32,55 @@ import { UsageError } from './usage-error.ts';
  */
 export const STATE_PROBE_SEEDS = 16;
 
-/** Two copies of each rule set a command runs (null: no file, the rule set is not probed and the same value serves both). */
-export interface ProbeCopies {
-  rules: [RuleSet, RuleSet];
-  oldRules: [RuleSet, RuleSet] | null;
+/** What a plan of one seed needs beside its rule sets (the check's own, or the probe's default). */
+type SeedPlan = Omit<CheckPlan, 'rules' | 'oldRules' | 'seedStart' | 'seeds'>;
+
+const PROBE_PLAN: SeedPlan = { broker: null, bounds: BOUNDS_DEFAULT };
+
+/**
+ * Each seed's witness (sim/check.ts, `witnessOf`) in one copy, the seeds run
+ * in `order`; undefined where a decision broke its contract (the run left
+ * none).
+ */
+function witnessesIn(rules: RuleSet, oldRules: RuleSet | null, order: readonly number[], plan: SeedPlan = PROBE_PLAN): Map<number, string | undefined> {
+  const out = new Map<number, string | undefined>();
+  for (const seed of order) out.set(seed, runShard({ ...plan, rules, oldRules, seedStart: seed, seeds: 1, stopOnViolation: false, witnessEvery: 1 }, seed, seed + 1).witnesses?.[seed]);
+  return out;
 }
 
-/** A seed that ran differently in the two copies. */
+/** A witness as a person reads it: steps, how the run ended, what it violated. */
+function read(witness: string | undefined): string {
+  return witness === undefined ? 'a decision broke its contract' : (witness.split('#')[0] ?? witness);
+}
+
+/** A seed that ran differently in the two copies, and how it ran in each. */
 export interface StateFinding {
   seed: number;
   inOrder: string;
   reversed: string;
 }
 
-/** A run in a few words: steps, how it ended, what it violated or how a decision broke. */
-function described(r: ShardResult): string {
-  const end = Object.keys(r.ends)[0] ?? 'no end';
-  const violated = Object.keys(r.first);
-  const broke = r.fault === undefined ? '' : `, ${r.fault.decision} broke its contract`;
-  return `${r.steps} steps, ended ${end}${violated.length > 0 ? `, violating ${violated.join(', ')}` : ''}${broke}`;
-}
-
-/** Each seed's run in one copy, the seeds taken in `order`. */
-function runsIn(rules: RuleSet, oldRules: RuleSet | null, order: readonly number[]): Map<number, ShardResult> {
-  const out = new Map<number, ShardResult>();
-  for (const seed of order) {
-    const plan: CheckPlan = { rules, oldRules, seedStart: seed, seeds: 1, broker: null, bounds: BOUNDS_DEFAULT };
-    out.set(seed, runShard(plan, seed, seed + 1));
-  }
-  return out;
-}
-
-/** The first seed (lowest) whose run differs between the copies, or null when every seed ran the same. */
-export function probeState(copies: ProbeCopies, seeds = STATE_PROBE_SEEDS): StateFinding | null {
+/** The lowest seed whose run differs between two copies of one rule set (one ran the seeds in order, one in reverse), or null. */
+export function probeState(copies: readonly [RuleSet, RuleSet], seeds = STATE_PROBE_SEEDS): StateFinding | null {
   const order = Array.from({ length: seeds }, (_, i) => i + 1);
-  const a = runsIn(copies.rules[0], copies.oldRules?.[0] ?? null, order);
-  const b = runsIn(copies.rules[1], copies.oldRules?.[1] ?? null, [...order].reverse());
-  for (const seed of order) {
-    const x = a.get(seed) as ShardResult;
-    const y = b.get(seed) as ShardResult;
-    if (JSON.stringify(x) !== JSON.stringify(y)) return { seed, inOrder: described(x), reversed: described(y) };
-  }
+  const a = witnessesIn(copies[0], null, order);
+  const b = witnessesIn(copies[1], null, [...order].reverse());
+  for (const seed of order) if (a.get(seed) !== b.get(seed)) return { seed, inOrder: read(a.get(seed)), reversed: read(b.get(seed)) };
   return null;
+}
+
+/** What every refusal here asks of the rule file. */
+const KEEP_NO_STATE = 'keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock';
+
+/** The rule files among what a command loaded (catalog rule sets and values have no file). */
+function filesOf(loaded: LoadedSpecs): LoadedRules[] {
+  return loaded.flatMap(([, l]) => (l?.pin !== undefined ? [l] : []));
+}
+
+/** The one line every refusal here ends a command with, naming the rule files and what ran otherwise. */
+function refusal(files: readonly LoadedRules[], what: string): UsageError {
+  const named = files.map((l) => ruleSetLabel(l.rules.name, l.origin.source)).join(' and ');
+  return new UsageError(`rule set ${named}: its decisions do not answer from their arguments alone: ${what}; ${KEEP_NO_STATE}`);
 }
 
 /**
@@ -84,15 +92,15 @@ export async function refuseStatefulRules(spec: string, loaded: LoadedRules): Pr
   const first = await freshCopy(spec, loaded);
   const second = await freshCopy(spec, loaded);
   if (first === null || second === null) return;
-  const found = probeState({ rules: [first, second], oldRules: null });
+  const found = probeState([first, second]);
   if (found === null) return;
-  throw new UsageError(
-    `rule set ${JSON.stringify(loaded.rules.name)} (${loaded.origin.source}): its decisions do not answer from their arguments alone: seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed}); ${KEEP_NO_STATE}`,
-  );
+  throw refusal([loaded], `seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed})`);
 }
 
-/** What every refusal here asks of the rule file. */
-const KEEP_NO_STATE = 'keep no state between calls (a module-level variable outlives the crashes and restarts the checker simulates, and carries over to the next seed and world), and no randomness or clock';
+/** Refuses, in one line, a rule file among `loaded` whose decisions keep state between calls, before the command runs it. */
+export async function probeRuleFiles(loaded: LoadedSpecs): Promise<void> {
+  for (const [spec, l] of loaded) if (l !== null) await refuseStatefulRules(spec, l);
+}
 
 /** Seeds of a check that leave a witness of their run: about this many, spread over its seeds. */
 export const WITNESSES = 32;
@@ -112,8 +120,8 @@ export function witnessEvery(from: number, to: number): number {
  * say), and state that builds up over hundreds of seeds. Nothing for a
  * check without a rule file or without witnesses.
  */
-export async function refuseUnlikeWitnesses(loaded: readonly (readonly [string, LoadedRules | null])[], plan: Omit<CheckPlan, 'rules' | 'oldRules' | 'seedStart' | 'seeds'>, witnesses: Readonly<Record<string, string>> | undefined): Promise<void> {
-  const files = loaded.filter(([, l]) => l?.pin !== undefined);
+export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan, witnesses: Readonly<Record<string, string>> | undefined): Promise<void> {
+  const files = filesOf(loaded);
   if (files.length === 0 || witnesses === undefined) return;
   const copies: (RuleSet | null)[] = [];
   for (const [spec, l] of loaded) copies.push(l === null ? null : ((await freshCopy(spec, l)) ?? l.rules));
@@ -121,15 +129,11 @@ export async function refuseUnlikeWitnesses(loaded: readonly (readonly [string, 
   if (rules === null) return;
   // In reverse: a short check witnesses every seed, and a copy that ran them in the check's order would build up the same state.
   const seeds = Object.keys(witnesses).map(Number).sort((a, b) => b - a);
-  for (const seed of seeds) {
-    const again = runShard({ ...plan, rules, oldRules, seedStart: seed, seeds: 1, stopOnViolation: false, witnessEvery: 1 }, seed, seed + 1).witnesses?.[seed];
+  for (const [seed, again] of witnessesIn(rules, oldRules, seeds, plan)) {
     const was = witnesses[seed];
     if (again === was) continue;
-    const read = (w: string | undefined): string => (w === undefined ? 'a decision broke its contract' : (w.split('#')[0] ?? w));
-    const named = files.map(([, l]) => `${JSON.stringify(l?.rules.name)} (${l?.origin.source})`).join(' and ');
-    throw new UsageError(
-      `rule set ${named}: its decisions do not answer from their arguments alone: seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : ''}; ${KEEP_NO_STATE}`,
-    );
+    const alike = read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : '';
+    throw refusal(files, `seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${alike}`);
   }
 }
 
@@ -141,13 +145,12 @@ export async function refuseUnlikeWitnesses(loaded: readonly (readonly [string, 
  * of an internal error. Null for any other error, or without a rule file
  * (then it is the checker's own fault, and reported as one).
  */
-export function unrepeatedRun(loaded: readonly (readonly [string, LoadedRules | null])[], err: unknown): UsageError | null {
-  const files = loaded.filter(([, l]) => l?.pin !== undefined);
+export function unrepeatedRun(loaded: LoadedSpecs, err: unknown): UsageError | null {
+  const files = filesOf(loaded);
   if (files.length === 0 || !(err instanceof Error)) return null;
   const seed = /seed (\d+) ran differently when run again to record its trace \((\d+) steps against (\d+)\)/.exec(err.message);
   const kept = /the counterexample for (\S+) no longer violates when re-run/.exec(err.message);
-  if (seed === null && kept === null) return null;
-  const what = seed !== null ? `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})` : `its counterexample of ${kept?.[1] ?? ''} no longer violated when run again to write its trace`;
-  const named = files.map(([, l]) => `${JSON.stringify(l?.rules.name)} (${l?.origin.source})`).join(' and ');
-  return new UsageError(`rule set ${named}: its decisions do not answer from their arguments alone: ${what}; ${KEEP_NO_STATE}`);
+  if (seed !== null) return refusal(files, `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})`);
+  if (kept !== null) return refusal(files, `its counterexample of ${kept[1]} no longer violated when run again to write its trace`);
+  return null;
 }

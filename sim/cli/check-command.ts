@@ -20,8 +20,8 @@ import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
-import { loadRules, pinsOf, type LoadedRules, type RulePins } from '../rules-loader.ts';
-import { refuseStatefulRules, refuseUnlikeWitnesses, unrepeatedRun, witnessEvery } from '../rules-state-probe.ts';
+import { loadRules, pinsOf, type LoadedSpecs, type RulePins } from '../rules-loader.ts';
+import { probeRuleFiles, refuseUnlikeWitnesses, unrepeatedRun, witnessEvery } from '../rules-state-probe.ts';
 import { IN_PROCESS } from '../rule-values.ts';
 import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
@@ -68,9 +68,6 @@ export interface CheckFlags {
   symmetry?: boolean;
 }
 
-/** The rule sets a command loaded, by the spec that named each. */
-export type LoadedSpecs = readonly (readonly [string, LoadedRules | null])[];
-
 /**
  * Resolves the rule sets named by flags, with what pins their code for the
  * command's threads and later pieces (`PlanSpec.pins`), and what was loaded
@@ -82,11 +79,6 @@ export async function rulesPair(rules: string | undefined, oldRules: string | un
   const o = oldRules !== undefined ? await loadRules(oldRules) : null;
   const loaded: LoadedSpecs = [[spec, r], ...(oldRules !== undefined ? [[oldRules, o] as const] : [])];
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null, pins: pinsOf(loaded), loaded };
-}
-
-/** Refuses, in one line, a rule file whose decisions keep state between calls, before the command runs it (rules-state-probe.ts). */
-export async function probeRuleFiles(loaded: LoadedSpecs): Promise<void> {
-  for (const [spec, l] of loaded) if (l !== null) await refuseStatefulRules(spec, l);
 }
 
 /** `pins` as a plan's optional field: none when no rule file was loaded. */

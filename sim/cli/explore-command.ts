@@ -28,7 +28,8 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../outbox/e
 import { counterexampleOf, exploreOutbox, type OutboxSearch } from '../outbox/explore-outbox.ts';
 import { writeCounterexample } from '../outbox/record-trace.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
-import { probeRuleFiles, rulesPair, replayCommand } from './check-command.ts';
+import { rulesPair, replayCommand } from './check-command.ts';
+import { probeRuleFiles } from '../rules-state-probe.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import type { Io } from './io.ts';

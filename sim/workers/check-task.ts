@@ -61,6 +61,8 @@ export async function runTask(task: CheckTask): Promise<ShardResult> {
   if (task.watch) attachWatch(task.watch);
   const rules = await ruleSetOf(task.plan.rules, task.plan.pins);
   const oldRules = task.plan.oldRules !== null ? await ruleSetOf(task.plan.oldRules, task.plan.pins) : null;
-  return runShard({ rules, oldRules, seedStart: task.from, seeds: task.to - task.from, broker: task.plan.broker, ...(task.plan.settings !== undefined ? { settings: task.plan.settings } : {}), ...(task.plan.atMostOnce === true ? { atMostOnce: true } : {}), ...(task.plan.operatorActionsMax !== undefined ? { operatorActionsMax: task.plan.operatorActionsMax } : {}), bounds: task.plan.bounds, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}), ...(task.plan.witnessEvery !== undefined ? { witnessEvery: task.plan.witnessEvery } : {}) }, task.from, task.to);
+  // The plan's own fields as they are (broker, settings, bounds, ...): only the rule sets are named by spec here.
+  const { rules: _rules, oldRules: _oldRules, pins: _pins, ...shared } = task.plan;
+  return runShard({ ...shared, rules, oldRules, seedStart: task.from, seeds: task.to - task.from, ...(task.stopOnViolation === true ? { stopOnViolation: true } : {}) }, task.from, task.to);
 }
 
