@@ -22,7 +22,7 @@ const GOOD: Record<Decision, unknown[]> = {
   preSend: [null, record, { ...record, inFlight: true }],
   envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
   classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
-  complete: [[record], [record, { ...record, status: 'PARKED', reason: 'max-attempts' }]],
+  complete: [[], [record], [record, { ...record, status: 'PARKED', reason: 'max-attempts' }]],
   requeue: [record, legacy],
   dispose: [{ kind: 'archive', file }, { kind: 'quarantine', file, cause: 'x' }, { kind: 'leave' }],
 };
@@ -35,7 +35,7 @@ const BAD: Record<Decision, unknown[]> = {
   preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
   envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
   classify: ['strange', undefined, 'ok', null],
-  complete: ['done', [], [null], [legacy], undefined, record],
+  complete: ['done', [null], [legacy], undefined, record],
   requeue: [null, undefined, { ...record, resendEpoch: Number.NaN }, { ...record, status: 'GONE' }],
   dispose: [{ kind: 'burn' }, { kind: 'archive' }, { kind: 'quarantine', file }, undefined],
 };

@@ -61,7 +61,7 @@ function contractFor(record: typeof fullRecord | typeof metadataRecord, payload:
     preSend: { schema: record.nullable(), expected: `an OutboxRecord or null${payload}` },
     envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
     classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
-    complete: { schema: z.array(record).min(1), expected: `a non-empty array of OutboxRecords${payload}` },
+    complete: { schema: z.array(record), expected: `an array of OutboxRecords (empty: nothing written)${payload}` },
     requeue: { schema: storedRecord, expected: `an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)${payload}` },
     dispose: {
       schema: z.discriminatedUnion('kind', [

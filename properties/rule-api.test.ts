@@ -31,6 +31,7 @@ import selectBelowCapParks from './rule-api/select-below-cap-parks.ts';
 import stampVersionOld from './rule-api/stamp-version-old.ts';
 import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
 import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
+import transientWritesNothing from './rule-api/transient-writes-nothing.ts';
 
 /** `outbox-sim explore` with the eventually properties; every violated property when `all`. */
 export function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, all = false) {
@@ -183,5 +184,19 @@ describe('which records an engine selects is a decision (selectable)', () => {
   it('a selectable that returns a non-boolean breaks its contract', () => {
     const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
     expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/selectable returned "yes", expected a boolean/);
+  });
+});
+
+describe('complete may write nothing (an empty list)', () => {
+  it('the contract accepts no write, and the engine completes its attempt without one', () => {
+    const guarded = guardRules(transientWritesNothing);
+    expect(guarded.complete(freshRecord('A', 0), 'transient', { attemptsMax: 2 }, { who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toEqual([]);
+    const w = walk(transientWritesNothing, null, { engines: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing']);
+    // The pre-send write is the record's last: READY, still marked in flight, its attempt not counted.
+    expect(w.records.a?.kind === 'record' ? [w.records.a.record.status, w.records.a.record.attempts, w.records.a.record.inFlight] : null).toEqual(['READY', 0, true]);
+  });
+  it('a 503 that writes nothing is never counted, so the engine retries it forever: quiet-after-healing', () => {
+    const r = search(transientWritesNothing, null, {});
+    expect(r.found).toEqual(['quiet-after-healing']);
   });
 });
