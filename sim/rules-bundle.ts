@@ -156,6 +156,7 @@ export async function bundleRuleFile(path: string, source: Uint8Array): Promise<
   const { build } = await import('esbuild');
   const fileUrl = pathToFileURL(path).href;
   let text: string;
+  let inputs: string[];
   try {
     const out = await build({
       stdin: { contents: source, resolveDir: dirname(path), sourcefile: path, loader: LOADERS[extname(path)] ?? 'ts' },
@@ -173,15 +174,44 @@ export async function bundleRuleFile(path: string, source: Uint8Array): Promise<
       outfile: resolve('/', 'rules.mjs'),
       sourceRoot: pathToFileURL(resolve('/')).href,
       plugins: [runningOutboxSim()],
+      // The files it read, for `check --watch` (sim/cli/check-watch.ts) to watch.
+      metafile: true,
       // A bundled `require` (CommonJS syntax, or a CommonJS package) resolves from the user's file, as it would have there.
       banner: { js: `import { createRequire as __outboxSimRequire } from 'node:module'; const require = __outboxSimRequire(${JSON.stringify(fileUrl)});` },
     });
     text = out.outputFiles[0].text;
+    inputs = localInputs(path, Object.keys(out.metafile?.inputs ?? {}));
   } catch (err) {
     throw compileError(err);
   }
   publishApi();
-  return pathToFileURL(store(text)).href;
+  const url = pathToFileURL(store(text)).href;
+  bundleInputs.set(url, inputs);
+  return url;
+}
+
+/**
+ * The files of the user's own code a bundle was made from, by its URL: the
+ * rule file and every file of theirs it imports (packages under
+ * node_modules left out), absolute. Kept for the bundles this thread made.
+ */
+const bundleInputs = new Map<string, readonly string[]>();
+
+/** The user's files bundle `url` was made from (see {@link bundleInputs}); just the rule file when this thread did not make it. */
+export function inputsOf(url: string, ruleFile: string): readonly string[] {
+  return bundleInputs.get(url) ?? [ruleFile];
+}
+
+/** The rule file and the metafile's inputs that are files of the user's (esbuild names them from the working folder; the entry is stdin). */
+function localInputs(path: string, inputs: readonly string[]): string[] {
+  const files = new Set<string>([path]);
+  for (const input of inputs) {
+    if (input.startsWith('<') || input.includes(':')) continue;
+    const file = resolve(process.cwd(), input);
+    if (file.split(sep).includes('node_modules') || !existsSync(file)) continue;
+    files.add(file);
+  }
+  return [...files];
 }
 
 /**

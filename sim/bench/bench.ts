@@ -36,6 +36,7 @@ import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './sp
 import { POR_HEADING, porSection } from './por-bench.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection, sectionOf } from './check-speed.ts';
 import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
+import { WATCH_HEADING, watchSection } from './watch-bench.ts';
 import { sectionLog } from './section-log.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
@@ -292,6 +293,7 @@ function spinSection(): string[] {
 const ONLY: Readonly<Record<string, { heading: string; section: (clock: () => number) => Promise<string[]> }>> = {
   'check-speed': { heading: CHECK_SPEED_HEADING, section: checkSpeedSection },
   'first-answers': { heading: FIRST_ANSWERS_HEADING, section: firstAnswersSection },
+  watch: { heading: WATCH_HEADING, section: watchSection },
   spin: { heading: SPIN_HEADING, section: () => Promise.resolve(spinSection()) },
   por: { heading: POR_HEADING, section: () => Promise.resolve(porLines()) },
 };
@@ -304,7 +306,7 @@ function porLines(): string[] {
 }
 
 export async function main(argv: readonly string[] = []): Promise<number> {
-  // `npm run bench -- --only check-speed` (or first-answers, spin, por): measure and replace that section alone, keeping the rest of the file.
+  // `npm run bench -- --only check-speed` (or first-answers, watch, spin, por): measure and replace that section alone, keeping the rest of the file.
   if (argv[0] === '--only') {
     const only = ONLY[argv[1] ?? ''];
     if (only === undefined) throw new Error(`bench: --only takes ${Object.keys(ONLY).join(' or ')}, got ${argv[1] ?? 'nothing'}`);
@@ -324,6 +326,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   log('');
   lines.push(...(await checkSpeedSection(now)));
   lines.push(...(await firstAnswersSection(now)));
+  lines.push(...(await watchSection(now)));
 
   // Fast path against XState, on the same recorded engine steps, alternated to spread the noise.
   const inputs = recordEngineSteps(300);

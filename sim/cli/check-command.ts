@@ -66,6 +66,8 @@ export interface CheckFlags {
   smallWorldsOnly?: boolean;
   /** False with --no-symmetry: the small worlds store every state, not one per class equal up to renaming pids. */
   symmetry?: boolean;
+  /** Check again each time the rule file (or a file it imports) changes, until Ctrl-C (check-watch.ts); the command line's only. */
+  watch?: boolean;
 }
 
 /**
@@ -209,7 +211,10 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
-  return withInterruptSignals(async () => (await runCheck(flags, io)).code);
+  const once = async (f: CheckFlags, o: Io): Promise<number> => (await runCheck(f, o)).code;
+  if (flags.watch !== true) return withInterruptSignals(() => once(flags, io));
+  const { watchCheck } = await import('./check-watch.ts');
+  return withInterruptSignals(() => watchCheck(flags, io, once));
 }
 
 /** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */

@@ -109,6 +109,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--shard <i/n>', 'run only shard I of N of the seeds (for a CI matrix); combine with merge')
     .option('--shard-out <file>', 'where the shard result is written (default traces/shards/...)')
     .option('--stop-on-first', 'end the run at the first violation found (exit 1); the summary covers the seeds run')
+    .option('--watch', 'check again each time the rule file, or a file of yours it imports, is saved; Ctrl-C ends it (exit 130)')
     .action(async (opts: CheckFlags) => {
       code = await (await import('./check-command.ts')).checkCommand(opts, io);
     });

@@ -1,0 +1,120 @@
+/**
+ * `check --watch`: a check, then another on every save of the rule file or
+ * of a file of the user's it imports, each the check a fresh command gives
+ * of what the files then hold; a save that does not compile prints its one
+ * line and the watch goes on; Ctrl-C ends it with 130, also through the
+ * supervised command thread the command line runs a rule file on.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
+import { runCheck, type CheckFlags } from './check-command.ts';
+import { watchCheck, watchedSpecs } from './check-watch.ts';
+import type { Io } from './io.ts';
+import { main } from './main.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-watch-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => clearInterrupt());
+
+const RULES = `import { extendRules, failClosed } from 'outbox-sim';
+import { refusal } from './outcome.ts';
+export default extendRules(failClosed, { name: 'watched', summary: 'a 400 classified by a helper file', classify: (r) => (r === 'refused-400' ? refusal : failClosed.classify(r)) });
+`;
+/** The helper the rule file imports: a 400 as a definite refusal (fail-closed's reading), or as delivered (a flaw any few seeds show). */
+const HELPER_CLEAN = "export const refusal = 'definite' as const;\n";
+const HELPER_FLAWED = "export const refusal = 'confirmed' as const;\n";
+
+/** Lines a command wrote, both streams in order. */
+function capture(): { io: Io; lines: string[] } {
+  const lines: string[] = [];
+  return { io: { out: (l) => lines.push(l), err: (l) => lines.push(l), tty: false }, lines };
+}
+
+/** Resolves once `lines` holds `n` lines matching `pattern` (polled; the test's timeout bounds it). */
+async function until(lines: string[], pattern: RegExp, n = 1): Promise<void> {
+  while (lines.filter((l) => pattern.test(l)).length < n) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('check --watch', () => {
+  it('refuses without a rule file to follow, and with a shard (one line each, exit 2)', async () => {
+    expect(() => watchedSpecs({ rules: 'fail-closed' })).toThrow(/^--watch follows a rule file: give one with --rules/);
+    expect(() => watchedSpecs({ rules: './x.ts', shard: '1/2' })).toThrow(/cannot be used with --shard/);
+    expect(watchedSpecs({ rules: 'fail-closed', oldRules: './old.ts' })).toEqual(['./old.ts']);
+    const { io, lines } = capture();
+    expect(await main(['check', '--watch', '--seeds', '3'], io)).toBe(2);
+    expect(lines).toEqual(['outbox-sim: --watch follows a rule file: give one with --rules (or --old-rules), for example --rules ./my-rules.ts']);
+  });
+
+  it('checks again on each save of an imported file, goes on past a save that does not compile, and ends on Ctrl-C with 130', async () => {
+    const rules = join(dir, 'rules.ts');
+    const helper = join(dir, 'outcome.ts');
+    writeFileSync(rules, RULES);
+    writeFileSync(helper, HELPER_CLEAN);
+    const { io, lines } = capture();
+    const flags: CheckFlags = { rules, watch: true, seeds: '30', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
+    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, 20);
+    await until(lines, /^watching /);
+    expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated']);
+    expect(lines.at(-1)).toMatch(/^watching .*rules\.ts and 1 file imported for changes \(exit 0 above; Ctrl-C to stop\)$/);
+
+    writeFileSync(helper, HELPER_FLAWED);
+    await until(lines, /^watching /, 2);
+    expect(lines).toContainEqual(expect.stringMatching(/outcome\.ts changed: checking again$/));
+    expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
+    expect(lines.at(-1)).toMatch(/\(exit 1 above; Ctrl-C to stop\)$/);
+
+    // Half-way through an edit: the line a command would print, and the watch goes on.
+    writeFileSync(rules, RULES.replace('export default', 'export default ('));
+    await until(lines, /^watching /, 3);
+    expect(lines).toContainEqual(expect.stringMatching(/^outbox-sim: rule file does not compile: .*rules\.ts:3:/));
+    expect(lines.at(-1)).toMatch(/\(exit 2 above; Ctrl-C to stop\)$/);
+
+    writeFileSync(helper, HELPER_CLEAN);
+    writeFileSync(rules, RULES);
+    await until(lines, /^watching /, 4);
+    expect(lines.filter((l) => l.startsWith('RESULT')).at(-1)).toBe('RESULT: no property violated');
+
+    requestInterrupt('SIGINT');
+    expect(await watching).toBe(130);
+    expect(lines.filter((l) => l.startsWith('RESULT'))).toHaveLength(3);
+  }, 60_000);
+
+  it('a save that leaves the content as it was is not a change', async () => {
+    const rules = join(dir, 'same.ts');
+    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
+    writeFileSync(join(dir, 'same-outcome.ts'), HELPER_CLEAN);
+    const { io, lines } = capture();
+    let runs = 0;
+    const watching = watchCheck({ rules, watch: true }, io, async () => ++runs, 20);
+    await until(lines, /^watching /);
+    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
+    await new Promise((r) => setTimeout(r, 200));
+    requestInterrupt('SIGTERM');
+    expect(await watching).toBe(143);
+    expect(runs).toBe(1);
+  });
+
+  it('through the command line: the rule file runs on the supervised thread, a save runs it again, SIGINT ends it with 130', async () => {
+    const rules = join(dir, 'cli-rules.ts');
+    writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_CLEAN);
+    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./cli-outcome.ts'"));
+    const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'check', '--rules', rules, '--watch', '--seeds', '30', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const take = (chunk: Buffer): void => void lines.push(...chunk.toString().split('\n').filter((l) => l !== ''));
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    await until(lines, /^watching /);
+    writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_FLAWED);
+    await until(lines, /^watching /, 2);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
+  }, 60_000);
+});

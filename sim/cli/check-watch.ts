@@ -1,0 +1,163 @@
+/**
+ * `check --watch`: the check runs, then again each time the rule file, or a
+ * file of the user's it imports, is saved with new content, in the same
+ * process until Ctrl-C (130) or SIGTERM (143). A re-check runs on code the
+ * JIT has already compiled: the main job on a rule file took about 3.7 s
+ * cold and about 2 s again (docs/performance.md, 'Watching a rule file').
+ *
+ * Each run is the plain `check` of what the files hold when it starts: the
+ * file is loaded anew (its bundle is named by its content, rules-loader.ts),
+ * probed for kept state, and its verdict, traces and exit code are those a
+ * fresh `check` of that content gives. A save that does not compile, or a
+ * rule set that breaks its contract, prints its one line and the watch goes
+ * on to the next save: a half-written file is normal while editing. A
+ * decision that hangs still ends the command (its thread cannot be stopped
+ * otherwise: supervisor.ts).
+ *
+ * Files are polled, not watched by the operating system: editors save by
+ * writing a new file and renaming it over the old one, which ends an
+ * inode's watch. Their content is compared, not their modification time,
+ * which some file systems keep to the second: a handful of small files is
+ * cheap to read and hash ten times a second. A change
+ * counts once the content differs from what the last run started from and
+ * has stayed the same for one more poll (an editor's save can take two
+ * writes).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RuleFault } from '../../model/rule-fault.ts';
+import { interruptExitCode, interruption } from '../interrupt.ts';
+import { inputsOf } from '../rules-bundle.ts';
+import { loadRules, looksLikePath } from '../rules-loader.ts';
+import { UsageError } from '../usage-error.ts';
+import { terminalText } from '../terminal-text.ts';
+import type { CheckFlags } from './check-command.ts';
+import type { Io } from './io.ts';
+import { ruleFaultLine } from './rule-fault.ts';
+
+/** How often the watched files are looked at, in milliseconds. */
+export const WATCH_POLL_MS = 100;
+
+/**
+ * Checks one watch runs at most. Every version of a rule file loaded stays
+ * in the process (a JavaScript module cannot be unloaded): the bound keeps a
+ * day of saves from growing it without end, and is reported when reached.
+ */
+export const WATCH_RUNS_MAX = 1_000;
+
+/** The flags a watch refuses: what they ask for is one run's output to keep. */
+const ONE_RUN_ONLY: readonly ['shard' | 'shardOut', string][] = [
+  ['shard', '--shard'],
+  ['shardOut', '--shard-out'],
+];
+
+/** The rule files a watch follows: the specs of --rules and --old-rules that are paths (a catalog rule set never changes). */
+export function watchedSpecs(flags: Pick<CheckFlags, 'rules' | 'oldRules' | 'shard' | 'shardOut'>): string[] {
+  for (const [flag, name] of ONE_RUN_ONLY) {
+    if (flags[flag] !== undefined) throw new UsageError(`--watch checks again on every save and cannot be used with ${name} (a shard is one run's part of a whole)`);
+  }
+  const specs = [flags.rules, flags.oldRules].filter((s): s is string => s !== undefined && looksLikePath(s));
+  if (specs.length === 0) throw new UsageError('--watch follows a rule file: give one with --rules (or --old-rules), for example --rules ./my-rules.ts');
+  return specs;
+}
+
+/** One check; the bad input a save can bring (a file that does not compile, a broken decision) as its one line and exit 2, as `main` prints it. */
+async function checkOnce(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>): Promise<number> {
+  try {
+    return await run(flags, io);
+  } catch (err) {
+    if (err instanceof UsageError) io.err(`outbox-sim: ${terminalText(err.message)}`);
+    else if (err instanceof RuleFault) io.err(`outbox-sim: ${ruleFaultLine(err, 'check')}`);
+    else throw err;
+    return 2;
+  }
+}
+
+/** The files to watch now: each rule file and the files of the user's it imports, as far as it still compiles. */
+async function filesOf(specs: readonly string[]): Promise<string[]> {
+  const files = new Set<string>();
+  for (const spec of specs) {
+    const path = resolve(spec);
+    files.add(path);
+    try {
+      const loaded = await loadRules(spec);
+      if (loaded.pin !== undefined) for (const f of inputsOf(loaded.pin.bundle, path)) files.add(f);
+    } catch {
+      // The run has said what is wrong with it; the file itself is watched for the fix.
+    }
+  }
+  return [...files].sort();
+}
+
+/** A file's content as a hash, or null while it is missing or unreadable (in the middle of an editor's save). */
+function contentOf(file: string): string | null {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until one of `files` holds content other than `before` (taken as the
+ * last run started) that stays the same over one more poll; resolves to that
+ * file, or to null when an interrupt came first.
+ */
+async function nextChange(files: readonly string[], before: ReadonlyMap<string, string | null>, pollMs: number): Promise<string | null> {
+  let pending: { file: string; content: string } | null = null;
+  for (;;) {
+    if (interruption() !== null) return null;
+    await sleep(pollMs);
+    if (interruption() !== null) return null;
+    if (pending !== null) {
+      if (contentOf(pending.file) === pending.content) return pending.file;
+      pending = null;
+    }
+    for (const file of files) {
+      const content = contentOf(file);
+      if (content !== null && content !== before.get(file)) {
+        pending = { file, content };
+        break;
+      }
+    }
+  }
+}
+
+/** How the watch names a file: from the working folder, as the user gave it. */
+function shown(file: string): string {
+  return terminalText(relative(process.cwd(), file) || file);
+}
+
+/**
+ * Runs `check` (by `run`, the command without --watch) now and after every
+ * change of the rule files, until an interrupt: its exit code (130 or 143),
+ * or the last run's after {@link WATCH_RUNS_MAX} runs. Status lines go to
+ * stderr, so that stdout holds the runs' reports (one JSON object a line
+ * with --json).
+ */
+export async function watchCheck(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs = WATCH_POLL_MS): Promise<number> {
+  const specs = watchedSpecs(flags);
+  let files = specs.map((s) => resolve(s));
+  for (let runs = 1; ; runs++) {
+    // What the files hold as the run starts: a save during the run is the next run's.
+    const before = new Map(files.map((f) => [f, contentOf(f)]));
+    const code = await checkOnce(flags, io, run);
+    const signal = interruption();
+    if (signal !== null) return code === 130 || code === 143 ? code : interruptExitCode(signal);
+    if (runs >= WATCH_RUNS_MAX) {
+      io.err(`outbox-sim: --watch stopped after ${WATCH_RUNS_MAX} checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching`);
+      return code;
+    }
+    const now = await filesOf(specs);
+    // Files first seen now (imports the run found) are compared with what they hold now.
+    for (const f of now) if (!before.has(f)) before.set(f, contentOf(f));
+    files = now;
+    const imports = files.length - specs.length;
+    io.err(`watching ${specs.map((s) => shown(resolve(s))).join(' and ')}${imports > 0 ? ` and ${imports} file${imports === 1 ? '' : 's'} imported` : ''} for changes (exit ${code} above; Ctrl-C to stop)`);
+    const changed = await nextChange(files, before, pollMs);
+    if (changed === null) return interruptExitCode(interruption() ?? 'SIGINT');
+    io.err(`${shown(changed)} changed: checking again`);
+  }
+}
