@@ -121,7 +121,7 @@ describe('broken rule files', () => {
     // The trace was made with a rule file: replay runs it only when given it (content hash checked).
     expect((await cli(['replay', path as string, '--rules', `${DIR}/dispose-malformed.ts`])).code).toBe(0);
     expect(diff.code, diff.stderr).toBe(2);
-    expect(diff.stderr).toMatch(/^outbox-sim: rule set "complete-malformed" \([^)]+\): complete returned "done", expected a non-empty array of OutboxRecords( \(payload optional: metadata-only records are declared legal\))?; at search depth \d+ \(during diff\)\n$/);
+    expect(diff.stderr).toMatch(/^outbox-sim: rule set "complete-malformed" \([^)]+\): complete returned "done", expected an array of OutboxRecords \(empty: nothing written\)( \(payload optional: metadata-only records are declared legal\))?; at search depth \d+ \(during diff\)\n$/);
     expect(replay.code, replay.stderr).toBe(2);
     expect(replay.stderr).toMatch(new RegExp(`^outbox-sim: rule set "dispose-malformed" \\([^)]+\\): dispose returned {"kind":"burn"}, ${expected} \\(during replay\\)\n$`));
     expect(recheck.code, recheck.stderr).toBe(2);
