@@ -84,6 +84,26 @@ describe('check --watch', () => {
     expect(lines.filter((l) => l.startsWith('RESULT'))).toHaveLength(3);
   }, 60_000);
 
+  it('on two workers, a re-check on the threads kept from the check before reports what the first did', async () => {
+    const rules = join(dir, 'two.ts');
+    writeFileSync(join(dir, 'two-outcome.ts'), HELPER_CLEAN);
+    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./two-outcome.ts'"));
+    const { io, lines } = capture();
+    const flags: CheckFlags = { rules, watch: true, seeds: '400', swarmOnly: true, workers: '2', json: true, out: join(dir, 'two-traces') };
+    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, 20);
+    await until(lines, /^watching /);
+    // A comment: another bundle, the same rule set.
+    writeFileSync(rules, `${RULES.replace("'./outcome.ts'", "'./two-outcome.ts'")}// saved again\n`);
+    await until(lines, /^watching /, 2);
+    requestInterrupt('SIGINT');
+    expect(await watching).toBe(130);
+    // Everything but the seconds: the runs, steps, layers, ends, coverage and what was reached.
+    const reports = lines.filter((l) => l.startsWith('{')).map((l) => ({ ...(JSON.parse(l) as Record<string, unknown>), seconds: 0 }));
+    expect(reports).toHaveLength(2);
+    expect(reports[0]).toMatchObject({ ok: true, runs: 400 });
+    expect(reports[1]).toEqual(reports[0]);
+  }, 60_000);
+
   it('a save that leaves the content as it was is not a change', async () => {
     const rules = join(dir, 'same.ts');
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));

@@ -33,6 +33,7 @@ import { inputsOf } from '../rules-bundle.ts';
 import { loadRules, looksLikePath } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
 import { terminalText } from '../terminal-text.ts';
+import { withKeptPools } from '../workers/kept-pools.ts';
 import type { CheckFlags } from './check-command.ts';
 import type { Io } from './io.ts';
 import { ruleFaultLine } from './rule-fault.ts';
@@ -139,6 +140,11 @@ function shown(file: string): string {
  */
 export async function watchCheck(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs = WATCH_POLL_MS): Promise<number> {
   const specs = watchedSpecs(flags);
+  // The worker threads too stay warm from one check to the next.
+  return withKeptPools(() => watchLoop(specs, flags, io, run, pollMs));
+}
+
+async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs: number): Promise<number> {
   let files = specs.map((s) => resolve(s));
   for (let runs = 1; ; runs++) {
     // What the files hold as the run starts: a save during the run is the next run's.

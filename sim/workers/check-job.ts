@@ -35,7 +35,7 @@ import { watchBuffer } from '../watch.ts';
 import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
-import { checkThreadPool } from './thread-pool.ts';
+import { endJobPool, jobPool } from './kept-pools.ts';
 import { INTERRUPT_WAIT_MS, ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
 
 /** The caller's clock and hooks. */
@@ -165,7 +165,8 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
 
   flush();
   const threads = job.workers - 1;
-  const pool = threads > 0 ? await checkThreadPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }) : null;
+  const lent = threads > 0 ? await jobPool(threads, job.plan ?? { rules: job.rules, oldRules: job.oldRules, broker: null, bounds: BOUNDS_DEFAULT }) : null;
+  const pool = lent?.pool ?? null;
   let interruptWait: NodeJS.Timeout | null = null;
   let interruptWaitOver = false;
   // An interrupt also wakes the wait for the threads' pieces below, which then waits at most INTERRUPT_WAIT_MS more.
@@ -253,10 +254,12 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     clearInterval(watchInterrupt);
     if (interruptWait !== null) clearTimeout(interruptWait);
     for (const p of ports) p.close();
-    // A job that failed ends its threads before it throws; one that is done hands their end to the caller.
-    if (pool !== null) {
-      if (done) threadsEnded = pool.destroy();
-      else await pool.destroy();
+    // A job that failed ends its threads before it throws; one that is done hands their end to the caller
+    // (or its pool to the next check, under check --watch: kept-pools.ts).
+    if (lent !== null) {
+      const wellEnded = done && !interrupted();
+      if (done) threadsEnded = endJobPool(lent, wellEnded);
+      else await endJobPool(lent, false);
     }
   }
   flush();
