@@ -25,6 +25,8 @@ const RULES = `import { extendRules, failClosed } from 'outbox-sim';
 import { refusal } from './outcome.ts';
 export default extendRules(failClosed, { name: 'watched', summary: 'a 400 classified by a helper file', classify: (r) => (r === 'refused-400' ? refusal : failClosed.classify(r)) });
 `;
+/** A rule file that imports nothing. */
+const CLEAN_ONLY = "import { extendRules, failClosed } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'bound', summary: 'fail-closed by another name' });\n";
 /** The helper the rule file imports: a 400 as a definite refusal (fail-closed's reading), or as delivered (a flaw any few seeds show). */
 const HELPER_CLEAN = "export const refusal = 'definite' as const;\n";
 const HELPER_FLAWED = "export const refusal = 'confirmed' as const;\n";
@@ -57,7 +59,7 @@ describe('check --watch', () => {
     writeFileSync(helper, HELPER_CLEAN);
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '30', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
-    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, 20);
+    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated']);
     expect(lines.at(-1)).toMatch(/^watching .*rules\.ts and 1 file imported for changes \(exit 0 above; Ctrl-C to stop\)$/);
@@ -68,14 +70,14 @@ describe('check --watch', () => {
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
     expect(lines.at(-1)).toMatch(/\(exit 1 above; Ctrl-C to stop\)$/);
 
-    // Half-way through an edit: the line a command would print, and the watch goes on.
-    writeFileSync(rules, RULES.replace('export default', 'export default ('));
+    // Half-way through an edit of the imported file: the line a command would print, and the watch goes on,
+    // still watching the import (the rule file does not compile, so its imports are not known afresh).
+    writeFileSync(helper, "export const refusal = 'definite' as const;\nexport const x = (;\n");
     await until(lines, /^watching /, 3);
-    expect(lines).toContainEqual(expect.stringMatching(/^outbox-sim: rule file does not compile: .*rules\.ts:3:/));
-    expect(lines.at(-1)).toMatch(/\(exit 2 above; Ctrl-C to stop\)$/);
+    expect(lines).toContainEqual(expect.stringMatching(/^outbox-sim: rule file does not compile: .*outcome\.ts:2:/));
+    expect(lines.at(-1)).toMatch(/and 1 file imported for changes \(exit 2 above; Ctrl-C to stop\)$/);
 
     writeFileSync(helper, HELPER_CLEAN);
-    writeFileSync(rules, RULES);
     await until(lines, /^watching /, 4);
     expect(lines.filter((l) => l.startsWith('RESULT')).at(-1)).toBe('RESULT: no property violated');
 
@@ -90,7 +92,7 @@ describe('check --watch', () => {
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./two-outcome.ts'"));
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '400', swarmOnly: true, workers: '2', json: true, out: join(dir, 'two-traces') };
-    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, 20);
+    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     // A comment: another bundle, the same rule set.
     writeFileSync(rules, `${RULES.replace("'./outcome.ts'", "'./two-outcome.ts'")}// saved again\n`);
@@ -104,13 +106,26 @@ describe('check --watch', () => {
     expect(reports[1]).toEqual(reports[0]);
   }, 60_000);
 
+  it('stops at its bound of checks, and says so', async () => {
+    const rules = join(dir, 'bound.ts');
+    writeFileSync(rules, CLEAN_ONLY);
+    const { io, lines } = capture();
+    let runs = 0;
+    const watching = watchCheck({ rules, watch: true }, io, async () => (++runs, 1), { pollMs: 20, runsMax: 2 });
+    await until(lines, /^watching /);
+    writeFileSync(rules, `${CLEAN_ONLY}// again\n`);
+    expect(await watching).toBe(1);
+    expect(runs).toBe(2);
+    expect(lines.at(-1)).toBe('outbox-sim: --watch stopped after 2 checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching');
+  });
+
   it('a save that leaves the content as it was is not a change', async () => {
     const rules = join(dir, 'same.ts');
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
     writeFileSync(join(dir, 'same-outcome.ts'), HELPER_CLEAN);
     const { io, lines } = capture();
     let runs = 0;
-    const watching = watchCheck({ rules, watch: true }, io, async () => ++runs, 20);
+    const watching = watchCheck({ rules, watch: true }, io, async () => ++runs, { pollMs: 20 });
     await until(lines, /^watching /);
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
     await new Promise((r) => setTimeout(r, 200));

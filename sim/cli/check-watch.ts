@@ -76,8 +76,13 @@ async function checkOnce(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io:
   }
 }
 
-/** The files to watch now: each rule file and the files of the user's it imports, as far as it still compiles. */
-async function filesOf(specs: readonly string[]): Promise<string[]> {
+/**
+ * The files to watch now: each rule file and the files of the user's it
+ * imports. While a rule file does not compile its imports are unknown, so
+ * the files watched before stay watched: the mistake may be in an import,
+ * and its fix must be seen.
+ */
+async function filesOf(specs: readonly string[], before: readonly string[]): Promise<string[]> {
   const files = new Set<string>();
   for (const spec of specs) {
     const path = resolve(spec);
@@ -86,7 +91,8 @@ async function filesOf(specs: readonly string[]): Promise<string[]> {
       const loaded = await loadRules(spec);
       if (loaded.pin !== undefined) for (const f of inputsOf(loaded.pin.bundle, path)) files.add(f);
     } catch {
-      // The run has said what is wrong with it; the file itself is watched for the fix.
+      // The run has said what is wrong with it.
+      for (const f of before) files.add(f);
     }
   }
   return [...files].sort();
@@ -134,17 +140,23 @@ function shown(file: string): string {
 /**
  * Runs `check` (by `run`, the command without --watch) now and after every
  * change of the rule files, until an interrupt: its exit code (130 or 143),
- * or the last run's after {@link WATCH_RUNS_MAX} runs. Status lines go to
+ * or the last run's after {@link WATCH_RUNS_MAX} runs (`limits.runsMax`). Status lines go to
  * stderr, so that stdout holds the runs' reports (one JSON object a line
  * with --json).
  */
-export async function watchCheck(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs = WATCH_POLL_MS): Promise<number> {
+export async function watchCheck(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, limits: WatchLimits = {}): Promise<number> {
   const specs = watchedSpecs(flags);
   // The worker threads too stay warm from one check to the next.
-  return withKeptPools(() => watchLoop(specs, flags, io, run, pollMs));
+  return withKeptPools(() => watchLoop(specs, flags, io, run, limits.pollMs ?? WATCH_POLL_MS, limits.runsMax ?? WATCH_RUNS_MAX));
 }
 
-async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs: number): Promise<number> {
+/** How often a watch looks at its files, and how many checks it runs at most (tests give smaller ones). */
+export interface WatchLimits {
+  pollMs?: number;
+  runsMax?: number;
+}
+
+async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs: number, runsMax: number): Promise<number> {
   let files = specs.map((s) => resolve(s));
   for (let runs = 1; ; runs++) {
     // What the files hold as the run starts: a save during the run is the next run's.
@@ -152,11 +164,11 @@ async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, ru
     const code = await checkOnce(flags, io, run);
     const signal = interruption();
     if (signal !== null) return code === 130 || code === 143 ? code : interruptExitCode(signal);
-    if (runs >= WATCH_RUNS_MAX) {
-      io.err(`outbox-sim: --watch stopped after ${WATCH_RUNS_MAX} checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching`);
+    if (runs >= runsMax) {
+      io.err(`outbox-sim: --watch stopped after ${runsMax} checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching`);
       return code;
     }
-    const now = await filesOf(specs);
+    const now = await filesOf(specs, files);
     // Files first seen now (imports the run found) are compared with what they hold now.
     for (const f of now) if (!before.has(f)) before.set(f, contentOf(f));
     files = now;
