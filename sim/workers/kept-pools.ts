@@ -28,6 +28,8 @@ export interface JobPool {
 
 /** A pool of `threads` threads for a job of `plan`: a kept one when there is one for the same threads and file. */
 export async function jobPool(threads: number, plan: PlanSpec): Promise<JobPool> {
+  // Outside a watch nothing is kept, and the worker file is not looked for twice.
+  if (kept === null) return { pool: await checkThreadPool(threads, plan), key: '' };
   const key = `${threads} ${await checkWorkerFile(plan)}`;
   const pool = kept?.get(key);
   if (pool !== undefined) {
