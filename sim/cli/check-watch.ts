@@ -2,8 +2,10 @@
  * `check --watch`: the check runs, then again each time the rule file, or a
  * file of the user's it imports, is saved with new content, in the same
  * process until Ctrl-C (130) or SIGTERM (143). A re-check runs on code the
- * JIT has already compiled: the main job on a rule file took about 3.7 s
- * cold and about 2 s again (docs/performance.md, 'Watching a rule file').
+ * JIT has already compiled, on this thread and on the worker threads kept
+ * from the check before: the main job on a rule file took about 3.6 s from
+ * a fresh command and a median of 1.9 s from a save
+ * (docs/performance.md, 'Watching a rule file').
  *
  * Each run is the plain `check` of what the files hold when it starts: the
  * file is loaded anew (its bundle is named by its content, rules-loader.ts),

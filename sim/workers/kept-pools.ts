@@ -2,9 +2,10 @@
  * Thread pools kept from one check to the next while a caller asks for it
  * (`check --watch`, sim/cli/check-watch.ts): a re-check then runs on threads
  * whose isolates have compiled the checker already, where a new pool's
- * threads would warm up again (docs/performance.md, 'Watching a rule
- * file'). Outside {@link withKeptPools} a job's pool is made for it and ended
- * with it, as always.
+ * threads would warm up again
+ * (docs/performance.md, 'Watching a rule file').
+ * Outside {@link withKeptPools} a job's pool is made for it and ended with
+ * it, as always.
  *
  * A pool is lent to one job at a time and given back only by a job that
  * ended well: after a failure or an interrupt its threads are ended, so that
