@@ -145,11 +145,16 @@ describe('check --watch', () => {
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    await until(lines, /^watching /);
-    writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_FLAWED);
-    await until(lines, /^watching /, 2);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    try {
+      await until(lines, /^watching /);
+      writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_FLAWED);
+      await until(lines, /^watching /, 2);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      // A watch runs until it is stopped: a failed expectation must not leave it running.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
   }, 60_000);
 });
