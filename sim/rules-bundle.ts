@@ -174,7 +174,7 @@ export async function bundleRuleFile(path: string, source: Uint8Array): Promise<
       outfile: resolve('/', 'rules.mjs'),
       sourceRoot: pathToFileURL(resolve('/')).href,
       plugins: [runningOutboxSim()],
-      // The files it read, for `check --watch` (sim/cli/check-watch.ts) to watch.
+      // The files it read, for `check --watch` (sim/cli/rerun-on-save.ts) to watch.
       metafile: true,
       // A bundled `require` (CommonJS syntax, or a CommonJS package) resolves from the user's file, as it would have there.
       banner: { js: `import { createRequire as __outboxSimRequire } from 'node:module'; const require = __outboxSimRequire(${JSON.stringify(fileUrl)});` },

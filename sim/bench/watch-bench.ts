@@ -6,7 +6,7 @@
  * process of each version. Timed: from the save (the file written) to the
  * first `found after` line of a flawed version and to the end of its
  * report, against the same from the start of a fresh process. The watch
- * sees a save within two polls (sim/cli/check-watch.ts), which the times
+ * sees a save within two polls (sim/cli/rerun-on-save.ts), which the times
  * from the save include.
  * Wall-clock time is read here, for reporting only.
  */
@@ -32,7 +32,7 @@ const FLAWED = `import { admitFreshCycleWhen, extendRules, failClosed } from 'ou
 export default extendRules(failClosed, { name: 'watched', summary: 'a parked id admits a new body', admit: admitFreshCycleWhen(failClosed, (r) => r.status === 'PARKED') });
 `;
 
-/** The line `check --watch` writes once a run is reported (sim/cli/check-watch.ts). */
+/** The line `check --watch` writes once a run is reported (sim/cli/rerun-on-save.ts). */
 const WATCHING = /^watching /;
 
 /** Lines of a running process, both streams, each with the time it arrived. */

@@ -66,7 +66,7 @@ export interface CheckFlags {
   smallWorldsOnly?: boolean;
   /** False with --no-symmetry: the small worlds store every state, not one per class equal up to renaming pids. */
   symmetry?: boolean;
-  /** Check again each time the rule file (or a file it imports) changes, until Ctrl-C (check-watch.ts); the command line's only. */
+  /** Check again each time the rule file (or a file it imports) changes, until Ctrl-C (rerun-on-save.ts); the command line's only. */
   watch?: boolean;
 }
 
@@ -211,10 +211,10 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
 }
 
 export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
-  const once = async (f: CheckFlags, o: Io): Promise<number> => (await runCheck(f, o)).code;
-  if (flags.watch !== true) return withInterruptSignals(() => once(flags, io));
-  const { watchCheck } = await import('./check-watch.ts');
-  return withInterruptSignals(() => watchCheck(flags, io, once));
+  const once = async (): Promise<number> => (await runCheck(flags, io)).code;
+  if (flags.watch !== true) return withInterruptSignals(once);
+  const { rerunOnSave } = await import('./rerun-on-save.ts');
+  return withInterruptSignals(() => rerunOnSave('check', flags, io, once));
 }
 
 /** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */

@@ -71,6 +71,8 @@ export interface ExploreFlags {
   symmetry?: boolean;
   /** Partial-order reduction (`explore-por.ts`): the `always` properties only. */
   por?: boolean;
+  /** Explore again each time the rule file (or a file it imports) changes, until Ctrl-C (rerun-on-save.ts); the command line's only. */
+  watch?: boolean;
 }
 
 /** Default bound on stored states. */
@@ -160,7 +162,10 @@ export interface ExploreResult {
 }
 
 export async function exploreCommand(flags: ExploreFlags, io: Io): Promise<number> {
-  return (await runExplore(flags, io)).code;
+  const once = async (): Promise<number> => (await runExplore(flags, io)).code;
+  if (flags.watch !== true) return once();
+  const { rerunOnSave } = await import('./rerun-on-save.ts');
+  return rerunOnSave('explore', flags, io, once);
 }
 
 /** The whole of `explore`: the CLI's command and the library's `explore` (sim/api/) both run it. */

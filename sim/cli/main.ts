@@ -140,6 +140,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--quiet', 'no header, no progress bar and no search figures: only how the search ended and what it found')
     .option('--no-symmetry', 'store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
     .option('--por', 'partial-order reduction: expand only an ample set of independent events; the always properties only (eventually not checked), no --max-depth')
+    .option('--watch', 'explore again each time the rule file, or a file of yours it imports, is saved; Ctrl-C ends it (exit 130)')
     .addHelpText('after', parts.help?.exploreHelp() ?? '')
     .option('--out <dir>', 'where the counterexample trace is written', 'traces/found')
     .option('--json', 'print one JSON object')

@@ -1,6 +1,6 @@
 /**
  * Thread pools kept from one check to the next while a caller asks for it
- * (`check --watch`, sim/cli/check-watch.ts): a re-check then runs on threads
+ * (`check --watch`, sim/cli/rerun-on-save.ts): a re-check then runs on threads
  * whose isolates have compiled the checker already, where a new pool's
  * threads would warm up again
  * (docs/performance.md, 'Watching a rule file').

@@ -1,9 +1,10 @@
 /**
- * `check --watch`: a check, then another on every save of the rule file or
- * of a file of the user's it imports, each the check a fresh command gives
- * of what the files then hold; a save that does not compile prints its one
- * line and the watch goes on; Ctrl-C ends it with 130, also through the
- * supervised command thread the command line runs a rule file on.
+ * `check --watch` and `explore --watch`: a run, then another on every save
+ * of the rule file or of a file of the user's it imports, each the run a
+ * fresh command gives of what the files then hold; a save that does not
+ * compile prints its one line and the watch goes on; Ctrl-C ends it with
+ * 130, also through the supervised command thread the command line runs a
+ * rule file on.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
 import { runCheck, type CheckFlags } from './check-command.ts';
-import { watchCheck, watchedSpecs } from './check-watch.ts';
+import { rerunOnSave, watchedSpecs } from './rerun-on-save.ts';
+import { runExplore } from './explore-command.ts';
 import type { Io } from './io.ts';
 import { main } from './main.ts';
 
@@ -42,7 +44,7 @@ async function until(lines: string[], pattern: RegExp, n = 1): Promise<void> {
   while (lines.filter((l) => pattern.test(l)).length < n) await new Promise((r) => setTimeout(r, 20));
 }
 
-describe('check --watch', () => {
+describe('--watch', () => {
   it('refuses without a rule file to follow, and with a shard (one line each, exit 2)', async () => {
     expect(() => watchedSpecs({ rules: 'fail-closed' })).toThrow(/^--watch follows a rule file: give one with --rules/);
     expect(() => watchedSpecs({ rules: './x.ts', shard: '1/2' })).toThrow(/cannot be used with --shard/);
@@ -59,7 +61,7 @@ describe('check --watch', () => {
     writeFileSync(helper, HELPER_CLEAN);
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '30', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
-    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, { pollMs: 20 });
+    const watching = rerunOnSave('check', flags, io, async () => (await runCheck(flags, io)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated']);
     expect(lines.at(-1)).toMatch(/^watching .*rules\.ts and 1 file imported for changes \(exit 0 above; Ctrl-C to stop\)$/);
@@ -92,7 +94,7 @@ describe('check --watch', () => {
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./two-outcome.ts'"));
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '400', swarmOnly: true, workers: '2', json: true, out: join(dir, 'two-traces') };
-    const watching = watchCheck(flags, io, async (f, o) => (await runCheck(f, o)).code, { pollMs: 20 });
+    const watching = rerunOnSave('check', flags, io, async () => (await runCheck(flags, io)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     // A comment: another bundle, the same rule set.
     writeFileSync(rules, `${RULES.replace("'./outcome.ts'", "'./two-outcome.ts'")}// saved again\n`);
@@ -106,17 +108,33 @@ describe('check --watch', () => {
     expect(reports[1]).toEqual(reports[0]);
   }, 60_000);
 
-  it('stops at its bound of checks, and says so', async () => {
+  it('explore: a search again on each save, the first clean and the second finding the flaw', async () => {
+    const rules = join(dir, 'explored.ts');
+    writeFileSync(join(dir, 'explored-outcome.ts'), HELPER_CLEAN);
+    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./explored-outcome.ts'"));
+    const { io, lines } = capture();
+    const flags = { rules, watch: true, engines: '1', bodies: '1', quiet: true, out: join(dir, 'explore-traces') };
+    const watching = rerunOnSave('explore', flags, io, async () => (await runExplore(flags, io)).code, { pollMs: 20 });
+    await until(lines, /^watching /);
+    writeFileSync(join(dir, 'explored-outcome.ts'), HELPER_FLAWED);
+    await until(lines, /^watching /, 2);
+    requestInterrupt('SIGINT');
+    expect(await watching).toBe(130);
+    expect(lines).toContainEqual(expect.stringMatching(/explored-outcome\.ts changed: exploring again$/));
+    expect(lines.filter((l) => l.startsWith('watching ')).map((l) => /\(exit (\d+) above/.exec(l)?.[1])).toEqual(['0', '1']);
+  }, 60_000);
+
+  it('stops at its bound of runs, and says so', async () => {
     const rules = join(dir, 'bound.ts');
     writeFileSync(rules, CLEAN_ONLY);
     const { io, lines } = capture();
     let runs = 0;
-    const watching = watchCheck({ rules, watch: true }, io, async () => (++runs, 1), { pollMs: 20, runsMax: 2 });
+    const watching = rerunOnSave('check', { rules }, io, async () => (++runs, 1), { pollMs: 20, runsMax: 2 });
     await until(lines, /^watching /);
     writeFileSync(rules, `${CLEAN_ONLY}// again\n`);
     expect(await watching).toBe(1);
     expect(runs).toBe(2);
-    expect(lines.at(-1)).toBe('outbox-sim: --watch stopped after 2 checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching');
+    expect(lines.at(-1)).toBe('outbox-sim: --watch stopped after 2 runs, the most one process makes (each version of a rule file stays loaded): run the command again to go on watching');
   });
 
   it('a save that leaves the content as it was is not a change', async () => {
@@ -125,7 +143,7 @@ describe('check --watch', () => {
     writeFileSync(join(dir, 'same-outcome.ts'), HELPER_CLEAN);
     const { io, lines } = capture();
     let runs = 0;
-    const watching = watchCheck({ rules, watch: true }, io, async () => ++runs, { pollMs: 20 });
+    const watching = rerunOnSave('check', { rules }, io, async () => ++runs, { pollMs: 20 });
     await until(lines, /^watching /);
     writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
     await new Promise((r) => setTimeout(r, 200));

@@ -1,16 +1,16 @@
 /**
- * `check --watch`: the check runs, then again each time the rule file, or a
- * file of the user's it imports, is saved with new content, in the same
- * process until Ctrl-C (130) or SIGTERM (143). A re-check runs on code the
- * JIT has already compiled, on this thread and on the worker threads kept
- * from the check before: the main job on a rule file took about 3.6 s from
- * a fresh command and a median of 1.9 s from a save
+ * `--watch` (check and explore): the command runs, then again each time the
+ * rule file, or a file of the user's it imports, is saved with new content,
+ * in the same process until Ctrl-C (130) or SIGTERM (143). A re-run runs on
+ * code the JIT has already compiled, on this thread and, for check, on the
+ * worker threads kept from the check before: the main job on a rule file
+ * took about 3.6 s from a fresh command and a median of 1.9 s from a save
  * (docs/performance.md, 'Watching a rule file').
  *
- * Each run is the plain `check` of what the files hold when it starts: the
+ * Each run is the plain command on what the files hold when it starts: the
  * file is loaded anew (its bundle is named by its content, rules-loader.ts),
  * probed for kept state, and its verdict, traces and exit code are those a
- * fresh `check` of that content gives. A save that does not compile, or a
+ * fresh command gives of that content. A save that does not compile, or a
  * rule set that breaks its contract, prints its one line and the watch goes
  * on to the next save: a half-written file is normal while editing. A
  * decision that hangs still ends the command (its thread cannot be stopped
@@ -20,10 +20,9 @@
  * writing a new file and renaming it over the old one, which ends an
  * inode's watch. Their content is compared, not their modification time,
  * which some file systems keep to the second: a handful of small files is
- * cheap to read and hash ten times a second. A change
- * counts once the content differs from what the last run started from and
- * has stayed the same for one more poll (an editor's save can take two
- * writes).
+ * cheap to read and hash ten times a second. A change counts once the
+ * content differs from what the last run started from and has stayed the
+ * same for one more poll (an editor's save can take two writes).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -36,7 +35,6 @@ import { loadRules, looksLikePath } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
 import { terminalText } from '../terminal-text.ts';
 import { withKeptPools } from '../workers/kept-pools.ts';
-import type { CheckFlags } from './check-command.ts';
 import type { Io } from './io.ts';
 import { ruleFaultLine } from './rule-fault.ts';
 
@@ -44,20 +42,28 @@ import { ruleFaultLine } from './rule-fault.ts';
 export const WATCH_POLL_MS = 100;
 
 /**
- * Checks one watch runs at most. Every version of a rule file loaded stays
+ * Runs one watch makes at most. Every version of a rule file loaded stays
  * in the process (a JavaScript module cannot be unloaded): the bound keeps a
  * day of saves from growing it without end, and is reported when reached.
  */
 export const WATCH_RUNS_MAX = 1_000;
 
-/** The flags a watch refuses: what they ask for is one run's output to keep. */
+/** The flags a watch refuses: a shard is one run's part of a whole. */
 const ONE_RUN_ONLY: readonly ['shard' | 'shardOut', string][] = [
   ['shard', '--shard'],
   ['shardOut', '--shard-out'],
 ];
 
+/** The flags of a command that name its rule sets (and, for check, its shard). */
+export interface WatchedFlags {
+  rules?: string;
+  oldRules?: string;
+  shard?: string;
+  shardOut?: string;
+}
+
 /** The rule files a watch follows: the specs of --rules and --old-rules that are paths (a catalog rule set never changes). */
-export function watchedSpecs(flags: Pick<CheckFlags, 'rules' | 'oldRules' | 'shard' | 'shardOut'>): string[] {
+export function watchedSpecs(flags: WatchedFlags): string[] {
   for (const [flag, name] of ONE_RUN_ONLY) {
     if (flags[flag] !== undefined) throw new UsageError(`--watch checks again on every save and cannot be used with ${name} (a shard is one run's part of a whole)`);
   }
@@ -66,13 +72,16 @@ export function watchedSpecs(flags: Pick<CheckFlags, 'rules' | 'oldRules' | 'sha
   return specs;
 }
 
-/** One check; the bad input a save can bring (a file that does not compile, a broken decision) as its one line and exit 2, as `main` prints it. */
-async function checkOnce(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>): Promise<number> {
+/** The commands that watch. */
+export type WatchingCommand = 'check' | 'explore';
+
+/** One run; the bad input a save can bring (a file that does not compile, a broken decision) as its one line and exit 2, as `main` prints it. */
+async function runOnce(command: WatchingCommand, io: Io, run: () => Promise<number>): Promise<number> {
   try {
-    return await run(flags, io);
+    return await run();
   } catch (err) {
     if (err instanceof UsageError) io.err(`outbox-sim: ${terminalText(err.message)}`);
-    else if (err instanceof RuleFault) io.err(`outbox-sim: ${ruleFaultLine(err, 'check')}`);
+    else if (err instanceof RuleFault) io.err(`outbox-sim: ${ruleFaultLine(err, command)}`);
     else throw err;
     return 2;
   }
@@ -140,34 +149,34 @@ function shown(file: string): string {
 }
 
 /**
- * Runs `check` (by `run`, the command without --watch) now and after every
- * change of the rule files, until an interrupt: its exit code (130 or 143),
- * or the last run's after {@link WATCH_RUNS_MAX} runs (`limits.runsMax`). Status lines go to
- * stderr, so that stdout holds the runs' reports (one JSON object a line
- * with --json).
+ * Runs `command` (by `run`, the command without --watch) now and after
+ * every change of the rule files `flags` names, until an interrupt: its exit
+ * code (130 or 143), or the last run's after {@link WATCH_RUNS_MAX} runs
+ * (`limits.runsMax`). Status lines go to stderr, so that stdout holds the
+ * runs' reports (one JSON object a line with --json).
  */
-export async function watchCheck(flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, limits: WatchLimits = {}): Promise<number> {
+export async function rerunOnSave(command: WatchingCommand, flags: WatchedFlags, io: Io, run: () => Promise<number>, limits: WatchLimits = {}): Promise<number> {
   const specs = watchedSpecs(flags);
-  // The worker threads too stay warm from one check to the next.
-  return withKeptPools(() => watchLoop(specs, flags, io, run, limits.pollMs ?? WATCH_POLL_MS, limits.runsMax ?? WATCH_RUNS_MAX));
+  // check's worker threads too stay warm from one check to the next.
+  return withKeptPools(() => watchLoop(command, specs, io, run, limits.pollMs ?? WATCH_POLL_MS, limits.runsMax ?? WATCH_RUNS_MAX));
 }
 
-/** How often a watch looks at its files, and how many checks it runs at most (tests give smaller ones). */
+/** How often a watch looks at its files, and how many runs it makes at most (tests give smaller ones). */
 export interface WatchLimits {
   pollMs?: number;
   runsMax?: number;
 }
 
-async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, run: (flags: CheckFlags, io: Io) => Promise<number>, pollMs: number, runsMax: number): Promise<number> {
+async function watchLoop(command: WatchingCommand, specs: readonly string[], io: Io, run: () => Promise<number>, pollMs: number, runsMax: number): Promise<number> {
   let files = specs.map((s) => resolve(s));
   for (let runs = 1; ; runs++) {
     // What the files hold as the run starts: a save during the run is the next run's.
     const before = new Map(files.map((f) => [f, contentOf(f)]));
-    const code = await checkOnce(flags, io, run);
+    const code = await runOnce(command, io, run);
     const signal = interruption();
     if (signal !== null) return code === 130 || code === 143 ? code : interruptExitCode(signal);
     if (runs >= runsMax) {
-      io.err(`outbox-sim: --watch stopped after ${runsMax} checks, the most one process runs (each version of a rule file stays loaded): run the command again to go on watching`);
+      io.err(`outbox-sim: --watch stopped after ${runsMax} runs, the most one process makes (each version of a rule file stays loaded): run the command again to go on watching`);
       return code;
     }
     const now = await filesOf(specs, files);
@@ -178,6 +187,6 @@ async function watchLoop(specs: readonly string[], flags: CheckFlags, io: Io, ru
     io.err(`watching ${specs.map((s) => shown(resolve(s))).join(' and ')}${imports > 0 ? ` and ${imports} file${imports === 1 ? '' : 's'} imported` : ''} for changes (exit ${code} above; Ctrl-C to stop)`);
     const changed = await nextChange(files, before, pollMs);
     if (changed === null) return interruptExitCode(interruption() ?? 'SIGINT');
-    io.err(`${shown(changed)} changed: checking again`);
+    io.err(`${shown(changed)} changed: ${command === 'check' ? 'checking' : 'exploring'} again`);
   }
 }
