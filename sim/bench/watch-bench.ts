@@ -39,7 +39,13 @@ const WATCHING = /^watching /;
 class Lines {
   private readonly seen: { at: number; line: string }[] = [];
   private wake: () => void = () => undefined;
+  /** The process's exit code once it has ended: a line awaited after that never comes. */
+  private ended: number | null | undefined = undefined;
   constructor(child: ChildProcessWithoutNullStreams, private readonly now: () => number) {
+    child.on('close', (code) => {
+      this.ended = code;
+      this.wake();
+    });
     for (const stream of [child.stdout, child.stderr]) {
       let partial = '';
       stream.setEncoding('utf8');
@@ -56,6 +62,7 @@ class Lines {
     for (;;) {
       const index = this.seen.findIndex((l, i) => i >= from && pattern.test(l.line));
       if (index >= 0) return { at: this.seen[index].at, index };
+      if (this.ended !== undefined) throw new Error(`bench: the watch ended (exit ${String(this.ended)}) before a line matching ${String(pattern)}; its last lines: ${this.seen.slice(-3).map((l) => l.line).join(' | ')}`);
       await new Promise<void>((r) => (this.wake = r));
     }
   }

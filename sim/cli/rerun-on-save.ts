@@ -4,7 +4,7 @@
  * in the same process until Ctrl-C (130) or SIGTERM (143). A re-run runs on
  * code the JIT has already compiled, on this thread and, for check, on the
  * worker threads kept from the check before: the main job on a rule file
- * took about 3.6 s from a fresh command and a median of 1.9 s from a save
+ * took about 3.6 s from a fresh command and a median of 1.7 s from a save
  * (docs/performance.md, 'Watching a rule file').
  *
  * Each run is the plain command on what the files hold when it starts: the
