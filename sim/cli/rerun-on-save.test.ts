@@ -7,7 +7,7 @@
  * rule file on.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,15 @@ const CLEAN_ONLY = "import { extendRules, failClosed } from 'outbox-sim';\nexpor
 const HELPER_CLEAN = "export const refusal = 'definite' as const;\n";
 const HELPER_FLAWED = "export const refusal = 'confirmed' as const;\n";
 
+/** A rule file `<name>.ts` importing its helper `<name>-outcome.ts` (written clean), in the test's folder. */
+function ruleFiles(name: string): { rules: string; helper: string } {
+  const rules = join(dir, `${name}.ts`);
+  const helper = join(dir, `${name}-outcome.ts`);
+  writeFileSync(helper, HELPER_CLEAN);
+  writeFileSync(rules, RULES.replace("'./outcome.ts'", `'./${name}-outcome.ts'`));
+  return { rules, helper };
+}
+
 /** Lines a command wrote, both streams in order. */
 function capture(): { io: Io; lines: string[] } {
   const lines: string[] = [];
@@ -55,10 +64,7 @@ describe('--watch', () => {
   });
 
   it('checks again on each save of an imported file, goes on past a save that does not compile, and ends on Ctrl-C with 130', async () => {
-    const rules = join(dir, 'rules.ts');
-    const helper = join(dir, 'outcome.ts');
-    writeFileSync(rules, RULES);
-    writeFileSync(helper, HELPER_CLEAN);
+    const { rules, helper } = ruleFiles('rules');
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '30', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
     const watching = rerunOnSave('check', flags, io, async () => (await runCheck(flags, io)).code, { pollMs: 20 });
@@ -68,7 +74,7 @@ describe('--watch', () => {
 
     writeFileSync(helper, HELPER_FLAWED);
     await until(lines, /^watching /, 2);
-    expect(lines).toContainEqual(expect.stringMatching(/outcome\.ts changed: checking again$/));
+    expect(lines).toContainEqual(expect.stringMatching(/rules-outcome\.ts changed: checking again$/));
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
     expect(lines.at(-1)).toMatch(/\(exit 1 above; Ctrl-C to stop\)$/);
 
@@ -76,7 +82,7 @@ describe('--watch', () => {
     // still watching the import (the rule file does not compile, so its imports are not known afresh).
     writeFileSync(helper, "export const refusal = 'definite' as const;\nexport const x = (;\n");
     await until(lines, /^watching /, 3);
-    expect(lines).toContainEqual(expect.stringMatching(/^outbox-sim: rule file does not compile: .*outcome\.ts:2:/));
+    expect(lines).toContainEqual(expect.stringMatching(/^outbox-sim: rule file does not compile: .*rules-outcome\.ts:2:/));
     expect(lines.at(-1)).toMatch(/and 1 file imported for changes \(exit 2 above; Ctrl-C to stop\)$/);
 
     writeFileSync(helper, HELPER_CLEAN);
@@ -89,15 +95,13 @@ describe('--watch', () => {
   }, 60_000);
 
   it('on two workers, a re-check on the threads kept from the check before reports what the first did', async () => {
-    const rules = join(dir, 'two.ts');
-    writeFileSync(join(dir, 'two-outcome.ts'), HELPER_CLEAN);
-    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./two-outcome.ts'"));
+    const { rules } = ruleFiles('two');
     const { io, lines } = capture();
     const flags: CheckFlags = { rules, watch: true, seeds: '400', swarmOnly: true, workers: '2', json: true, out: join(dir, 'two-traces') };
     const watching = rerunOnSave('check', flags, io, async () => (await runCheck(flags, io)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     // A comment: another bundle, the same rule set.
-    writeFileSync(rules, `${RULES.replace("'./outcome.ts'", "'./two-outcome.ts'")}// saved again\n`);
+    writeFileSync(rules, `${readFileSync(rules, 'utf8')}// saved again\n`);
     await until(lines, /^watching /, 2);
     requestInterrupt('SIGINT');
     expect(await watching).toBe(130);
@@ -109,14 +113,12 @@ describe('--watch', () => {
   }, 60_000);
 
   it('explore: a search again on each save, the first clean and the second finding the flaw', async () => {
-    const rules = join(dir, 'explored.ts');
-    writeFileSync(join(dir, 'explored-outcome.ts'), HELPER_CLEAN);
-    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./explored-outcome.ts'"));
+    const { rules, helper } = ruleFiles('explored');
     const { io, lines } = capture();
     const flags = { rules, watch: true, engines: '1', bodies: '1', quiet: true, out: join(dir, 'explore-traces') };
     const watching = rerunOnSave('explore', flags, io, async () => (await runExplore(flags, io)).code, { pollMs: 20 });
     await until(lines, /^watching /);
-    writeFileSync(join(dir, 'explored-outcome.ts'), HELPER_FLAWED);
+    writeFileSync(helper, HELPER_FLAWED);
     await until(lines, /^watching /, 2);
     requestInterrupt('SIGINT');
     expect(await watching).toBe(130);
@@ -138,14 +140,12 @@ describe('--watch', () => {
   });
 
   it('a save that leaves the content as it was is not a change', async () => {
-    const rules = join(dir, 'same.ts');
-    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
-    writeFileSync(join(dir, 'same-outcome.ts'), HELPER_CLEAN);
+    const { rules } = ruleFiles('same');
     const { io, lines } = capture();
     let runs = 0;
     const watching = rerunOnSave('check', { rules }, io, async () => ++runs, { pollMs: 20 });
     await until(lines, /^watching /);
-    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./same-outcome.ts'"));
+    writeFileSync(rules, readFileSync(rules));
     await new Promise((r) => setTimeout(r, 200));
     requestInterrupt('SIGTERM');
     expect(await watching).toBe(143);
@@ -153,9 +153,7 @@ describe('--watch', () => {
   });
 
   it('through the command line: the rule file runs on the supervised thread, a save runs it again, SIGINT ends it with 130', async () => {
-    const rules = join(dir, 'cli-rules.ts');
-    writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_CLEAN);
-    writeFileSync(rules, RULES.replace("'./outcome.ts'", "'./cli-outcome.ts'"));
+    const { rules, helper } = ruleFiles('cli');
     const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
     const child = spawn(process.execPath, [bin, 'check', '--rules', rules, '--watch', '--seeds', '30', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')], { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
@@ -165,7 +163,7 @@ describe('--watch', () => {
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     try {
       await until(lines, /^watching /);
-      writeFileSync(join(dir, 'cli-outcome.ts'), HELPER_FLAWED);
+      writeFileSync(helper, HELPER_FLAWED);
       await until(lines, /^watching /, 2);
       child.kill('SIGINT');
       expect(await exited).toBe(130);
