@@ -185,21 +185,25 @@ export async function bundleRuleFile(path: string, source: Uint8Array): Promise<
     throw compileError(err);
   }
   publishApi();
-  const url = pathToFileURL(store(text)).href;
-  bundleInputs.set(url, inputs);
-  return url;
+  lastInputs.set(path, inputs);
+  return pathToFileURL(store(text)).href;
 }
 
 /**
- * The files of the user's own code a bundle was made from, by its URL: the
- * rule file and every file of theirs it imports (packages under
- * node_modules left out), absolute. Kept for the bundles this thread made.
+ * By rule file (absolute path), the files of the user's own code its last
+ * bundle made in this thread was made from: the file and every file of
+ * theirs it imports (packages under node_modules left out), absolute.
  */
-const bundleInputs = new Map<string, readonly string[]>();
+const lastInputs = new Map<string, readonly string[]>();
 
-/** The user's files bundle `url` was made from (see {@link bundleInputs}); just the rule file when this thread did not make it. */
-export function inputsOf(url: string, ruleFile: string): readonly string[] {
-  return bundleInputs.get(url) ?? [ruleFile];
+/**
+ * The user's files rule file `path` was last bundled from in this thread
+ * (see {@link lastInputs}); just the file when it never compiled here. A
+ * file that stops compiling keeps the inputs of its last good bundle, so a
+ * watch (sim/cli/rerun-on-save.ts) still sees a fix made in an import.
+ */
+export function lastInputsOf(path: string): readonly string[] {
+  return lastInputs.get(path) ?? [path];
 }
 
 /** The rule file and the metafile's inputs that are files of the user's (esbuild names them from the working folder; the entry is stdin). */

@@ -1,16 +1,15 @@
 /**
  * The `outbox-sim` command line. Every command returns its exit code; bad
- * input is one line on stderr and exit 2 (see {@link UsageError}).
+ * input is one line on stderr and exit 2 (`UsageError`, `badInputLine` in rule-fault.ts).
  */
 import { Command, CommanderError } from 'commander';
 import type { CheckFlags } from './check-command.ts';
-import { UsageError } from '../usage-error.ts';
 import { processIo, type Io } from './io.ts';
 import type { ReplayFlags } from './replay-command.ts';
 import type { ExploreFlags } from './explore-command.ts';
 import type { RecheckFlags } from './recheck-command.ts';
 import type { settingFlags } from './world-settings.ts';
-import { terminalSafeIo, terminalText } from '../terminal-text.ts';
+import { terminalSafeIo } from '../terminal-text.ts';
 import { packageVersion } from '../package-version.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
@@ -253,18 +252,12 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
       io.err(`outbox-sim: ${err.message.replace(/^error: /, '')} (see outbox-sim --help)`);
       return 2;
     }
-    if (err instanceof UsageError) {
-      io.err(`outbox-sim: ${terminalText(err.message)}`);
-      return 2;
-    }
-    // A rule set's decision that threw or broke its contract: bad input, in one line.
-    // (Imported here: a command that ran a rule set has loaded it already.)
-    const { RuleFault } = await import('../../model/rule-fault.ts');
-    if (err instanceof RuleFault) {
-      io.err(`outbox-sim: ${(await import('./rule-fault.ts')).ruleFaultLine(err, argv[0])}`);
-      return 2;
-    }
-    throw err;
+    // Bad input (a UsageError, a rule set's decision that threw or broke its contract): one line.
+    // (Imported here, on the way out: a command that ran a rule set has loaded its modules already.)
+    const line = (await import('./rule-fault.ts')).badInputLine(err, argv[0]);
+    if (line === null) throw err;
+    io.err(line);
+    return 2;
   }
   return exitCode();
 }

@@ -28,15 +28,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RuleFault } from '../../model/rule-fault.ts';
 import { interruptExitCode, interruption } from '../interrupt.ts';
-import { inputsOf } from '../rules-bundle.ts';
-import { loadRules, looksLikePath } from '../rules-loader.ts';
+import { lastInputsOf } from '../rules-bundle.ts';
+import { looksLikePath } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
 import { terminalText } from '../terminal-text.ts';
 import { withKeptPools } from '../workers/kept-pools.ts';
 import type { Io } from './io.ts';
-import { ruleFaultLine } from './rule-fault.ts';
+import { badInputLine } from './rule-fault.ts';
 
 /** How often the watched files are looked at, in milliseconds. */
 export const WATCH_POLL_MS = 100;
@@ -80,33 +79,21 @@ async function runOnce(command: WatchingCommand, io: Io, run: () => Promise<numb
   try {
     return await run();
   } catch (err) {
-    if (err instanceof UsageError) io.err(`outbox-sim: ${terminalText(err.message)}`);
-    else if (err instanceof RuleFault) io.err(`outbox-sim: ${ruleFaultLine(err, command)}`);
-    else throw err;
+    const line = badInputLine(err, command);
+    if (line === null) throw err;
+    io.err(line);
     return 2;
   }
 }
 
 /**
  * The files to watch now: each rule file and the files of the user's it
- * imports. While a rule file does not compile its imports are unknown, so
- * the files watched before stay watched: the mistake may be in an import,
- * and its fix must be seen.
+ * imports, as the run that just ended bundled them (or, while a file does
+ * not compile, its last good bundle: the mistake may be in an import, and
+ * its fix must be seen).
  */
-async function filesOf(specs: readonly string[], before: readonly string[]): Promise<string[]> {
-  const files = new Set<string>();
-  for (const spec of specs) {
-    const path = resolve(spec);
-    files.add(path);
-    try {
-      const loaded = await loadRules(spec);
-      if (loaded.pin !== undefined) for (const f of inputsOf(loaded.pin.bundle, path)) files.add(f);
-    } catch {
-      // The run has said what is wrong with it.
-      for (const f of before) files.add(f);
-    }
-  }
-  return [...files].sort();
+function filesOf(specs: readonly string[]): string[] {
+  return [...new Set(specs.flatMap((spec) => lastInputsOf(resolve(spec))))].sort();
 }
 
 /** A file's content as a hash, or null while it is missing or unreadable (in the middle of an editor's save). */
@@ -179,7 +166,7 @@ async function watchLoop(command: WatchingCommand, specs: readonly string[], io:
       io.err(`outbox-sim: --watch stopped after ${runsMax} runs, the most one process makes (each version of a rule file stays loaded): run the command again to go on watching`);
       return code;
     }
-    const now = await filesOf(specs, files);
+    const now = filesOf(specs);
     // Files first seen now (imports the run found) are compared with what they hold now.
     for (const f of now) if (!before.has(f)) before.set(f, contentOf(f));
     files = now;

@@ -15,6 +15,7 @@ import type { RulesPair } from '../outbox/record-trace.ts';
 import { writeStepsBefore } from '../outbox/fault-trace.ts';
 import type { WorldEvent } from '../outbox/world.ts';
 import { UsageError } from '../usage-error.ts';
+import { terminalText } from '../terminal-text.ts';
 
 /** The line's end: what the written trace holds. */
 function traceNote(trace: { path: string; steps: number } | null, what: string): string {
@@ -71,4 +72,11 @@ export function ruleFaultLine(err: RuleFault, command: string | undefined): stri
   const search = searchPositionOf(err);
   const where = run !== undefined ? `; at seed ${run.seed}, step ${run.step}` : search !== undefined ? `; at search depth ${search.depth}` : '';
   return `rule set ${err.ruleSet}: ${err.decision} ${err.detail}${where}${command ? ` (during ${command})` : ''}`;
+}
+
+/** The one line bad input ends a command with (a {@link UsageError}'s message, a rule set's fault), or null for any other error. */
+export function badInputLine(err: unknown, command: string | undefined): string | null {
+  if (err instanceof UsageError) return `outbox-sim: ${terminalText(err.message)}`;
+  if (err instanceof RuleFault) return `outbox-sim: ${ruleFaultLine(err, command)}`;
+  return null;
 }
