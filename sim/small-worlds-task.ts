@@ -24,12 +24,13 @@ async function loadPair(rules: string, oldRules: string | null, pins: RulePins |
 /**
  * Searches world `world` (suite index `index`) of the rule sets named by
  * specs on this thread, loading them once per thread; `stopReason` ends the
- * search early (its `seconds` 0, its replay commands the bare trace paths).
+ * search early (its `seconds` 0, its replay commands the bare trace paths);
+ * `claim` says whether its traces are to be written (`SuiteRun.claim`).
  */
-export async function searchWorld(rules: string, oldRules: string | null, pins: RulePins | undefined, world: SmallWorld, index: number, outDir: string, symmetry: boolean, stopReason?: () => string | null): Promise<SmallWorldResult> {
+export async function searchWorld(rules: string, oldRules: string | null, pins: RulePins | undefined, world: SmallWorld, index: number, outDir: string, symmetry: boolean, stopReason?: () => string | null, claim?: () => boolean): Promise<SmallWorldResult> {
   const key = JSON.stringify([rules, oldRules, pins ?? null]);
   let pair = pairs.get(key);
   if (pair === undefined) pairs.set(key, (pair = loadPair(rules, oldRules, pins)));
   const p = await pair;
-  return exploreSmallWorld(p.pair, p.steppers, world, index, { outDir, replayCommand: (path) => path, now: () => 0, symmetry, ...(stopReason ? { stopReason } : {}) });
+  return exploreSmallWorld(p.pair, p.steppers, world, index, { outDir, replayCommand: (path) => path, now: () => 0, symmetry, ...(stopReason ? { stopReason } : {}), ...(claim ? { claim } : {}) });
 }

@@ -196,6 +196,14 @@ export interface SuiteRun {
   now: () => number;
   /** A reason to stop the current search (an interrupt), or null. */
   stopReason?: () => string | null;
+  /**
+   * Called once the search has ended, before any trace is written: false
+   * when a search of the same world on another thread ended first
+   * (workers/thread-pieces.ts). Then this search writes no trace (the other
+   * writes them; two writers of one file, one of them a thread ended while
+   * it writes, left its temporary file behind) and its result is dropped.
+   */
+  claim?: () => boolean;
   /** States searched so far in the current world. */
   onProgress?: (world: number, states: number) => void;
   statesMax?: number;
@@ -227,7 +235,8 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
   });
   const seconds = run.now() - start;
   const tracePair: RulesPair = world.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
-  const violations = r.violations.map((v) => {
+  const first = run.claim?.() ?? true;
+  const violations = (first ? r.violations : []).map((v) => {
     const c = counterexampleOf(options, v);
     const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };

@@ -399,7 +399,7 @@ interface SuiteHow {
  */
 function suiteSearch(pair: RulesPair, worlds: readonly SmallWorld[], outDir: string, io: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, bar: ReturnType<typeof progressBar>) {
   const steppers = steppersFor(pair.rules, pair.oldRules);
-  const searchHere = (i: number, stop?: () => string | null): SmallWorldResult => {
+  const searchHere = (i: number, stop?: () => string | null, claim?: () => boolean): SmallWorldResult => {
     const w = worlds[i];
     const run = {
       outDir,
@@ -408,6 +408,7 @@ function suiteSearch(pair: RulesPair, worlds: readonly SmallWorld[], outDir: str
       stopReason: () => (interruption() !== null ? 'interrupted' : (stop?.() ?? null)),
       symmetry: how.symmetry,
       onProgress: (j: number, states: number) => bar.update(j, `${worlds[j].name}: ${countText(states)} states`),
+      ...(claim ? { claim } : {}),
     };
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
     return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });

@@ -16,6 +16,7 @@ import { main } from '../cli/main.ts';
 import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
 import { steppersFor } from '../check.ts';
 import { runCheckJob } from './check-job.ts';
+import { withKeptPools } from './kept-pools.ts';
 import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
@@ -79,6 +80,47 @@ describe('a check job on worker threads', () => {
     const order = threadOrder(clean);
     expect(here[0]).toBe(order[0]);
   }, 300_000);
+
+  it('a world searched on both sides writes its traces once: the side whose search ends second writes none, even when it ends after the job', async () => {
+    // The fixture's worker thread pauses 1.5 s in its first world; the main thread searches its own world, then that
+    // one too, and ends it first. The pool is kept (as under check --watch), so the thread goes on to end its search
+    // after the job. It used to write the world's trace again then (and a thread ended while it wrote left the
+    // temporary file of that write in the traces folder).
+    const rules = './sim/workers/test-thread-pauses.ts';
+    const pair = await rulesPair(rules, undefined);
+    const worlds = smallWorlds(false).filter((w) => ['1 engine, dedupe window 2', '1 engine, attempts 3, crashes 2, broker key'].includes(w.name));
+    const steppers = steppersFor(pair.rules, null);
+    const outDir = join(tmp, 'twice');
+    const flag = join(tmp, 'twice-paused');
+    process.env.OUTBOX_SIM_TEST_PAUSE = flag;
+    try {
+      await withKeptPools(async () => {
+        const here: number[] = [];
+        const r = await runCheckJob({ rules, oldRules: null, worlds, outDir, symmetry: true, plan: null, workers: 2, stopOnFirst: false }, threadOrder(worlds), 1, 1, {
+          now: () => 0,
+          replayCommand: (p) => p,
+          searchHere: (i, stop, claim) => {
+            here.push(i);
+            return exploreSmallWorld(pair, steppers, worlds[i], i, { outDir, replayCommand: (p) => p, now: () => 0, stopReason: stop, ...(claim ? { claim } : {}) });
+          },
+        });
+        expect(readFileSync(flag, 'utf8')).toBe('stalled');
+        // Both worlds were searched here (the thread's after it paused), each found its violation and wrote its trace.
+        expect(here.sort()).toEqual([0, 1]);
+        expect(r.worlds.map((w) => w.violations.length)).toEqual([1, 1]);
+        const written = readdirSync(outDir).sort();
+        expect(written).toEqual(r.worlds.map((w) => w.violations[0].path.split('/').pop()).sort());
+        // The thread's search of its world ends within a few seconds of its pause: it must write nothing.
+        for (const f of written) rmSync(join(outDir, f));
+        for (let waited = 0; waited < 4_000; waited += 50) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          expect(readdirSync(outDir)).toEqual([]);
+        }
+      });
+    } finally {
+      delete process.env.OUTBOX_SIM_TEST_PAUSE;
+    }
+  }, 60_000);
 
   it('ends without an onWorld hook (the hook is optional: the loop that hands worlds out no longer waits on it)', () => {
     // In a process of its own, with a time limit: the loop spun on the main thread, which no test timeout can interrupt.

@@ -34,7 +34,7 @@ import type { SmallWorldResult } from '../small-worlds.ts';
 import { watchBuffer } from '../watch.ts';
 import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
-import { noteSeeds, noteWorld, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
+import { noteSeeds, noteWorld, worldClaim, worldCutStop, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
 import { endJobPool, jobPool } from './kept-pools.ts';
 import { INTERRUPT_WAIT_MS, ThreadPieces, WORLD_BACKUP_AFTER_MS } from './thread-pieces.ts';
 
@@ -44,8 +44,13 @@ export interface JobHooks {
   now: () => number;
   /** A trace path as the command that replays it. */
   replayCommand: (path: string) => string;
-  /** Searches world `index` on this thread, stopping when `stopReason` says; also what a thread's failed search is answered with. */
-  searchHere: (index: number, stopReason: () => string | null) => SmallWorldResult;
+  /**
+   * Searches world `index` on this thread, stopping when `stopReason` says;
+   * also what a thread's failed search is answered with. `claim`, given when
+   * a thread searches the world too, is `SuiteRun.claim`: asked before the
+   * search writes its traces.
+   */
+  searchHere: (index: number, stopReason: () => string | null, claim?: () => boolean) => SmallWorldResult;
   /** Each world's result, in suite order, as soon as it and every world before it are searched. */
   onWorld?: (index: number, r: SmallWorldResult) => void;
   /** Every world of the suite is searched (or the suite stopped): its seconds; true ends the seeds (none more is handed out). */
@@ -150,7 +155,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
       if (!threadPieces.worldResult(m.index)) return;
       if (m.result === null) {
         // The thread's search threw: search here, where a broken decision ends the check with its trace.
-        if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldStop(queue, m.index)));
+        if (m.index < queue.worldEnd) world(m.index, hooks.searchHere(m.index, worldCutStop(queue, m.index)));
       } else {
         // A thread's world is timed here, from the messages that it started and ended (late when this thread was busy).
         const seconds = hooks.now() - (started.get(m.index) ?? start);
@@ -211,7 +216,10 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     // busy machine: thread-pieces.ts); the first of its two results is kept.
     // After an interrupt, a piece a thread has not given back within INTERRUPT_WAIT_MS is left out of the report
     // (a timer, not the caller's clock, which a test may stop).
-    while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd) < queue.taken - mainTaken) {
+    // A world cut off is given up by claiming it (job-thread.ts, `worldClaim`): a thread that claimed it first
+    // is writing its traces and is waited for.
+    const giveUp = (index: number): boolean => queue.claimWorldDone(index);
+    while (failure === null && threadPieces.resolved + threadPieces.cutWorlds(queue.worldEnd, giveUp) < queue.taken - mainTaken) {
       if (interrupted()) {
         queue.stop();
         interruptWait ??= setTimeout(() => {
@@ -233,8 +241,11 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
         });
         const index = woken || queue.stopped ? null : threadPieces.takeWorldBackup(queue.worldEnd);
         if (index !== null) {
-          const r = hooks.searchHere(index, worldStop(queue, index));
-          if (queue.claimWorldDone(index) && threadPieces.worldResult(index)) world(index, r);
+          // Claimed before its traces are written, by a hook that passes the claim on (else after).
+          let first: boolean | null = null;
+          const claim = worldClaim(queue, index);
+          const r = hooks.searchHere(index, worldStop(queue, index), () => (first = claim()));
+          if ((first ?? claim()) && threadPieces.worldResult(index)) world(index, r);
           await yieldToLoop();
         }
         continue;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobQueue, MAIN_CHUNK_SEEDS, THREAD_CHUNK_SEEDS, threadChunk } from './job-queue.ts';
-import { threadSeedChunk, worldStop } from './job-thread.ts';
+import { threadSeedChunk, worldClaim, worldCutStop, worldStop } from './job-thread.ts';
 
 describe('the job queue', () => {
   it('gives each world once: the front in order, the back from the end', () => {
@@ -91,5 +91,19 @@ describe("a world's search ended somewhere", () => {
     expect(q.worldDone(2)).toBe(false);
     expect(q.claimWorldDone(2)).toBe(true);
     expect(q.takeWorld(true)).toEqual({ kind: 'world', index: 2 });
+  });
+
+  it("is claimed for writing traces by the first side only, and by none once the world is cut off; a failed thread's world is searched again whoever claimed it", () => {
+    const q = JobQueue.create([0, 1, 2], 1, 1);
+    const other = JobQueue.attach(q.buffer);
+    expect(worldClaim(q, 0)()).toBe(true);
+    expect(worldClaim(other, 0)()).toBe(false);
+    // The world is claimed (its search on a thread may have ended before the thread failed): a search here still runs.
+    expect(worldStop(q, 0)()).toBe('searched on another thread');
+    expect(worldCutStop(q, 0)()).toBeNull();
+    // World 0 violated under --stop-on-first: a search of world 1 that ends now writes no trace, and is stopped.
+    q.endWorldsAt(1);
+    expect(worldClaim(q, 1)()).toBe(false);
+    expect(worldCutStop(q, 1)()).toBe('an earlier world violated');
   });
 });

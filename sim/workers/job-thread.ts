@@ -65,7 +65,23 @@ export function noteSeeds(queue: JobQueue, job: JobSpec, r: ShardResult): void {
 
 /** The search of a world stops when the queue says (an interrupt, a failure, a violating world before it, its search ended on another thread). */
 export function worldStop(queue: JobQueue, index: number): () => string | null {
-  return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : queue.worldDone(index) ? 'searched on another thread' : null);
+  const cut = worldCutStop(queue, index);
+  return () => cut() ?? (queue.worldDone(index) ? 'searched on another thread' : null);
+}
+
+/** {@link worldStop} but for a search ending elsewhere: that of a world a thread failed to search (it may have claimed it before it failed). */
+export function worldCutStop(queue: JobQueue, index: number): () => string | null {
+  return () => (queue.stopped ? 'interrupted' : queue.worldCut(index) ? 'an earlier world violated' : null);
+}
+
+/**
+ * The claim of a world's search that ended on this side (`SuiteRun.claim`):
+ * true when it is the first to end and the world is not cut off, so that
+ * only one side writes the world's traces, and none for a world whose
+ * result is not kept.
+ */
+export function worldClaim(queue: JobQueue, index: number): () => boolean {
+  return () => queue.claimWorldDone(index) && !queue.worldCut(index);
 }
 
 /**
@@ -96,9 +112,10 @@ export async function runJobThread(task: JobThreadTask): Promise<number> {
       try {
         // Imported when a thread first searches a world: a thread that runs only seeds does not load the explorer.
         const { searchWorld } = await import('../small-worlds-task.ts');
-        result = await searchWorld(job.rules, job.oldRules, job.pins, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index));
-        // Posted either way: when the main thread's search of it ended first, this result is the second and is dropped there.
-        queue.claimWorldDone(piece.index);
+        // Claimed when the search ends, before its traces are written: when the main thread's search of it ended
+        // first (or the main thread gave the world up), this side writes none, and its result, posted either way,
+        // is dropped there. So the main thread waits for a thread that writes traces, and never ends it mid-write.
+        result = await searchWorld(job.rules, job.oldRules, job.pins, job.worlds[piece.index], piece.index, job.outDir, job.symmetry, worldStop(queue, piece.index), worldClaim(queue, piece.index));
         noteWorld(queue, job, piece.index, result);
       } catch {
         // The main thread searches it again, and meets the failure there with the trace the one-thread suite gives.

@@ -36,17 +36,35 @@ describe("the threads' pieces as the main thread hears of them", () => {
 
   it('does not wait for a world a thread holds that a violating world before it cut off, and waits for the others', () => {
     const p = new ThreadPieces();
+    const always = () => true;
     p.worldStarted(1);
     p.worldStarted(4);
     // No world cut yet (the suite's 15 worlds all kept): both are waited for.
-    expect(p.cutWorlds(15)).toBe(0);
-    // World 0 violated under --stop-on-first: worlds from 1 on are cut, both held ones with them.
-    expect(p.cutWorlds(1)).toBe(2);
-    // World 2 violated: world 1 is still waited for, world 4 is not.
-    expect(p.cutWorlds(3)).toBe(1);
+    expect(p.cutWorlds(15, always)).toBe(0);
+    // World 2 violated under --stop-on-first: world 1 is still waited for, world 4 is not.
+    expect(p.cutWorlds(3, always)).toBe(1);
     // A result that came is resolved, not cut.
     p.worldResult(4);
-    expect(p.cutWorlds(3)).toBe(0);
+    expect(p.cutWorlds(3, always)).toBe(0);
+    expect(p.resolved).toBe(1);
+  });
+
+  it('waits for a cut-off world whose thread claimed it first (it is writing its traces), and gives up each other one once', () => {
+    const p = new ThreadPieces();
+    p.worldStarted(1);
+    p.worldStarted(4);
+    const asked: number[] = [];
+    // World 0 violated: world 1's thread had claimed its search (the give-up fails), world 4's had not.
+    const giveUp = (i: number) => {
+      asked.push(i);
+      return i === 4;
+    };
+    expect(p.cutWorlds(1, giveUp)).toBe(1);
+    expect(p.cutWorlds(1, giveUp)).toBe(1);
+    // World 4 is given up once; world 1 is asked again until its result comes.
+    expect(asked).toEqual([1, 4, 1]);
+    expect(p.worldResult(1)).toBe(true);
+    expect(p.cutWorlds(1, giveUp)).toBe(1);
     expect(p.resolved).toBe(1);
   });
 
@@ -59,7 +77,7 @@ describe("the threads' pieces as the main thread hears of them", () => {
     expect(p.takeWorldBackup(8)).toBe(6);
     // World 9 is cut off (a world before it violated under --stop-on-first): not searched here, not waited for.
     expect(p.takeWorldBackup(8)).toBeNull();
-    expect(p.cutWorlds(8)).toBe(1);
+    expect(p.cutWorlds(8, () => true)).toBe(1);
     // Searched here first: the thread's result is the second, dropped; the piece counts once.
     expect(p.worldResult(2)).toBe(true);
     expect(p.worldResult(2)).toBe(false);
@@ -74,6 +92,6 @@ describe("the threads' pieces as the main thread hears of them", () => {
     expect(p.worldResult(3)).toBe(true);
     p.worldStarted(3);
     expect(p.takeWorldBackup(15)).toBeNull();
-    expect(p.cutWorlds(0)).toBe(0);
+    expect(p.cutWorlds(0, () => true)).toBe(0);
   });
 });

@@ -12,7 +12,8 @@
  * A world a thread holds is searched here too once the main thread has had
  * nothing else to do for a while ({@link WORLD_BACKUP_AFTER_MS}) and no
  * result came: the first search to end is kept, and the other stops at its
- * next look (job-queue.ts, `claimWorldDone`). On a quiet machine the thread
+ * next look (job-queue.ts, `claimWorldDone`) and writes no trace (job-thread.ts,
+ * `worldClaim`). On a quiet machine the thread
  * ends its world first and the copy here is cut short; on a busy one the
  * thread may get no CPU for tens of seconds. A world a thread holds that an
  * earlier violating world cut off (`--stop-on-first`) is not waited for at
@@ -49,6 +50,8 @@ export class ThreadPieces {
   private readonly worlds = new Set<number>();
   /** Suite indices of the worlds whose result is in (from a thread, or searched here). */
   private readonly worldsDone = new Set<number>();
+  /** Suite indices of the cut-off worlds a thread holds that are not waited for ({@link cutWorlds}). */
+  private readonly givenUp = new Set<number>();
   /** Pieces the threads took whose result is in (worlds and seed pieces, each once). */
   resolved = 0;
 
@@ -88,10 +91,19 @@ export class ThreadPieces {
     return index;
   }
 
-  /** How many worlds the threads hold at or after suite index `end` (cut off: their results are not kept), not to be waited for. */
-  cutWorlds(end: number): number {
+  /**
+   * How many worlds the threads hold at or after suite index `end` (cut
+   * off: their results are not kept) that are not to be waited for: those
+   * `giveUp` gives up (once each; false when the thread's search ended first
+   * and it is writing the world's traces, so that it is waited for).
+   */
+  cutWorlds(end: number, giveUp: (index: number) => boolean): number {
     let n = 0;
-    for (const index of this.worlds) if (index >= end) n++;
+    for (const index of this.worlds) {
+      if (index < end) continue;
+      if (!this.givenUp.has(index) && giveUp(index)) this.givenUp.add(index);
+      if (this.givenUp.has(index)) n++;
+    }
     return n;
   }
 
