@@ -92,7 +92,7 @@ export async function refuseStatefulRules(spec: string, loaded: LoadedRules): Pr
   const first = await freshCopy(spec, loaded);
   const second = await freshCopy(spec, loaded);
   if (first === null || second === null) return;
-  const found = probeState([first, second]);
+  const found = repeatedOrRefused([[spec, loaded]], () => probeState([first, second]));
   if (found === null) return;
   throw refusal([loaded], `seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed})`);
 }
@@ -129,11 +129,26 @@ export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan,
   if (rules === null) return;
   // In reverse: a short check witnesses every seed, and a copy that ran them in the check's order would build up the same state.
   const seeds = Object.keys(witnesses).map(Number).sort((a, b) => b - a);
-  for (const [seed, again] of witnessesIn(rules, oldRules, seeds, plan)) {
+  for (const [seed, again] of repeatedOrRefused(loaded, () => witnessesIn(rules, oldRules, seeds, plan))) {
     const was = witnesses[seed];
     if (again === was) continue;
     const alike = read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : '';
     throw refusal(files, `seed ${seed} ran differently in the check (${read(was)}) and again in a fresh copy of the file (${read(again)})${alike}`);
+  }
+}
+
+/**
+ * `probe()`, whose seeds may themselves not repeat: a violating seed is run
+ * again to record its trace, and a decision that draws at random may then
+ * run otherwise (seen once in some 800 probes of a rule file whose claim
+ * decision drew Math.random). That is the very thing probed for, refused in
+ * the same one line ({@link unrepeatedRun}), not an internal error.
+ */
+function repeatedOrRefused<T>(loaded: LoadedSpecs, probe: () => T): T {
+  try {
+    return probe();
+  } catch (err) {
+    throw unrepeatedRun(loaded, err) ?? err;
   }
 }
 
