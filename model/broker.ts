@@ -15,6 +15,13 @@ export interface Holding {
    * duplicates included (a consumer that is not idempotent sees each).
    */
   log?: string[];
+  /**
+   * Not the broker's: a note the world keeps for its properties (the
+   * simulator's retries-deduped, docs/properties.md). Set on a holding that a
+   * broker deduping by key stored over the same body under another key,
+   * where nothing explains a second effect. No broker answer reads it.
+   */
+  rekeyed?: true;
 }
 
 /** What one POST did at the broker, and the reply it would send back. */

@@ -26,6 +26,7 @@ import neverReclaimDead from './never-reclaim-dead.ts';
 import conflictAsConfirmed from './conflict-as-confirmed.ts';
 import attemptLog from './attempt-log.ts';
 import envelopeIdIsKey from './envelope-id-is-key.ts';
+import keyPerAttempt from './key-per-attempt.ts';
 import archiveLiveGeneration from './archive-live-generation.ts';
 import archiveById from './archive-by-id.ts';
 import archiveParked from './archive-parked.ts';
@@ -114,6 +115,7 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: retryPastCap, breaks: 'quiet-after-healing' },
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
+  { rules: keyPerAttempt, breaks: 'retries-deduped' },
   // retention (not a decision: what the sweeper leaves of a DELIVERED record).
   // Without a tombstone a later body for the swept id is sent as new; the id-ok
   // broker answers success for it and keeps the first: caught only where the sweeper runs.

@@ -192,6 +192,28 @@ export const parkedStaysParked: Property<World> = {
 };
 
 /**
+ * retries-deduped: under a broker that dedupes by idempotency key
+ * (`--broker key`), a retry is not a second effect. The world notes a store
+ * of the same body for an id under another key, where neither the broker's
+ * forgetting nor an operator's action explains it (events/rekeyed.ts); any
+ * such note is a violation.
+ */
+export const retriesDeduped: Property<World> = {
+  name: 'retries-deduped',
+  kind: 'always',
+  reads: ['broker'],
+  description: 'under a broker that dedupes by idempotency key (--broker key), no POST stores a body again for an id that holds it under another key, unless the broker forgot the id or an operator acted (a requeue starts a new key)',
+  check(w) {
+    let found: string | null = null;
+    // The first id in sorted order, without sorting (the broker changes at many steps).
+    for (const id in w.broker) if (w.broker[id].rekeyed === true && (found === null || id < found)) found = id;
+    if (found === null) return null;
+    const h = w.broker[found];
+    return violation('retries-deduped', found, h.body, 'stored', `the broker, deduping by key, stored ${h.body} for ${found} again under key ${h.key}: a retry that carried a new key, so the dedupe the key was for did not happen`);
+  },
+};
+
+/**
  * exclusive-attempt: only the holder of the current claim attempts, so no two
  * engines have POSTed for one id with neither outcome yet written.
  */
@@ -369,6 +391,7 @@ function propertiesOf(withAtMostOnce: boolean, schema: RecordSchema): Property<W
     honestPark,
     parkedStaysParked,
     exclusiveAttempt,
+    retriesDeduped,
     schema === SCHEMA_DEFAULT ? boundedRecord : boundedRecordOf(schema),
     noSilentLoss,
     settledAfterHealing,

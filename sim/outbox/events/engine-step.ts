@@ -5,6 +5,7 @@
  * it emits. Engine behaviour comes only from the statechart.
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
+import { heldAfter } from './rekeyed.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -172,7 +173,8 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   if (posted && acceptance !== null && envelope !== null) {
     if (acceptance.stored) tags.push('layer:stored');
     if (acceptance.stored && isDuplicate(w.broker[envelope.id] ?? null, envelope.body)) tags.push('layer:duplicate');
-    if (acceptance.holding !== null) next.broker = withEntry(w.broker, envelope.id, acceptance.holding);
+    const holding = heldAfter(ctx.options.broker, w, w.broker[envelope.id] ?? null, acceptance, envelope);
+    if (holding !== null) next.broker = withEntry(w.broker, envelope.id, holding);
   }
   if (answer?.crash !== undefined) {
     next.engines.splice(index, 1);

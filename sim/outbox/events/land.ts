@@ -14,6 +14,7 @@
  * transit (`bySelf`).
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
+import { heldAfter } from './rekeyed.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
@@ -156,7 +157,8 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   tags.push('fault:land');
   if (acceptance.stored) tags.push('layer:stored');
   if (acceptance.stored && isDuplicate(held, post.body)) tags.push('layer:duplicate');
-  const broker = acceptance.holding !== null ? { ...w.broker, [post.id]: acceptance.holding } : w.broker;
+  const holding = heldAfter(ctx.options.broker, w, held, acceptance, { id: post.id, body: post.body, key: post.key });
+  const broker = holding !== null ? { ...w.broker, [post.id]: holding } : w.broker;
   return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
 
