@@ -141,7 +141,7 @@ export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan,
  * `probe()`, whose seeds may themselves not repeat: a violating seed is run
  * again to record its trace, and a decision that draws at random may then
  * run otherwise (seen once in some 800 probes of a rule file whose claim
- * decision drew Math.random). That is the very thing probed for, refused in
+ * decision drew numbers at random). That is the very thing probed for, refused in
  * the same one line ({@link unrepeatedRun}), not an internal error.
  */
 function repeatedOrRefused<T>(loaded: LoadedSpecs, probe: () => T): T {
