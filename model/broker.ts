@@ -2,6 +2,7 @@
  * The remote broker: at most one body per result id. How it answers a second
  * POST for an id it already holds is its dedupe mode (docs/protocol.md, 'Broker').
  * Pure: the world owns the broker's holdings and applies what this returns.
+ * A broker of mode `key` dedupes keys across ids (`brokerAccept`'s `keyKnown`).
  */
 import { match } from 'ts-pattern';
 import type { BrokerMode, Envelope, Reply } from './types.ts';
@@ -52,8 +53,17 @@ function secondPostOf(mode: BrokerMode): SecondPost {
 /** Each mode's answer, matched once: the broker answers at every POST of every run. */
 const secondPosts = new Map<BrokerMode, SecondPost>();
 
-/** The broker receives an envelope it is willing to process. */
-export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope): BrokerAcceptance {
+/**
+ * The broker receives an envelope it is willing to process. `keyKnown`: the
+ * envelope's idempotency key is one the broker holds another id's body
+ * under. A broker that dedupes by key remembers keys across ids, as SQS
+ * FIFO's deduplication id or Stripe's Idempotency-Key do (per queue, per
+ * account), not per result id: it drops such a POST and answers success,
+ * so a key that two ids can share (one without the id in it, or a hash of
+ * the body) loses the second id's body.
+ */
+export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope, keyKnown = false): BrokerAcceptance {
+  if (mode === 'key' && keyKnown) return { holding: held, stored: false, reply: 'ok' };
   const incoming: Holding = { body: envelope.body, key: envelope.key };
   // The first POST for an id is stored in every mode; a log starts its list of every accepted POST with it (the latest is what it holds).
   if (held === null) return { holding: mode === 'log' ? { ...incoming, log: [envelope.body] } : incoming, stored: true, reply: 'ok' };

@@ -27,6 +27,7 @@ import conflictAsConfirmed from './conflict-as-confirmed.ts';
 import attemptLog from './attempt-log.ts';
 import envelopeIdIsKey from './envelope-id-is-key.ts';
 import keyPerAttempt from './key-per-attempt.ts';
+import keyWithoutId from './key-without-id.ts';
 import archiveLiveGeneration from './archive-live-generation.ts';
 import archiveById from './archive-by-id.ts';
 import archiveParked from './archive-parked.ts';
@@ -116,6 +117,7 @@ export const MUTANTS: readonly Mutant[] = [
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
   { rules: keyPerAttempt, breaks: 'retries-deduped' },
+  { rules: keyWithoutId, breaks: 'no-phantom-delivery' },
   // retention (not a decision: what the sweeper leaves of a DELIVERED record).
   // Without a tombstone a later body for the swept id is sent as new; the id-ok
   // broker answers success for it and keeps the first: caught only where the sweeper runs.

@@ -6,6 +6,7 @@
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import { heldAfter } from './rekeyed.ts';
+import { keyKnownElsewhere } from './broker-keys.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -150,7 +151,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     envelope = proc.ctx.envelope;
     tags.push(tagOf(ANSWER, answer.name));
     const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
-    if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope);
+    if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope, keyKnownElsewhere(ctx.options.broker, w, envelope.id, envelope.key));
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
   }

@@ -15,6 +15,7 @@
  */
 import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
 import { heldAfter } from './rekeyed.ts';
+import { keyKnownElsewhere } from './broker-keys.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
@@ -153,7 +154,7 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   const list = inTransitOf(w);
   const post = list[e.index];
   const held = w.broker[post.id] ?? null;
-  const acceptance = brokerAccept(ctx.options.broker, held, { id: post.id, body: post.body, key: post.key });
+  const acceptance = brokerAccept(ctx.options.broker, held, { id: post.id, body: post.body, key: post.key }, keyKnownElsewhere(ctx.options.broker, w, post.id, post.key));
   tags.push('fault:land');
   if (acceptance.stored) tags.push('layer:stored');
   if (acceptance.stored && isDuplicate(held, post.body)) tags.push('layer:duplicate');

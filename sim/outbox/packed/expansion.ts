@@ -66,8 +66,13 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     // The clock (0 without one): every engine step is told the time.
     engineKey[n++] = s[g + L.CLOCK];
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
+    // A broker deduping by key knows keys across ids (events/broker-keys.ts): its answers read every id's holding.
+    const allHoldings = proc.state === 'posting' && options.broker === 'key';
     for (let j = 0; j < ids.length; j++) {
-      if (only >= 0 && j !== only) continue;
+      if (only >= 0 && j !== only) {
+        if (allHoldings) engineKey[n++] = s[j * PER_ID + BROKER];
+        continue;
+      }
       // What the engine's events read of the id (see PackedTransitions.buildKey).
       engineKey[n++] = s[j * PER_ID + REC];
       engineKey[n++] = s[j * PER_ID + CLAIM];

@@ -268,6 +268,8 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
         // The transition key (transitions.ts): the record, the claim, the live file; the broker and parkedGone for an answer; whether the claim's holder is alive.
         const o = j * PER_ID;
         f.read(o + REC, o + CLAIM, o + LIVE, o + BROKER, g + PARKED_GONE);
+        // A broker deduping by key knows keys across ids (events/broker-keys.ts): an answer reads every id's holding.
+        if (e.kind === 'answer' && options.broker === 'key') for (let i = 0; i < ids; i++) f.read(i * PER_ID + BROKER);
         const h = holderOf(s, j);
         if (h >= 0) f.read(f.alive(h));
         // An engine step may overwrite the reported body without reading it: a write in every state.

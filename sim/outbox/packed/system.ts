@@ -73,7 +73,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     skew: options.skew && worldRules.oldRules !== undefined,
     layout,
     tables,
-    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads),
+    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, options.broker === 'key'),
     g: layout.globals,
     events: new EventCache(),
     objectSystem,

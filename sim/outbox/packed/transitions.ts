@@ -235,6 +235,8 @@ export class PackedTransitions {
     private readonly objectSystem: TransitionSystem<World, WorldEvent>,
     /** The watch on the steppers `objectSystem` runs (`step-reads.ts`), or null: then an engine's step is keyed by its whole record. */
     private readonly stepReads: StepReads | null = null,
+    /** The broker dedupes by key (`--broker key`), across ids: its steps read every id's holding. */
+    private readonly keysAcrossIds = false,
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
@@ -386,6 +388,15 @@ export class PackedTransitions {
     const h = this.narrowKeys ? hows.now : hows.before;
     // Slot by slot, in the order of an id's slots (REC to REPORTED).
     for (let k = 0; k < PER_ID; k++) this.pushAs(s, o + k, h[k]);
+  }
+
+  /**
+   * A broker deduping by key knows keys across ids (events/broker-keys.ts):
+   * its step for id `j` reads every other id's holding, keyed whole.
+   */
+  private pushOtherHoldings(s: Int32Array, j: number): void {
+    if (!this.keysAcrossIds) return;
+    for (let i = 0; i < this.layout.ids.length; i++) if (i !== j) this.pushSlot(s, i * PER_ID + BROKER);
   }
 
   /** Keys the slot `pos` by its value ({@link KEYED}) or watched as `how`. */
@@ -576,6 +587,7 @@ export class PackedTransitions {
           if (toBroker) {
             // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.
             this.pushAs(s, o + BROKER, this.narrowKeys ? PRESENCE : KEYED);
+            this.pushOtherHoldings(s, j);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
             this.pushSlot(s, g + L.PARKED_GONE);
           }
@@ -594,6 +606,7 @@ export class PackedTransitions {
         // The broker receives a POST in transit: it reads the list and the POST's id's holding.
         this.pushSlot(s, g + L.IN_TRANSIT);
         this.pushIdAs(s, this.layout.ids.indexOf(e.id), LAND_SLOTS);
+        this.pushOtherHoldings(s, this.layout.ids.indexOf(e.id));
         this.pushSlot(s, g + L.PARKED_GONE);
         // A landing is a broker step of a dedupe window too.
         this.pushSlot(s, g + L.DEDUPE);
