@@ -61,5 +61,7 @@ export function flawedRules(): FlawedRules[] {
     { label: 'flags-old-drops', kind: 'rule-api', rules: 'fail-closed', oldRules: 'properties/rule-api/flags-old-drops.ts', world: { bodiesPerId: 1, skew: true } },
     ruleApi('park-history-over-cap.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 2 }),
     ruleApi('lease-unfenced.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
+    // Two tasks with the same payload under a broker deduping by key (docs/protocol.md, 'Broker').
+    ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
   ];
 }

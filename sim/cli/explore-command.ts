@@ -52,6 +52,7 @@ export interface ExploreFlags {
   oldRules?: string;
   ids?: string;
   bodies?: string;
+  sameBodies?: boolean;
   engines?: string;
   attempts?: string;
   crashes?: string;
@@ -114,6 +115,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
     settings: settingsOf(flags),
     ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
+    ...(flags.sameBodies === true ? { sameBodies: true } : {}),
     skew,
   };
 }
@@ -189,7 +191,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countText(statesMax)} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${countText(memoryMiB)} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countText(statesMax)} states${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -42,6 +42,15 @@ export interface WorldOptions {
    */
   atMostOnce?: boolean;
   /**
+   * Every id's producer writes the same bodies (A, B for a and for b), as two
+   * tasks may carry identical payloads: a rule that tells ids apart by body
+   * (a key hashed from the payload, say) meets it only here. Absent: each
+   * id's bodies are its own (A, B for a; C, D for b). A suite world's
+   * (sim/small-worlds.ts), and `explore --same-bodies`; the swarm does not
+   * draw it.
+   */
+  sameBodies?: boolean;
+  /**
    * Each kind's swarm weight by its name in the event table (0: switched off
    * for this world; a name absent, as in a trace from before the kind: 0).
    */
@@ -230,7 +239,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

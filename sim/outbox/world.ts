@@ -77,9 +77,9 @@ export function idNames(n: number): string[] {
   return out;
 }
 
-/** The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b. */
-export function bodyName(idIndex: number, k: number, bodiesPerId: number): string {
-  return String.fromCharCode(65 + idIndex * bodiesPerId + k);
+/** The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b (`same`: A, B, C for every id). */
+export function bodyName(idIndex: number, k: number, bodiesPerId: number, same = false): string {
+  return String.fromCharCode(65 + (same ? 0 : idIndex * bodiesPerId) + k);
 }
 
 /** A short human label for an event (from the event table). */

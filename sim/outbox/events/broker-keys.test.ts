@@ -2,7 +2,8 @@
  * A broker deduping by key remembers keys across ids (events/broker-keys.ts,
  * model/broker.ts): a POST under a key it holds another id's body under is
  * dropped and answered success, unless it forgot that id; fail-closed's keys
- * (`<id>#<epoch>`) never meet, and a key without the id loses a body.
+ * (`<id>#<epoch>`) never meet, a key without the id loses a body, and so
+ * does a key built from the body where two ids carry the same one.
  */
 import { describe, expect, it } from 'vitest';
 import { brokerAccept } from '../../../model/broker.ts';
@@ -12,6 +13,7 @@ import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
 import type { World } from '../world.ts';
+import keyFromBody from '../../../properties/rule-api/key-from-body.ts';
 import { keyKnownElsewhere } from './broker-keys.ts';
 
 const broker = { a: { body: 'A', key: 'k' } };
@@ -46,6 +48,14 @@ describe('the search, two ids under a broker deduping by key', () => {
     const keyWithoutId = extendRules(failClosed, { name: 'key-without-id', summary: 'the key is the resend epoch alone', envelope: (id, record) => ({ ...failClosed.envelope(id, record), key: `epoch-${record.resendEpoch}` }) });
     const r = search(keyWithoutId);
     expect(r.violations.map((v) => v.violation.property)).toEqual(['no-phantom-delivery']);
+  });
+
+  it('finds a key built from the body where two ids carry the same body (a world of --same-bodies), not where each id has its own', () => {
+    const sameBodies = (rules: RuleSet, same: boolean) =>
+      exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', ...(same ? { sameBodies: true } : {}) }), { rules }, steppersFor(rules, null), { statesMax: 200_000 }, { verify: true });
+    expect(sameBodies(keyFromBody, true).violations.map((v) => v.violation.property)).toEqual(['no-phantom-delivery']);
+    expect(sameBodies(keyFromBody, false).violations).toEqual([]);
+    expect(sameBodies(failClosed, true).violations).toEqual([]);
   });
 
   it('holds for fail-closed, whose keys name the id', () => {
