@@ -46,8 +46,8 @@ export interface WorldOptions {
    * tasks may carry identical payloads: a rule that tells ids apart by body
    * (a key hashed from the payload, say) meets it only here. Absent: each
    * id's bodies are its own (A, B for a; C, D for b). A suite world's
-   * (sim/small-worlds.ts), and `explore --same-bodies`; the swarm does not
-   * draw it.
+   * (sim/small-worlds.ts), `explore --same-bodies`, and one swarm seed in
+   * four of those with two ids.
    */
   sameBodies?: boolean;
   /**
@@ -185,6 +185,17 @@ function operatorBudget(seed: number, drawn: number): number {
 }
 
 /**
+ * Whether a seed's ids all get the same bodies (`WorldOptions.sameBodies`):
+ * one seed in four of those with two ids, from a stream of its own
+ * (`bodies:same`), so that the other draws do not move. Written as true or
+ * undefined (never absent), so that every seed's options keep one shape;
+ * undefined is left out of JSON and of the world's key.
+ */
+function sameBodiesDrawn(seed: number, ids: number): true | undefined {
+  return ids >= 2 && lightStream(seed, 'bodies:same').next() < 1 / 4 ? true : undefined;
+}
+
+/**
  * Draws a world's options from the seed's `swarm` stream: sizes (engines 1-3,
  * ids 1-2, bodies per id 1-3, attempts limit 1-5), broker mode, budgets and
  * the length of the safety phase; each kind's weight from its own stream
@@ -218,6 +229,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     skew: fixed.skew ?? false,
     settings: drawSettings(seed, fixed.settings),
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
+    sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget(seed, operatorActionsMax),
