@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ThreadPieces } from './thread-pieces.ts';
 
+/** Pieces in which threads started searching `worlds`. */
+function holding(...worlds: number[]): ThreadPieces {
+  const p = new ThreadPieces();
+  for (const w of worlds) p.worldStarted(w);
+  return p;
+}
+
 describe("the threads' pieces as the main thread hears of them", () => {
   it('gives a seed piece a thread holds to run here, lowest first, each once', () => {
     const p = new ThreadPieces();
@@ -35,11 +42,9 @@ describe("the threads' pieces as the main thread hears of them", () => {
   });
 
   it('does not wait for a world a thread holds that a violating world before it cut off, and waits for the others', () => {
-    const p = new ThreadPieces();
+    const p = holding(1, 4);
     const always = () => true;
-    p.worldStarted(1);
-    p.worldStarted(4);
-    // No world cut yet (the suite's 15 worlds all kept): both are waited for.
+    // No world cut yet (a suite of 15 worlds, all kept): both are waited for.
     expect(p.cutWorlds(15, always)).toBe(0);
     // World 2 violated under --stop-on-first: world 1 is still waited for, world 4 is not.
     expect(p.cutWorlds(3, always)).toBe(1);
@@ -50,9 +55,7 @@ describe("the threads' pieces as the main thread hears of them", () => {
   });
 
   it('waits for a cut-off world whose thread claimed it first (it is writing its traces), and gives up each other one once', () => {
-    const p = new ThreadPieces();
-    p.worldStarted(1);
-    p.worldStarted(4);
+    const p = holding(1, 4);
     const asked: number[] = [];
     // World 0 violated: world 1's thread had claimed its search (the give-up fails), world 4's had not.
     const giveUp = (i: number) => {
