@@ -8,7 +8,8 @@
  * one's POST and answers success: it is reported delivered and the broker
  * holds nothing for it (no-phantom-delivery). Only a world where two ids
  * carry the same body shows it (`sameBodies`: the suite world "2 ids, the
- * same body, 1 engine, no crash, broker key"); the swarm does not draw one.
+ * same body, 1 engine, no crash, broker key", and one swarm seed in four of
+ * two ids).
  */
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import failClosed from '../../model/catalog/fail-closed.ts';
