@@ -50,6 +50,17 @@ function secondPostOf(mode: BrokerMode): SecondPost {
     .exhaustive();
 }
 
+/**
+ * Whether a broker of `mode` dedupes by idempotency key. Such a broker
+ * remembers keys across ids, so its answer to a POST reads every id's
+ * holding, not only the POST's id's: what keys the simulator's broker steps
+ * (sim/outbox/events/broker-keys.ts, the packed explorer's transitions) and
+ * what the retries-deduped property judges ask this, not the mode's name.
+ */
+export function dedupesByKey(mode: BrokerMode): boolean {
+  return mode === 'key';
+}
+
 /** Each mode's answer, matched once: the broker answers at every POST of every run. */
 const secondPosts = new Map<BrokerMode, SecondPost>();
 
@@ -63,7 +74,7 @@ const secondPosts = new Map<BrokerMode, SecondPost>();
  * the body) loses the second id's body.
  */
 export function brokerAccept(mode: BrokerMode, held: Holding | null, envelope: Envelope, keyKnown = false): BrokerAcceptance {
-  if (mode === 'key' && keyKnown) return { holding: held, stored: false, reply: 'ok' };
+  if (keyKnown && dedupesByKey(mode)) return { holding: held, stored: false, reply: 'ok' };
   const incoming: Holding = { body: envelope.body, key: envelope.key };
   // The first POST for an id is stored in every mode; a log starts its list of every accepted POST with it (the latest is what it holds).
   if (held === null) return { holding: mode === 'log' ? { ...incoming, log: [envelope.body] } : incoming, stored: true, reply: 'ok' };

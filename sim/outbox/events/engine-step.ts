@@ -4,7 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
+import { brokerAccept, isDuplicate, type Holding } from '../../../model/broker.ts';
 import { heldAfter } from './rekeyed.ts';
 import { keyKnownElsewhere } from './broker-keys.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
@@ -147,10 +147,12 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let reply: Reply | null = null;
   let envelope: Envelope | null = null;
   let acceptance: ReturnType<typeof brokerAccept> | null = null;
+  // What the broker held for the envelope's id before this answer (read once: the answer, the duplicate tag and the note use it).
+  let held: Holding | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
     tags.push(tagOf(ANSWER, answer.name));
-    const held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
+    held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
     if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope, keyKnownElsewhere(ctx.options.broker, w, envelope.id, envelope.key));
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? acceptance?.reply ?? 'ok';
@@ -173,8 +175,8 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   }
   if (posted && acceptance !== null && envelope !== null) {
     if (acceptance.stored) tags.push('layer:stored');
-    if (acceptance.stored && isDuplicate(w.broker[envelope.id] ?? null, envelope.body)) tags.push('layer:duplicate');
-    const holding = heldAfter(ctx.options.broker, w, w.broker[envelope.id] ?? null, acceptance, envelope);
+    if (acceptance.stored && isDuplicate(held, envelope.body)) tags.push('layer:duplicate');
+    const holding = heldAfter(ctx.options.broker, w, held, acceptance, envelope);
     if (holding !== null) next.broker = withEntry(w.broker, envelope.id, holding);
   }
   if (answer?.crash !== undefined) {

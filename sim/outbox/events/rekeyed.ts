@@ -15,14 +15,14 @@
  * The note lives on the holding itself, so a world that never meets such a
  * store has no state more than before.
  */
-import type { BrokerAcceptance, Holding } from '../../../model/broker.ts';
+import { dedupesByKey, type BrokerAcceptance, type Holding } from '../../../model/broker.ts';
 import type { BrokerMode, Envelope } from '../../../model/types.ts';
 import type { World } from '../world.ts';
 
 /** The holding a POST leaves at the broker (`acceptance.holding`), noted `rekeyed` when its store is a second effect nothing explains. */
 export function heldAfter(mode: BrokerMode, w: World, held: Holding | null, acceptance: BrokerAcceptance, envelope: Envelope): Holding | null {
   const holding = acceptance.holding;
-  if (mode !== 'key' || !acceptance.stored || holding === null || held === null) return holding;
+  if (!dedupesByKey(mode) || !acceptance.stored || holding === null || held === null) return holding;
   if (held.body !== envelope.body || held.key === envelope.key || w.operatorActions > 0) return holding;
   return { ...holding, rekeyed: true };
 }

@@ -7,6 +7,7 @@
  * liveness) find the expansion in one probe of a small table, so a state
  * with several engines costs one pair lookup per engine.
  */
+import { dedupesByKey } from '../../../model/broker.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { TupleTable } from '../../core/tuple-table.ts';
 import type { WorldEvent } from '../world.ts';
@@ -67,7 +68,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     engineKey[n++] = s[g + L.CLOCK];
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
     // A broker deduping by key knows keys across ids (events/broker-keys.ts): its answers read every id's holding.
-    const allHoldings = proc.state === 'posting' && options.broker === 'key';
+    const allHoldings = proc.state === 'posting' && dedupesByKey(options.broker);
     for (let j = 0; j < ids.length; j++) {
       if (only >= 0 && j !== only) {
         if (allHoldings) engineKey[n++] = s[j * PER_ID + BROKER];

@@ -18,6 +18,7 @@
  * reads. Engines are resources by pid, not by position: a crash shifts the
  * positions of the engines after it without touching them.
  */
+import { dedupesByKey } from '../../../model/broker.ts';
 import type { AmpleChooser } from '../../core/por.ts';
 import type { Property } from '../../core/system.ts';
 import type { WorldOptions } from '../options.ts';
@@ -269,7 +270,7 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
         const o = j * PER_ID;
         f.read(o + REC, o + CLAIM, o + LIVE, o + BROKER, g + PARKED_GONE);
         // A broker deduping by key knows keys across ids (events/broker-keys.ts): an answer reads every id's holding.
-        if (e.kind === 'answer' && options.broker === 'key') for (let i = 0; i < ids; i++) f.read(i * PER_ID + BROKER);
+        if (e.kind === 'answer' && dedupesByKey(options.broker)) for (let i = 0; i < ids; i++) f.read(i * PER_ID + BROKER);
         const h = holderOf(s, j);
         if (h >= 0) f.read(f.alive(h));
         // An engine step may overwrite the reported body without reading it: a write in every state.

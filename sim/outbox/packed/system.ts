@@ -9,6 +9,7 @@
  * every event list, step and verdict is also computed the slow way and
  * compared (`verify.ts`).
  */
+import { dedupesByKey } from '../../../model/broker.ts';
 import type { KeptSink, PackedSystem, SuccessorSink } from '../../core/explore-packed.ts';
 import type { TransitionSystem } from '../../core/system.ts';
 import type { WorldRules } from '../outbox-system.ts';
@@ -73,7 +74,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     skew: options.skew && worldRules.oldRules !== undefined,
     layout,
     tables,
-    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, options.broker === 'key'),
+    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, dedupesByKey(options.broker)),
     g: layout.globals,
     events: new EventCache(),
     objectSystem,
