@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { attachInterruptCell, clearInterrupt, interruptExitCode, interruption, newInterruptCell, requestInterrupt } from './interrupt.ts';
+import { attachInterruptCell, clearInterrupt, clearStale, interruptExitCode, interruption, newInterruptCell, requestInterrupt, requestStale, setInterruptPoll } from './interrupt.ts';
 
 describe('interrupt', () => {
   afterEach(() => clearInterrupt());
@@ -19,5 +19,27 @@ describe('interrupt', () => {
     expect(interruption()).toBeNull();
     Atomics.store(cell, 0, 1);
     expect(interruption()).toBe('SIGINT');
+  });
+
+  it('a stale run (a save under --watch) stops like an interrupt, a signal wins over it, and forgetting it keeps the signal', () => {
+    let polls = 0;
+    setInterruptPoll(() => {
+      if (++polls === 2) requestStale();
+    });
+    try {
+      expect(interruption()).toBeNull();
+      expect(interruption()).toBe('save');
+      expect(interruptExitCode('save')).toBe(130);
+      const cell = newInterruptCell();
+      attachInterruptCell(cell);
+      Atomics.store(cell, 0, 2);
+      expect(interruption()).toBe('SIGTERM');
+      clearStale();
+      expect(interruption()).toBe('SIGTERM');
+      Atomics.store(cell, 0, 0);
+      expect(interruption()).toBeNull();
+    } finally {
+      setInterruptPoll(null);
+    }
   });
 });

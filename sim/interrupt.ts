@@ -12,21 +12,52 @@
  * how a command running on a worker thread learns of a signal that only the
  * process's main thread receives, even while a synchronous search holds the
  * worker's event loop.
+ *
+ * Under `--watch` a run also stops when a watched file is saved with new
+ * content: the run is of a version the user has already left
+ * (`cli/rerun-on-save.ts`). That request is this thread's only, never a
+ * signal: a Ctrl-C during it still ends the watch.
  */
 
 /** The signals a run stops on. */
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/** What stops a run: a signal, or a save that makes the run stale (`--watch`). */
+export type StopCause = InterruptSignal | 'save';
 
 const CODES: Record<InterruptSignal, number> = { SIGINT: 1, SIGTERM: 2 };
 const SIGNALS: readonly (InterruptSignal | null)[] = [null, 'SIGINT', 'SIGTERM'];
 
 let local: InterruptSignal | null = null;
 let shared: Int32Array | null = null;
+let stale = false;
+let poll: (() => void) | null = null;
 
-/** The signal received so far, or null; cheap enough to poll in a loop. */
-export function interruption(): InterruptSignal | null {
+/**
+ * The signal received so far, else 'save' when the run is stale, or null;
+ * cheap enough to poll in a loop (a watch's poll, when one is set, looks at
+ * its files only every so often: `cli/rerun-on-save.ts`).
+ */
+export function interruption(): StopCause | null {
+  if (poll !== null) poll();
   if (local !== null) return local;
-  return shared === null ? null : (SIGNALS[Atomics.load(shared, 0)] ?? null);
+  const signal = shared === null ? null : (SIGNALS[Atomics.load(shared, 0)] ?? null);
+  return signal ?? (stale ? 'save' : null);
+}
+
+/** The run under way is stale: a watched file was saved with new content. */
+export function requestStale(): void {
+  stale = true;
+}
+
+/** Forgets a stale run's request (the watch starts the next run), not a signal. */
+export function clearStale(): void {
+  stale = false;
+}
+
+/** Makes {@link interruption} call `p` first (a watch's look at its files during a run), or stops that (null). */
+export function setInterruptPoll(p: (() => void) | null): void {
+  poll = p;
 }
 
 /** Records a signal (the first one wins); a supervisor also writes it to the shared cell. */
@@ -48,10 +79,14 @@ export function newInterruptCell(): Int32Array {
 /** Forgets any request (tests, and a process that runs several commands). */
 export function clearInterrupt(): void {
   local = null;
+  stale = false;
   if (shared !== null) Atomics.store(shared, 0, 0);
 }
 
-/** The exit code of a run stopped by `signal`: 128 + the signal's number. */
-export function interruptExitCode(signal: InterruptSignal): number {
-  return signal === 'SIGINT' ? 130 : 143;
+/**
+ * The exit code of a run stopped by `cause`: 128 + the signal's number. A
+ * stale run's is SIGINT's; it is never the process's (the watch runs again).
+ */
+export function interruptExitCode(cause: StopCause): number {
+  return cause === 'SIGTERM' ? 143 : 130;
 }

@@ -7,7 +7,8 @@
  * first `found after` line of a flawed version and to the end of its
  * report, against the same from the start of a fresh process. The watch
  * sees a save within two polls (sim/cli/rerun-on-save.ts), which the times
- * from the save include.
+ * from the save include. Then saves made during a run: a clean version,
+ * and a flawed one while the clean one's check runs, which that save stops.
  * Wall-clock time is read here, for reporting only.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -34,6 +35,13 @@ export default extendRules(failClosed, { name: 'watched', summary: 'a parked id 
 
 /** The line `check --watch` writes once a run is reported (sim/cli/rerun-on-save.ts). */
 const WATCHING = /^watching /;
+
+/** The line `check --watch` writes when a save stopped the run under way. */
+const STALE = /changed during the run: it stopped there/;
+
+/** Saves during a run, and how long after the clean save the flawed one comes (the warm main job takes about 1.6 s). */
+const MID_RUN_SAVES = 4;
+const MID_RUN_AFTER_MS = 400;
 
 /** Lines of a running process, both streams, each with the time it arrived. */
 class Lines {
@@ -108,6 +116,17 @@ export async function watchSection(now: () => number): Promise<string[]> {
     const fresh = await timeToLine(process.execPath, ['bin/outbox-sim.mjs', 'check', '--rules', file, '--out', out], flawed ? FOUND_LINE : null, now);
     rows.push({ flawed, foundWatch: found === null ? null : found - saved, doneWatch: done.at - saved, foundFresh: fresh.lineSeconds, doneFresh: fresh.exitSeconds });
   }
+  // Saves during a run: a clean version starts a check, and a flawed one saved while it runs stops it.
+  const midRun: { found: number | null; done: number; stopped: boolean }[] = [];
+  for (let i = 0; i < MID_RUN_SAVES; i++) {
+    writeFileSync(file, `${CLEAN}// mid-run round ${i}\n`);
+    await new Promise((r) => setTimeout(r, MID_RUN_AFTER_MS));
+    const saved = now();
+    writeFileSync(file, `${FLAWED}// mid-run round ${i}\n`);
+    const done = await seen.next(WATCHING, from);
+    midRun.push({ found: ((f) => (f === null ? null : f - saved))(seen.between(FOUND_LINE, from, done.index)), done: done.at - saved, stopped: seen.between(STALE, from, done.index) !== null });
+    from = done.index + 1;
+  }
   child.kill('SIGINT');
   const code = await exited;
   rmSync(dir, { recursive: true, force: true });
@@ -122,6 +141,16 @@ export async function watchSection(now: () => number): Promise<string[]> {
   const foundFresh = flawedRows.map((r) => r.foundFresh ?? Infinity);
   const ratios = rows.map((r) => r.doneWatch / r.doneFresh);
   log(`Medians: the first violation line ${median(foundWatch).toFixed(2)} s after a save (${range(foundWatch)}) against ${median(foundFresh).toFixed(2)} s from a fresh command (${range(foundFresh)}); the whole report ${median(rows.map((r) => r.doneWatch)).toFixed(2)} s after a save (${range(rows.map((r) => r.doneWatch))}) against ${median(rows.map((r) => r.doneFresh)).toFixed(2)} s to a fresh process's exit; watch / fresh per save, side by side: median ${median(ratios).toFixed(2)} (${range(ratios)}).`);
+  log('');
+  log(`Saves during a run, in the same watch: a clean version saved, then ${(MID_RUN_AFTER_MS / 1000).toFixed(1)} s later (while its check runs) the flawed one, which stops that check (sim/cli/rerun-on-save.ts) and is checked at once. Seconds from the flawed save. Before, the flawed version waited for the clean one's whole check (the clean rows above) to end first.`);
+  log('');
+  log('| round | the clean check stopped | s to the first violation line | s to the report |');
+  log('| ---: | --- | ---: | ---: |');
+  midRun.forEach((r, i) => log(`| ${i + 1} | ${r.stopped ? 'yes' : 'no (it had ended)'} | ${r.found === null ? 'none' : `**${r.found.toFixed(2)}**`} | ${r.done.toFixed(2)} |`));
+  log('');
+  const midFound = midRun.map((r) => r.found ?? Infinity);
+  const cleanDone = rows.filter((r) => !r.flawed).map((r) => r.doneWatch);
+  log(`Median: the first violation line ${median(midFound).toFixed(2)} s after a save made during a run (${range(midFound)}), against ${median(foundWatch).toFixed(2)} s after a save made while the watch waits (above); waiting for the clean check to end would have added what was left of it (its whole run took ${median(cleanDone).toFixed(2)} s, median of the clean rows above, of which ${(MID_RUN_AFTER_MS / 1000).toFixed(1)} s had passed).`);
   log('');
   log(`Load average when this section ended: ${loadavg()[0].toFixed(1)}.`);
   log('');

@@ -33,7 +33,7 @@ import { terminalText } from '../terminal-text.ts';
 import { checkFaultError, faultTraced } from './rule-fault.ts';
 import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
-import { interruptExitCode, interruption, type InterruptSignal } from '../interrupt.ts';
+import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
@@ -130,9 +130,9 @@ export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, 
     });
 }
 
-/** A check stopped by a signal: which, and how many of its seeds ran. */
+/** A check stopped by a signal, or as stale by a save under --watch: which, and how many of its seeds ran. */
 export interface InterruptedRun {
-  signal: InterruptSignal;
+  signal: StopCause;
   runs: number;
   seeds: number;
 }
@@ -174,7 +174,8 @@ function stoppedLine(s: StoppedRun): string {
 
 /** The line that heads the summary of an interrupted check. */
 function interruptedLine(i: InterruptedRun): string {
-  return `INTERRUPTED (${i.signal}): ${countText(i.runs)} of ${countText(i.seeds)} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+  const cause = i.signal === 'save' ? 'a watched file was saved' : i.signal;
+  return `INTERRUPTED (${cause}): ${countText(i.runs)} of ${countText(i.seeds)} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
 }
 
 /** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */

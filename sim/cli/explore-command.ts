@@ -40,7 +40,7 @@ import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
-import { interruptExitCode, interruption } from '../interrupt.ts';
+import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
 import { newStats } from '../core/por.ts';
@@ -122,6 +122,11 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
 
 /** The stop reason of a search that an interrupt ended. */
 export const INTERRUPTED = 'interrupted';
+
+/** What stopped an interrupted search, as its summary says it. */
+function stopperOfInterrupt(cause: StopCause | null): string {
+  return cause === 'save' ? 'a save of a watched file (the search was of the version before)' : `an interrupt (${cause ?? 'signal'})`;
+}
 
 /** A violation an exploration found, with its shortest trace. */
 export interface ExploreViolation {
@@ -279,7 +284,7 @@ function symmetryLine(r: OutboxSearch, refused: boolean): string {
 /** What a person reads of how the search ended, before the violations (if any) are listed. */
 function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMax: number, depthMax: number | undefined): string[] {
   // The flag (with its value) that stopped a partial search, or the reason given.
-  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy === INTERRUPTED ? `an interrupt (${interruption() ?? 'signal'})` : String(r.stoppedBy);
+  const stopper = r.stoppedBy === 'max-states' ? `--max-states ${statesMax}` : r.stoppedBy === 'max-depth' ? `--max-depth ${depthMax}` : r.stoppedBy === INTERRUPTED ? stopperOfInterrupt(interruption()) : String(r.stoppedBy);
   if (!ok) {
     if (!continued) return [];
     if (r.complete) return ['  --continue: the whole bounded space was searched; every property violated in it is listed below, each with its shortest trace'];

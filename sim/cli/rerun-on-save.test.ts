@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
+import { clearInterrupt, interruption, requestInterrupt } from '../interrupt.ts';
 import { runCheck, type CheckFlags } from './check-command.ts';
 import { rerunOnSave, watchedSpecs } from './rerun-on-save.ts';
 import { runExplore } from './explore-command.ts';
@@ -151,6 +151,62 @@ describe('--watch', () => {
     expect(await watching).toBe(143);
     expect(runs).toBe(1);
   });
+
+  it('a save during a run makes it stale: the run stops at its next look, and the next starts at once', async () => {
+    const rules = join(dir, 'stale.ts');
+    writeFileSync(rules, CLEAN_ONLY);
+    const { io, lines } = capture();
+    const seen: (string | null)[] = [];
+    // The first run saves the file itself, then works synchronously (as a search does) until it is told to stop.
+    const watching = rerunOnSave(
+      'check',
+      { rules },
+      io,
+      async () => {
+        if (seen.length === 0) {
+          writeFileSync(rules, `${CLEAN_ONLY}// saved during the run\n`);
+          let looks = 0;
+          while (interruption() === null && looks < 1e7) looks++;
+        }
+        seen.push(interruption());
+        return seen.at(-1) === 'save' ? 130 : 0;
+      },
+      { pollMs: 20 },
+    );
+    await until(lines, /^watching /);
+    requestInterrupt('SIGINT');
+    expect(await watching).toBe(130);
+    expect(seen).toEqual(['save', null]);
+    expect(lines[0]).toMatch(/stale\.ts changed during the run: it stopped there; checking again$/);
+    expect(lines[1]).toMatch(/^watching .*stale\.ts for changes \(exit 0 above; Ctrl-C to stop\)$/);
+  });
+
+  it('through the command line, a save during a long check stops it, and the new version is checked at once', async () => {
+    const { rules, helper } = ruleFiles('long');
+    const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
+    // 3,000,000 seeds of a clean rule set: minutes. The flawed version is found in its first seeds.
+    const args = [bin, 'check', '--rules', rules, '--watch', '--seeds', '3000000', '--swarm-only', '--stop-on-first', '--workers', '2', '--out', join(dir, 'long-traces')];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    const take = (chunk: Buffer): void => void lines.push(...chunk.toString().split('\n').filter((l) => l !== ''));
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      await until(lines, /^outbox-sim check: rules /);
+      await new Promise((r) => setTimeout(r, 500));
+      writeFileSync(helper, HELPER_FLAWED);
+      await until(lines, /^watching /);
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect(lines).toContainEqual(expect.stringMatching(/^INTERRUPTED \(a watched file was saved\): [\d,]+ of 3,000,000 seeds ran;/));
+    expect(lines).toContainEqual(expect.stringMatching(/long-outcome\.ts changed during the run: it stopped there; checking again$/));
+    expect(lines.filter((l) => l.startsWith('RESULT')).at(-1)).toBe('RESULT: 1 property violated');
+    expect(lines.at(-1)).toMatch(/\(exit 1 above; Ctrl-C to stop\)$/);
+  }, 60_000);
 
   it('through the command line: the rule file runs on the supervised thread, a save runs it again, SIGINT ends it with 130', async () => {
     const { rules, helper } = ruleFiles('cli');

@@ -7,6 +7,12 @@
  * took about 3.6 s from a fresh command and a median of 1.7 s from a save
  * (docs/performance.md, 'Watching a rule file').
  *
+ * A save during a run makes that run stale: the run looks at the files as
+ * it goes (between its units of work, as it looks for Ctrl-C), stops as an
+ * interrupt stops it (its summary marked INTERRUPTED, what it found kept),
+ * and the next run starts at once, so the answer to the newest save does
+ * not wait for the old version's run to end.
+ *
  * Each run is the plain command on what the files hold when it starts: the
  * file is loaded anew (its bundle is named by its content, rules-loader.ts),
  * probed for kept state, and its verdict, traces and exit code are those a
@@ -28,7 +34,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { interruptExitCode, interruption } from '../interrupt.ts';
+import { clearStale, interruptExitCode, interruption, requestStale, setInterruptPoll } from '../interrupt.ts';
 import { lastInputsOf } from '../rules-bundle.ts';
 import { looksLikePath } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
@@ -106,28 +112,85 @@ function contentOf(file: string): string | null {
 }
 
 /**
- * Waits until one of `files` holds content other than `before` (taken as the
- * last run started) that stays the same over one more poll; resolves to that
- * file, or to null when an interrupt came first.
+ * One look at `files` against `before` (what they held as the last run
+ * started): a changed file once its new content has stayed the same over
+ * one more look (an editor's save can take two writes), else null.
  */
-async function nextChange(files: readonly string[], before: ReadonlyMap<string, string | null>, pollMs: number): Promise<string | null> {
-  let pending: { file: string; content: string } | null = null;
+class ChangeLooks {
+  private pending: { file: string; content: string } | null = null;
+
+  /** `files` is asked at each look: a run learns its rule file's imports as it loads it. */
+  constructor(
+    private readonly files: () => readonly string[],
+    private readonly before: Map<string, string | null>,
+  ) {}
+
+  look(): string | null {
+    if (this.pending !== null) {
+      if (contentOf(this.pending.file) === this.pending.content) return this.pending.file;
+      this.pending = null;
+    }
+    for (const file of this.files()) {
+      const content = contentOf(file);
+      // A file first seen now (an import the run found) is compared with what it holds now.
+      if (!this.before.has(file)) this.before.set(file, content);
+      else if (content !== null && content !== this.before.get(file)) {
+        this.pending = { file, content };
+        break;
+      }
+    }
+    return null;
+  }
+}
+
+/**
+ * Waits until one of `files` holds content other than `before` that stays
+ * the same over one more poll; resolves to that file, or to null when an
+ * interrupt came first.
+ */
+async function nextChange(files: readonly string[], before: Map<string, string | null>, pollMs: number): Promise<string | null> {
+  const looks = new ChangeLooks(() => files, before);
   for (;;) {
     if (interruption() !== null) return null;
     await sleep(pollMs);
     if (interruption() !== null) return null;
-    if (pending !== null) {
-      if (contentOf(pending.file) === pending.content) return pending.file;
-      pending = null;
-    }
-    for (const file of files) {
-      const content = contentOf(file);
-      if (content !== null && content !== before.get(file)) {
-        pending = { file, content };
-        break;
-      }
-    }
+    const changed = looks.look();
+    if (changed !== null) return changed;
   }
+}
+
+/**
+ * Looks at the rule files `specs` and their imports during a run, from {@link interruption} (which a run
+ * calls between its units of work, also while a synchronous search holds
+ * this thread), at most once per `pollMs` by `now` (the injected clock; in
+ * seconds), or at every 64th call without one: a change makes the run stale
+ * (`requestStale`). Also a timer, for the run's waits on other threads.
+ * Returns the file that changed (null if none), and stops looking.
+ */
+function looksDuringRun(specs: readonly string[], before: Map<string, string | null>, pollMs: number, now: (() => number) | undefined): () => string | null {
+  const looks = new ChangeLooks(() => filesOf(specs), before);
+  let changed: string | null = null;
+  let nextAt = 0;
+  let calls = 0;
+  const poll = (): void => {
+    if (changed !== null) return;
+    if (now === undefined) {
+      if ((++calls & 63) !== 0) return;
+    } else {
+      const t = now();
+      if (t < nextAt) return;
+      nextAt = t + pollMs / 1000;
+    }
+    changed = looks.look();
+    if (changed !== null) requestStale();
+  };
+  setInterruptPoll(poll);
+  const timer = setInterval(poll, pollMs);
+  return () => {
+    setInterruptPoll(null);
+    clearInterval(timer);
+    return changed;
+  };
 }
 
 /** How the watch names a file: from the working folder, as the user gave it. */
@@ -157,11 +220,26 @@ export interface WatchLimits {
 async function watchLoop(command: WatchingCommand, specs: readonly string[], io: Io, run: () => Promise<number>, pollMs: number, runsMax: number): Promise<number> {
   let files = specs.map((s) => resolve(s));
   for (let runs = 1; ; runs++) {
-    // What the files hold as the run starts: a save during the run is the next run's.
+    // What the files hold as the run starts: a save during the run makes it stale, and is the next run's.
     const before = new Map(files.map((f) => [f, contentOf(f)]));
-    const code = await runOnce(command, io, run);
+    const stopLooking = looksDuringRun(specs, before, pollMs, io.now);
+    let code: number;
+    let stale: string | null;
+    try {
+      code = await runOnce(command, io, run);
+    } finally {
+      stale = stopLooking();
+    }
     const signal = interruption();
-    if (signal !== null) return code === 130 || code === 143 ? code : interruptExitCode(signal);
+    if (signal !== null && signal !== 'save') return code === 130 || code === 143 ? code : interruptExitCode(signal);
+    if (stale !== null && runs < runsMax) {
+      // The run stopped (or had just ended) on a version already left: the next starts at once.
+      clearStale();
+      io.err(`${shown(stale)} changed during the run: ${signal === 'save' && code === 130 ? 'it stopped there' : 'its report above is of the version before'}; ${command === 'check' ? 'checking' : 'exploring'} again`);
+      files = filesOf(specs);
+      continue;
+    }
+    clearStale();
     if (runs >= runsMax) {
       io.err(`outbox-sim: --watch stopped after ${runsMax} runs, the most one process makes (each version of a rule file stays loaded): run the command again to go on watching`);
       return code;

@@ -16,8 +16,8 @@ import { main } from '../cli/main.ts';
 import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
 import { steppersFor } from '../check.ts';
 import { runCheckJob } from './check-job.ts';
-import { withKeptPools } from './kept-pools.ts';
-import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
+import { keptPoolCount, withKeptPools } from './kept-pools.ts';
+import { clearInterrupt, requestInterrupt, requestStale } from '../interrupt.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'check-job-'));
@@ -120,6 +120,33 @@ describe('a check job on worker threads', () => {
     } finally {
       delete process.env.OUTBOX_SIM_TEST_PAUSE;
     }
+  }, 60_000);
+
+  it('under a watch, a job a save made stale gives its pool back for the next run; one a signal stopped ends its threads', async () => {
+    const pair = await rulesPair('fail-closed', undefined);
+    const worlds = smallWorlds(false).filter((w) => ['broker id-409', 'broker key', 'broker none'].includes(w.name));
+    const steppers = steppersFor(pair.rules, null);
+    const outDir = join(tmp, 'stale');
+    const kept: number[] = [];
+    for (const stop of [() => requestStale(), () => requestInterrupt('SIGINT')]) {
+      try {
+        await withKeptPools(async () => {
+          await runCheckJob({ rules: 'fail-closed', oldRules: null, worlds, outDir, symmetry: true, plan: null, workers: 2, stopOnFirst: false }, threadOrder(worlds), 1, 1, {
+            now: () => 0,
+            replayCommand: (p) => p,
+            searchHere: (i, stopReason) => {
+              // The stop comes while the main thread searches its first world.
+              stop();
+              return exploreSmallWorld(pair, steppers, worlds[i], i, { outDir, replayCommand: (p) => p, now: () => 0, stopReason });
+            },
+          });
+          kept.push(keptPoolCount());
+        });
+      } finally {
+        clearInterrupt();
+      }
+    }
+    expect(kept).toEqual([1, 0]);
   }, 60_000);
 
   it('ends without an onWorld hook (the hook is optional: the loop that hands worlds out no longer waits on it)', () => {

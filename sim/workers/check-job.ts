@@ -268,7 +268,9 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     // A job that failed ends its threads before it throws; one that is done hands their end to the caller
     // (or its pool to the next check, under check --watch: kept-pools.ts).
     if (lent !== null) {
-      const wellEnded = done && !interrupted();
+      // A job a save made stale (check --watch) gives its pool back too: its threads stop at their next look
+      // at the queue, and the next job, of the saved version, runs on threads already warm.
+      const wellEnded = done && (!interrupted() || interruption() === 'save');
       if (done) threadsEnded = endJobPool(lent, wellEnded);
       else await endJobPool(lent, false);
     }

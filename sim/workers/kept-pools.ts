@@ -8,7 +8,8 @@
  * it, as always.
  *
  * A pool is lent to one job at a time and given back only by a job that
- * ended well: after a failure or an interrupt its threads are ended, so that
+ * ended well, or that a save stopped as stale (its queue stopped, its threads
+ * healthy): after a failure or a signal its threads are ended, so that
  * nothing a failed job left running carries into the next. A thread still
  * finishing a piece the main thread ran too (thread-pieces.ts) ends it at
  * its next look at the queue; the next job's task waits for it.
@@ -60,4 +61,9 @@ export async function withKeptPools<T>(body: () => Promise<T>): Promise<T> {
     kept = null;
     await Promise.all(pools.map((p) => p.destroy()));
   }
+}
+
+/** How many pools are kept now, not lent out (tests). */
+export function keptPoolCount(): number {
+  return kept?.size ?? 0;
 }
