@@ -74,7 +74,7 @@ export const PATHS_INPUT: EngineInput = { pid: 7, attemptsMax: 3 };
 /**
  * The observations an engine can make of one id, as events: a file of two
  * generations (the second a different body), every kind of record read
- * (READY, DELIVERED, PARKED, corrupt, absent, a newer schema), every claim,
+ * (READY, QUEUED, DELIVERED, PARKED, corrupt, absent, a newer schema), every claim,
  * every broker reply. Small enough to search, and every state and transition
  * of the lifecycle is reached with it (the test says so).
  */
@@ -86,6 +86,7 @@ export function lifecycleEvents(): EngineEvent[] {
   const ready = freshRecord('A', 0);
   const records: OutboxRecord[] = [
     ready,
+    { ...ready, status: 'QUEUED' },
     { ...ready, status: 'DELIVERED' },
     { ...ready, status: 'PARKED', reason: 'permanent-refusal' },
   ];

@@ -7,6 +7,7 @@
 import type { RecordShape } from './record.ts';
 import { recordSchemaProblem, type RecordSchema } from './schema.ts';
 import type { FencedWrite, TimeView } from './time.ts';
+import { isPending } from './types.ts';
 import type {
   ClaimView,
   Envelope,
@@ -159,10 +160,12 @@ export interface RuleDecisions {
   /** Whether `publish` admits a body for an id, given how its record read. */
   admit(view: AdmitView): Admission;
   /**
-   * Whether the engine selects a READY record to work on (optional; default:
-   * every READY record). Asked only of READY records, whenever the engine
-   * would start or continue an attempt on one: a record it does not select is
-   * left as it is, unclaimed and unsent, as `SELECT ... WHERE attempts < 50`.
+   * Whether the engine selects a pending record (READY or QUEUED) to work on
+   * (optional; default: every pending record). Asked only of pending
+   * records, whenever the engine would start or continue an attempt on one:
+   * a record it does not select is left as it is, unclaimed and unsent, as
+   * `SELECT ... WHERE attempts < 50` (or `WHERE status = 'READY'`: a rule
+   * set whose QUEUED records wait for something else leaves them out).
    */
   selectable?(record: OutboxRecord, view: SelectView): boolean;
   /**
@@ -224,12 +227,12 @@ export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify'
 export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences']);
 
 /**
- * Whether an engine of `rules` selects `record` to work on: READY, and
- * `selectable` (default: every READY record). A caller in a world without a
- * clock may leave `now` out: the decision is told 0.
+ * Whether an engine of `rules` selects `record` to work on: pending (READY
+ * or QUEUED), and `selectable` (default: every pending record). A caller in
+ * a world without a clock may leave `now` out: the decision is told 0.
  */
 export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectView, 'now'> & { now?: number }): boolean {
-  if (record.status !== 'READY') return false;
+  if (!isPending(record.status)) return false;
   if (rules.selectable === undefined) return true;
   return rules.selectable(record, view.now === undefined ? { ...view, now: 0 } : (view as SelectView));
 }

@@ -3,8 +3,19 @@
  * Everything here is JSON: it is hashed, recorded and replayed.
  */
 
-/** Record status as written by an engine. */
-export type Status = 'READY' | 'DELIVERED' | 'PARKED';
+/**
+ * Record status as written by an engine. QUEUED is a status some engines
+ * write between READY and the end of a cycle (an attempt under way, a
+ * record handed on for sending): the delivery core drains it as it drains
+ * READY, and what it means beyond that is the rule set's
+ * (docs/rules.md, 'Record status').
+ */
+export type Status = 'READY' | 'QUEUED' | 'DELIVERED' | 'PARKED';
+
+/** Whether the delivery core drains a record of this status (READY or QUEUED): it is pending, not settled. */
+export function isPending(status: unknown): boolean {
+  return status === 'READY' || status === 'QUEUED';
+}
 
 /** Why a record was parked. */
 export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'outcome-unknown';

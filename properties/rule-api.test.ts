@@ -32,6 +32,9 @@ import stampVersionOld from './rule-api/stamp-version-old.ts';
 import stampVersionFixed from './rule-api/stamp-version-fixed.ts';
 import stampVersionFixedOld from './rule-api/stamp-version-fixed-old.ts';
 import transientWritesNothing from './rule-api/transient-writes-nothing.ts';
+import queuedInFlight from './rule-api/queued-in-flight.ts';
+import queuedHandedOn from './rule-api/queued-handed-on.ts';
+import queuedStranded from './rule-api/queued-stranded.ts';
 
 /** `outbox-sim explore` with the eventually properties; every violated property when `all`. */
 export function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, all = false) {
@@ -184,6 +187,28 @@ describe('which records an engine selects is a decision (selectable)', () => {
   it('a selectable that returns a non-boolean breaks its contract', () => {
     const broken = guardRules({ ...failClosed, name: 'select-broken', selectable: () => 'yes' as never });
     expect(() => broken.selectable?.(freshRecord('A', 0), { id: 'a', who: { pid: 1, rules: 'x', schema: 1 }, now: 0 })).toThrow(/selectable returned "yes", expected a boolean/);
+  });
+});
+
+describe('a record may be QUEUED (some engines\' status for a cycle under way)', () => {
+  it('the contract accepts QUEUED, and no status beyond the four', () => {
+    const queued = guardRules({ ...failClosed, name: 'queued-contract', preSend: (r) => ({ ...r, status: 'QUEUED' }) });
+    expect(queued.preSend(freshRecord('A', 0))?.status).toBe('QUEUED');
+    const sent = guardRules({ ...failClosed, name: 'sent-contract', preSend: (r) => ({ ...r, status: 'SENT' as never }) });
+    expect(() => sent.preSend(freshRecord('A', 0))).toThrow(/expected one of "READY"\|"QUEUED"\|"DELIVERED"\|"PARKED"/);
+  });
+  it('QUEUED as the pre-send write, with fail-closed\'s evidence, is clean; a QUEUED record is drained, claimed and sent as a READY one is', () => {
+    const r = search(queuedInFlight, null, {});
+    expect([r.complete, r.found]).toEqual([true, []]);
+    // A crash after the pre-send write leaves the record QUEUED; the restarted engine drains and sends it.
+    const w = walk(queuedInFlight, null, { engines: 1, crashesMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'crash e1 (posting)', 'restart engine (new)', 'e2 scan a', 'e2 claiming', 'e2 preSend']);
+    expect([w.engines[0].state, w.records.a?.kind === 'record' ? w.records.a.record.status : null]).toEqual(['posting', 'QUEUED']);
+  });
+  it('QUEUED written first on a confirmed POST, the evidence cleared, is found: a crash between the two writes, and a refused resend parks a body the broker holds (honest-park)', () => {
+    expect(search(queuedHandedOn, null, {}).found).toEqual(['honest-park']);
+  });
+  it('QUEUED records never selected again strand their bodies: settled-after-healing', () => {
+    expect(search(queuedStranded, null, {}).found).toEqual(['settled-after-healing']);
   });
 });
 

@@ -37,8 +37,9 @@ function admitRule(read: RecordRead): AdmitRule {
       // A tombstone the retention sweeper left of a DELIVERED record (no payload):
       // the broker holds what was delivered, so no body is sent for the id again.
       .with({ kind: 'found', metadataOnly: true }, () => (r) => ({ kind: 'quarantine', cause: recordOf(r).status === 'DELIVERED' ? 'delivered-id-retained' : 'corrupt-record' }))
-      // Drain the record's current cycle; a different body waits until it ends.
-      .with({ kind: 'found', record: { status: 'READY' } }, () => () => ({ kind: 'keep' }))
+      // Drain the record's current cycle (READY, or QUEUED: an engine that writes it is mid-cycle);
+      // a different body waits until it ends.
+      .with({ kind: 'found', record: { status: 'READY' } }, { kind: 'found', record: { status: 'QUEUED' } }, () => () => ({ kind: 'keep' }))
       .with({ kind: 'found', record: { status: 'DELIVERED' } }, () => (r, body) => (recordOf(r).payload === body ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' }))
       .with({ kind: 'found', record: { status: 'PARKED' } }, () => (r, body) => {
         const record = recordOf(r);

@@ -4,7 +4,7 @@
  * the id, the body, and the layer at which the breach was seen.
  */
 import { metadataBytes } from '../../model/record.ts';
-import type { OutboxRecord } from '../../model/types.ts';
+import { isPending, type OutboxRecord } from '../../model/types.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
 import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
@@ -127,7 +127,7 @@ export function visibility(w: World, id: string, body: string): string | null {
   if (slot?.kind === 'record' && slot.record.schema > 1) return 'record of a newer schema';
   if (slot?.kind === 'record' && slot.record.payload === body) {
     if (slot.record.status === 'PARKED') return 'parked';
-    if (slot.record.status === 'READY' && w.claims[id]?.kind === 'torn') return 'ready (torn claim)';
+    if (isPending(slot.record.status) && w.claims[id]?.kind === 'torn') return `${slot.record.status.toLowerCase()} (torn claim)`;
   }
   return null;
 }

@@ -7,6 +7,7 @@
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
+import { isPending } from '../../../model/types.ts';
 import { nowOf } from './clock.ts';
 import { claimView, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine, type Observe } from './engine-step.ts';
@@ -69,12 +70,12 @@ export const drain: EventKind<Drain> = eventKind({
   enabled: (w, ctx, { engine, id }) => {
     if (engine?.state !== 'idle' || id === null || w.live[id] !== undefined) return [];
     const read = readFor(ctx, w, engine, id);
-    if (read.kind !== 'found' || read.record.status !== 'READY') return [];
+    if (read.kind !== 'found' || !isPending(read.record.status)) return [];
     const rules = rulesOf(ctx, engine);
-    // A READY record the engine's rule set does not select (`selectable`) is not drained. The clock
-    // is read for `selectable` only (without it every READY record is selected, whatever the time:
-    // `selects` answers so without its view, which is then not made; most records a drain is asked
-    // about are not READY, and every step asks).
+    // A pending record (READY or QUEUED) the engine's rule set does not select (`selectable`) is not
+    // drained. The clock is read for `selectable` only (without it every pending record is selected,
+    // whatever the time: `selects` answers so without its view, which is then not made; most records
+    // a drain is asked about are not pending, and every step asks).
     return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   reads: ['live', 'records', 'clock'],

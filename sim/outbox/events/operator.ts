@@ -10,6 +10,7 @@
  * once per version (`version: 'old'` for the old one).
  */
 import { readSlot } from '../../../model/record.ts';
+import { isPending } from '../../../model/types.ts';
 import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
@@ -118,7 +119,7 @@ export const resubmit: EventKind<Resubmit> = eventKind({
   enabled: (w, ctx, { id }) => {
     if (id === null || w.operatorActions >= ctx.options.operatorActionsMax) return [];
     const slot = w.records[id];
-    if (slot?.kind !== 'record' || slot.record.status !== 'READY') return [];
+    if (slot?.kind !== 'record' || !isPending(slot.record.status)) return [];
     // A loop into a literal, not `.map` (as requeue's, above).
     const out: Resubmit[] = [];
     for (const version of versions(w, ctx)) out.push(version === undefined ? { kind: 'resubmit', id } : { kind: 'resubmit', id, version });

@@ -5,6 +5,7 @@
  * actions; `last` (after the crashes) the corruptions, field corruptions among them.
  */
 import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
+import { isPending } from '../../../model/types.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
@@ -147,7 +148,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
         out.push(c.events.get(code(7, 0, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true })));
         if (skew) out.push(c.events.get(code(7, 1, 2 * j + 1), () => ({ kind: 'requeue', id, reset: true, version: 'old' })));
       }
-      if (slot?.kind === 'record' && slot.record.status === 'READY') {
+      if (slot?.kind === 'record' && isPending(slot.record.status)) {
         out.push(c.events.get(code(14, 0, j), () => ({ kind: 'resubmit', id })));
         if (skew) out.push(c.events.get(code(14, 1, j), () => ({ kind: 'resubmit', id, version: 'old' })));
       }
