@@ -49,9 +49,11 @@ describe('decision contracts', () => {
       for (const v of BAD[decision]) expect(contractProblem(decision, v)).toMatch(new RegExp(`^returned .+, expected `));
     });
   }
-  it('refuses a park reason the record type does not have (retry-window-exhausted was never produced and is gone)', () => {
-    expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'retry-window-exhausted' }])).toMatch(/^returned .+, expected /);
-    expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'outcome-unknown' }])).toBeNull();
+  it('accepts the four park reasons of the protocol (retry-window-exhausted: a retry window that closed) and refuses any other', () => {
+    for (const reason of ['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']) {
+      expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason }])).toBeNull();
+    }
+    expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'gave-up' }])).toMatch(/^returned .+, expected /);
   });
   it('names the field that breaks a nested contract', () => {
     expect(contractProblem('preSend', { ...record, digest: 7 })).toContain('(digest: ');

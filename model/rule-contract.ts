@@ -18,7 +18,7 @@ import { RuleFault, thrownFault, type Decision } from './rule-fault.ts';
 export { RuleFault, ruleFaultOf, type Decision, type FaultKind } from './rule-fault.ts';
 
 const status = z.enum(['READY', 'QUEUED', 'DELIVERED', 'PARKED']);
-const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'outcome-unknown']);
+const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']);
 /** Records are open objects: fields the model does not know are kept. */
 const fullRecord = z.looseObject({
   schema: z.number(),

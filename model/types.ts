@@ -18,7 +18,7 @@ export function isPending(status: unknown): boolean {
 }
 
 /** Why a record was parked. */
-export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'outcome-unknown';
+export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'retry-window-exhausted' | 'outcome-unknown';
 
 /**
  * A durable outbox record. Records are open objects: fields a rule set does not

@@ -22,6 +22,7 @@ import leaseUnfenced from './rule-api/lease-unfenced.ts';
 import retryBackoff from './rule-api/retry-backoff.ts';
 import retryWindow from './rule-api/retry-window.ts';
 import retryWindowUnparked from './rule-api/retry-window-unparked.ts';
+import retryWindowDishonest from './rule-api/retry-window-dishonest.ts';
 
 /** `outbox-sim explore` with the eventually properties, every violated property listed. */
 function search(rules: RuleSet, sizes: Partial<ExploreSizes>) {
@@ -123,6 +124,10 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
   it('parking once the retry window is exhausted is clean', () => {
     const r = search(retryWindow, WINDOWS);
     expect([r.complete, r.found]).toEqual([true, []]);
+  });
+  it('parking retry-window-exhausted after an attempt that may have stored the body says it was not delivered: honest-park', () => {
+    const r = search(retryWindowDishonest, WINDOWS);
+    expect(r.found).toEqual(['honest-park']);
   });
   it('a window that stops selecting instead of parking leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
     const r = search(retryWindowUnparked, WINDOWS);

@@ -2,9 +2,9 @@
  * Item "time", a retry window (docs/rules.md, 'Time'): fail-closed, but a
  * record also parks once its retry window is exhausted: the first attempt
  * stamps `firstTriedAt` (the clock, `view.now`), and a failed attempt
- * `RETRY_WINDOW` ticks or more after it parks the record (`max-attempts`,
- * or `outcome-unknown` when an earlier attempt may have been stored), as
- * relays that retry "for up to an hour" do.
+ * `RETRY_WINDOW` ticks or more after it parks the record
+ * (`retry-window-exhausted`, or `outcome-unknown` when an earlier attempt
+ * may have been stored), as relays that retry "for up to an hour" do.
  *
  * Clean: the window is checked where the attempt completes, so a record
  * past its window is parked, not left waiting. `retry-window-unparked.ts`
@@ -33,7 +33,7 @@ const retryWindow: RuleSet = extendRules(failClosed, {
     failClosed.complete(record, outcome, limits, view).map((r) => {
       const first = firstTriedAt(r);
       const exhausted = r.status === 'READY' && first !== null && (view?.now ?? 0) - first >= RETRY_WINDOW;
-      return exhausted ? { ...r, status: 'PARKED', reason: r.unknownSeen === true ? 'outcome-unknown' : 'max-attempts' } : r;
+      return exhausted ? { ...r, status: 'PARKED', reason: r.unknownSeen === true ? 'outcome-unknown' : 'retry-window-exhausted' } : r;
     }),
 });
 

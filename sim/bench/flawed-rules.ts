@@ -61,6 +61,8 @@ export function flawedRules(): FlawedRules[] {
     { label: 'flags-old-drops', kind: 'rule-api', rules: 'fail-closed', oldRules: 'properties/rule-api/flags-old-drops.ts', world: { bodiesPerId: 1, skew: true } },
     ruleApi('park-history-over-cap.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 2 }),
     ruleApi('lease-unfenced.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
+    // A retry window's park that says not delivered after a lost reply (the suite's clock world).
+    ruleApi('retry-window-dishonest.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
     // A cycle's QUEUED status (docs/rules.md, 'Record status').
     ruleApi('queued-handed-on.ts'),
     ruleApi('queued-stranded.ts'),

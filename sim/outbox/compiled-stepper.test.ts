@@ -21,10 +21,10 @@ const file: fc.Arbitrary<ResultFile> = fc.record({ id: fc.constant('a'), body, g
 const record: fc.Arbitrary<OutboxRecord> = fc
   .record({
     body,
-    status: fc.constantFrom('READY', 'DELIVERED', 'PARKED') as fc.Arbitrary<OutboxRecord['status']>,
+    status: fc.constantFrom('READY', 'QUEUED', 'DELIVERED', 'PARKED') as fc.Arbitrary<OutboxRecord['status']>,
     attempts: fc.integer({ min: 0, max: 4 }),
     epoch: fc.integer({ min: 0, max: 2 }),
-    reason: fc.option(fc.constantFrom('permanent-refusal', 'max-attempts', 'outcome-unknown') as fc.Arbitrary<NonNullable<OutboxRecord['reason']>>, { nil: undefined }),
+    reason: fc.option(fc.constantFrom('permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown') as fc.Arbitrary<NonNullable<OutboxRecord['reason']>>, { nil: undefined }),
   })
   .map(({ body: b, status, attempts, epoch, reason }) => ({ ...freshRecord(b, epoch), status, attempts, ...(reason ? { reason } : {}) }));
 const read: fc.Arbitrary<RecordRead> = fc.oneof(

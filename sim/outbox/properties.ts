@@ -69,19 +69,20 @@ function phantomViolation(w: World): Violation | null {
 }
 
 /** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
-export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts'];
+export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts', 'retry-window-exhausted'];
 
 /**
  * honest-park: a PARKED record whose reason says the body was not delivered
- * (a permanent refusal, the attempts cap) never stands for a body the broker
- * holds: an operator reading such a park must be able to trust it.
- * `outcome-unknown` makes no such claim and is always honest.
+ * (a permanent refusal, the attempts cap, a retry window that closed) never
+ * stands for a body the broker holds: an operator reading such a park must
+ * be able to trust it. `outcome-unknown` makes no such claim and is always
+ * honest.
  */
 export const honestPark: Property<World> = {
   name: 'honest-park',
   kind: 'always',
   reads: ['records', 'broker'],
-  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts) never stands for a body the broker holds',
+  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts, retry-window-exhausted) never stands for a body the broker holds',
   check(w) {
     return dishonestParkSeen(w) ? dishonestPark(w) : null;
   },
