@@ -103,7 +103,7 @@ export function lifecycleEvents(): EngineEvent[] {
     { kind: 'held', mine: false, ownerAlive: true },
     { kind: 'held', mine: false, ownerAlive: false },
   ];
-  const replies: Reply[] = ['ok', 'refused-400', 'conflict-409', 'unavailable-503', 'timeout', 'garbled-200'];
+  const replies: Reply[] = ['ok', 'refused-400', 'conflict-409', 'ok-false', 'unavailable-503', 'timeout', 'garbled-200'];
   const events: EngineEvent[] = [];
   for (const file of files) for (const read of reads) for (const claim of claims) events.push({ type: 'SCAN', file, read, claim });
   for (const read of reads) events.push({ type: 'DRAIN', id: 'a', read });

@@ -94,8 +94,8 @@ export interface Envelope {
   key: string;
 }
 
-/** The reply the provider sees from one POST. */
-export type Reply = 'ok' | 'refused-400' | 'conflict-409' | 'unavailable-503' | 'timeout' | 'garbled-200';
+/** The reply the provider sees from one POST (`ok-false`: a 200 whose body says `ok: false`, the broker declined it). */
+export type Reply = 'ok' | 'refused-400' | 'conflict-409' | 'ok-false' | 'unavailable-503' | 'timeout' | 'garbled-200';
 
 /** A reply as the rule set classifies it. */
 export type Outcome = 'confirmed' | 'definite' | 'transient' | 'indeterminate' | 'unclassified';

@@ -9,16 +9,30 @@ import type { ShardResult } from './check.ts';
 import { crashPoints } from './outbox/events/crash-points.ts';
 import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
+import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import type { WrittenTrace } from './outbox/record-trace.ts';
 import { terminalText } from './terminal-text.ts';
 import { countText as n } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 
-/** The tags that count the kinds of one table tag a check should see fire (docs/faults.md). */
+/**
+ * The tags that count the kinds of one table tag a check should see fire
+ * (docs/faults.md). A broker answer the same as another (`ok:false` beside
+ * a 400) is not among them: it is offered only where the rule sets tell its
+ * reply apart, and elsewhere the other stands for it, so the report lists
+ * it only when it fired ({@link firedToo}).
+ */
 export function kindsTagged(tag: EventTag, skew: boolean): string[] {
   return countedKinds()
-    .filter((k) => k.tag === tag && (skew || !k.needsOldRules))
+    .filter((k) => k.tag === tag && (skew || !k.needsOldRules) && !ANSWERS_SAME_AS.has(k.name as Answer))
+    .map((k) => k.counter);
+}
+
+/** The counters of the answers the same as another that fired in `merged` (listed after the others). */
+function firedToo(tag: EventTag, merged: ShardResult): string[] {
+  return countedKinds()
+    .filter((k) => k.tag === tag && ANSWERS_SAME_AS.has(k.name as Answer) && (merged.tags[k.counter] ?? 0) > 0)
     .map((k) => k.counter);
 }
 
@@ -123,7 +137,7 @@ export function buildReport(
   meta: { rules: string; oldRules: string | null; seconds: number; replayCommand: (path: string) => string; smallWorlds?: SmallWorldsReport | null; swarm?: boolean; coverage?: PairCoverage | null; seedStart?: number },
 ): CheckReport {
   const skew = meta.oldRules !== null;
-  const count = (tag: EventTag) => Object.fromEntries(kindsTagged(tag, skew).map((k) => [k, merged.tags[k] ?? 0]));
+  const count = (tag: EventTag) => Object.fromEntries([...kindsTagged(tag, skew), ...firedToo(tag, merged)].map((k) => [k, merged.tags[k] ?? 0]));
   const faults = count('fault');
   const operator = count('operator');
   const violations: ReportedViolation[] = written.map((w) => {

@@ -93,8 +93,8 @@ describe('exhaustive dispatch', () => {
   });
 
   it('the complete matches decide every member', () => {
-    const replies: Reply[] = ['ok', 'refused-400', 'conflict-409', 'unavailable-503', 'timeout', 'garbled-200'];
-    expect(replies.map((r) => failClosed.classify(r))).toEqual(['confirmed', 'definite', 'definite', 'transient', 'indeterminate', 'unclassified']);
+    const replies: Reply[] = ['ok', 'refused-400', 'conflict-409', 'ok-false', 'unavailable-503', 'timeout', 'garbled-200'];
+    expect(replies.map((r) => failClosed.classify(r))).toEqual(['confirmed', 'definite', 'definite', 'definite', 'transient', 'indeterminate', 'unclassified']);
     const modes: BrokerMode[] = ['id-ok', 'id-409', 'key', 'none', 'log'];
     const held = { body: 'A', key: 'k1' };
     expect(modes.map((m) => brokerAccept(m, held, { id: 'a', body: 'B', key: 'k2' } as Parameters<typeof brokerAccept>[2]).stored)).toEqual([false, false, true, true, true]);

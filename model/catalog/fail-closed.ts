@@ -78,7 +78,7 @@ function classifyMatch(reply: Reply): Outcome {
   return match(reply)
     .returnType<Outcome>()
     .with('ok', () => 'confirmed')
-    .with('refused-400', 'conflict-409', () => 'definite')
+    .with('refused-400', 'conflict-409', 'ok-false', () => 'definite')
     .with('unavailable-503', () => 'transient')
     .with('timeout', () => 'indeterminate')
     .with('garbled-200', () => 'unclassified')

@@ -36,6 +36,7 @@ import unclassifiedNotCounted from './unclassified-not-counted.ts';
 import neverQuarantine from './never-quarantine.ts';
 import parkHistory from './park-history.ts';
 import garbledAsConfirmed from './garbled-as-confirmed.ts';
+import okFalseAsConfirmed from './ok-false-as-confirmed.ts';
 import timeoutAsDefinite from './timeout-as-definite.ts';
 import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
 import statusWrittenLast from './status-written-last.ts';
@@ -92,6 +93,8 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: conflictAsConfirmed, breaks: 'no-phantom-delivery' },
   // A garbled reply may be a cut-short failure that stored nothing (garbled-unsent).
   { rules: garbledAsConfirmed, breaks: 'no-phantom-delivery' },
+  // A 200 that says ok:false: the broker declined, nothing stored (refuse-ok-false).
+  { rules: okFalseAsConfirmed, breaks: 'no-phantom-delivery' },
   // complete
   // A retry refused 409 by an id-409 broker that stored the lost first attempt.
   { rules: refusalAfterUnknown, breaks: 'honest-park' },

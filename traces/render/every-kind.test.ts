@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import { TELLS_OK_FALSE_APART } from '../../sim/outbox/events/test-plans.ts';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, seedBounds, steppersFor } from '../../sim/check.ts';
 import { runSeed } from '../../sim/core/random.ts';
 import { EVENT_KINDS, kindOf } from '../../sim/outbox/events/table.ts';
@@ -21,16 +23,24 @@ import { mermaidText, sequenceDiagram } from './mermaid.ts';
 import { isFaultStep } from './summary.ts';
 import { renderText } from './text.ts';
 
-const origin = { name: 'fail-closed', source: 'catalog', hash: null };
-
-/** For each kind, a trace ending with the first step of that kind. */
+/**
+ * For each kind, a trace ending with the first step of that kind: runs of
+ * fail-closed, then of a rule set telling ok:false apart from a 400 (in
+ * whose worlds alone the broker's refuse-ok-false is offered).
+ */
 function tracesByKind(): Map<string, Trace> {
   const found = new Map<string, Trace>();
-  const steppers = steppersFor(failClosed, failClosed);
-  for (const skew of [false, true]) {
+  for (const [rules, skews] of [[failClosed, [false, true]], [TELLS_OK_FALSE_APART, [false]]] as const) tracesOf(rules, skews, found);
+  return found;
+}
+
+function tracesOf(rules: RuleSet, skews: readonly boolean[], found: Map<string, Trace>): void {
+  const origin = { name: rules.name, source: 'catalog', hash: null };
+  const steppers = steppersFor(rules, rules);
+  for (const skew of skews) {
     for (let seed = 0; seed < SEEDS_DEFAULT && found.size < EVENT_KINDS.length; seed++) {
       const options = swarmOptions(seed, { skew });
-      const system = outboxSystem(options, { rules: failClosed, ...(skew ? { oldRules: failClosed } : {}) }, steppers);
+      const system = outboxSystem(options, { rules, ...(skew ? { oldRules: rules } : {}) }, steppers);
       const bounds = seedBounds(BOUNDS_DEFAULT, options);
       const quick = runSeed(system, seed, bounds);
       const fresh = [...new Set(quick.steps.flatMap((s) => (s.event === null ? [] : [kindOf(s.event).name])))].filter((k) => !found.has(k));
@@ -40,12 +50,11 @@ function tracesByKind(): Map<string, Trace> {
       for (const name of fresh) {
         const last = run.steps.findIndex((s) => s.event !== null && kindOf(s.event).name === name);
         const steps = traceSteps(states[0], run.steps.slice(0, last + 1).map((s, i) => ({ ...s, state: states[i + 1] })));
-        const pair = { rules: failClosed, rulesOrigin: origin, oldRules: skew ? failClosed : null, oldRulesOrigin: skew ? origin : null };
+        const pair = { rules, rulesOrigin: origin, oldRules: skew ? rules : null, oldRulesOrigin: skew ? origin : null };
         found.set(name, { id: `kind-${name}`, header: outboxHeader(pair, seed, options, null, 'test', steps.length, null), steps });
       }
     }
   }
-  return found;
 }
 
 const traces = tracesByKind();

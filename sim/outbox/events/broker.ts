@@ -7,8 +7,10 @@
  * its dedupe mode, docs/protocol.md 'Broker') and which reply the engine
  * sees. The POST is the durable write every answer ends.
  */
+import type { RuleSet } from '../../../model/rules.ts';
 import type { Reply } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
+import type { WorldRules } from './context.ts';
 import type { WorldEvent } from '../world.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
@@ -31,7 +33,20 @@ interface AnswerSpec {
   stands: string;
   /** The engine dies during the POST (a crash: needs one left in the budget, and cannot persist once faults stop). */
   crash?: boolean;
+  /**
+   * Another answer this one does the same as at the broker, with another
+   * reply: it is offered only where a rule set classifies the two replies
+   * apart ({@link answerInWorld}); elsewhere that answer stands for both. It
+   * draws no weight of its own (it takes that answer's) and is never the
+   * broker's steady answer, so a world whose rule sets read the two alike is
+   * the world it was before the answer existed, seed for seed and state for
+   * state.
+   */
+  sameAs?: Answer0;
 }
+
+/** The answers that stand on their own (every answer but those `sameAs` another). */
+type Answer0 = 'refuse-400';
 
 /**
  * The answers, in the order of their events in a choice group (which decides
@@ -68,6 +83,13 @@ const SPECS = {
     hidden: 'the failure reply cannot be parsed, nothing stored',
     stands: 'a failure response cut short so that it cannot be parsed; nothing was stored',
   },
+  // Last: a new answer moves no other answer's place in a choice group.
+  'refuse-ok-false': {
+    received: false,
+    reply: 'ok-false',
+    stands: 'the broker answers 200 with a body that says ok:false: it declined the request (a definite refusal an HTTP status does not show)',
+    sameAs: 'refuse-400',
+  },
 } satisfies Record<string, AnswerSpec>;
 
 /** A broker answer to a POST: one of the entries below. */
@@ -80,6 +102,45 @@ export const ANSWER_NAMES: readonly Answer[] = Object.keys(SPECS) as Answer[];
 
 /** The healthy answer: the one whose reply is the broker's own (what a broker gives once healed, in half the seeds). */
 export const HEALTHY_ANSWER: Answer = ANSWER_NAMES.find((a) => spec(a).reply === null && spec(a).received) ?? ANSWER_NAMES[0];
+
+/** Whether a rule set classifies two replies apart (a classify that throws on one is held to it in the run: it is asked). */
+function toldApart(rules: RuleSet, a: Reply, b: Reply): boolean {
+  try {
+    return rules.classify(a) !== rules.classify(b);
+  } catch {
+    return true;
+  }
+}
+
+const toldCache = new WeakMap<WorldRules, boolean>();
+
+/**
+ * Whether `answer` is in a world of these rule sets: every answer is, but
+ * one `sameAs` another, which is only where some rule set of the world
+ * classifies its reply apart from that answer's. Classify is pure and only
+ * it reads the reply, so elsewhere the two lead to the same worlds. Asked
+ * when an engine first posts, not as the world is set up: it calls the
+ * rule sets' classify, and a classify that never returns is reported where
+ * the run was (seed and step, or search depth).
+ */
+export function answerInWorld(answer: Answer, worldRules: WorldRules): boolean {
+  const a: AnswerSpec = spec(answer);
+  if (a.sameAs === undefined) return true;
+  let told = toldCache.get(worldRules);
+  if (told === undefined) {
+    const as = spec(a.sameAs);
+    const reply = a.reply as Reply;
+    const other = as.reply as Reply;
+    told = toldApart(worldRules.rules, reply, other) || (worldRules.oldRules !== undefined && toldApart(worldRules.oldRules, reply, other));
+    toldCache.set(worldRules, told);
+  }
+  return told;
+}
+
+/** Answers offered only where the rule sets tell their reply apart from another's, with that other (`sameAs`). */
+export const ANSWERS_SAME_AS: ReadonlyMap<Answer, Answer> = new Map(
+  (Object.entries(SPECS) as [Answer, AnswerSpec][]).flatMap(([name, a]) => (a.sameAs === undefined ? [] : [[name, a.sameAs] as [Answer, Answer]])),
+);
 
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */
 export function answerOffered(options: WorldOptions, answer: Answer, healing: boolean, crashes: number): boolean {
@@ -101,7 +162,9 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
   const crash = a.crash === true ? [`fault:${name}`, 'crash@post-received'] : undefined;
   const effect: AnswerEffect = { name, received: a.received, reply: a.reply, ...(crash ? { crash } : {}) };
   const seen = a.reply === null ? "the broker's own reply" : crash ? 'nothing: the engine is gone' : `\`${a.reply}\``;
-  const weight = weightOf(name);
+  // An answer the same as another takes that one's weight (it draws none of its own).
+  const weight = weightOf(a.sameAs ?? name);
+  const sameAs = a.sameAs;
   return eventKind({
     name,
     group: 'broker',
@@ -110,7 +173,9 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     event: 'answer',
     owns: (e) => e.answer === name,
     enabled: (w, ctx, { engine }) =>
-      engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) ? [{ kind: 'answer', pid: engine.pid, answer: name }] : [],
+      engine?.state === 'posting' && answerOffered(ctx.options, name, w.healing, w.crashes) && (sameAs === undefined || answerInWorld(name, ctx.worldRules))
+        ? [{ kind: 'answer', pid: engine.pid, answer: name }]
+        : [],
     reads: ['healing', 'crashes'],
     engineStates: ['posting'],
     // Once faults stop the broker gives its one steady answer, whatever its fault weight was.
@@ -131,13 +196,17 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
       };
     },
     ...(a.hidden !== undefined ? { hidden: a.hidden } : {}),
-    knob: { stream: `answer:${name}`, weight, draw: healthy ? 'base' : 'on', v1: { list: 'answerWeights', index } },
-    ...(crash ? {} : { steady: healthy ? ('healthy' as const) : ('failure' as const) }),
+    knob: sameAs === undefined ? { stream: `answer:${name}`, weight, draw: healthy ? 'base' : 'on', v1: { list: 'answerWeights', index } } : null,
+    ...(crash || sameAs !== undefined ? {} : { steady: healthy ? ('healthy' as const) : ('failure' as const) }),
     ...(healthy ? { durable: [{ write: POST_WRITE, at: 'posting' }] } : {}),
     ...(crash ? { crashDuring: { write: POST_WRITE, tag: crash[1] } } : {}),
     doc: {
       example: `e1 POST -> ${name}`,
-      enabled: crash ? 'the engine is posting and crashes are left' : 'the engine is posting',
+      enabled: crash
+        ? 'the engine is posting and crashes are left'
+        : sameAs !== undefined
+          ? `the engine is posting, and a rule set of the world classifies \`${String(a.reply)}\` apart from \`${String(spec(sameAs).reply)}\` (elsewhere \`${sameAs}\` stands for both: no seed and no search changes)`
+          : 'the engine is posting',
       does: `the broker ${a.received ? 'receives it (and stores it per its dedupe mode)' : 'stores nothing'}; the engine sees ${seen}`,
       stands: a.stands,
     },

@@ -18,7 +18,7 @@ import type { AnyKind, Range, Subject } from './kind.ts';
 import { EVENT_KINDS, GROUPS } from './table.ts';
 import { choicesOf } from './choose.ts';
 import type { WorldContext } from './context.ts';
-import { PLAIN_AND_EVERY_SETTING, seededWorlds } from './test-plans.ts';
+import { PLAIN_AND_EVERY_SETTING, seededWorlds, TELLS_OK_FALSE_APART } from './test-plans.ts';
 
 const plan = (extra: Partial<CheckPlan>): CheckPlan => ({ rules: failClosed, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
 
@@ -36,7 +36,7 @@ describe('engineStates', () => {
   it('holds: no kind is enabled for an engine in a state it does not list, in every world of seeded runs', () => {
     /** Per hinted kind, the states in which it was seen enabled (each must be one it lists). */
     const seen = new Map<string, Set<string>>(hinted.map((k) => [k.name, new Set<string>()]));
-    for (const p of [plan({}), plan({ settings: { lateLanding: 2, ticks: 4, lease: 2 }, oldRules: freshCycle })]) {
+    for (const p of [plan({}), plan({ settings: { lateLanding: 2, ticks: 4, lease: 2 }, oldRules: freshCycle }), plan({ rules: TELLS_OK_FALSE_APART })]) {
       const steppers = steppersFor(p.rules, p.oldRules);
       for (let seed = 1; seed <= 40; seed++) {
         const options = swarmOptions(seed, fixedOptions(p));

@@ -11,11 +11,14 @@ import { runSeed } from '../../core/random.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { ANSWER_NAMES, swarmOptions } from '../options.ts';
 import { crashPoints, LIFECYCLE_STATE_NAMES } from './crash-points.ts';
+import type { RuleSet } from '../../../model/rules.ts';
+import { ANSWERS_SAME_AS, type Answer } from './broker.ts';
+import { TELLS_OK_FALSE_APART } from './test-plans.ts';
 import { countedKinds, EVENT_KINDS, GROUPS, kindOf, WORLD_EVENT_KINDS } from './table.ts';
 
-const plan = (skew: boolean) => ({
-  rules: failClosed,
-  oldRules: skew ? failClosed : null,
+const plan = (skew: boolean, rules: RuleSet = failClosed) => ({
+  rules,
+  oldRules: skew ? rules : null,
   seedStart: 0,
   seeds: SEEDS_DEFAULT,
   broker: null,
@@ -56,15 +59,25 @@ describe('the event table', () => {
   });
 });
 
+/** An answer the same as another (refuse-ok-false): in a world only where a rule set tells its reply apart (events/broker.ts). */
+const sameAs = (name: string): boolean => ANSWERS_SAME_AS.has(name as Answer);
+
 describe(`every kind fires within check's default budget (${SEEDS_DEFAULT} seeds)`, () => {
-  it.each([false, true])('old rules beside: %s; every counted kind by its tag', (skew) => {
+  it.each([false, true])('old rules beside: %s; every counted kind by its tag (an answer the same as another never, under rules that read the two alike)', (skew) => {
     const shard = runShard(plan(skew), 0, SEEDS_DEFAULT);
-    const expected = countedKinds().filter((k) => skew || !k.needsOldRules);
+    const expected = countedKinds().filter((k) => (skew || !k.needsOldRules) && !sameAs(k.name));
     const silent = expected.filter((k) => (shard.tags[k.counter] ?? 0) === 0).map((k) => k.name);
     expect(silent).toEqual([]);
+    expect(countedKinds().filter((k) => sameAs(k.name) && (shard.tags[k.counter] ?? 0) > 0)).toEqual([]);
     // Every crash is filed once in the matrix: its rows add up to the crashes.
     const matrix = crashPoints().reduce((n, r) => n + (shard.tags[r.before] ?? 0) + (r.during === null ? 0 : (shard.tags[r.during] ?? 0)), 0);
     expect(matrix).toBe((shard.tags['fault:crash'] ?? 0) + (shard.tags['fault:crash-in-post'] ?? 0));
+  });
+
+  it('an answer the same as another fires where the rule set tells its reply apart', () => {
+    const shard = runShard(plan(false, TELLS_OK_FALSE_APART), 0, SEEDS_DEFAULT);
+    const silent = countedKinds().filter((k) => sameAs(k.name) && (shard.tags[k.counter] ?? 0) === 0);
+    expect([ANSWERS_SAME_AS.size > 0, silent]).toEqual([true, []]);
   });
 
   it('every kind, also those without a tag of their own, as events of the same runs', () => {
@@ -78,6 +91,6 @@ describe(`every kind fires within check's default budget (${SEEDS_DEFAULT} seeds
         for (const s of runSeed(system, seed, seedBounds(BOUNDS_DEFAULT, options)).steps) if (s.event !== null) seen.add(kindOf(s.event).name);
       }
     }
-    expect(EVENT_KINDS.map((k) => k.name).filter((n) => !seen.has(n))).toEqual([]);
+    expect(EVENT_KINDS.map((k) => k.name).filter((n) => !seen.has(n) && !sameAs(n))).toEqual([]);
   });
 });

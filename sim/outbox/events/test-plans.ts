@@ -4,7 +4,7 @@
  * each with the surroundings its listing is asked under.
  */
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
-import type { RuleSet } from '../../../model/rules.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor, type CheckPlan } from '../../check.ts';
 import { runSeed } from '../../core/random.ts';
 import { swarmOptions } from '../options.ts';
@@ -14,6 +14,17 @@ import type { WorldContext } from './context.ts';
 
 /** A check plan of `rules` with no seeds of its own (tests draw options per seed with `swarmOptions`). */
 export const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
+
+/**
+ * fail-closed, but a 200 that says ok:false is read as transient (retried)
+ * rather than as the 400 it is: a rule set that tells the two replies apart,
+ * in whose worlds the broker's refuse-ok-false is offered (events/broker.ts).
+ */
+export const TELLS_OK_FALSE_APART: RuleSet = extendRules(failClosed, {
+  name: 'tells-ok-false-apart',
+  summary: 'fail-closed, an ok:false retried as transient',
+  classify: (reply) => (reply === 'ok-false' ? 'transient' : failClosed.classify(reply)),
+});
 
 /** The worlds of every setting: a clock with leases, a retention sweep, a late landing, a dedupe window, version skew. */
 export const SETTING_PLANS: readonly CheckPlan[] = [
@@ -25,8 +36,12 @@ export const SETTING_PLANS: readonly CheckPlan[] = [
   plan(failClosed, { settings: { dedupeWindow: 2 }, broker: 'id-409' }),
 ];
 
-/** The swarm without settings, and with every setting on and version skew: between them every hinted kind is enabled somewhere. */
-export const PLAIN_AND_EVERY_SETTING: readonly CheckPlan[] = [plan(failClosed), plan(failClosed, { settings: { lateLanding: 2, ticks: 4, lease: 2, dedupeWindow: 2, retention: 2 }, oldRules: freshCycle })];
+/** The swarm without settings, with every setting on and version skew, and with a rule set telling ok:false apart: between them every hinted kind is enabled somewhere. */
+export const PLAIN_AND_EVERY_SETTING: readonly CheckPlan[] = [
+  plan(failClosed),
+  plan(failClosed, { settings: { lateLanding: 2, ticks: 4, lease: 2, dedupeWindow: 2, retention: 2 }, oldRules: freshCycle }),
+  plan(TELLS_OK_FALSE_APART),
+];
 
 /** Every world of the recorded runs of seeds 1..`seeds` of each plan, with the surroundings its listing is asked under. */
 export function* seededWorlds(plans: readonly CheckPlan[], seeds: number): Generator<{ w: World; ctx: WorldContext }> {

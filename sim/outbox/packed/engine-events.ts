@@ -9,7 +9,7 @@ import { readSlot } from '../../../model/record.ts';
 import { schemaOf } from '../../../model/schema.ts';
 import { selects } from '../../../model/rules.ts';
 import { PairTable } from '../../core/pair-table.ts';
-import { answerOffered, type Answer } from '../events/broker.ts';
+import { answerInWorld, answerOffered, type Answer } from '../events/broker.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
@@ -36,6 +36,9 @@ export interface EngineEvents {
 export function engineEvents(c: PackedContext): EngineEvents {
   const { options, worldRules, ids, tables, g, events } = c;
   const answers = ANSWER_KINDS.map((k) => k.name as Answer);
+  // An answer the same as another is in this world only where a rule set tells its reply apart (events/broker.ts);
+  // asked when an engine first posts, as the object system asks it.
+  let answerIn: readonly boolean[] | null = null;
   const crashOn = kindOn(options, 'crash');
   const inTransitMax = kindOn(options, 'timeout-in-transit') ? (options.settings?.lateLanding ?? 0) : 0;
   const schemaKnown = { new: worldRules.rules.schemaKnown, old: (worldRules.oldRules ?? worldRules.rules).schemaKnown };
@@ -80,9 +83,10 @@ export function engineEvents(c: PackedContext): EngineEvents {
       }
     } else if (proc.state === 'posting') {
       const healing = s[g + HEALING] === 1;
+      answerIn ??= answers.map((a) => answerInWorld(a, worldRules));
       for (let i = 0; i < answers.length; i++) {
         const answer = answers[i];
-        if (!answerOffered(options, answer, healing, s[g + CRASHES])) continue;
+        if (!answerIn[i] || !answerOffered(options, answer, healing, s[g + CRASHES])) continue;
         broker.push(events.find(code(2, pid, i)) ?? events.add(code(2, pid, i), { kind: 'answer', pid, answer }));
       }
       // Late landing's answer (events/land.ts), after the table's answers: the POST stays in transit, while fewer than the bound are.

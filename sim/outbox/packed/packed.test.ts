@@ -20,6 +20,7 @@ import retentionDeletesRecord from '../../../properties/mutants/retention-delete
 import tombstoneDelivered from '../../../properties/rule-api/tombstone-delivered.ts';
 import leaseUnfenced from '../../../properties/rule-api/lease-unfenced.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
+import okFalseAsConfirmed from '../../../properties/mutants/ok-false-as-confirmed.ts';
 import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
@@ -63,6 +64,10 @@ const CASES: Case[] = [
   { name: 'clock to tick 2, lease 1, 1 body, no crash', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'clock to tick 3, lease 2, 1 engine, crashes', sizes: { engines: 1, settings: { ticks: 3, lease: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'clock to tick 2, no lease', sizes: { engines: 1, settings: { ticks: 2 } }, rules: failClosed, statesMax: 40_000 },
+  // A rule set that classifies ok:false apart from a 400: the broker's refuse-ok-false is offered (events/broker.ts), to
+  // its engines, and under skew to the other version's too.
+  { name: 'ok:false told apart', sizes: { engines: 2 }, rules: okFalseAsConfirmed, statesMax: 20_000 },
+  { name: 'ok:false told apart by the old version only', sizes: { engines: 2, skew: true }, rules: failClosed, oldRules: okFalseAsConfirmed, statesMax: 20_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 

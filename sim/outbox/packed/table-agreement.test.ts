@@ -9,6 +9,7 @@
  * the kind's `apply` reads). Every kind of the table that the packed system
  * specialises must be met, and replayed, somewhere.
  */
+import { TELLS_OK_FALSE_APART } from '../events/test-plans.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import type { RuleSet } from '../../../model/rules.ts';
@@ -38,7 +39,8 @@ const WORLDS: World[] = [
   { name: 'corruptions and operator actions', sizes: { engines: 1, crashesMax: 2, corruptionsMax: 2, operatorActionsMax: 3 }, rules: failClosed },
   { name: 'two ids, two engines', sizes: { ids: 2, bodiesPerId: 1, operatorActionsMax: 1, corruptionsMax: 1 }, rules: failClosed },
   { name: 'version skew', sizes: { engines: 2, skew: true, operatorActionsMax: 1 }, rules: failClosed, oldRules: freshCycle },
-  { name: 'broker id-409, three engines', sizes: { engines: 3, broker: 'id-409', attemptsMax: 3 }, rules: failClosed },
+  // A rule set telling ok:false apart from a 400: the broker's refuse-ok-false is offered (events/broker.ts).
+  { name: 'broker id-409, three engines, ok:false told apart', sizes: { engines: 3, broker: 'id-409', attemptsMax: 3 }, rules: TELLS_OK_FALSE_APART },
   { name: 'late landing, broker key', sizes: { engines: 2, broker: 'key', settings: { lateLanding: 2 } }, rules: failClosed },
   { name: 'dedupe window 1, late landing, two ids', sizes: { ids: 2, bodiesPerId: 1, engines: 2, settings: { dedupeWindow: 1, lateLanding: 1 } }, rules: failClosed },
   { name: 'clock to tick 3, lease 1, operator actions', sizes: { engines: 2, operatorActionsMax: 1, settings: { ticks: 3, lease: 1 } }, rules: failClosed },
