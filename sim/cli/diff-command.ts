@@ -13,6 +13,7 @@ import { productSystem } from '../core/product.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { outboxMatchKey } from '../outbox/from-trace.ts';
+import { ANSWERS_SAME_AS, answerInWorld } from '../outbox/events/broker.ts';
 import { outboxSystem } from '../outbox/outbox-system.ts';
 import { outcomeDifference, outcomesOf } from '../outbox/observe.ts';
 import { outboxHeader, traceSteps } from '../outbox/record-trace.ts';
@@ -64,8 +65,10 @@ export async function runDiff(oldSpec: string, newSpec: string, flags: ExploreFl
   const options = exploreOptions(sizes);
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
-  const left = outboxSystem(options, { rules: oldPair.rules }, steppersFor(oldPair.rules, null));
-  const right = outboxSystem(options, { rules: newPair.rules }, steppersFor(newPair.rules, null));
+  // An answer one side tells apart from another (ok:false from a 400) is an outside action both must meet.
+  const apart = [...ANSWERS_SAME_AS.keys()].some((a) => answerInWorld(a, { rules: oldPair.rules }) || answerInWorld(a, { rules: newPair.rules }));
+  const left = outboxSystem(options, { rules: oldPair.rules, ...(apart ? { answersApart: true as const } : {}) }, steppersFor(oldPair.rules, null));
+  const right = outboxSystem(options, { rules: newPair.rules, ...(apart ? { answersApart: true as const } : {}) }, steppersFor(newPair.rules, null));
   const product = productSystem(left, right, outboxMatchKey, outcomeDifference);
   const r = explore(product, { statesMax });
   const found = r.violations[0];

@@ -12,6 +12,7 @@ import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { outboxMatchKey, recordedOldRules, recordedOptions, recordedWorld, type SuppliedRules } from './from-trace.ts';
 import { outboxSystem } from './outbox-system.ts';
+import { ANSWERS_SAME_AS } from './events/broker.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** The outcome of an exact replay. */
@@ -64,7 +65,9 @@ export function recordedStates(initial: World, trace: Trace): World[] {
 export async function rerunTrace(trace: Trace, rules: RuleSet, supplied: SuppliedRules = {}): Promise<RerunResult> {
   const options = recordedOptions(trace.header);
   const oldRules = await recordedOldRules(trace.header, supplied);
-  const system = outboxSystem(options, { rules, ...(oldRules ? { oldRules } : {}) }, steppersFor(rules, oldRules));
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
+  // The recorded world gave an answer the same as another (ok:false): it is given here too, whatever `rules` classify.
+  const apart = events.some((e) => e?.kind === 'answer' && ANSWERS_SAME_AS.has(e.answer));
+  const system = outboxSystem(options, { rules, ...(oldRules ? { oldRules } : {}), ...(apart ? { answersApart: true as const } : {}) }, steppersFor(rules, oldRules));
   return rerun(system, events, recordedStates(system.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
 }

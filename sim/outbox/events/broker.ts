@@ -125,7 +125,7 @@ const toldCache = new WeakMap<WorldRules, boolean>();
  */
 export function answerInWorld(answer: Answer, worldRules: WorldRules): boolean {
   const a: AnswerSpec = spec(answer);
-  if (a.sameAs === undefined) return true;
+  if (a.sameAs === undefined || worldRules.answersApart === true) return true;
   let told = toldCache.get(worldRules);
   if (told === undefined) {
     const as = spec(a.sameAs);

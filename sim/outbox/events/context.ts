@@ -17,6 +17,14 @@ export interface WorldRules {
   rules: RuleSet;
   /** Present for version skew: engines of both rule sets share the store. */
   oldRules?: RuleSet;
+  /**
+   * Every broker answer the same as another (`refuse-ok-false`) is offered
+   * apart, whatever these rule sets classify (events/broker.ts,
+   * `answerInWorld`): a `diff` whose other side tells it apart, a trace
+   * re-run under other rules whose recording holds one. Both then meet the
+   * same outside actions.
+   */
+  answersApart?: true;
 }
 
 /** How engine steps are computed (the XState reference, or the derived fast path). */
