@@ -70,7 +70,10 @@ export interface FindingRow {
 }
 
 function worldName(w: FlawedRules['world']): string {
-  const parts = Object.entries(w).filter(([k]) => k !== 'skew').map(([k, v]) => `${k} ${String(v)}`);
+  // A world's settings (a clock, a lease) by name, as the flags say them, not as an object.
+  const parts = Object.entries(w)
+    .filter(([k]) => k !== 'skew')
+    .flatMap(([k, v]) => (v !== null && typeof v === 'object' ? Object.entries(v as Record<string, unknown>).map(([s, x]) => `${s} ${String(x)}`) : [`${k} ${String(v)}`]));
   return `${w.skew === true ? 'skew' : 'default'}${parts.length > 0 ? `, ${parts.join(', ')}` : ''}`;
 }
 
