@@ -124,7 +124,8 @@ export async function watchSection(now: () => number): Promise<string[]> {
     const saved = now();
     writeFileSync(file, `${FLAWED}// mid-run round ${i}\n`);
     const done = await seen.next(WATCHING, from);
-    midRun.push({ found: ((f) => (f === null ? null : f - saved))(seen.between(FOUND_LINE, from, done.index)), done: done.at - saved, stopped: seen.between(STALE, from, done.index) !== null });
+    const found = seen.between(FOUND_LINE, from, done.index);
+    midRun.push({ found: found === null ? null : found - saved, done: done.at - saved, stopped: seen.between(STALE, from, done.index) !== null });
     from = done.index + 1;
   }
   child.kill('SIGINT');

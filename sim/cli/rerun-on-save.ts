@@ -160,12 +160,13 @@ async function nextChange(files: readonly string[], before: Map<string, string |
 }
 
 /**
- * Looks at the rule files `specs` and their imports during a run, from {@link interruption} (which a run
- * calls between its units of work, also while a synchronous search holds
- * this thread), at most once per `pollMs` by `now` (the injected clock; in
- * seconds), or at every 64th call without one: a change makes the run stale
- * (`requestStale`). Also a timer, for the run's waits on other threads.
- * Returns the file that changed (null if none), and stops looking.
+ * Looks at the rule files `specs` and their imports during a run, from
+ * {@link interruption} (which a run calls between its units of work, also
+ * while a synchronous search holds this thread), at most once per `pollMs`
+ * by `now` (the injected clock, in seconds), or at every 64th call without
+ * one; and from a timer, for the run's waits on other threads. A change
+ * makes the run stale (`requestStale`). The function returned stops the
+ * looking and says which file changed (null if none).
  */
 function looksDuringRun(specs: readonly string[], before: Map<string, string | null>, pollMs: number, now: (() => number) | undefined): () => string | null {
   const looks = new ChangeLooks(() => filesOf(specs), before);

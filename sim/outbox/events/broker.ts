@@ -42,11 +42,11 @@ interface AnswerSpec {
    * the world it was before the answer existed, seed for seed and state for
    * state.
    */
-  sameAs?: Answer0;
+  sameAs?: StandaloneAnswer;
 }
 
 /** The answers that stand on their own (every answer but those `sameAs` another). */
-type Answer0 = 'refuse-400';
+type StandaloneAnswer = 'refuse-400';
 
 /**
  * The answers, in the order of their events in a choice group (which decides
@@ -112,7 +112,8 @@ function toldApart(rules: RuleSet, a: Reply, b: Reply): boolean {
   }
 }
 
-const toldCache = new WeakMap<WorldRules, boolean>();
+/** Per world's rule sets, per answer the same as another: whether it is told apart. */
+const toldCache = new WeakMap<WorldRules, Map<Answer, boolean>>();
 
 /**
  * Whether `answer` is in a world of these rule sets: every answer is, but
@@ -126,13 +127,14 @@ const toldCache = new WeakMap<WorldRules, boolean>();
 export function answerInWorld(answer: Answer, worldRules: WorldRules): boolean {
   const a: AnswerSpec = spec(answer);
   if (a.sameAs === undefined || worldRules.answersApart === true) return true;
-  let told = toldCache.get(worldRules);
+  let known = toldCache.get(worldRules);
+  if (known === undefined) toldCache.set(worldRules, (known = new Map()));
+  let told = known.get(answer);
   if (told === undefined) {
-    const as = spec(a.sameAs);
     const reply = a.reply as Reply;
-    const other = as.reply as Reply;
+    const other = spec(a.sameAs).reply as Reply;
     told = toldApart(worldRules.rules, reply, other) || (worldRules.oldRules !== undefined && toldApart(worldRules.oldRules, reply, other));
-    toldCache.set(worldRules, told);
+    known.set(answer, told);
   }
   return told;
 }
