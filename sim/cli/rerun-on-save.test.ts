@@ -48,6 +48,30 @@ function capture(): { io: Io; lines: string[] } {
   return { io: { out: (l) => lines.push(l), err: (l) => lines.push(l), tty: false }, lines };
 }
 
+/**
+ * `outbox-sim <argv>` as a process of its own: its lines (both streams) as
+ * they come, its exit, a signal to send, and `stop`, which kills it if it
+ * still runs (a watch runs until it is stopped: a failed expectation must
+ * not leave it running).
+ */
+function cliProcess(argv: readonly string[]): { lines: string[]; exited: Promise<number | null>; kill: (signal: NodeJS.Signals) => void; stop: () => void } {
+  const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
+  const child = spawn(process.execPath, [bin, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const take = (chunk: Buffer): void => void lines.push(...chunk.toString().split('\n').filter((l) => l !== ''));
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return {
+    lines,
+    exited,
+    kill: (signal) => void child.kill(signal),
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 /** Resolves once `lines` holds `n` lines matching `pattern` (polled; the test's timeout bounds it). */
 async function until(lines: string[], pattern: RegExp, n = 1): Promise<void> {
   while (lines.filter((l) => pattern.test(l)).length < n) await new Promise((r) => setTimeout(r, 20));
@@ -183,24 +207,17 @@ describe('--watch', () => {
 
   it('through the command line, a save during a long check stops it, and the new version is checked at once', async () => {
     const { rules, helper } = ruleFiles('long');
-    const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
     // 3,000,000 seeds of a clean rule set: minutes. The flawed version is found in its first seeds.
-    const args = [bin, 'check', '--rules', rules, '--watch', '--seeds', '3000000', '--swarm-only', '--stop-on-first', '--workers', '2', '--out', join(dir, 'long-traces')];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const take = (chunk: Buffer): void => void lines.push(...chunk.toString().split('\n').filter((l) => l !== ''));
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const { lines, exited, kill, stop } = cliProcess(['check', '--rules', rules, '--watch', '--seeds', '3000000', '--swarm-only', '--stop-on-first', '--workers', '2', '--out', join(dir, 'long-traces')]);
     try {
       await until(lines, /^outbox-sim check: rules /);
       await new Promise((r) => setTimeout(r, 500));
       writeFileSync(helper, HELPER_FLAWED);
       await until(lines, /^watching /);
-      child.kill('SIGINT');
+      kill('SIGINT');
       expect(await exited).toBe(130);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      stop();
     }
     expect(lines).toContainEqual(expect.stringMatching(/^INTERRUPTED \(a watched file was saved\): [\d,]+ of 3,000,000 seeds ran;/));
     expect(lines).toContainEqual(expect.stringMatching(/long-outcome\.ts changed during the run: it stopped there; checking again$/));
@@ -210,22 +227,15 @@ describe('--watch', () => {
 
   it('through the command line: the rule file runs on the supervised thread, a save runs it again, SIGINT ends it with 130', async () => {
     const { rules, helper } = ruleFiles('cli');
-    const bin = fileURLToPath(new URL('../../bin/outbox-sim.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'check', '--rules', rules, '--watch', '--seeds', '30', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: string[] = [];
-    const take = (chunk: Buffer): void => void lines.push(...chunk.toString().split('\n').filter((l) => l !== ''));
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const { lines, exited, kill, stop } = cliProcess(['check', '--rules', rules, '--watch', '--seeds', '30', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')]);
     try {
       await until(lines, /^watching /);
       writeFileSync(helper, HELPER_FLAWED);
       await until(lines, /^watching /, 2);
-      child.kill('SIGINT');
+      kill('SIGINT');
       expect(await exited).toBe(130);
     } finally {
-      // A watch runs until it is stopped: a failed expectation must not leave it running.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      stop();
     }
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated', 'RESULT: 1 property violated']);
   }, 60_000);
