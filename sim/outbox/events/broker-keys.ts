@@ -1,13 +1,34 @@
 /**
- * Which idempotency keys a broker deduping by key knows across ids
+ * What the simulator's broker does with a POST it receives, and which
+ * idempotency keys a broker deduping by key knows across ids
  * (model/broker.ts, `brokerAccept`): the key each id's holding came with,
  * for the ids it still remembers (under a dedupe window, an id it forgot,
  * dedupe-window.ts, is no longer remembered by its key either).
  */
-import { dedupesByKey } from '../../../model/broker.ts';
-import type { BrokerMode } from '../../../model/types.ts';
+import { brokerAccept, dedupesByKey, isDuplicate, type BrokerAcceptance, type Holding } from '../../../model/broker.ts';
+import type { BrokerMode, Envelope } from '../../../model/types.ts';
 import type { World } from '../world.ts';
 import { dedupeMemory } from './dedupe-window.ts';
+import { heldAfter } from './rekeyed.ts';
+
+/** What the broker does with a POST it receives: its acceptance, the holding it leaves for the id (null: unchanged), and whether it stored a body it already held. */
+export interface BrokerReceipt {
+  acceptance: BrokerAcceptance;
+  holding: Holding | null;
+  duplicate: boolean;
+}
+
+/**
+ * A POST of `envelope` received by the broker of `w` (an engine's answered
+ * POST, engine-step.ts, or one landing late, land.ts): accepted by its mode
+ * with the keys it knows across ids, its holding noted when the store is a
+ * second effect (rekeyed.ts).
+ */
+export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope): BrokerReceipt {
+  const held = w.broker[envelope.id] ?? null;
+  const acceptance = brokerAccept(mode, held, envelope, keyKnownElsewhere(mode, w, envelope.id, envelope.key));
+  return { acceptance, holding: heldAfter(mode, w, held, acceptance, envelope), duplicate: acceptance.stored && isDuplicate(held, envelope.body) };
+}
 
 /** Whether, under `mode`, the broker of `w` holds another id than `id` under `key` and remembers it. */
 export function keyKnownElsewhere(mode: BrokerMode, w: World, id: string, key: string): boolean {

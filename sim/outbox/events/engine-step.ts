@@ -4,9 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { brokerAccept, isDuplicate, type Holding } from '../../../model/broker.ts';
-import { heldAfter } from './rekeyed.ts';
-import { keyKnownElsewhere } from './broker-keys.ts';
+import { brokerReceives, type BrokerReceipt } from './broker-keys.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -146,16 +144,13 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   next.engines = w.engines.slice();
   let reply: Reply | null = null;
   let envelope: Envelope | null = null;
-  let acceptance: ReturnType<typeof brokerAccept> | null = null;
-  // What the broker held for the envelope's id before this answer (read once: the answer, the duplicate tag and the note use it).
-  let held: Holding | null = null;
+  let received: BrokerReceipt | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
     tags.push(tagOf(ANSWER, answer.name));
-    held = envelope !== null ? (w.broker[envelope.id] ?? null) : null;
-    if (answer.received && envelope !== null) acceptance = brokerAccept(ctx.options.broker, held, envelope, keyKnownElsewhere(ctx.options.broker, w, envelope.id, envelope.key));
+    if (answer.received && envelope !== null) received = brokerReceives(ctx.options.broker, w, envelope);
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
-    reply = answer.reply ?? acceptance?.reply ?? 'ok';
+    reply = answer.reply ?? received?.acceptance.reply ?? 'ok';
   }
   const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(tagOf(READ, event.read.kind));
@@ -173,11 +168,10 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
       next.parkedAttempts = [...next.parkedAttempts, envelope.id];
     }
   }
-  if (posted && acceptance !== null && envelope !== null) {
-    if (acceptance.stored) tags.push('layer:stored');
-    if (acceptance.stored && isDuplicate(held, envelope.body)) tags.push('layer:duplicate');
-    const holding = heldAfter(ctx.options.broker, w, held, acceptance, envelope);
-    if (holding !== null) next.broker = withEntry(w.broker, envelope.id, holding);
+  if (posted && received !== null && envelope !== null) {
+    if (received.acceptance.stored) tags.push('layer:stored');
+    if (received.duplicate) tags.push('layer:duplicate');
+    if (received.holding !== null) next.broker = withEntry(w.broker, envelope.id, received.holding);
   }
   if (answer?.crash !== undefined) {
     next.engines.splice(index, 1);

@@ -13,9 +13,7 @@
  * delivers what it carries, so the world is quiet only once nothing is in
  * transit (`bySelf`).
  */
-import { brokerAccept, isDuplicate } from '../../../model/broker.ts';
-import { heldAfter } from './rekeyed.ts';
-import { keyKnownElsewhere } from './broker-keys.ts';
+import { brokerReceives } from './broker-keys.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
@@ -153,13 +151,11 @@ export const timeoutInTransit: EventKind<InTransitEvent> = eventKind({
 function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World {
   const list = inTransitOf(w);
   const post = list[e.index];
-  const held = w.broker[post.id] ?? null;
-  const acceptance = brokerAccept(ctx.options.broker, held, { id: post.id, body: post.body, key: post.key }, keyKnownElsewhere(ctx.options.broker, w, post.id, post.key));
+  const received = brokerReceives(ctx.options.broker, w, { id: post.id, body: post.body, key: post.key });
   tags.push('fault:land');
-  if (acceptance.stored) tags.push('layer:stored');
-  if (acceptance.stored && isDuplicate(held, post.body)) tags.push('layer:duplicate');
-  const holding = heldAfter(ctx.options.broker, w, held, acceptance, { id: post.id, body: post.body, key: post.key });
-  const broker = holding !== null ? { ...w.broker, [post.id]: holding } : w.broker;
+  if (received.acceptance.stored) tags.push('layer:stored');
+  if (received.duplicate) tags.push('layer:duplicate');
+  const broker = received.holding !== null ? { ...w.broker, [post.id]: received.holding } : w.broker;
   return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
 
