@@ -4,7 +4,7 @@
  * taken; the first one that is not ends the run as invalid. Properties are
  * checked exactly as a random run checks them.
  */
-import { canonicalJson } from './canonical.ts';
+import { sameCanonical } from './canonical.ts';
 import { eventuallyViolated, isQuiet } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
@@ -27,9 +27,8 @@ export interface Simulation<S, E> {
 
 /** Where an event stands among the enabled ones, or null when it is not enabled. */
 export function locate<S, E>(system: TransitionSystem<S, E>, state: S, event: E): { group: string; index: number } | null {
-  const want = canonicalJson(event);
   for (const g of system.choices(state)) {
-    const index = g.events.findIndex((e) => canonicalJson(e) === want);
+    const index = g.events.findIndex((e) => sameCanonical(e, event));
     if (index >= 0) return { group: g.group, index };
   }
   return null;
