@@ -15,6 +15,8 @@ import { terminalText } from './terminal-text.ts';
 import { countText as n } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
+import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
+import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
  * The tags that count the kinds of one table tag a check should see fire
@@ -93,6 +95,8 @@ export interface ReportedViolation {
   layer: string;
   detail: string;
   replay: string;
+  /** Set when long life found it: the record sent round its cycle again (`RawCounterexample.longLife`). */
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number };
 }
 
 /** The whole report; `--json` prints it. */
@@ -128,6 +132,25 @@ export interface CheckReport {
   };
   layers: Layers;
   ends: Record<string, number>;
+  /** What long life did in the swarm (sim/outbox/long-life.ts); null when not counted (a merge of shard files from before it). */
+  longLife: LongLifeCounts | null;
+}
+
+/** How each long life ended, in words. */
+const LONG_LIFE_ENDS: Record<LongLifeEnd, string> = {
+  violation: 'broke a property',
+  'stopped-growing': 'stopped growing',
+  'did-not-repeat': 'could not be taken again',
+  'rounds-bound': `hit the bound of ${LONG_LIFE_LIMITS.roundsMax} rounds`,
+  'steps-bound': `hit the bound of ${n(LONG_LIFE_LIMITS.stepsMax)} steps`,
+};
+
+/** The summary's line on long life: how many runs brought a record back bigger, and what sending their cycles round again found. */
+export function longLifeLine(l: LongLifeCounts): string {
+  const differed = l.differed === 0 ? '' : `; ${n(l.differed)} runs ran otherwise when run again (a rule set keeping state between calls?) and were left out`;
+  if (l.runs === 0) return `long life: no run brought a record back to a status bigger than it left it${differed}`;
+  const ends = (Object.keys(LONG_LIFE_ENDS) as LongLifeEnd[]).filter((k) => (l.ends[k] ?? 0) > 0).map((k) => `${n(l.ends[k] ?? 0)} ${LONG_LIFE_ENDS[k]}`);
+  return `long life: ${n(l.runs)} runs brought a record back bigger; ${n(l.cycles)} cycles sent round again (${n(l.rounds)} rounds, ${n(l.steps)} steps): ${ends.join(', ')}${differed}`;
 }
 
 /** Builds the report of a merged check. */
@@ -155,6 +178,7 @@ export function buildReport(
       layer: w.violation.layer,
       detail: w.violation.detail,
       replay: meta.replayCommand(w.path),
+      ...(first?.longLife !== undefined && first.seed === w.trace.header.seed ? { longLife: first.longLife } : {}),
     };
   });
   const smallWorlds = meta.smallWorlds ?? null;
@@ -180,6 +204,7 @@ export function buildReport(
     },
     layers: layersOf(merged.tags),
     ends: merged.ends,
+    longLife: merged.longLife ?? null,
   };
 }
 
@@ -219,6 +244,7 @@ export function renderReport(r: CheckReport): string[] {
   const sw = r.smallWorlds;
   if (sw !== null) lines.push(`  small worlds: ${sw.worlds.length} explored, ${n(sw.states)} states, ${sw.seconds.toFixed(1)} s`);
   if (r.swarm) lines.push(`  ${sw !== null ? 'swarm: ' : ''}${n(r.runs)} runs, ${n(r.steps)} steps${sw !== null ? '' : `, ${r.seconds.toFixed(1)} s`}`);
+  if (r.swarm && r.longLife !== null) lines.push(`  ${longLifeLine(r.longLife)}`);
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
@@ -230,6 +256,7 @@ export function renderReport(r: CheckReport): string[] {
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
+      if (v.longLife !== undefined) lines.push(`    found by long life: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }

@@ -12,12 +12,14 @@ import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-fault.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
-import type { World, WorldEvent } from './outbox/world.ts';
+import { idNames, type World, type WorldEvent } from './outbox/world.ts';
 import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
 import type { TransitionSystem, Violation } from './core/system.ts';
 import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds } from './outbox/swarm-coverage.ts';
+import { CycleWatch, watchCycles } from './outbox/long-life.ts';
+import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -53,6 +55,13 @@ export interface RawCounterexample {
   options: WorldOptions;
   violation: Violation & { step: number };
   events: (WorldEvent | null)[];
+  /**
+   * Set when long life found it (sim/outbox/long-life.ts): the record of `id`
+   * sent round its cycle `rounds` more times, in a world whose budgets
+   * (`options`) are raised for them. Its trace is written unshrunk: every
+   * round is needed.
+   */
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number };
 }
 
 /**
@@ -97,6 +106,8 @@ export interface ShardResult {
    * result made without it (a shard file written before it was kept).
    */
   exercised?: FirstSeeds;
+  /** What long life did over the shard's seeds (absent from a shard file written before it). */
+  longLife?: LongLifeCounts;
 }
 
 /** An empty shard result. */
@@ -130,6 +141,11 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
   const ran = shards.filter((s) => s.runs > 0 || s.exercised !== undefined);
   const tables = ran.flatMap((s) => (s.exercised === undefined ? [] : [s.exercised]));
   if (tables.length > 0 && tables.length === ran.length && tables.every((t) => t.length === tables[0].length)) out.exercised = mergeFirstSeeds(tables);
+  // Likewise long life's counts: only when every shard that ran seeds counted them.
+  if (ran.length > 0 && ran.every((s) => s.longLife !== undefined)) {
+    out.longLife = noLongLife();
+    for (const s of ran) addLongLife(out.longLife, s.longLife ?? noLongLife());
+  }
   return out;
 }
 
@@ -231,6 +247,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const layout = pairLayout(fixed);
   const exercised = noFirstSeeds(layout);
   result.exercised = exercised;
+  result.longLife = noLongLife();
   const shard: ShardRun = { plan, runner, steppers: steppersFor(plan.rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
@@ -260,7 +277,11 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
   const options = plan.world === undefined ? drawn : plan.world(drawn);
-  const system = outboxSystem(options, { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, shard.steppers);
+  const worldRules = { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
+  const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
+  // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
+  const watch = new CycleWatch(idNames(options.ids));
+  const system = watchCycles(systemFor(options), watch);
   const bounds = seedBounds(plan.bounds, options);
   let run: SeedOutcome;
   try {
@@ -279,7 +300,16 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
   result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
-  if (run.violation === null) return SEED_DONE;
+  if (run.violation === null) {
+    if (!watch.grew) return SEED_DONE;
+    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, (result.longLife ??= noLongLife()));
+    if (life === null) return SEED_DONE;
+    const p = life.violation.property;
+    result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
+    const { cycle } = life;
+    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from } };
+    return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
+  }
   const p = run.violation.property;
   result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
   if (result.first[p] === undefined) {

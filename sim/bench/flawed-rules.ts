@@ -28,6 +28,12 @@ export interface FlawedRules {
   oldRules: string | null;
   /** The world explore searches, over explore's defaults (`{}`: the default world). */
   world: Partial<ExploreSizes>;
+  /**
+   * True when no bounded world holds the flaw (a record that grows a few
+   * bytes a cycle: docs/properties.md, 'Long life'): the swarm's long life
+   * finds it, the small worlds and explore cannot.
+   */
+  longLifeOnly?: boolean;
 }
 
 /** Mutant files that are not flaws: equivalent to fail-closed (SURVIVORS). */
@@ -68,5 +74,7 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('queued-stranded.ts'),
     // Two tasks with the same payload under a broker deduping by key (docs/protocol.md, 'Broker').
     ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
+    // A history that grows a few bytes a requeue: past the bound only after dozens of cycles (long life).
+    { ...ruleApi('epoch-history.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
   ];
 }

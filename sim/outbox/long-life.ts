@@ -1,0 +1,237 @@
+/**
+ * Long life: a record that comes back to a status bigger than it left it is
+ * sent through the same cycle again, round after round, until a property
+ * breaks (bounded-record: its metadata passes the bound) or it stops
+ * growing. A world's budgets let an id go through a few cycles; the
+ * protocol asks for a bounded record however many it goes through, and a
+ * rule set that adds two bytes a cycle only passes the bound after a
+ * hundred. The rounds are the recorded cycle's own events taken again, each
+ * enabled where it is taken, in the same world with the budgets the rounds
+ * spend raised: a violation found so is a real trace (docs/properties.md,
+ * 'Long life').
+ */
+import type { TransitionSystem, Violation } from '../core/system.ts';
+import { recordMetadataBytes } from './metadata-bytes.ts';
+import type { WorldOptions } from './options.ts';
+import type { World, WorldEvent } from './world.ts';
+
+/**
+ * A cycle in a recorded run: the record of `id` entered `status` after step
+ * `from` and again after step `to` (states' indices: the state after that
+ * many events), its metadata bigger the second time.
+ */
+export interface GrownCycle {
+  id: string;
+  status: string;
+  from: number;
+  to: number;
+  /** Metadata bytes at the two entries. */
+  bytesFrom: number;
+  bytesTo: number;
+}
+
+/** The status of `id`'s record in `w`, or null when it has no intact record. */
+function statusOf(w: World, id: string): string | null {
+  const slot = w.records[id];
+  return slot?.kind === 'record' ? slot.record.status : null;
+}
+
+/** Metadata bytes of `id`'s record in `w` (it has one: see {@link statusOf}). */
+function bytesOf(w: World, id: string): number {
+  const slot = w.records[id];
+  return slot?.kind === 'record' ? recordMetadataBytes(slot.record) : 0;
+}
+
+/**
+ * The cycles of a recorded run (`states[k]`: the state after `k` events) in
+ * which a record came back to a status bigger than it was at its previous
+ * entry into that status, shortest first. A cycle that spans the end of
+ * faults (a null event) is left out: its rounds could not be taken again.
+ */
+export function grownCycles(states: readonly World[], events: readonly (WorldEvent | null)[]): GrownCycle[] {
+  const out: GrownCycle[] = [];
+  /** By id and status, the last entry: its step and bytes. */
+  const last = new Map<string, { at: number; bytes: number }>();
+  for (let k = 1; k < states.length; k++) {
+    const before = states[k - 1];
+    const after = states[k];
+    if (before.records === after.records) continue;
+    for (const id in after.records) {
+      if (before.records[id] === after.records[id]) continue;
+      const status = statusOf(after, id);
+      if (status === null || statusOf(before, id) === status) continue;
+      const bytes = bytesOf(after, id);
+      const key = `${id}\u0000${status}`;
+      const prev = last.get(key);
+      last.set(key, { at: k, bytes });
+      if (prev === undefined || bytes <= prev.bytes) continue;
+      if (events.slice(prev.at, k).includes(null)) continue;
+      out.push({ id, status, from: prev.at, to: k, bytesFrom: prev.bytes, bytesTo: bytes });
+    }
+  }
+  return out.sort((a, b) => a.to - a.from - (b.to - b.from) || a.to - b.to);
+}
+
+/** Whether two events are the same: flat objects of primitives, compared key by key. */
+function sameEvent(a: WorldEvent, b: WorldEvent): boolean {
+  if (a === b) return true;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if ((a as unknown as Record<string, unknown>)[k] !== (b as unknown as Record<string, unknown>)[k]) return false;
+  return true;
+}
+
+/** The enabled event equal to `want` in `state`, or null. */
+function enabled(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): WorldEvent | null {
+  for (const g of system.choices(state)) for (const e of g.events) if (sameEvent(e, want)) return e;
+  return null;
+}
+
+/**
+ * An event of the recorded cycle as taken in a later round: an engine it
+ * names is named by its place among the engines (the recorded state's
+ * place, the same place now), so a cycle that crashes an engine and starts
+ * another repeats on the engines that replaced them.
+ */
+function inRound(e: WorldEvent, recorded: World, now: World): WorldEvent {
+  if (!('pid' in e)) return e;
+  const at = recorded.engines.findIndex((p) => p.pid === e.pid);
+  const pid = at < 0 || at >= now.engines.length ? e.pid : now.engines[at].pid;
+  return pid === e.pid ? e : { ...e, pid };
+}
+
+/** Bounds of one long life. */
+export interface LongLifeLimits {
+  /** Rounds of the cycle at most. */
+  roundsMax: number;
+  /** Rounds after which a record no bigger than it was that many rounds before has stopped growing. */
+  stallRounds: number;
+  /** Steps at most, the recorded run's included. */
+  stepsMax: number;
+}
+
+export const LONG_LIFE_LIMITS: LongLifeLimits = { roundsMax: 400, stallRounds: 8, stepsMax: 12_000 };
+
+/** How a long life ended. */
+export type LongLifeEnd = 'violation' | 'stopped-growing' | 'did-not-repeat' | 'rounds-bound' | 'steps-bound';
+
+/** What sending a record through one cycle again found. */
+export interface LongLife {
+  cycle: GrownCycle;
+  /** Rounds taken in full after the recorded one. */
+  rounds: number;
+  /** Steps taken, the recorded run's up to the cycle included. */
+  steps: number;
+  end: LongLifeEnd;
+  violation: (Violation & { step: number }) | null;
+  /** The events taken: the recorded run up to the cycle's end (null: faults stopped), then the rounds (up to the violation). */
+  events: (WorldEvent | null)[];
+}
+
+/**
+ * The options of a world in which the cycle can be taken `rounds` more
+ * times: the budgets a round may spend (operator actions, crashes,
+ * corruptions) raised by that many rounds' worth. Nothing else differs.
+ */
+export function longLifeOptions(options: WorldOptions, rounds: number): WorldOptions {
+  const raise = (n: number): number => n + n * rounds;
+  return { ...options, operatorActionsMax: raise(options.operatorActionsMax), crashesMax: raise(options.crashesMax), corruptionsMax: raise(options.corruptionsMax) };
+}
+
+/**
+ * From the state the recorded run reached at the cycle's end, takes the
+ * cycle's events again, round after round, in `system` (the world of
+ * {@link longLifeOptions}), checking the `always` properties after every
+ * step; the events it returns start with the recorded run's up to there.
+ * `states` are the recorded run's (its state at the cycle's end, and the
+ * engines' places the cycle's events name).
+ */
+export function liveLong(
+  system: TransitionSystem<World, WorldEvent>,
+  events: readonly (WorldEvent | null)[],
+  states: readonly World[],
+  cycle: GrownCycle,
+  limits: LongLifeLimits = LONG_LIFE_LIMITS,
+): LongLife {
+  const always = system.properties.filter((p) => p.kind === 'always');
+  // The recorded run up to the cycle's end, as recorded (the end of faults included, when the cycle came
+  // after it): a world's options are not in its state, so the state it reached is the same in the world
+  // of raised budgets, where all its events are enabled.
+  const taken: (WorldEvent | null)[] = events.slice(0, cycle.to);
+  let state = states[cycle.to];
+  let rounds = 0;
+  const end = (how: LongLifeEnd, violation: LongLife['violation'] = null): LongLife => ({ cycle, rounds, steps: taken.length, end: how, violation, events: taken });
+  /** Takes one event; a violation, null, or 'disabled' when it is not enabled here. */
+  const take = (e: WorldEvent): LongLife['violation'] | 'disabled' => {
+    const event = enabled(system, state, e);
+    if (event === null) return 'disabled';
+    state = system.step(state, event).state;
+    taken.push(event);
+    for (const p of always) {
+      const v = p.check(state);
+      if (v !== null) return { ...v, step: taken.length };
+    }
+    return null;
+  };
+  const sizes: number[] = [bytesOf(state, cycle.id)];
+  for (;;) {
+    if (rounds >= limits.roundsMax) return end('rounds-bound');
+    for (let k = cycle.from; k < cycle.to; k++) {
+      if (taken.length >= limits.stepsMax) return end('steps-bound');
+      // An event of the recording that is not enabled in this round is left out (the work of
+      // another id, a body already written): the round counts if the record comes back.
+      const v = take(inRound(events[k] as WorldEvent, states[k], state));
+      if (v !== null && v !== 'disabled') return end('violation', v);
+    }
+    rounds++;
+    if (statusOf(state, cycle.id) !== cycle.status) return end('did-not-repeat');
+    sizes.push(bytesOf(state, cycle.id));
+    if (rounds >= limits.stallRounds && sizes[rounds] <= sizes[rounds - limits.stallRounds]) return end('stopped-growing');
+  }
+}
+
+/**
+ * The cheap form of {@link grownCycles} for a run that keeps no states: told
+ * each step's states, it notes whether any record came back to a status
+ * bigger than at its previous entry into it (then the run is recorded again
+ * and its cycles sent round: `check.ts`).
+ */
+export class CycleWatch {
+  grew = false;
+  /** By id and status, the metadata bytes at the last entry. */
+  private readonly last = new Map<string, number>();
+
+  /** `ids`: the world's ids (a list read in order costs less per step than a walk of the records' keys). */
+  constructor(private readonly ids: readonly string[]) {}
+
+  step(before: World, after: World): void {
+    if (this.grew || before.records === after.records) return;
+    const ids = this.ids;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      const slot = after.records[id];
+      const was = before.records[id];
+      if (slot === was || slot === undefined || slot.kind !== 'record') continue;
+      const status = slot.record.status;
+      if (was !== undefined && was.kind === 'record' && was.record.status === status) continue;
+      const bytes = recordMetadataBytes(slot.record);
+      const key = `${id}\u0000${status}`;
+      const prev = this.last.get(key);
+      this.last.set(key, bytes);
+      if (prev !== undefined && bytes > prev) this.grew = true;
+    }
+  }
+}
+
+/** `system` with each step told to `watch` (the run's own steps: the end of faults is not a step). */
+export function watchCycles(system: TransitionSystem<World, WorldEvent>, watch: CycleWatch): TransitionSystem<World, WorldEvent> {
+  const step = system.step;
+  return {
+    ...system,
+    step: (state, event) => {
+      const out = step(state, event);
+      watch.step(state, out.state);
+      return out;
+    },
+  };
+}
