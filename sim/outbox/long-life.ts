@@ -10,6 +10,7 @@
  * spend raised: a violation found so is a real trace (docs/properties.md,
  * 'Long life').
  */
+import { sameCanonical } from '../core/canonical.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
 import type { WorldOptions } from './options.ts';
@@ -72,18 +73,9 @@ export function grownCycles(states: readonly World[], events: readonly (WorldEve
   return out.sort((a, b) => a.to - a.from - (b.to - b.from) || a.to - b.to);
 }
 
-/** Whether two events are the same: flat objects of primitives, compared key by key. */
-function sameEvent(a: WorldEvent, b: WorldEvent): boolean {
-  if (a === b) return true;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if ((a as unknown as Record<string, unknown>)[k] !== (b as unknown as Record<string, unknown>)[k]) return false;
-  return true;
-}
-
 /** The enabled event equal to `want` in `state`, or null. */
 function enabled(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): WorldEvent | null {
-  for (const g of system.choices(state)) for (const e of g.events) if (sameEvent(e, want)) return e;
+  for (const g of system.choices(state)) for (const e of g.events) if (sameCanonical(e, want)) return e;
   return null;
 }
 
