@@ -12,7 +12,7 @@ import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type RawCounterexample, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -118,6 +118,11 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
+/** What made a counterexample of the swarm, as its trace's header says: a seed's run, or long life from it (sim/outbox/long-life.ts). */
+function originOf(c: RawCounterexample): string {
+  return c.longLife === undefined ? 'check' : `check long life (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times)`;
+}
+
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */
 export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written']): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
@@ -126,7 +131,7 @@ export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, 
     .map((c) => {
       const early = written?.get(c.violation.property);
       if (early !== undefined && early.seed === c.seed) return early.trace;
-      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, 'check', bounds.healStepsMax);
+      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, originOf(c), bounds.healStepsMax);
     });
 }
 
@@ -289,7 +294,7 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
       const p = c.violation.property;
       const have = early.get(p);
       if (have !== undefined && have.seed <= c.seed) continue;
-      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, 'check', BOUNDS_DEFAULT.healStepsMax);
+      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
       // With several workers a lower seed may come back later: its trace replaces the one written first,
       // so the traces left are those of one worker.
       if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
