@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, CRASH_POINTS, faultKinds, longLifeLine, renderReport } from './check-report.ts';
+import { buildReport, CRASH_POINTS, deepCyclesLine, faultKinds, longLifeLine, renderReport } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 
@@ -59,13 +59,20 @@ describe('check report', () => {
 describe('the long life line', () => {
   it('is under the swarm counts, with what the seeds did', () => {
     expect(report.longLife).toEqual(merged.longLife);
-    expect(text).toContain(`  ${longLifeLine(merged.longLife ?? { runs: -1, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 })}`);
+    expect(text).toContain(`  ${longLifeLine(merged.longLife ?? { runs: -1, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })}`);
   });
   it('names every end, a bound hit among them, and the runs left out', () => {
-    const line = longLifeLine({ runs: 3, cycles: 4, rounds: 410, steps: 12_500, ends: { violation: 1, 'rounds-bound': 1, 'steps-bound': 1, 'did-not-repeat': 1 }, differed: 2 });
+    const line = longLifeLine({ runs: 3, cycles: 4, rounds: 410, steps: 12_500, ends: { violation: 1, 'rounds-bound': 1, 'steps-bound': 1, 'did-not-repeat': 1 }, differed: 2, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } });
     expect(line).toBe(
       'long life: 3 runs brought a record back bigger; 4 cycles sent round again (410 rounds, 12,500 steps): 1 broke a property, 1 could not be taken again, 1 hit the bound of 400 rounds, 1 hit the bound of 12,000 steps; 2 runs ran otherwise when run again (a rule set keeping state between calls?) and were left out',
     );
-    expect(longLifeLine({ runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 })).toBe('long life: no run brought a record back to a status bigger than it left it');
+    expect(longLifeLine({ runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBe('long life: no run brought a record back to a status bigger than it left it');
+  });
+  it('says what deep cycles did, a bound hit among them', () => {
+    const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
+    expect(text).toContain(`  ${deepCyclesLine(merged.longLife ?? { ...none, deep: { runs: -1, cycles: 0, steps: 0, ends: {} } })}`);
+    expect(deepCyclesLine({ ...none, deep: { runs: 5, cycles: 4, steps: 9_000, ends: { settled: 1, violation: 1, 'did-not-repeat': 1, 'steps-bound': 1 } } })).toBe(
+      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): 5 runs, 4 cycles, 9,000 steps: 1 broke a property, 1 settled clean, 1 could not be taken again, 1 hit the bound of 4,000 steps',
+    );
   });
 });

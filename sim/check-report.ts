@@ -16,6 +16,7 @@ import { countText as n } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
+import { DEEP_CYCLES, type DeepEnd } from './outbox/deep-cycles.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -96,7 +97,7 @@ export interface ReportedViolation {
   detail: string;
   replay: string;
   /** Set when long life found it: the record sent round its cycle again (`RawCounterexample.longLife`). */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number };
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean };
 }
 
 /** The whole report; `--json` prints it. */
@@ -151,6 +152,23 @@ export function longLifeLine(l: LongLifeCounts): string {
   if (l.runs === 0) return `long life: no run brought a record back to a status bigger than it left it${differed}`;
   const ends = (Object.keys(LONG_LIFE_ENDS) as LongLifeEnd[]).filter((k) => (l.ends[k] ?? 0) > 0).map((k) => `${n(l.ends[k] ?? 0)} ${LONG_LIFE_ENDS[k]}`);
   return `long life: ${n(l.runs)} runs brought a record back bigger; ${n(l.cycles)} cycles sent round again (${n(l.rounds)} rounds, ${n(l.steps)} steps): ${ends.join(', ')}${differed}`;
+}
+
+/** How each deep cycle ended, in words. */
+const DEEP_ENDS: Record<DeepEnd, string> = {
+  violation: 'broke a property',
+  settled: 'settled clean',
+  'did-not-repeat': 'could not be taken again',
+  'steps-bound': `hit the bound of ${n(DEEP_CYCLES.stepsMax)} steps`,
+};
+
+/** The summary's line on deep cycles: the sampled runs in which a record came back, and how their cycles taken many times ended. */
+export function deepCyclesLine(l: LongLifeCounts): string {
+  const d = l.deep;
+  const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop)`;
+  if (d.runs === 0) return `${head}: no sampled run brought a record back to a status`;
+  const ends = (Object.keys(DEEP_ENDS) as DeepEnd[]).filter((k) => (d.ends[k] ?? 0) > 0).map((k) => `${n(d.ends[k] ?? 0)} ${DEEP_ENDS[k]}`);
+  return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles, ${n(d.steps)} steps: ${ends.join(', ')}`;
 }
 
 /** Builds the report of a merged check. */
@@ -244,7 +262,7 @@ export function renderReport(r: CheckReport): string[] {
   const sw = r.smallWorlds;
   if (sw !== null) lines.push(`  small worlds: ${sw.worlds.length} explored, ${n(sw.states)} states, ${sw.seconds.toFixed(1)} s`);
   if (r.swarm) lines.push(`  ${sw !== null ? 'swarm: ' : ''}${n(r.runs)} runs, ${n(r.steps)} steps${sw !== null ? '' : `, ${r.seconds.toFixed(1)} s`}`);
-  if (r.swarm && r.longLife !== null) lines.push(`  ${longLifeLine(r.longLife)}`);
+  if (r.swarm && r.longLife !== null) lines.push(`  ${longLifeLine(r.longLife)}`, `  ${deepCyclesLine(r.longLife)}`);
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
@@ -256,7 +274,7 @@ export function renderReport(r: CheckReport): string[] {
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
-      if (v.longLife !== undefined) lines.push(`    found by long life: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times (the world's operator, crash and corruption budgets raised for them)`);
+      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? ', then faults stopped' : ''} (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }

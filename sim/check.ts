@@ -20,6 +20,7 @@ import type { TransitionSystem, Violation } from './core/system.ts';
 import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds } from './outbox/swarm-coverage.ts';
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
+import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -57,11 +58,11 @@ export interface RawCounterexample {
   events: (WorldEvent | null)[];
   /**
    * Set when long life found it (sim/outbox/long-life.ts): the record of `id`
-   * sent round its cycle `rounds` more times, in a world whose budgets
-   * (`options`) are raised for them. Its trace is written unshrunk: every
-   * round is needed.
+   * sent round its cycle `rounds` more times (`deep`: a fixed number, then
+   * faults stopped), in a world whose budgets (`options`) are raised for
+   * them.
    */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number };
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean };
 }
 
 /**
@@ -301,13 +302,15 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
   result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
   if (run.violation === null) {
-    if (!watch.grew) return SEED_DONE;
-    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, (result.longLife ??= noLongLife()));
+    // A record back bigger: long life; back at all, in one seed in DEEP_CYCLES.every: deep cycles.
+    const deep = !watch.grew && watch.returned && seed % DEEP_CYCLES.every === 0;
+    if (!watch.grew && !deep) return SEED_DONE;
+    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, (result.longLife ??= noLongLife()), deep);
     if (life === null) return SEED_DONE;
     const p = life.violation.property;
     result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
     const { cycle } = life;
-    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from } };
+    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from, deep: life.deep } };
     return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
   }
   const p = run.violation.property;

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../properties/mutants/index.ts';
-import { BOUNDS_DEFAULT, runShard, steppersFor } from '../check.ts';
+import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, steppersFor } from '../check.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
 import { keptSection, median, missedGoals, rulesPair, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
 import { flawedRules } from './flawed-rules.ts';
@@ -34,7 +34,7 @@ describe('the flawed rule sets', () => {
     expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
     // One row per mutant file (an entry may run one file in several worlds).
     expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(new Set(MUTANTS.map((m) => m.rules)).size);
-    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'flags-old-drops', 'flags-trust-defaults', 'key-from-body', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'retry-window-dishonest', 'select-below-cap', 'stamp-version', 'tombstone-trusts-absent']);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'flags-old-drops', 'flags-trust-defaults', 'key-from-body', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'select-below-cap', 'stamp-version', 'tombstone-trusts-absent']);
   });
 
   // Up to the first world that holds a violation (what the default check finds before its swarm). The world the
@@ -43,9 +43,9 @@ describe('the flawed rule sets', () => {
   // A stale or missing table row only costs time.
   const tableWhere = whereInTable();
   for (const f of flawedRules().filter((r) => r.longLifeOnly === true)) {
-    it(`${f.label}, held by no bounded world, is found by long life in the swarm's first 100 seeds`, async () => {
+    it(`${f.label}, held by no bounded world, is found by long life or deep cycles in the swarm's default seeds`, async () => {
       const pair = await rulesPair(f.rules, f.oldRules ?? undefined);
-      const r = runShard({ rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: 100, broker: null, bounds: BOUNDS_DEFAULT }, 1, 101);
+      const r = runShard({ rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT, stopOnViolation: true }, 1, SEEDS_DEFAULT + 1);
       expect(Object.values(r.first).map((c) => c.longLife !== undefined)).toEqual([true]);
       // And truly held by no bounded world: the small worlds find nothing (else it belongs with the rows below).
       const steppers = steppersFor(pair.rules, pair.oldRules);

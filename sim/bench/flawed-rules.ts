@@ -30,8 +30,9 @@ export interface FlawedRules {
   world: Partial<ExploreSizes>;
   /**
    * True when no bounded world holds the flaw (a record that grows a few
-   * bytes a cycle: docs/properties.md, 'Long life'): the swarm's long life
-   * finds it, the small worlds and explore cannot.
+   * bytes a cycle, a cap past a dozen requeues): the swarm's long life or
+   * deep cycles find it (docs/properties.md, 'Long life'), the small
+   * worlds and explore cannot.
    */
   longLifeOnly?: boolean;
 }
@@ -76,5 +77,7 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
     // A history that grows a few bytes a requeue: past the bound only after dozens of cycles (long life).
     { ...ruleApi('epoch-history.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
+    // A cap on requeues that strands the record: past every operator budget (deep cycles).
+    { ...ruleApi('requeue-cap-strands.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
   ];
 }

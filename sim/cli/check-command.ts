@@ -120,7 +120,8 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
 
 /** What made a counterexample of the swarm, as its trace's header says: a seed's run, or long life from it (sim/outbox/long-life.ts). */
 function originOf(c: RawCounterexample): string {
-  return c.longLife === undefined ? 'check' : `check long life (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times)`;
+  if (c.longLife === undefined) return 'check';
+  return `check ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? ', then faults stopped' : ''})`;
 }
 
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */

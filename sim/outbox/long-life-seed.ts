@@ -8,7 +8,8 @@
 import { runSeed, type RunBounds } from '../core/random.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
-import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, type GrownCycle } from './long-life.ts';
+import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles, type RecordCycle } from './long-life.ts';
+import { DEEP_CYCLES, liveDeep } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -28,10 +29,12 @@ export interface LongLifeCounts {
   ends: Record<string, number>;
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
+  /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back, their cycles taken, steps, and how each ended (`DeepEnd`). */
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number> };
 }
 
 export function noLongLife(): LongLifeCounts {
-  return { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
+  return { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } };
 }
 
 export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
@@ -40,6 +43,10 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   into.rounds += from.rounds;
   into.steps += from.steps;
   into.differed += from.differed;
+  into.deep.runs += from.deep.runs;
+  into.deep.cycles += from.deep.cycles;
+  into.deep.steps += from.deep.steps;
+  for (const [k, n] of Object.entries(from.deep.ends)) into.deep.ends[k] = (into.deep.ends[k] ?? 0) + n;
   for (const [k, n] of Object.entries(from.ends)) into.ends[k] = (into.ends[k] ?? 0) + n;
 }
 
@@ -48,16 +55,29 @@ export interface LongLifeFinding {
   options: WorldOptions;
   events: (WorldEvent | null)[];
   violation: Violation & { step: number };
-  cycle: GrownCycle;
+  cycle: RecordCycle;
   /** Rounds of the cycle after the recorded one, the last one cut at the violation. */
   rounds: number;
+  /** Found by deep cycles: the rounds were a fixed number, then faults stopped. */
+  deep: boolean;
+}
+
+/** Re-runs a finding's events in the world its trace names: it must break the same property at the same step. */
+function confirmed(system: TransitionSystem<World, WorldEvent>, seed: number, events: readonly (WorldEvent | null)[], v: Violation & { step: number }, healStepsMax: number): Violation & { step: number } {
+  const again = simulateEvents(system, events, { healStepsMax });
+  if (again.invalidAt !== null || again.violation?.property !== v.property || again.violation.step !== v.step) {
+    throw new Error(`check: seed ${seed}'s long life did not break ${v.property} again in its own world`);
+  }
+  return again.violation;
 }
 
 /**
  * Runs `seed` again with its states kept, and sends its grown cycles round
- * (at most {@link LONG_LIFE_CYCLES_PER_RUN}), counting into `counts`; the
- * first violation found, checked by re-running its events in the world of
- * its own raised budgets, or null.
+ * (at most {@link LONG_LIFE_CYCLES_PER_RUN}), or with `deep`, its shortest
+ * cycle of any kind its fixed number of rounds and then to quiet
+ * (deep-cycles.ts), counting into `counts`; the first violation found,
+ * checked by re-running its events in the world of its own raised budgets,
+ * or null.
  */
 export function longLifeOfSeed(
   systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
@@ -66,6 +86,7 @@ export function longLifeOfSeed(
   bounds: RunBounds,
   steps: number,
   counts: LongLifeCounts,
+  deep = false,
 ): LongLifeFinding | null {
   const run = runSeed(systemFor(options), seed, bounds, true);
   if (run.steps.length !== steps || run.violation !== null || run.states === null) {
@@ -73,8 +94,9 @@ export function longLifeOfSeed(
     counts.differed++;
     return null;
   }
-  counts.runs++;
   const events = run.steps.map((s) => s.event);
+  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, run.states, counts);
+  counts.runs++;
   const cycles = grownCycles(run.states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;
   const wide = systemFor(longLifeOptions(options, LONG_LIFE_LIMITS.roundsMax));
@@ -87,11 +109,31 @@ export function longLifeOfSeed(
     if (life.violation === null) continue;
     // The world the trace names: budgets raised by the rounds begun, not by the most allowed.
     const own = longLifeOptions(options, life.rounds + 1);
-    const again = simulateEvents(systemFor(own), life.events);
-    if (again.invalidAt !== null || again.violation?.property !== life.violation.property || again.violation.step !== life.violation.step) {
-      throw new Error(`check: seed ${seed}'s long life did not break ${life.violation.property} again in its own world`);
-    }
-    return { options: own, events: life.events, violation: again.violation, cycle, rounds: life.rounds + 1 };
+    return { options: own, events: life.events, violation: confirmed(systemFor(own), seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds + 1, deep: false };
   }
   return null;
+}
+
+/** Deep cycles of a recorded run: its shortest cycle (bigger or not) taken its rounds, then to quiet. */
+function deepOfRun(
+  systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
+  options: WorldOptions,
+  seed: number,
+  bounds: RunBounds,
+  events: readonly (WorldEvent | null)[],
+  states: readonly World[],
+  counts: LongLifeCounts,
+): LongLifeFinding | null {
+  counts.deep.runs++;
+  const [cycle] = recordCycles(states, events, false);
+  if (cycle === undefined) return null;
+  // One world for the rounds, the end of faults and the trace: its budgets cover every round.
+  const own = longLifeOptions(options, DEEP_CYCLES.rounds + 1);
+  const system = systemFor(own);
+  const life = liveDeep(system, events, states, cycle, seed, bounds.healStepsMax);
+  counts.deep.cycles++;
+  counts.deep.steps += life.steps;
+  counts.deep.ends[life.end] = (counts.deep.ends[life.end] ?? 0) + 1;
+  if (life.violation === null) return null;
+  return { options: own, events: life.events, violation: confirmed(system, seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds, deep: true };
 }

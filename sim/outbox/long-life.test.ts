@@ -15,7 +15,8 @@ import epochHistoryLast from '../../properties/rule-api/epoch-history-last.ts';
 import { runSeed } from '../core/random.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, mergeShards, runShard, seedBounds, steppersFor, type CheckPlan } from '../check.ts';
-import { CycleWatch, grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, watchCycles } from './long-life.ts';
+import { CycleWatch, enabledEvent, grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, watchCycles } from './long-life.ts';
+import { sameCanonical } from '../core/canonical.ts';
 import { longLifeOfSeed, noLongLife } from './long-life-seed.ts';
 import { swarmOptions, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
@@ -57,6 +58,26 @@ describe('grown cycles', () => {
     const lengths = grownCycles(r.states, r.events).map((c) => c.to - c.from);
     expect(lengths.length).toBeGreaterThan(0);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
+  });
+});
+
+describe('an event enabled again', () => {
+  it('is found by listing its kind\'s group only, as by listing every group', () => {
+    let asked = 0;
+    for (const seed of [21, 22, 38, 144]) {
+      const r = seedRun(epochHistory, seed);
+      const system = r.systemFor(r.options);
+      // Each recorded state, asked for the events taken at it and at the states around it (most not enabled there).
+      for (let k = 0; k + 2 < r.states.length; k++) {
+        for (const e of r.events.slice(Math.max(0, k - 2), k + 3)) {
+          if (e === null) continue;
+          const all = system.choices(r.states[k]).flatMap((g) => g.events).find((x) => sameCanonical(x, e)) ?? null;
+          expect(enabledEvent(system, r.states[k], e), `seed ${seed} state ${k}`).toEqual(all);
+          asked++;
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(500);
   });
 });
 

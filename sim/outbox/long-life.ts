@@ -11,7 +11,8 @@
  * 'Long life').
  */
 import { sameCanonical } from '../core/canonical.ts';
-import type { TransitionSystem, Violation } from '../core/system.ts';
+import type { GroupedChoices, TransitionSystem, Violation } from '../core/system.ts';
+import { kindOf } from './events/table.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
 import type { WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -19,9 +20,9 @@ import type { World, WorldEvent } from './world.ts';
 /**
  * A cycle in a recorded run: the record of `id` entered `status` after step
  * `from` and again after step `to` (states' indices: the state after that
- * many events), its metadata bigger the second time.
+ * many events). A grown cycle's record is bigger the second time.
  */
-export interface GrownCycle {
+export interface RecordCycle {
   id: string;
   status: string;
   from: number;
@@ -44,13 +45,14 @@ function bytesOf(w: World, id: string): number {
 }
 
 /**
- * The cycles of a recorded run (`states[k]`: the state after `k` events) in
- * which a record came back to a status bigger than it was at its previous
- * entry into that status, shortest first. A cycle that spans the end of
- * faults (a null event) is left out: its rounds could not be taken again.
+ * The cycles of a recorded run (`states[k]`: the state after `k` events):
+ * each time a record came back to a status, from its previous entry into
+ * that status; with `grownOnly`, only those in which it came back bigger.
+ * Shortest first. A cycle that spans the end of faults (a null event) is
+ * left out: its rounds could not be taken again.
  */
-export function grownCycles(states: readonly World[], events: readonly (WorldEvent | null)[]): GrownCycle[] {
-  const out: GrownCycle[] = [];
+export function recordCycles(states: readonly World[], events: readonly (WorldEvent | null)[], grownOnly: boolean): RecordCycle[] {
+  const out: RecordCycle[] = [];
   /** By id and status, the last entry: its step and bytes. */
   const last = new Map<string, { at: number; bytes: number }>();
   for (let k = 1; k < states.length; k++) {
@@ -65,7 +67,7 @@ export function grownCycles(states: readonly World[], events: readonly (WorldEve
       const key = `${id}\u0000${status}`;
       const prev = last.get(key);
       last.set(key, { at: k, bytes });
-      if (prev === undefined || bytes <= prev.bytes) continue;
+      if (prev === undefined || (grownOnly && bytes <= prev.bytes)) continue;
       if (events.slice(prev.at, k).includes(null)) continue;
       out.push({ id, status, from: prev.at, to: k, bytesFrom: prev.bytes, bytesTo: bytes });
     }
@@ -73,9 +75,42 @@ export function grownCycles(states: readonly World[], events: readonly (WorldEve
   return out.sort((a, b) => a.to - a.from - (b.to - b.from) || a.to - b.to);
 }
 
-/** The enabled event equal to `want` in `state`, or null. */
-function enabled(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): WorldEvent | null {
-  for (const g of system.choices(state)) for (const e of g.events) if (sameCanonical(e, want)) return e;
+/** The cycles in which a record came back to a status bigger than it left it ({@link recordCycles}). */
+export function grownCycles(states: readonly World[], events: readonly (WorldEvent | null)[]): RecordCycle[] {
+  return recordCycles(states, events, true);
+}
+
+/** Per grouped listing (one per system), for a world not healing [0] and healing [1]: each group's index by its name. */
+const groupIndexes = new WeakMap<object, (Map<string, number> | undefined)[]>();
+
+/** The index of the group named `name` among the state's groups (`lazy.choice`), or -1. */
+function groupIndex(lazy: GroupedChoices<World, WorldEvent>, state: World, name: string): number {
+  let byHealing = groupIndexes.get(lazy);
+  if (byHealing === undefined) groupIndexes.set(lazy, (byHealing = []));
+  const h = state.healing ? 1 : 0;
+  let index = byHealing[h];
+  if (index === undefined) {
+    index = new Map();
+    for (let i = 0; i < lazy.count(state); i++) index.set(lazy.choice(state, i).group, i);
+    byHealing[h] = index;
+  }
+  return index.get(name) ?? -1;
+}
+
+/**
+ * The enabled event equal to `want` in `state`, or null. Only the group of
+ * `want`'s kind is listed (each kind lists in its group: events/table.ts):
+ * listing every group for every event taken again was most of a round.
+ */
+export function enabledEvent(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): WorldEvent | null {
+  const lazy = system.groups;
+  if (lazy === undefined) {
+    for (const g of system.choices(state)) for (const e of g.events) if (sameCanonical(e, want)) return e;
+    return null;
+  }
+  const i = groupIndex(lazy, state, kindOf(want).group);
+  if (i < 0) return null;
+  for (const e of lazy.choice(state, i).events) if (sameCanonical(e, want)) return e;
   return null;
 }
 
@@ -109,7 +144,7 @@ export type LongLifeEnd = 'violation' | 'stopped-growing' | 'did-not-repeat' | '
 
 /** What sending a record through one cycle again found. */
 export interface LongLife {
-  cycle: GrownCycle;
+  cycle: RecordCycle;
   /** Rounds taken in full after the recorded one. */
   rounds: number;
   /** Steps taken, the recorded run's up to the cycle included. */
@@ -131,54 +166,85 @@ export function longLifeOptions(options: WorldOptions, rounds: number): WorldOpt
 }
 
 /**
- * From the state the recorded run reached at the cycle's end, takes the
- * cycle's events again, round after round, in `system` (the world of
- * {@link longLifeOptions}), checking the `always` properties after every
- * step; the events it returns start with the recorded run's up to there.
- * `states` are the recorded run's (its state at the cycle's end, and the
- * engines' places the cycle's events name).
+ * A cycle being taken again: from the state the recorded run reached at the
+ * cycle's end, in `system` (a world of {@link longLifeOptions}), with the
+ * events taken so far, the recorded run's up to there first (the end of
+ * faults included, when the cycle came after it). A world's options are not
+ * in its state, so that state is the same in the world of raised budgets,
+ * where all the recorded events are enabled.
+ */
+export class CycleRounds {
+  state: World;
+  readonly taken: (WorldEvent | null)[];
+  /** Rounds taken in full. */
+  rounds = 0;
+  private readonly always: TransitionSystem<World, WorldEvent>['properties'];
+
+  constructor(
+    readonly system: TransitionSystem<World, WorldEvent>,
+    private readonly events: readonly (WorldEvent | null)[],
+    private readonly states: readonly World[],
+    readonly cycle: RecordCycle,
+  ) {
+    this.always = system.properties.filter((p) => p.kind === 'always');
+    this.taken = events.slice(0, cycle.to);
+    this.state = states[cycle.to];
+  }
+
+  /**
+   * Takes the cycle's events once more, each only where it is enabled (one
+   * that is not, the work of another id or a body already written, is left
+   * out), checking the `always` properties after every step: a violation;
+   * 'steps-bound' when `stepsMax` events were taken; 'not-back' when the
+   * record is not back in the cycle's status; null when it is (a round).
+   */
+  round(stepsMax: number): (Violation & { step: number }) | 'steps-bound' | 'not-back' | null {
+    const { cycle, system } = this;
+    for (let k = cycle.from; k < cycle.to; k++) {
+      if (this.taken.length >= stepsMax) return 'steps-bound';
+      const event = enabledEvent(system, this.state, inRound(this.events[k] as WorldEvent, this.states[k], this.state));
+      if (event === null) continue;
+      this.state = system.step(this.state, event).state;
+      this.taken.push(event);
+      for (const p of this.always) {
+        const v = p.check(this.state);
+        if (v !== null) return { ...v, step: this.taken.length };
+      }
+    }
+    if (statusOf(this.state, cycle.id) !== cycle.status) return 'not-back';
+    this.rounds++;
+    return null;
+  }
+
+  /** Metadata bytes of the cycle's record now. */
+  bytes(): number {
+    return bytesOf(this.state, this.cycle.id);
+  }
+}
+
+/**
+ * Takes a grown cycle again, round after round ({@link CycleRounds}), until
+ * a property breaks, the record stops growing (no bigger than it was
+ * `stallRounds` rounds before), the cycle no longer comes back, or a bound.
  */
 export function liveLong(
   system: TransitionSystem<World, WorldEvent>,
   events: readonly (WorldEvent | null)[],
   states: readonly World[],
-  cycle: GrownCycle,
+  cycle: RecordCycle,
   limits: LongLifeLimits = LONG_LIFE_LIMITS,
 ): LongLife {
-  const always = system.properties.filter((p) => p.kind === 'always');
-  // The recorded run up to the cycle's end, as recorded (the end of faults included, when the cycle came
-  // after it): a world's options are not in its state, so the state it reached is the same in the world
-  // of raised budgets, where all its events are enabled.
-  const taken: (WorldEvent | null)[] = events.slice(0, cycle.to);
-  let state = states[cycle.to];
-  let rounds = 0;
-  const end = (how: LongLifeEnd, violation: LongLife['violation'] = null): LongLife => ({ cycle, rounds, steps: taken.length, end: how, violation, events: taken });
-  /** Takes one event; a violation, null, or 'disabled' when it is not enabled here. */
-  const take = (e: WorldEvent): LongLife['violation'] | 'disabled' => {
-    const event = enabled(system, state, e);
-    if (event === null) return 'disabled';
-    state = system.step(state, event).state;
-    taken.push(event);
-    for (const p of always) {
-      const v = p.check(state);
-      if (v !== null) return { ...v, step: taken.length };
-    }
-    return null;
-  };
-  const sizes: number[] = [bytesOf(state, cycle.id)];
+  const r = new CycleRounds(system, events, states, cycle);
+  const end = (how: LongLifeEnd, violation: LongLife['violation'] = null): LongLife => ({ cycle, rounds: r.rounds, steps: r.taken.length, end: how, violation, events: r.taken });
+  const sizes: number[] = [r.bytes()];
   for (;;) {
-    if (rounds >= limits.roundsMax) return end('rounds-bound');
-    for (let k = cycle.from; k < cycle.to; k++) {
-      if (taken.length >= limits.stepsMax) return end('steps-bound');
-      // An event of the recording that is not enabled in this round is left out (the work of
-      // another id, a body already written): the round counts if the record comes back.
-      const v = take(inRound(events[k] as WorldEvent, states[k], state));
-      if (v !== null && v !== 'disabled') return end('violation', v);
-    }
-    rounds++;
-    if (statusOf(state, cycle.id) !== cycle.status) return end('did-not-repeat');
-    sizes.push(bytesOf(state, cycle.id));
-    if (rounds >= limits.stallRounds && sizes[rounds] <= sizes[rounds - limits.stallRounds]) return end('stopped-growing');
+    if (r.rounds >= limits.roundsMax) return end('rounds-bound');
+    const out = r.round(limits.stepsMax);
+    if (out === 'steps-bound') return end('steps-bound');
+    if (out === 'not-back') return end('did-not-repeat');
+    if (out !== null) return end('violation', out);
+    sizes.push(r.bytes());
+    if (r.rounds >= limits.stallRounds && sizes[r.rounds] <= sizes[r.rounds - limits.stallRounds]) return end('stopped-growing');
   }
 }
 
@@ -189,7 +255,10 @@ export function liveLong(
  * and its cycles sent round: `check.ts`).
  */
 export class CycleWatch {
+  /** A record came back to a status bigger than it left it. */
   grew = false;
+  /** A record came back to a status it had been in (bigger or not). */
+  returned = false;
   /** By id and status, the metadata bytes at the last entry. */
   private readonly last = new Map<string, number>();
 
@@ -210,7 +279,9 @@ export class CycleWatch {
       const key = `${id}\u0000${status}`;
       const prev = this.last.get(key);
       this.last.set(key, bytes);
-      if (prev !== undefined && bytes > prev) this.grew = true;
+      if (prev === undefined) continue;
+      this.returned = true;
+      if (bytes > prev) this.grew = true;
     }
   }
 }
