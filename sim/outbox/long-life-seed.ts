@@ -125,7 +125,8 @@ function deepOfRun(
   counts: LongLifeCounts,
 ): LongLifeFinding | null {
   counts.deep.runs++;
-  const [cycle] = recordCycles(states, events, false);
+  // The shortest cycle before faults stopped: one after it could not be healed again.
+  const cycle = recordCycles(states, events, false).find((c) => !events.slice(0, c.to).includes(null));
   if (cycle === undefined) return null;
   // One world for the rounds, the end of faults and the trace: its budgets cover every round.
   const own = longLifeOptions(options, DEEP_CYCLES.rounds + 1);
