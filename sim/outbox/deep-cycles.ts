@@ -8,8 +8,8 @@
  * (long-life.ts; docs/properties.md, 'Long life').
  */
 import { runSeed } from '../core/random.ts';
-import type { TransitionSystem, Violation } from '../core/system.ts';
-import { CycleRounds, type RecordCycle } from './long-life.ts';
+import type { TransitionSystem } from '../core/system.ts';
+import { CycleRounds, type CycleLife, type RecordCycle } from './long-life.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** Bounds of deep cycles: which runs (a seed that is a multiple of `every`), and the rounds of each cycle taken. */
@@ -18,16 +18,8 @@ export const DEEP_CYCLES = { every: 16, rounds: 40, stepsMax: 4_000 } as const;
 /** How a deep cycle ended: a property broken, the world settled clean after its rounds, the cycle no longer coming back, or the steps' bound. */
 export type DeepEnd = 'violation' | 'settled' | 'did-not-repeat' | 'steps-bound';
 
-export interface DeepLife {
-  cycle: RecordCycle;
-  /** Rounds begun (the last one cut short when a property broke in it). */
-  rounds: number;
-  steps: number;
-  end: DeepEnd;
-  violation: (Violation & { step: number }) | null;
-  /** The recorded run up to the cycle's end, the rounds, then (null) faults stopped and the steps to quiet. */
-  events: (WorldEvent | null)[];
-}
+/** What a deep cycle found. */
+export type DeepLife = CycleLife<DeepEnd>;
 
 /**
  * Takes `cycle` again {@link DEEP_CYCLES}.rounds times in `system` (a world

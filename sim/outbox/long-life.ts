@@ -142,18 +142,21 @@ export const LONG_LIFE_LIMITS: LongLifeLimits = { roundsMax: 400, stallRounds: 8
 /** How a long life ended. */
 export type LongLifeEnd = 'violation' | 'stopped-growing' | 'did-not-repeat' | 'rounds-bound' | 'steps-bound';
 
-/** What sending a record through one cycle again found. */
-export interface LongLife {
+/** What taking a record's cycle again found (`End`: how it ended; long life's and deep cycles' own). */
+export interface CycleLife<End extends string> {
   cycle: RecordCycle;
-  /** Rounds taken in full after the recorded one. */
+  /** Rounds: those taken in full (long life), or begun, the last one cut short by a violation (deep cycles). */
   rounds: number;
   /** Steps taken, the recorded run's up to the cycle included. */
   steps: number;
-  end: LongLifeEnd;
+  end: End;
   violation: (Violation & { step: number }) | null;
-  /** The events taken: the recorded run up to the cycle's end (null: faults stopped), then the rounds (up to the violation). */
+  /** The events taken: the recorded run up to the cycle's end (null: faults stopped), the rounds (up to the violation), and after deep cycles' rounds the steps to quiet. */
   events: (WorldEvent | null)[];
 }
+
+/** What sending a record through one grown cycle again found. */
+export type LongLife = CycleLife<LongLifeEnd>;
 
 /**
  * The options of a world in which the cycle can be taken `rounds` more
