@@ -74,5 +74,8 @@ describe('the long life line', () => {
     expect(deepCyclesLine({ ...none, deep: { runs: 5, cycles: 4, steps: 9_000, ends: { settled: 1, violation: 1, 'did-not-repeat': 1, 'steps-bound': 1 } } })).toBe(
       'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): 5 runs, 4 cycles, 9,000 steps: 1 broke a property, 1 settled clean, 1 could not be taken again, 1 hit the bound of 4,000 steps',
     );
+    expect(deepCyclesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBe(
+      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)',
+    );
   });
 });

@@ -137,6 +137,14 @@ export interface CheckReport {
   longLife: LongLifeCounts | null;
 }
 
+/** How many of each end, in the order and words of `words`, the ends that did not happen left out. */
+function endsText(words: Readonly<Record<string, string>>, counts: Readonly<Record<string, number>>): string {
+  return Object.entries(words)
+    .filter(([k]) => (counts[k] ?? 0) > 0)
+    .map(([k, w]) => `${n(counts[k] ?? 0)} ${w}`)
+    .join(', ');
+}
+
 /** How each long life ended, in words. */
 const LONG_LIFE_ENDS: Record<LongLifeEnd, string> = {
   violation: 'broke a property',
@@ -150,8 +158,7 @@ const LONG_LIFE_ENDS: Record<LongLifeEnd, string> = {
 export function longLifeLine(l: LongLifeCounts): string {
   const differed = l.differed === 0 ? '' : `; ${n(l.differed)} runs ran otherwise when run again (a rule set keeping state between calls?) and were left out`;
   if (l.runs === 0) return `long life: no run brought a record back to a status bigger than it left it${differed}`;
-  const ends = (Object.keys(LONG_LIFE_ENDS) as LongLifeEnd[]).filter((k) => (l.ends[k] ?? 0) > 0).map((k) => `${n(l.ends[k] ?? 0)} ${LONG_LIFE_ENDS[k]}`);
-  return `long life: ${n(l.runs)} runs brought a record back bigger; ${n(l.cycles)} cycles sent round again (${n(l.rounds)} rounds, ${n(l.steps)} steps): ${ends.join(', ')}${differed}`;
+  return `long life: ${n(l.runs)} runs brought a record back bigger; ${n(l.cycles)} cycles sent round again (${n(l.rounds)} rounds, ${n(l.steps)} steps): ${endsText(LONG_LIFE_ENDS, l.ends)}${differed}`;
 }
 
 /** How each deep cycle ended, in words. */
@@ -166,9 +173,8 @@ const DEEP_ENDS: Record<DeepEnd, string> = {
 export function deepCyclesLine(l: LongLifeCounts): string {
   const d = l.deep;
   const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop)`;
-  if (d.runs === 0) return `${head}: no sampled run brought a record back to a status`;
-  const ends = (Object.keys(DEEP_ENDS) as DeepEnd[]).filter((k) => (d.ends[k] ?? 0) > 0).map((k) => `${n(d.ends[k] ?? 0)} ${DEEP_ENDS[k]}`);
-  return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles, ${n(d.steps)} steps: ${ends.join(', ')}`;
+  if (d.runs === 0) return `${head}: no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)`;
+  return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
 }
 
 /** Builds the report of a merged check. */

@@ -45,6 +45,29 @@ function bytesOf(w: World, id: string): number {
 }
 
 /**
+ * Calls `f` for each of `ids` whose record `after` holds is an intact record
+ * written anew in a status it was not in `before` (an entry into that
+ * status), with that status and its metadata bytes. What a cycle is made of,
+ * for a recorded run ({@link recordCycles}) and a run that keeps no states
+ * ({@link CycleWatch}) alike.
+ */
+function eachEntry(before: World, after: World, ids: readonly string[], f: (id: string, status: string, bytes: number) => void): void {
+  if (before.records === after.records) return;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const slot = after.records[id];
+    const was = before.records[id];
+    if (slot === was || slot === undefined || slot.kind !== 'record') continue;
+    const status = slot.record.status;
+    if (was !== undefined && was.kind === 'record' && was.record.status === status) continue;
+    f(id, status, recordMetadataBytes(slot.record));
+  }
+}
+
+/** The key of an id's entries into one status. */
+const entryKey = (id: string, status: string): string => `${id}\u0000${status}`;
+
+/**
  * The cycles of a recorded run (`states[k]`: the state after `k` events):
  * each time a record came back to a status, from its previous entry into
  * that status; with `grownOnly`, only those in which it came back bigger.
@@ -56,21 +79,14 @@ export function recordCycles(states: readonly World[], events: readonly (WorldEv
   /** By id and status, the last entry: its step and bytes. */
   const last = new Map<string, { at: number; bytes: number }>();
   for (let k = 1; k < states.length; k++) {
-    const before = states[k - 1];
-    const after = states[k];
-    if (before.records === after.records) continue;
-    for (const id in after.records) {
-      if (before.records[id] === after.records[id]) continue;
-      const status = statusOf(after, id);
-      if (status === null || statusOf(before, id) === status) continue;
-      const bytes = bytesOf(after, id);
-      const key = `${id}\u0000${status}`;
+    eachEntry(states[k - 1], states[k], Object.keys(states[k].records), (id, status, bytes) => {
+      const key = entryKey(id, status);
       const prev = last.get(key);
       last.set(key, { at: k, bytes });
-      if (prev === undefined || (grownOnly && bytes <= prev.bytes)) continue;
-      if (events.slice(prev.at, k).includes(null)) continue;
+      if (prev === undefined || (grownOnly && bytes <= prev.bytes)) return;
+      if (events.slice(prev.at, k).includes(null)) return;
       out.push({ id, status, from: prev.at, to: k, bytesFrom: prev.bytes, bytesTo: bytes });
-    }
+    });
   }
   return out.sort((a, b) => a.to - a.from - (b.to - b.from) || a.to - b.to);
 }
@@ -269,24 +285,17 @@ export class CycleWatch {
   constructor(private readonly ids: readonly string[]) {}
 
   step(before: World, after: World): void {
-    if (this.grew || before.records === after.records) return;
-    const ids = this.ids;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      const slot = after.records[id];
-      const was = before.records[id];
-      if (slot === was || slot === undefined || slot.kind !== 'record') continue;
-      const status = slot.record.status;
-      if (was !== undefined && was.kind === 'record' && was.record.status === status) continue;
-      const bytes = recordMetadataBytes(slot.record);
-      const key = `${id}\u0000${status}`;
-      const prev = this.last.get(key);
-      this.last.set(key, bytes);
-      if (prev === undefined) continue;
-      this.returned = true;
-      if (bytes > prev) this.grew = true;
-    }
+    if (!this.grew) eachEntry(before, after, this.ids, this.entered);
   }
+
+  private readonly entered = (id: string, status: string, bytes: number): void => {
+    const key = entryKey(id, status);
+    const prev = this.last.get(key);
+    this.last.set(key, bytes);
+    if (prev === undefined) return;
+    this.returned = true;
+    if (bytes > prev) this.grew = true;
+  };
 }
 
 /** `system` with each step told to `watch` (the run's own steps: the end of faults is not a step). */
