@@ -7,6 +7,7 @@
  */
 import type { ShardResult } from './check.ts';
 import { crashPoints } from './outbox/events/crash-points.ts';
+import { DECISION_CASES } from './outbox/decision-cases.ts';
 import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
@@ -130,6 +131,13 @@ export interface CheckReport {
     statuses: Record<string, number>;
     /** Crashes just before each durable write, and during it (the POST); each crash counted once. */
     crashPoints: { write: string; before: number; during: number | null }[];
+    /**
+     * Per case of a decision's input (`DECISION_CASES`), the runs that asked
+     * the rule set's decision on it; a case with 0 is a branch of the rule
+     * set no run reached. Null when not counted (shard files of an older
+     * version).
+     */
+    decisions: { decision: string; case: string; runs: number }[] | null;
   };
   layers: Layers;
   ends: Record<string, number>;
@@ -225,6 +233,7 @@ export function buildReport(
       neverFired: [...Object.keys(faults), ...Object.keys(operator)].filter((k) => (merged.tags[k] ?? 0) === 0),
       statuses: merged.reached,
       crashPoints: CRASH_POINTS.map((c) => ({ write: c.write, before: merged.tags[c.before] ?? 0, during: c.during === null ? null : (merged.tags[c.during] ?? 0) })),
+      decisions: decisionsAsked(merged.decisions),
     },
     layers: layersOf(merged.tags),
     ends: merged.ends,
@@ -308,6 +317,7 @@ export function renderReport(r: CheckReport): string[] {
   for (const c of r.reached.crashPoints) {
     lines.push(`  ${c.write.padEnd(30)} ${String(c.before).padStart(7)}${c.during === null ? '' : ` before, ${c.during} during`}`);
   }
+  lines.push(...renderDecisions(r.reached.decisions));
   const l = r.layers;
   lines.push('Layers:');
   lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
@@ -316,3 +326,51 @@ export function renderReport(r: CheckReport): string[] {
   lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
   return lines;
 }
+
+/** The runs per case of each decision's input, as the report keeps them; null when not counted. */
+function decisionsAsked(runs: readonly number[] | undefined): CheckReport['reached']['decisions'] {
+  if (runs === undefined || runs.length !== DECISION_CASES.length) return null;
+  return DECISION_CASES.map((c, i) => ({ decision: c.decision, case: c.name, runs: runs[i] }));
+}
+
+/**
+ * The decisions asked, a line per decision (the cases asked, with their
+ * runs), then the cases no run asked: branches of the rule set the verdict
+ * says nothing about (docs/properties.md, 'Which decisions a check asked').
+ * A decision never asked at all (an optional one the rule set leaves out) is
+ * left out.
+ */
+export function renderDecisions(decisions: CheckReport['reached']['decisions']): string[] {
+  if (decisions === null) return [];
+  const lines = ["Rule decisions asked in the swarm's runs (runs, per case of input; a case not asked is a branch of the rule set no run reached):"];
+  const names = [...new Set(decisions.map((d) => d.decision))];
+  for (const name of names) {
+    const of = decisions.filter((d) => d.decision === name);
+    const asked = of.filter((d) => d.runs > 0);
+    if (asked.length === 0 && (name === 'selectable' || name === 'fences')) continue;
+    lines.push(...wrapped(`  ${name.padEnd(11)}`, asked.length === 0 ? ['never asked'] : asked.map((d) => `${d.case} ${n(d.runs)}`)));
+    const not = of.filter((d) => d.runs === 0);
+    if (not.length > 0 && asked.length > 0) lines.push(...wrapped(`  ${''.padEnd(11)}`, not.map((d, i) => (i === 0 ? `not asked: ${d.case}` : d.case))));
+  }
+  return lines;
+}
+
+/** Items after `lead`, separated by "; ", in lines of at most DECISION_LINE_MAX characters (an item is never split), continued under the first. */
+function wrapped(lead: string, items: readonly string[]): string[] {
+  const out: string[] = [];
+  let line = lead;
+  for (const [i, item] of items.entries()) {
+    const piece = i === items.length - 1 ? item : `${item};`;
+    if (line.length > lead.length && line.length + 1 + piece.length > DECISION_LINE_MAX) {
+      out.push(line);
+      // Continued under the first item, the decision's name not repeated.
+      line = ' '.repeat(lead.length);
+    }
+    line += line.length > lead.length ? ` ${piece}` : piece;
+  }
+  out.push(line);
+  return out;
+}
+
+/** Width of a decision's lines in the report. */
+const DECISION_LINE_MAX = 110;

@@ -21,6 +21,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
+import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
 export const SEEDS_DEFAULT = 5000;
@@ -109,6 +110,12 @@ export interface ShardResult {
   exercised?: FirstSeeds;
   /** What long life did over the shard's seeds (absent from a shard file written before it). */
   longLife?: LongLifeCounts;
+  /**
+   * Per case of a decision's input (`DECISION_CASES`, decision-cases.ts),
+   * the runs that asked the rule set's decision on it (absent from a shard
+   * file written before it was kept).
+   */
+  decisions?: number[];
 }
 
 /** An empty shard result. */
@@ -146,6 +153,12 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
   if (ran.length > 0 && ran.every((s) => s.longLife !== undefined)) {
     out.longLife = noLongLife();
     for (const s of ran) addLongLife(out.longLife, s.longLife ?? noLongLife());
+  }
+  // And the decisions asked (one count per case of the same list: a shard file of another version is left out whole).
+  if (ran.length > 0 && ran.every((s) => s.decisions !== undefined && s.decisions.length === DECISION_CASES.length)) {
+    const runs = noDecisionRuns();
+    for (const s of ran) (s.decisions ?? []).forEach((n, i) => (runs[i] += n));
+    out.decisions = runs;
   }
   return out;
 }
@@ -224,6 +237,8 @@ function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
 /** What a shard's seeds share: the plan, how they run, and the counts they add to. */
 interface ShardRun {
   plan: CheckPlan;
+  /** The plan's rule set, watched for the decisions it is asked (decision-cases.ts). */
+  rules: RuleSet;
   runner: SeedRunner;
   steppers: Steppers;
   fixed: FixedOptions;
@@ -249,7 +264,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const exercised = noFirstSeeds(layout);
   result.exercised = exercised;
   result.longLife = noLongLife();
-  const shard: ShardRun = { plan, runner, steppers: steppersFor(plan.rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
+  result.decisions = noDecisionRuns();
+  // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
+  // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
+  const rules = watchedRules(plan.rules, SEED_MARKS);
+  const shard: ShardRun = { plan, rules, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
   for (let seed = from; seed < to; seed++) {
@@ -273,12 +292,24 @@ function witnessOf(run: SeedOutcome): string {
   return `${run.steps} steps, ended ${run.end}${run.violation === null ? '' : `, violating ${run.violation.property}`}#${JSON.stringify([tags, [...run.reached].sort(), run.violation?.detail ?? null])}`;
 }
 
-/** Runs one seed of a shard and counts it. */
+/** The marks of the run under way, in this thread: cleared before each run, counted after (decision-cases.ts). */
+const SEED_MARKS = new DecisionMarks();
+
+/** Runs one seed of a shard and counts it, the decisions it asked too. */
 function runOneSeed(shard: ShardRun, seed: number): number {
+  SEED_MARKS.clear();
+  const after = runSeedOfShard(shard, seed);
+  // A run a broken decision ended is not counted (the shard stops there).
+  if (after !== SEED_FAULT) SEED_MARKS.addTo((shard.result.decisions ??= noDecisionRuns()));
+  return after;
+}
+
+/** Runs one seed of a shard and counts it (its decisions aside: {@link runOneSeed}). */
+function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
   const options = plan.world === undefined ? drawn : plan.world(drawn);
-  const worldRules = { rules: plan.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
+  const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
   const watch = new CycleWatch(idNames(options.ids));
