@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, CRASH_POINTS, deepCyclesLine, faultKinds, longLifeLine, renderReport } from './check-report.ts';
+import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, faultKinds, longLifeLine, renderReport } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 
@@ -77,5 +77,20 @@ describe('the long life line', () => {
     expect(deepCyclesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBe(
       'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)',
     );
+  });
+});
+
+describe('a clean result', () => {
+  it('says what it covers, the decisions asked among it, and where what the world cannot produce is listed', () => {
+    const at = text.indexOf('RESULT: no property violated');
+    expect(text.slice(at + 1, at + 3)).toEqual(cleanScope(true));
+    expect(cleanScope(true).join(' ')).toContain('Rule decisions asked');
+    expect(text.some((l) => l.startsWith('Rule decisions asked'))).toBe(true);
+    // Without the swarm's counts (the small worlds alone, shard files of an older version) no decision is named.
+    expect(cleanScope(false).join(' ')).not.toContain('decision');
+    for (const lines of [cleanScope(true), cleanScope(false)]) {
+      expect(lines.join(' ')).toContain("docs/faults.md, 'Not in the menu today'");
+      for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
+    }
   });
 });

@@ -270,6 +270,18 @@ export function renderExercised(c: PairCoverage, from: number): string[] {
   return lines;
 }
 
+/**
+ * Under a clean result: what it covers (with the swarm's decision counts,
+ * the cases of each decision a run asked), and where what it cannot cover is
+ * listed: a clean verdict is no proof of more.
+ */
+export function cleanScope(decisionsCounted: boolean): string[] {
+  const notInMenu = "docs/faults.md, 'Not in the menu today' lists what the world cannot produce.";
+  return decisionsCounted
+    ? ['  It covers the faults the world can produce (docs/faults.md) and the cases of each rule decision a run asked', `  (below, under Rule decisions asked); ${notInMenu}`]
+    : ['  It covers the faults the world can produce (docs/faults.md);', `  ${notInMenu}`];
+}
+
 /** The summary a person reads. */
 export function renderReport(r: CheckReport): string[] {
   const lines: string[] = [];
@@ -283,7 +295,7 @@ export function renderReport(r: CheckReport): string[] {
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
   const violated = new Set([...r.violations.map((v) => v.property), ...(sw === null ? [] : sw.worlds.flatMap((w) => w.violations.map((v) => v.property)))]).size;
   if (violated === 0) {
-    lines.push('RESULT: no property violated');
+    lines.push('RESULT: no property violated', ...cleanScope(r.swarm && r.reached.decisions !== null));
   } else {
     lines.push(`RESULT: ${violated} propert${violated === 1 ? 'y' : 'ies'} violated${sw === null ? '' : ` (${smallViolated} in the small worlds, ${r.violations.length} in the swarm)`}`);
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
