@@ -12,7 +12,9 @@ import queuedInFlight from '../../properties/rule-api/queued-in-flight.ts';
 import selectBelowCap from '../../properties/rule-api/select-below-cap.ts';
 import { BOUNDS_DEFAULT, mergeShards, runShard, seedBounds, steppersFor } from '../check.ts';
 import { renderDecisions } from '../check-report.ts';
+import { canonicalJson } from '../core/canonical.ts';
 import { runSeedFast } from '../core/fast-run.ts';
+import { runSeed } from '../core/random.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './decision-cases.ts';
 import { swarmOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
@@ -39,6 +41,16 @@ describe('watched rule sets', () => {
     }
     // And the runs asked something.
     expect(marks.asked.some((m) => m === 1)).toBe(true);
+    // Recorded, the same events and the same state after each of them.
+    for (let seed = 1; seed <= 40; seed++) {
+      const options = swarmOptions(seed);
+      const bounds = seedBounds(BOUNDS_DEFAULT, options);
+      const plain = runSeed(outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null)), seed, bounds, true);
+      const seen = runSeed(outboxSystem(options, { rules: watched }, steppersFor(watched, null)), seed, bounds, true);
+      expect(canonicalJson(seen.steps.map((st) => st.event))).toBe(canonicalJson(plain.steps.map((st) => st.event)));
+      expect(canonicalJson(seen.states)).toBe(canonicalJson(plain.states));
+      expect(seen.violation).toEqual(plain.violation);
+    }
   });
 
   it('leave out the optional decisions a rule set leaves out, and are made once per rule set and marks', () => {
