@@ -16,6 +16,7 @@
  * of the seeds run, whatever thread ran them.
  */
 import type { AdmitView, DisposeView, RequeueView, RuleSet } from '../../model/rules.ts';
+import { FENCED_WRITES, type FencedWrite } from '../../model/time.ts';
 import type { ClaimView, Outcome, Status, StoredFields } from '../../model/types.ts';
 
 /** One case of one decision's input. */
@@ -26,70 +27,60 @@ export interface DecisionCase {
 }
 
 const cases: DecisionCase[] = [];
-const at = (decision: string, name: string): number => cases.push({ decision, name }) - 1;
+
+/** Appends one decision's cases, in the order given; their indices by key. */
+function casesOf<K extends string>(decision: string, names: Readonly<Record<K, string>>): Readonly<Record<K, number>> {
+  const at = {} as Record<K, number>;
+  for (const key of Object.keys(names) as K[]) at[key] = cases.push({ decision, name: names[key] }) - 1;
+  return at;
+}
 
 // `admit` (publish): how the id's record read, and whether the record holds the body on offer.
-const ADMIT_ABSENT = at('admit', 'no record');
-const ADMIT_CORRUPT = at('admit', 'corrupt record');
-const ADMIT_UNKNOWN = at('admit', 'record of an unknown schema');
-const ADMIT_META = at('admit', 'record without payload (retained)');
-// Per status, the case of the same body, then (one more) of a new body.
-const ADMIT_READY = at('admit', 'READY, same body');
-at('admit', 'READY, new body');
-const ADMIT_QUEUED = at('admit', 'QUEUED, same body');
-at('admit', 'QUEUED, new body');
-const ADMIT_DELIVERED = at('admit', 'DELIVERED, same body');
-at('admit', 'DELIVERED, new body');
-const ADMIT_PARKED = at('admit', 'PARKED, same body');
-at('admit', 'PARKED, new body');
-const ADMIT_DAMAGED = at('admit', 'record with a damaged field');
-const ADMIT_CLAIM_LIVE = at('admit', 'while a live engine holds the claim');
+const ADMIT = casesOf('admit', {
+  absent: 'no record',
+  corrupt: 'corrupt record',
+  unknown: 'record of an unknown schema',
+  meta: 'record without payload (retained)',
+  READY: 'READY, same body',
+  READYnew: 'READY, new body',
+  QUEUED: 'QUEUED, same body',
+  QUEUEDnew: 'QUEUED, new body',
+  DELIVERED: 'DELIVERED, same body',
+  DELIVEREDnew: 'DELIVERED, new body',
+  PARKED: 'PARKED, same body',
+  PARKEDnew: 'PARKED, new body',
+  damaged: 'record with a damaged field',
+  claimLive: 'while a live engine holds the claim',
+});
 
 // `mayClaim`: the claim the engine meets.
-const CLAIM_FREE = at('mayClaim', 'free');
-const CLAIM_LIVE = at('mayClaim', 'held by a live engine');
-const CLAIM_DEAD = at('mayClaim', 'held by a dead engine');
-const CLAIM_EXPIRED = at('mayClaim', 'held, lease expired');
-const CLAIM_TORN = at('mayClaim', 'torn');
+const CLAIM = casesOf('mayClaim', { free: 'free', live: 'held by a live engine', dead: 'held by a dead engine', expired: 'held, lease expired', torn: 'torn' });
 
 // `selectable` (a rule set that declares it): its answers.
-const SELECT_YES = at('selectable', 'selected');
-const SELECT_NO = at('selectable', 'passed over');
+const SELECT = casesOf('selectable', { yes: 'selected', no: 'passed over' });
 
 // `preSend`: the record it is given.
-const PRESEND_INTACT = at('preSend', 'intact record');
-const PRESEND_DAMAGED = at('preSend', 'record with a damaged field');
+const PRESEND = casesOf('preSend', { intact: 'intact record', damaged: 'record with a damaged field' });
 
 // `complete`: the attempt's outcome, and the record it is given.
-const COMPLETE_OUTCOME: Readonly<Record<Outcome, number>> = {
-  confirmed: at('complete', 'confirmed'),
-  definite: at('complete', 'definite refusal'),
-  transient: at('complete', 'transient'),
-  indeterminate: at('complete', 'indeterminate'),
-  unclassified: at('complete', 'unclassified'),
-};
-const COMPLETE_LAST = at('complete', 'at the attempts limit');
-const COMPLETE_DAMAGED = at('complete', 'record with a damaged field');
+const COMPLETE = casesOf('complete', {
+  confirmed: 'confirmed',
+  definite: 'definite refusal',
+  transient: 'transient',
+  indeterminate: 'indeterminate',
+  unclassified: 'unclassified',
+  last: 'at the attempts limit',
+  damaged: 'record with a damaged field',
+} satisfies Record<Outcome | 'last' | 'damaged', string>);
 
 // `requeue`: the operator's action.
-const REQUEUE = at('requeue', 'requeue');
-const REQUEUE_RESET = at('requeue', 'requeue, attempts reset');
-const RESUBMIT = at('requeue', 'resubmit (READY)');
-const REQUEUE_DAMAGED = at('requeue', 'record with a damaged field');
+const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', damaged: 'record with a damaged field' });
 
 // `dispose`: what the pass did, and whether the file it read is still the live one.
-const DISPOSE_CONFIRMED = at('dispose', 'POST confirmed');
-const DISPOSE_UNCONFIRMED = at('dispose', 'POST not confirmed');
-const DISPOSE_NO_POST = at('dispose', 'no POST this pass');
-const DISPOSE_REPLACED = at('dispose', 'file replaced or gone');
+const DISPOSE = casesOf('dispose', { confirmed: 'POST confirmed', unconfirmed: 'POST not confirmed', noPost: 'no POST this pass', replaced: 'file replaced or gone' });
 
 // `fences` (a rule set that declares it): the write at which the engine found its claim gone.
-const FENCES: Readonly<Record<string, number>> = {
-  'pre-send': at('fences', 'pre-send'),
-  post: at('fences', 'post'),
-  complete: at('fences', 'complete'),
-  release: at('fences', 'release'),
-};
+const FENCES = casesOf('fences', Object.fromEntries(FENCED_WRITES.map((w) => [w, w])) as Record<FencedWrite, string>);
 
 /** Every case, in the order the report lists them (grouped by decision). */
 export const DECISION_CASES: readonly DecisionCase[] = cases;
@@ -117,54 +108,54 @@ const damaged = (stored: StoredFields | undefined): boolean => stored !== undefi
 
 function admitCases(view: AdmitView, marks: Uint8Array): void {
   const read = view.read;
-  if (view.claim.kind === 'held' && !view.claim.mine && view.claim.ownerAlive) marks[ADMIT_CLAIM_LIVE] = 1;
-  if (read.kind === 'absent') marks[ADMIT_ABSENT] = 1;
-  else if (read.kind === 'corrupt') marks[ADMIT_CORRUPT] = 1;
-  else if (read.kind === 'unknown-version') marks[ADMIT_UNKNOWN] = 1;
+  if (view.claim.kind === 'held' && !view.claim.mine && view.claim.ownerAlive) marks[ADMIT.claimLive] = 1;
+  if (read.kind === 'absent') marks[ADMIT.absent] = 1;
+  else if (read.kind === 'corrupt') marks[ADMIT.corrupt] = 1;
+  else if (read.kind === 'unknown-version') marks[ADMIT.unknown] = 1;
   else {
-    if (damaged(read.stored)) marks[ADMIT_DAMAGED] = 1;
+    if (damaged(read.stored)) marks[ADMIT.damaged] = 1;
     if (read.metadataOnly === true) {
-      marks[ADMIT_META] = 1;
+      marks[ADMIT.meta] = 1;
       return;
     }
-    const same = statusCase(read.record.status);
-    if (same >= 0) marks[read.record.payload === view.body ? same : same + 1] = 1;
+    const c = statusCase(read.record.status, read.record.payload === view.body);
+    if (c >= 0) marks[c] = 1;
   }
 }
 
-/** The case of a record of `status` offered its own body (the next case: a new body), or -1 for a status of no case. */
-function statusCase(status: Status): number {
+/** The case of a record of `status` offered its own body (`same`) or a new one, or -1 for a status of no case. */
+function statusCase(status: Status, same: boolean): number {
   switch (status) {
     case 'READY':
-      return ADMIT_READY;
+      return same ? ADMIT.READY : ADMIT.READYnew;
     case 'QUEUED':
-      return ADMIT_QUEUED;
+      return same ? ADMIT.QUEUED : ADMIT.QUEUEDnew;
     case 'DELIVERED':
-      return ADMIT_DELIVERED;
+      return same ? ADMIT.DELIVERED : ADMIT.DELIVEREDnew;
     case 'PARKED':
-      return ADMIT_PARKED;
+      return same ? ADMIT.PARKED : ADMIT.PARKEDnew;
     default:
       return -1;
   }
 }
 
 function claimCase(claim: ClaimView): number {
-  if (claim.kind === 'free') return CLAIM_FREE;
-  if (claim.kind === 'torn') return CLAIM_TORN;
+  if (claim.kind === 'free') return CLAIM.free;
+  if (claim.kind === 'torn') return CLAIM.torn;
   // An engine asks only of a claim it does not hold (`mine` is never met): a held one is another's.
-  if (claim.expired === true) return CLAIM_EXPIRED;
-  return claim.ownerAlive ? CLAIM_LIVE : CLAIM_DEAD;
+  if (claim.expired === true) return CLAIM.expired;
+  return claim.ownerAlive ? CLAIM.live : CLAIM.dead;
 }
 
 function requeueCase(reset: boolean, view: RequeueView | undefined): number {
-  if (view?.action === 'resubmit') return RESUBMIT;
-  return reset ? REQUEUE_RESET : REQUEUE;
+  if (view?.action === 'resubmit') return REQUEUE.resubmit;
+  return reset ? REQUEUE.reset : REQUEUE.plain;
 }
 
 function disposeCase(view: DisposeView): number {
-  if (view.live === null || view.live.generation !== view.file.generation) return DISPOSE_REPLACED;
-  if (view.sent === null) return DISPOSE_NO_POST;
-  return view.outcome === 'confirmed' ? DISPOSE_CONFIRMED : DISPOSE_UNCONFIRMED;
+  if (view.live === null || view.live.generation !== view.file.generation) return DISPOSE.replaced;
+  if (view.sent === null) return DISPOSE.noPost;
+  return view.outcome === 'confirmed' ? DISPOSE.confirmed : DISPOSE.unconfirmed;
 }
 
 /** One wrapper per rule set and marks, so that the stepper built for it (one per rule set object) is built once. */
@@ -193,18 +184,18 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
       return rules.mayClaim(claim);
     },
     preSend: (record, view) => {
-      m[damaged(view?.stored) ? PRESEND_DAMAGED : PRESEND_INTACT] = 1;
+      m[damaged(view?.stored) ? PRESEND.damaged : PRESEND.intact] = 1;
       return rules.preSend(record, view);
     },
     complete: (record, outcome, limits, view) => {
-      m[COMPLETE_OUTCOME[outcome]] = 1;
-      if (record.attempts + 1 >= limits.attemptsMax) m[COMPLETE_LAST] = 1;
-      if (damaged(view?.stored)) m[COMPLETE_DAMAGED] = 1;
+      m[COMPLETE[outcome]] = 1;
+      if (record.attempts + 1 >= limits.attemptsMax) m[COMPLETE.last] = 1;
+      if (damaged(view?.stored)) m[COMPLETE.damaged] = 1;
       return rules.complete(record, outcome, limits, view);
     },
     requeue: (record, reset, view) => {
       m[requeueCase(reset, view)] = 1;
-      if (damaged(view?.stored)) m[REQUEUE_DAMAGED] = 1;
+      if (damaged(view?.stored)) m[REQUEUE.damaged] = 1;
       return rules.requeue(record, reset, view);
     },
     dispose: (view) => {
@@ -216,7 +207,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
       : {
           selectable: (record, view) => {
             const yes = selectable.call(rules, record, view);
-            m[yes ? SELECT_YES : SELECT_NO] = 1;
+            m[yes ? SELECT.yes : SELECT.no] = 1;
             return yes;
           },
         }),
@@ -224,8 +215,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
       ? {}
       : {
           fences: (write) => {
-            const c = FENCES[write];
-            if (c !== undefined) m[c] = 1;
+            m[FENCES[write]] = 1;
             return fences.call(rules, write);
           },
         }),
