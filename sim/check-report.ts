@@ -5,9 +5,11 @@
  * (docs/properties.md, 'Layers the report counts'). The kinds and the matrix
  * are read off the event table (docs/faults.md).
  */
-import type { ShardResult } from './check.ts';
+import type { RawCounterexample, ShardResult } from './check.ts';
 import { crashPoints } from './outbox/events/crash-points.ts';
 import { DECISION_CASES } from './outbox/decision-cases.ts';
+import { OPTIONAL_DECISIONS } from '../model/rules.ts';
+import { wrapPieces } from './wrap-text.ts';
 import type { EventTag } from './outbox/events/kind.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
@@ -97,8 +99,8 @@ export interface ReportedViolation {
   layer: string;
   detail: string;
   replay: string;
-  /** Set when long life found it: the record sent round its cycle again (`RawCounterexample.longLife`). */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean };
+  /** Set when long life found it: the record sent round its cycle again. */
+  longLife?: RawCounterexample['longLife'];
 }
 
 /** The whole report; `--json` prints it. */
@@ -359,7 +361,7 @@ export function renderDecisions(decisions: CheckReport['reached']['decisions']):
   for (const name of names) {
     const of = decisions.filter((d) => d.decision === name);
     const asked = of.filter((d) => d.runs > 0);
-    if (asked.length === 0 && (name === 'selectable' || name === 'fences')) continue;
+    if (asked.length === 0 && OPTIONAL_DECISIONS.has(name)) continue;
     lines.push(...wrapped(`  ${name.padEnd(11)}`, asked.length === 0 ? ['never asked'] : asked.map((d) => `${d.case} ${n(d.runs)}`)));
     const not = of.filter((d) => d.runs === 0);
     if (not.length > 0 && asked.length > 0) lines.push(...wrapped(`  ${''.padEnd(11)}`, not.map((d, i) => (i === 0 ? `not asked: ${d.case}` : d.case))));
@@ -369,19 +371,9 @@ export function renderDecisions(decisions: CheckReport['reached']['decisions']):
 
 /** Items after `lead`, separated by "; ", in lines of at most DECISION_LINE_MAX characters (an item is never split), continued under the first. */
 function wrapped(lead: string, items: readonly string[]): string[] {
-  const out: string[] = [];
-  let line = lead;
-  for (const [i, item] of items.entries()) {
-    const piece = i === items.length - 1 ? item : `${item};`;
-    if (line.length > lead.length && line.length + 1 + piece.length > DECISION_LINE_MAX) {
-      out.push(line);
-      // Continued under the first item, the decision's name not repeated.
-      line = ' '.repeat(lead.length);
-    }
-    line += line.length > lead.length ? ` ${piece}` : piece;
-  }
-  out.push(line);
-  return out;
+  const pieces = items.map((item, i) => (i === items.length - 1 ? item : `${item};`));
+  // Continued under the first item, the decision's name not repeated.
+  return wrapPieces(pieces, DECISION_LINE_MAX - lead.length).map((l, i) => (i === 0 ? lead : ' '.repeat(lead.length)) + l);
 }
 
 /** Width of a decision's lines in the report. */

@@ -237,8 +237,9 @@ function referenceOutcome(run: RunResult<unknown, WorldEvent>): SeedOutcome {
 /** What a shard's seeds share: the plan, how they run, and the counts they add to. */
 interface ShardRun {
   plan: CheckPlan;
-  /** The plan's rule set, watched for the decisions it is asked (decision-cases.ts). */
+  /** The plan's rule set, watched for the decisions it is asked (decision-cases.ts), and the runs per case (the result's). */
   rules: RuleSet;
+  decisions: number[];
   runner: SeedRunner;
   steppers: Steppers;
   fixed: FixedOptions;
@@ -264,11 +265,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   const exercised = noFirstSeeds(layout);
   result.exercised = exercised;
   result.longLife = noLongLife();
-  result.decisions = noDecisionRuns();
+  const decisions = (result.decisions = noDecisionRuns());
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const shard: ShardRun = { plan, rules, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
+  const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
   for (let seed = from; seed < to; seed++) {
@@ -300,7 +301,7 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   SEED_MARKS.clear();
   const after = runSeedOfShard(shard, seed);
   // A run a broken decision ended is not counted (the shard stops there).
-  if (after !== SEED_FAULT) SEED_MARKS.addTo((shard.result.decisions ??= noDecisionRuns()));
+  if (after !== SEED_FAULT) SEED_MARKS.addTo(shard.decisions);
   return after;
 }
 

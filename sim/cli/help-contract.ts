@@ -17,6 +17,7 @@ import { COMPARE_STATES_DEFAULT } from './compare-command.ts';
 import { DIFF_STATES_DEFAULT } from './diff-command.ts';
 import { MAX_STATES_DEFAULT } from './explore-command.ts';
 import { EXIT_PARTIAL } from './exit-codes.ts';
+import { wrapPieces } from '../wrap-text.ts';
 
 /** The flags that size one bounded world, with the sizes searched when they are not given. */
 const WORLD: Readonly<Record<string, string | number>> = {
@@ -103,15 +104,7 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
 
 /** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */
 function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line];
+  return wrapPieces(text.split(' '), width);
 }
 
 /** The "Exit codes:" block of a command's help, in 80 columns like commander's. */

@@ -46,8 +46,13 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   into.deep.runs += from.deep.runs;
   into.deep.cycles += from.deep.cycles;
   into.deep.steps += from.deep.steps;
-  for (const [k, n] of Object.entries(from.deep.ends)) into.deep.ends[k] = (into.deep.ends[k] ?? 0) + n;
-  for (const [k, n] of Object.entries(from.ends)) into.ends[k] = (into.ends[k] ?? 0) + n;
+  addEnds(into.deep.ends, from.deep.ends);
+  addEnds(into.ends, from.ends);
+}
+
+/** Adds counts of ends by name. */
+function addEnds(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
+  for (const [k, n] of Object.entries(from)) into[k] = (into[k] ?? 0) + n;
 }
 
 /** A violation long life found: a world of raised budgets (`longLifeOptions`) and the events that break it there. */
@@ -126,7 +131,8 @@ function deepOfRun(
 ): LongLifeFinding | null {
   counts.deep.runs++;
   // The shortest cycle before faults stopped: one after it could not be healed again.
-  const cycle = recordCycles(states, events, false).find((c) => !events.slice(0, c.to).includes(null));
+  const faultsEnd = events.indexOf(null);
+  const cycle = recordCycles(states, events, false).find((c) => faultsEnd < 0 || c.to <= faultsEnd);
   if (cycle === undefined) return null;
   // One world for the rounds, the end of faults and the trace: its budgets cover every round.
   const own = longLifeOptions(options, DEEP_CYCLES.rounds + 1);

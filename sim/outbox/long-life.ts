@@ -78,13 +78,15 @@ export function recordCycles(states: readonly World[], events: readonly (WorldEv
   const out: RecordCycle[] = [];
   /** By id and status, the last entry: its step and bytes. */
   const last = new Map<string, { at: number; bytes: number }>();
+  /** The end of faults (the run's one null event), or -1. */
+  const faultsEnd = events.indexOf(null);
   for (let k = 1; k < states.length; k++) {
     eachEntry(states[k - 1], states[k], Object.keys(states[k].records), (id, status, bytes) => {
       const key = entryKey(id, status);
       const prev = last.get(key);
       last.set(key, { at: k, bytes });
       if (prev === undefined || (grownOnly && bytes <= prev.bytes)) return;
-      if (events.slice(prev.at, k).includes(null)) return;
+      if (faultsEnd >= prev.at && faultsEnd < k) return;
       out.push({ id, status, from: prev.at, to: k, bytesFrom: prev.bytes, bytesTo: bytes });
     });
   }
