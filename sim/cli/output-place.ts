@@ -11,6 +11,10 @@
  * writes nothing leaves nothing behind. Folders are made one level at a time
  * (not `mkdirSync(..., { recursive: true })`, which loops forever under
  * `/proc` on Linux), which also tells which ancestor is in the way.
+ * Checks started together on one folder (a CI job checking two rule sets
+ * side by side) pull each other's just-made folder away as they clean up:
+ * a folder made meanwhile by another is no error, and one removed under
+ * the probe is made and probed again (a few times, then it is bad input).
  */
 import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -39,13 +43,16 @@ function why(err: unknown): string {
   return code;
 }
 
+/** A folder (or its parent) was gone a moment after it was there: another check removed the empty folder it made: made again by {@link makeAndProbe}. */
+class FolderVanished extends Error {}
+
 /**
  * Makes `dir` and its missing ancestors one level at a time; returns the
  * folders made, deepest last. Throws a {@link UsageError} naming the
  * ancestor that is a file, or why a folder cannot be made; `target` is the
  * path the user gave (the folder itself, or the file to be written in it).
  */
-function makeFolders(flag: string, shown: string, dir: string, target: string): string[] {
+function makeFolders(flag: string, shown: string, dir: string, target: string, retry = false): string[] {
   const missing: string[] = [];
   let at = resolve(dir);
   for (let s = statOf(at); s === null; s = statOf(at)) {
@@ -64,7 +71,11 @@ function makeFolders(flag: string, shown: string, dir: string, target: string): 
     try {
       mkdirSync(folder);
     } catch (err) {
+      // Another process (a second check started beside this one) made it meanwhile: there, and not ours to remove.
+      if (codeOf(err) === 'EEXIST' && statOf(folder)?.isDirectory() === true) continue;
       removeFolders(made);
+      // Its parent, there a moment ago, was removed by such a check: made again by makeAndProbe.
+      if (retry && codeOf(err) === 'ENOENT') throw new FolderVanished();
       throw new UsageError(`${flag} ${shown}: cannot make folder ${folder}: ${why(err)}; give a place you can write to`);
     }
     made.push(folder);
@@ -83,8 +94,31 @@ function removeFolders(made: readonly string[]): void {
   }
 }
 
+/**
+ * How many times a check makes its folders and probes them again when the
+ * folder vanished under the probe: a second check started beside this one
+ * removes the empty folder it made once its own probe is done.
+ */
+const PROBE_TRIES = 5;
+
+/** {@link makeFolders} then {@link probe}, again while the folder vanishes in between; the folders made removed again. */
+function makeAndProbe(flag: string, shown: string, dir: string, target: string): void {
+  for (let attempt = 1; ; attempt++) {
+    let made: string[] = [];
+    try {
+      made = makeFolders(flag, shown, dir, target, attempt < PROBE_TRIES);
+      probe(flag, shown, dir, attempt < PROBE_TRIES);
+      return;
+    } catch (err) {
+      if (!(err instanceof FolderVanished)) throw err;
+    } finally {
+      removeFolders(made);
+    }
+  }
+}
+
 /** Writes a probe file into `dir` the way an atomic write does (temporary name, rename), then removes it. */
-function probe(flag: string, shown: string, dir: string): void {
+function probe(flag: string, shown: string, dir: string, retry: boolean): void {
   const name = join(dir, `.outbox-sim-probe-${process.pid}`);
   const tmp = `${name}.tmp`;
   try {
@@ -99,6 +133,7 @@ function probe(flag: string, shown: string, dir: string): void {
         // Not there: nothing to clean.
       }
     }
+    if (retry && codeOf(err) === 'ENOENT' && statOf(dir) === null) throw new FolderVanished();
     throw new UsageError(`${flag} ${shown} cannot be written: ${why(err)}; give a place you can write to`);
   }
 }
@@ -106,25 +141,14 @@ function probe(flag: string, shown: string, dir: string): void {
 /** Checks that files can be written atomically into folder `dir` (given by `flag`); throws a one-line {@link UsageError} when not. */
 export function checkOutputFolder(flag: string, dir: string): void {
   if (dir.trim() === '') throw new UsageError(`${flag} needs a folder name`);
-  const made = makeFolders(flag, dir, dir, dir);
-  try {
-    probe(flag, dir, dir);
-  } finally {
-    removeFolders(made);
-  }
+  makeAndProbe(flag, dir, dir, dir);
 }
 
 /** Checks that `file` (given by `flag`) can be written atomically; throws a one-line {@link UsageError} when not. */
 export function checkOutputFile(flag: string, file: string): void {
   if (file.trim() === '') throw new UsageError(`${flag} needs a file name`);
   if (statOf(file)?.isDirectory() === true) throw new UsageError(`${flag} ${file} is a folder; give a file name`);
-  const dir = dirname(file);
-  const made = makeFolders(flag, file, dir, file);
-  try {
-    probe(flag, file, dir);
-  } finally {
-    removeFolders(made);
-  }
+  makeAndProbe(flag, file, dirname(file), file);
 }
 
 /**
