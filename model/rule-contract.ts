@@ -11,14 +11,15 @@
  * check per call); a test holds them and the mutants to the contract.
  */
 import { z } from 'zod';
+import { PARK_REASONS, STATUSES } from './types.ts';
 import { SHAPE_DEFAULT, type RecordShape } from './record.ts';
 import { DECISIONS, type RuleSet } from './rules.ts';
 import { RuleFault, thrownFault, type Decision } from './rule-fault.ts';
 
 export { RuleFault, ruleFaultOf, type Decision, type FaultKind } from './rule-fault.ts';
 
-const status = z.enum(['READY', 'QUEUED', 'DELIVERED', 'PARKED']);
-const parkReason = z.enum(['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown']);
+const status = z.enum(STATUSES);
+const parkReason = z.enum(PARK_REASONS);
 /** Records are open objects: fields the model does not know are kept. */
 const fullRecord = z.looseObject({
   schema: z.number(),

@@ -10,7 +10,8 @@
  * READY, and what it means beyond that is the rule set's
  * (docs/rules.md, 'Record status').
  */
-export type Status = 'READY' | 'QUEUED' | 'DELIVERED' | 'PARKED';
+export const STATUSES = ['READY', 'QUEUED', 'DELIVERED', 'PARKED'] as const;
+export type Status = (typeof STATUSES)[number];
 
 /** Whether the delivery core drains a record of this status (READY or QUEUED): it is pending, not settled. */
 export function isPending(status: unknown): boolean {
@@ -18,7 +19,8 @@ export function isPending(status: unknown): boolean {
 }
 
 /** Why a record was parked. */
-export type ParkReason = 'permanent-refusal' | 'max-attempts' | 'retry-window-exhausted' | 'outcome-unknown';
+export const PARK_REASONS = ['permanent-refusal', 'max-attempts', 'retry-window-exhausted', 'outcome-unknown'] as const;
+export type ParkReason = (typeof PARK_REASONS)[number];
 
 /**
  * A durable outbox record. Records are open objects: fields a rule set does not

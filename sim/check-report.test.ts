@@ -9,6 +9,8 @@ import { failClosed } from '../model/catalog/index.ts';
 import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, faultKinds, longLifeLine, renderReport } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
+import { PARK_REASONS, STATUSES } from '../model/types.ts';
+import queuedInFlight from '../properties/rule-api/queued-in-flight.ts';
 
 const plan = { rules: failClosed, oldRules: null, seedStart: 0, seeds: 800, broker: null, bounds: BOUNDS_DEFAULT };
 const merged = runShard(plan, 0, 800);
@@ -53,6 +55,20 @@ describe('check report', () => {
     const rows = text.slice(text.findIndex((l) => l.startsWith('Crash points')) + 1).filter((l) => l.startsWith('  ')).slice(0, CRASH_POINTS.length);
     expect(rows.filter((l) => l.includes('POST (broker received)'))).toHaveLength(1);
     expect(rows.find((l) => l.includes('POST'))).toMatch(/before, \d+ during$/);
+  });
+
+  it('names every status and park reason no run reached (fail-closed writes no QUEUED record)', () => {
+    const statuses = Object.keys(report.reached.statuses).map((k) => k.replace(/^reached:/, ''));
+    expect(report.reached.statusesNotReached).toContain('QUEUED');
+    expect(report.reached.statusesNotReached).toContain('PARKED:retry-window-exhausted');
+    // Reached and not reached together are every status and every park reason, each once.
+    const all = [...STATUSES, ...PARK_REASONS.map((r) => `PARKED:${r}`)];
+    expect([...statuses, ...report.reached.statusesNotReached].sort()).toEqual([...all].sort());
+    expect(text).toContain('  not reached: QUEUED; PARKED:retry-window-exhausted (no run had a record in it: nothing was shown about one)');
+    // A rule set that writes QUEUED: it is reached, and not named as not reached.
+    const queued = buildReport(runShard({ ...plan, rules: queuedInFlight, seeds: 200 }, 0, 200), [], { rules: 'queued-in-flight', oldRules: null, seconds: 1, replayCommand: (p) => p });
+    expect(queued.reached.statuses['reached:QUEUED']).toBeGreaterThan(0);
+    expect(queued.reached.statusesNotReached).not.toContain('QUEUED');
   });
 });
 

@@ -8,6 +8,7 @@
 import type { RawCounterexample, ShardResult } from './check.ts';
 import { crashPoints } from './outbox/events/crash-points.ts';
 import { DECISION_CASES } from './outbox/decision-cases.ts';
+import { STATUSES_REACHED } from './outbox/properties.ts';
 import { OPTIONAL_DECISIONS } from '../model/rules.ts';
 import { wrapPieces } from './wrap-text.ts';
 import type { EventTag } from './outbox/events/kind.ts';
@@ -130,7 +131,10 @@ export interface CheckReport {
     normal: Record<string, number>;
     /** Counter tags of the faults and operator actions that never fired. */
     neverFired: string[];
+    /** Runs in which some record was in each status (and each park reason), by its `reached:` property's name. */
     statuses: Record<string, number>;
+    /** The statuses and park reasons no run reached (as `QUEUED`, `PARKED:retry-window-exhausted`): nothing was shown about records in them. */
+    statusesNotReached: string[];
     /** Crashes just before each durable write, and during it (the POST); each crash counted once. */
     crashPoints: { write: string; before: number; during: number | null }[];
     /**
@@ -234,6 +238,7 @@ export function buildReport(
       normal: count('normal'),
       neverFired: [...Object.keys(faults), ...Object.keys(operator)].filter((k) => (merged.tags[k] ?? 0) === 0),
       statuses: merged.reached,
+      statusesNotReached: STATUSES_REACHED.map((p) => p.name).filter((name) => (merged.reached[name] ?? 0) === 0).map(statusName),
       crashPoints: CRASH_POINTS.map((c) => ({ write: c.write, before: merged.tags[c.before] ?? 0, during: c.during === null ? null : (merged.tags[c.during] ?? 0) })),
       decisions: decisionsAsked(merged.decisions),
     },
@@ -326,7 +331,11 @@ export function renderReport(r: CheckReport): string[] {
     lines.push(`WARNING: these never fired, so nothing was shown about them: ${r.reached.neverFired.map(kindName).join(', ')}`);
   }
   lines.push('Record statuses reached (runs):');
-  for (const [k, v] of Object.entries(r.reached.statuses).sort()) lines.push(`  ${k.replace(/^reached:/, '').padEnd(32)} ${n(v)}`);
+  for (const [k, v] of Object.entries(r.reached.statuses).sort()) lines.push(`  ${statusName(k).padEnd(32)} ${n(v)}`);
+  const notReached = r.reached.statusesNotReached;
+  if (notReached.length > 0) {
+    lines.push(...wrapped('  not reached: ', [...notReached.slice(0, -1), `${notReached[notReached.length - 1]} (no run had a record in it: nothing was shown about one)`]));
+  }
   lines.push('Crash points (crashes just before each durable write, and during the POST; each crash once):');
   for (const c of r.reached.crashPoints) {
     lines.push(`  ${c.write.padEnd(30)} ${String(c.before).padStart(7)}${c.during === null ? '' : ` before, ${c.during} during`}`);
@@ -339,6 +348,11 @@ export function renderReport(r: CheckReport): string[] {
   lines.push(...LAYERS_EXPLAINED);
   lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
   return lines;
+}
+
+/** A status's `reached:` property's name as the report shows it (`PARKED:max-attempts`). */
+function statusName(property: string): string {
+  return property.replace(/^reached:/, '');
 }
 
 /** The runs per case of each decision's input, as the report keeps them; null when not counted. */
