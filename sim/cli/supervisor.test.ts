@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decisionTimeoutSeconds, hungLine, needsSupervisor } from './supervisor.ts';
-import { POSITION_RUN, WATCH_IMPORT } from '../watch.ts';
+import { decisionTimeoutSeconds, endedLine, hungLine, needsSupervisor } from './supervisor.ts';
+import { POSITION_NONE, POSITION_RUN, POSITION_SEARCH, WATCH_IDLE, WATCH_IMPORT } from '../watch.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'supervisor-'));
@@ -97,3 +97,20 @@ describe('supervisor parts', () => {
     expect(hungLine({ slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: 0, a: 0, b: 0 }, 2)).toMatch(/^rule file \.\/r\.ts: its import did not finish within 2 s/);
   });
 });
+
+describe('a command thread that ended before its result', () => {
+  const idle = { slot: 0, seq: 1, what: WATCH_IDLE, label: null, mode: POSITION_NONE, a: 0, b: 0 };
+  it('names the import that never finished', () => {
+    expect(endedLine([idle, { slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: POSITION_NONE, a: 0, b: 0 }], 13)).toMatch(/^rule file \.\/r\.ts: its import never finished: /);
+  });
+  it('names the decision that ended it, and where the run or search was', () => {
+    expect(endedLine([{ slot: 0, seq: 4, what: 3, label: '"x" (./x.ts)', mode: POSITION_RUN, a: 7, b: 3 }], 0)).toBe(
+      'rule set "x" (./x.ts): preSend ended the command from inside the call (process.exit?); at seed 7, step 3: nothing was checked; a decision must return its answer',
+    );
+    expect(endedLine([idle, { slot: 1, seq: 2, what: 4, label: 'y', mode: POSITION_SEARCH, a: 9, b: 0 }], 0)).toMatch(/^rule set y: envelope ended the command .*; at search depth 9: /);
+  });
+  it('says what it can when no slot is busy', () => {
+    expect(endedLine([idle], 3)).toMatch(/^the command ended before its result \(its thread exited with code 3\)/);
+  });
+});
+

@@ -21,11 +21,13 @@
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { DECISIONS } from '../../model/rules.ts';
 import { UsageError } from '../usage-error.ts';
 import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterrupt, type InterruptSignal } from '../interrupt.ts';
 import { findPackage } from '../package-version.ts';
-import { newWatchBuffer, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from '../watch.ts';
+import { newWatchBuffer, POSITION_RUN, readWatch, WATCH_IDLE, type WatchSlot } from '../watch.ts';
+import { endedLine, hungLine } from '../watch-lines.ts';
+
+export { endedLine, hungLine } from '../watch-lines.ts';
 
 /** Default budget of one decision call or one rule file's import, in seconds. */
 export const DECISION_TIMEOUT_DEFAULT = 5;
@@ -73,17 +75,6 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
  */
 export function needsSupervisor(argv: readonly string[]): boolean {
   return argv[0] === 'explore' || argv.some((a) => /\.[cm]?[jt]s$/.test(a));
-}
-
-/** The one line for a call or import that did not return within the budget. */
-export function hungLine(slot: WatchSlot, seconds: number): string {
-  const budget = `within ${seconds} s (--decision-timeout)`;
-  if (slot.what === WATCH_IMPORT) {
-    return `rule file ${slot.label ?? '?'}: its import did not finish ${budget}: is there a loop at the top level of the file?`;
-  }
-  const decision = DECISIONS[slot.what - 1] ?? `decision #${slot.what}`;
-  const where = slot.mode === POSITION_RUN ? `; at seed ${slot.a}, step ${slot.b}` : slot.mode === POSITION_SEARCH ? `; at search depth ${slot.a}` : '';
-  return `rule set ${slot.label ?? '?'}: ${decision} did not return ${budget}${where}`;
 }
 
 /** How a supervised command is run. */
@@ -195,6 +186,13 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
       code ??= 1;
     });
     // The exit comes after the worker's output has reached the process's streams.
-    worker.on('exit', (exitCode) => finish(forced ?? code ?? (exitCode === 0 ? 0 : 1)));
+    worker.on('exit', (exitCode) => {
+      if (forced === null && code === null) {
+        // The thread ended without a result and without an error of its own: user code ended it (see endedLine).
+        err(`outbox-sim: ${endedLine(readWatch(watch), exitCode)}`);
+        code = 2;
+      }
+      finish(forced ?? code ?? (exitCode === 0 ? 0 : 1));
+    });
   });
 }

@@ -31,7 +31,9 @@ import { BOUNDS_DEFAULT, fixedOptions, mergeShards, type ShardResult } from '../
 import { COVERED_SEEDS, coveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
 import { interruption } from '../interrupt.ts';
 import type { SmallWorldResult } from '../small-worlds.ts';
-import { watchBuffer } from '../watch.ts';
+import { readWatch, watchBuffer } from '../watch.ts';
+import { endedLine } from '../watch-lines.ts';
+import { UsageError } from '../usage-error.ts';
 import { runTask } from './check-task.ts';
 import { JobQueue, MAIN_CHUNK_SEEDS, type JobPiece } from './job-queue.ts';
 import { noteSeeds, noteWorld, worldClaim, worldCutStop, worldStop, type JobMessage, type JobSpec, type JobThreadTask } from './job-thread.ts';
@@ -61,6 +63,20 @@ export interface JobHooks {
   onViolation?: (r: ShardResult) => void;
   /** False: an interrupt does not stop the job (a caller that reads its result as a whole verdict: compare). Default true. */
   interruptible?: boolean;
+}
+
+/**
+ * A worker thread that ended under a task (the pool's "worker exited with
+ * code N") was ended by user code: a rule file's decision that called
+ * `process.exit` ends the thread, not the process. That is bad input, one
+ * line naming the decision from the thread's watch slot (watch-lines.ts),
+ * exit 2, not an internal error with a stack; anything else is passed on.
+ */
+function threadEnded(err: unknown): unknown {
+  const exited = err instanceof Error ? /^worker exited with code:? ?(-?\d+)/.exec(err.message) : null;
+  if (exited === null) return err;
+  const watch = watchBuffer();
+  return new UsageError(endedLine(watch === null ? [] : readWatch(watch), Number(exited[1])));
 }
 
 /** What a job found: the worlds searched (a prefix of the suite), the seeds' merged result, the suite's seconds. */
@@ -132,7 +148,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   let failure: { err: unknown } | null = null;
   let wake = (): void => undefined;
   const fail = (err: unknown): void => {
-    failure ??= { err };
+    failure ??= { err: threadEnded(err) };
     queue.stop();
     wake();
   };

@@ -1,0 +1,48 @@
+/**
+ * `statesMax` is exact in both explorers: the initial state is one of the
+ * states stored, so a bound of 1 stops before any successor is stored (it
+ * once stored a second state before the bound was first looked at).
+ */
+import { describe, expect, it } from 'vitest';
+import { explore } from './explore.ts';
+import { explorePacked, type PackedSystem } from './explore-packed.ts';
+import type { TransitionSystem } from './system.ts';
+
+const LENGTH = 100;
+
+/** A chain of states 0, 1, ..., LENGTH - 1, packed. */
+const packedChain: PackedSystem<string> = {
+  width: 1,
+  initial(out) {
+    out[0] = 0;
+  },
+  events: (s) => (s[0] < LENGTH - 1 ? ['next'] : []),
+  apply(s, _e, out) {
+    out[0] = s[0] + 1;
+  },
+  expand(s, sink) {
+    if (s[0] >= LENGTH - 1) return;
+    sink.out[0] = s[0] + 1;
+    sink.take(0);
+  },
+  always: [],
+  check: () => null,
+};
+
+/** The same chain as objects. */
+const objectChain: TransitionSystem<number, string> = {
+  initial: () => 0,
+  choices: (s) => (s < LENGTH - 1 ? [{ group: 'chain', weight: 1, events: ['next'] }] : []),
+  step: (s) => ({ state: s + 1, tags: [] }),
+  label: (e) => e,
+  key: (s) => String(s),
+  properties: [],
+};
+
+describe('statesMax', () => {
+  it.each([1, 2, 3, 50])('%i: both explorers store exactly that many states and say the bound stopped them', (statesMax) => {
+    const expected = { states: statesMax, stoppedBy: 'max-states', complete: false };
+    expect(explorePacked(packedChain, { statesMax })).toMatchObject(expected);
+    expect(explore(objectChain, { statesMax })).toMatchObject(expected);
+  });
+});
