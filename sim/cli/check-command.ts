@@ -159,6 +159,8 @@ export interface FinishExtras {
   written?: ReadonlyMap<string, { seed: number; trace: WrittenTrace }>;
   /** The small worlds, whether the swarm ran, its pair coverage (absent: the swarm alone, as `merge` without coverage). */
   parts?: CheckParts;
+  /** Traces of violations found in seeds or small worlds the report does not count (an interrupt or a stop ended the suite first): kept, and named. */
+  keptOutside?: readonly string[];
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -185,7 +187,17 @@ function interruptedLine(i: InterruptedRun): string {
 }
 
 /** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
-export type CheckResult = CheckReport & { interrupted: InterruptedRun | null; stopped?: StoppedRun | null };
+export type CheckResult = CheckReport & {
+  interrupted: InterruptedRun | null;
+  stopped?: StoppedRun | null;
+  /**
+   * Traces of violations found in seeds or small worlds this report does not
+   * count, because an interrupt or `--stop-on-first` ended the suite before
+   * their place in it (with several workers they run beside it): each
+   * replays; absent when there are none.
+   */
+  keptOutside?: string[];
+};
 
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
 export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
@@ -206,11 +218,13 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
     }),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
+    ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
     if (interrupted !== null) io.out(interruptedLine(interrupted));
     if (stopped !== null) io.out(stoppedLine(stopped));
+    if (report.keptOutside !== undefined) io.out(keptOutsideLine(report.keptOutside));
     for (const line of renderReport(report)) io.out(line);
   }
   const code = interrupted !== null ? interruptExitCode(interrupted.signal) : report.ok ? 0 : 1;
@@ -300,7 +314,9 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
       // so the traces left are those of one worker.
       if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
       early.set(p, { seed: c.seed, trace });
-      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)`);
+      // The file printed before is gone: say so, so that its replay line above is not followed.
+      const replaces = have !== undefined && have.trace.path !== trace.path ? `; it replaces seed ${have.seed}'s trace printed above` : '';
+      io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)${replaces}`);
       io.out(`    replay: ${replayCommand(trace.path, pair)}`);
     }
   };
@@ -309,13 +325,18 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
   let merged: ShardResult;
   // The worker threads' end, waited for after the report (check-job.ts, `threadsEnded`).
   let threadsEnded: Promise<void> = Promise.resolve();
+  // Traces written for what the report leaves out (runThreaded): kept, and named in the summary.
+  let keptOutside: string[] = [];
   if (workers > 1) {
     // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
     let dropped: boolean;
-    ({ smallReport, merged, dropped, threadsEnded } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
-    // Seeds dropped (an interrupt during the suite): the traces printed for them are not the report's.
-    if (dropped) for (const e of early.values()) rmSync(e.trace.path, { force: true });
-    if (dropped) early.clear();
+    ({ smallReport, merged, dropped, threadsEnded, keptOutside } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    // Seeds dropped (an interrupt during the suite): the report counts none of them, as on one thread. The
+    // violations already printed for seeds that ran beside the suite stay found: their traces are kept, and named.
+    if (dropped) {
+      keptOutside.unshift(...[...early.values()].map((e) => e.trace.path));
+      early.clear();
+    }
   } else {
     smallReport = parts.smallWorlds ? await runSmallWorlds(pair, worlds, outDir, suiteIo, clock, suiteHow) : null;
     const suiteStopped = stopOnFirst && smallReport !== null && smallReport.worlds.some((w) => w.violations.length > 0);
@@ -356,11 +377,25 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
     return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
       written: early,
+      keptOutside,
       parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
     });
   } finally {
     await threadsEnded;
   }
+}
+
+/**
+ * The line naming the traces of violations found where the report does not
+ * count: seeds that ran beside the small worlds when an interrupt during
+ * the suite left every seed out (as one thread would have run none), and
+ * worlds searched to their end past the place where an interrupt or
+ * `--stop-on-first` ended the suite. Each file is a counterexample that
+ * replays; only the report leaves it out.
+ */
+export function keptOutsideLine(paths: readonly string[]): string {
+  const n = paths.length;
+  return `WARNING: ${n === 1 ? 'a violation was' : `${n} violations were`} found in seeds or small worlds this report does not count (the suite ended before their turn); ${n === 1 ? 'its trace replays' : 'their traces replay'}: ${paths.map(terminalText).join(', ')}`;
 }
 
 /**
@@ -468,10 +503,10 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
  * suite (its answer comes first, as on one thread); the seeds' progress bar
  * starts when the suite ends. When the suite ends the check (a violation
  * under `--stop-on-first`, or an interrupt) the seeds are dropped and
- * reported as not run, as on one thread (`dropped`: the caller removes the
- * traces it wrote for them).
+ * reported as not run, as on one thread (`dropped`: the caller says which
+ * traces it printed for them are kept outside the report).
  */
-async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean; threadsEnded: Promise<void> }> {
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean; threadsEnded: Promise<void>; keptOutside: string[] }> {
   const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
   const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
   /** Whether the seeds count: null until the suite ends. */
@@ -515,5 +550,7 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
   );
   (seedsBar as ReturnType<typeof progressBar> | null)?.stop();
   const smallReport = worlds.length > 0 ? smallWorldsReport(result.worlds, result.suiteSeconds, worlds.length) : null;
-  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true, threadsEnded: result.threadsEnded };
+  // Worlds a thread searched to their end past the suite's end (an interrupt, a stop): their traces, kept and named.
+  const keptOutside = result.beyond.flatMap((w) => w.violations.map((v) => v.path));
+  return { smallReport, merged: seedsCount === true ? result.swarm : emptyShard(), dropped: seedsCount !== true, threadsEnded: result.threadsEnded, keptOutside };
 }

@@ -82,6 +82,8 @@ function threadEnded(err: unknown): unknown {
 /** What a job found: the worlds searched (a prefix of the suite), the seeds' merged result, the suite's seconds. */
 export interface JobResult {
   worlds: SmallWorldResult[];
+  /** Worlds searched past the prefix given out (an interrupt or `--stop-on-first` ended the suite first): not reported, but their traces were written. */
+  beyond: SmallWorldResult[];
   swarm: ShardResult;
   suiteSeconds: number;
   /**
@@ -293,5 +295,6 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   }
   flush();
   suiteDone();
-  return { worlds: results.slice(0, given) as SmallWorldResult[], swarm: mergeShards(seedResults), suiteSeconds: suiteSeconds ?? hooks.now() - start, threadsEnded };
+  const beyond = results.slice(given).filter((r): r is SmallWorldResult => r !== undefined);
+  return { worlds: results.slice(0, given) as SmallWorldResult[], beyond, swarm: mergeShards(seedResults), suiteSeconds: suiteSeconds ?? hooks.now() - start, threadsEnded };
 }
