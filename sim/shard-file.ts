@@ -1,11 +1,15 @@
 /**
  * Shard files: the plain result of one `check --shard I/N`, with the plan it
  * ran, so that `merge` can refuse shards of different runs and combine the
- * rest into one report.
+ * rest into one report. Each is sealed with a checksum of its content, as a
+ * trace's lines are (traces/README.md): `merge` sums what it would report
+ * from, so an edited count is refused rather than merged into wrong totals.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ShardResult } from './check.ts';
+import { canonicalJson } from './core/canonical.ts';
 import type { RulesPair } from './outbox/record-trace.ts';
 import type { PlanSpec } from './workers/check-task.ts';
 import { UsageError } from './usage-error.ts';
@@ -13,7 +17,8 @@ import { writeFileAtomic } from './atomic-write.ts';
 import type { TraceRules } from './trace-format.ts';
 
 export const SHARD_FORMAT = 'outbox-sim-shard';
-export const SHARD_VERSION = 1;
+/** 2: sealed with `sum`. A version 1 file has no checksum to hold it to, so it is refused like any other version. */
+export const SHARD_VERSION = 2;
 
 /** What a shard file holds. */
 export interface ShardFile {
@@ -30,6 +35,14 @@ export interface ShardFile {
   /** Wall-clock seconds the shard took (reporting only). */
   seconds: number;
   result: ShardResult;
+  /** sha256 (first 16 hex) of the canonical JSON of every other field, as the file holds them. */
+  sum: string;
+}
+
+/** The checksum of a shard file's content: its fields but `sum`, as parsed from the file (what `merge` reads). */
+function shardSum(content: Record<string, unknown>): string {
+  const { sum: _sum, ...rest } = content;
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex').slice(0, 16);
 }
 
 /** Writes a shard file atomically. */
@@ -40,7 +53,7 @@ export function writeShardFile(
   mkdirSync(dirname(path), { recursive: true });
   // The pins name bundles on this machine, and how often seeds leave a witness depends on the shard's range: shards made on several machines merge (the rule files' hashes are recorded below).
   const { pins: _pins, witnessEvery: _witnessEvery, ...spec } = s.spec;
-  const file: ShardFile = {
+  const file: Omit<ShardFile, 'sum'> = {
     format: SHARD_FORMAT,
     version: SHARD_VERSION,
     spec,
@@ -54,7 +67,9 @@ export function writeShardFile(
     seconds: s.seconds,
     result: s.result,
   };
-  writeFileAtomic(path, `${JSON.stringify(file)}\n`);
+  // Summed as the reader will parse it: JSON leaves out what it cannot write (an undefined field), so the sum is of the text's content.
+  const content = JSON.parse(JSON.stringify(file)) as Record<string, unknown>;
+  writeFileAtomic(path, `${JSON.stringify({ ...content, sum: shardSum(content) })}\n`);
 }
 
 /** Reads a shard file, with one-line errors. */
@@ -66,9 +81,11 @@ export function readShardFile(path: string): ShardFile {
   } catch {
     throw new UsageError(`shard file ${path} is not valid JSON (truncated or corrupt); re-run that shard`);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${path} is not an outbox-sim shard file`);
   const f = value as Partial<ShardFile>;
   if (f.format !== SHARD_FORMAT) throw new UsageError(`${path} is not an outbox-sim shard file`);
-  if (f.version !== SHARD_VERSION) throw new UsageError(`${path} is shard format version ${String(f.version)}; this outbox-sim reads version ${SHARD_VERSION}`);
+  if (f.version !== SHARD_VERSION) throw new UsageError(`${path} is shard format version ${String(f.version)}; this outbox-sim reads version ${SHARD_VERSION}: re-run that shard with it`);
+  if (f.sum !== shardSum(value as Record<string, unknown>)) throw new UsageError(`shard file ${path} does not match its checksum: edited or corrupt; re-run that shard`);
   return f as ShardFile;
 }
 

@@ -5,7 +5,7 @@
  * in both rows: a flawed rule set read "holds" everywhere while the exit
  * code was 1.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from './main.ts';
@@ -70,6 +70,20 @@ describe('compare rows belong to their arguments', () => {
     expect(fileRow).toMatch(/VIOLATED: trace [0-9a-f]{12}/);
     expect(md.out.join('\n')).toContain(`- \`fail-closed (${flawed})\` / `);
     expect(md.out.join('\n')).not.toContain('- `fail-closed (catalog)` / ');
+  });
+});
+
+describe('compare writes the traces its table names, and no others', () => {
+  it('fresh-cycle: a property both the seeds and the search violate leaves one trace in --out, the one its cell shows', async () => {
+    // At 200 seeds, the seeds and the search both violate no-silent-loss (the search's trace was written too, and named
+    // nowhere); the search alone violates no-phantom-delivery.
+    const out = join(tmp, 'named');
+    const lines: string[] = [];
+    const code = await main(['compare', 'fresh-cycle', '--seeds', '200', '--format', 'json', '--out', out], { out: (l) => lines.push(l), err: () => {}, tty: false });
+    expect(code).toBe(1);
+    const violated = (JSON.parse(lines[0]) as { rows: CompareRow[] }).rows.filter((x) => x.verdict === 'violated');
+    expect(violated.map((x) => x.property)).toEqual(['no-phantom-delivery', 'no-silent-loss']);
+    expect(readdirSync(out).sort()).toEqual(violated.map((x) => `${String(x.trace)}.trace.jsonl`).sort());
   });
 });
 

@@ -119,12 +119,16 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
     const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
     const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false, liveness: true }), { pair, steppers, options, outDir, origin: 'compare' });
-    const exploreTraces = search.violations.map((v) => {
+    // A cell shows the seeded check's trace (shrunk, and found first), or else the search's. Only the trace a cell shows
+    // is written: a search trace of a property the seeds also violated would be a file in --out that no output names.
+    const searchTrace = (property: string) => {
+      const v = search.violations.find((x) => x.violation.property === property);
+      if (v === undefined) return undefined;
       const c = counterexampleOf(options, v);
-      return writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, v.violation.property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
-    });
+      return writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+    };
     for (const property of COMPARED) {
-      const w = written.find((x) => x.violation.property === property) ?? exploreTraces.find((x) => x.violation.property === property);
+      const w = written.find((x) => x.violation.property === property) ?? searchTrace(property);
       cells.push({
         rules: pair.rules.name,
         label: labels[i],

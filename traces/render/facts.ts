@@ -1,5 +1,6 @@
 /** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
 import type { Trace, TraceRules } from '../../sim/trace-format.ts';
+import { rulesFromHere } from './rules-from-here.ts';
 
 /** Options shared by the renderers. */
 export interface RenderOptions {
@@ -20,6 +21,14 @@ export function shellQuote(s: string): string {
 export function replayCommand(path: string, recorded?: { rules: TraceRules; oldRules: TraceRules | null }): string {
   const file = (flag: string, r: TraceRules | null | undefined) => (r != null && r.source !== 'catalog' ? ` ${flag} ${shellQuote(r.source)}` : '');
   return `npx outbox-sim replay ${shellQuote(path)}${file('--rules', recorded?.rules)}${file('--old-rules', recorded?.oldRules)}`;
+}
+
+/**
+ * The replay command a rendering of the trace read from `path` shows: to be
+ * run from the current folder, so its rule files are named from here too.
+ */
+export function replayFromHere(trace: Trace, options: RenderOptions): string {
+  return replayCommand(options.path, rulesFromHere(options.path, trace.header));
 }
 
 /** The rule sets a trace ran, as `fresh-cycle` or `new (beside old)`. */

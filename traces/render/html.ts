@@ -10,7 +10,7 @@
  * the script element that holds them.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { replayCommand, titleLine, type RenderOptions } from './facts.ts';
+import { replayFromHere, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
 import { statesOf } from './states.ts';
@@ -178,7 +178,7 @@ ${violationBanner(trace)}
 <button type="button" id="last" title="last step (End)">&gt;|</button>
 <span id="step-label" data-testid="step-label"></span>
 </nav>
-<div class="muted">Keys: <kbd>&rarr;</kbd>/<kbd>j</kbd> next, <kbd>&larr;</kbd>/<kbd>k</kbd> back, <kbd>Home</kbd>/<kbd>End</kbd> first/last, <kbd>v</kbd> the violation. Replay: <code id="replay">${escapeHtml(replayCommand(options.path, trace.header))}</code></div>
+<div class="muted">Keys: <kbd>&rarr;</kbd>/<kbd>j</kbd> next, <kbd>&larr;</kbd>/<kbd>k</kbd> back, <kbd>Home</kbd>/<kbd>End</kbd> first/last, <kbd>v</kbd> the violation. Replay: <code id="replay">${escapeHtml(replayFromHere(trace, options))}</code></div>
 </header>
 <main>
 <aside><h2>Steps</h2>

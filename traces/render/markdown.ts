@@ -5,7 +5,7 @@
  * replays it.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { replayCommand, rulesOf, titleLine, type RenderOptions } from './facts.ts';
+import { replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
 import { changeNotes, isDurable, type Area } from './summary.ts';
@@ -83,7 +83,7 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     '',
     '### Replay',
     '',
-    codeBlock('sh', replayCommand(options.path, trace.header)),
+    codeBlock('sh', replayFromHere(trace, options)),
     '',
   ].join('\n');
 }

@@ -4,7 +4,7 @@
  * command.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { replayCommand, titleLine, violationLine, type RenderOptions } from './facts.ts';
+import { replayFromHere, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
 import { changeNotes } from './summary.ts';
 // Control characters would move a terminal's cursor: every cell is printed escaped.
@@ -41,7 +41,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
     line(head),
     ...rows.map(line),
     '',
-    `replay: ${printable(replayCommand(options.path, trace.header))}`,
+    `replay: ${printable(replayFromHere(trace, options))}`,
     '',
   ].join('\n');
 }
