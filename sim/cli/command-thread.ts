@@ -9,6 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { attachWatch } from '../watch.ts';
 import { attachInterruptCell } from '../interrupt.ts';
+import { ruleOutputToStderr } from '../rule-output.ts';
 import type { CommandThreadData, CommandThreadMessage } from './supervisor.ts';
 
 /** Runs the supervised command of this worker thread; `now` is the wall clock, for reporting only. */
@@ -32,6 +33,8 @@ export async function runCommandThread(now: () => number): Promise<void> {
   };
   relay(process.stdout, 'stdout');
   relay(process.stderr, 'stderr');
+  // A rule file's console output must not land in the report, nor in --json's document (rule-output.ts).
+  ruleOutputToStderr();
   const { main } = await import('./main.ts');
   const { processIo } = await import('./io.ts');
   const code = await main(data.argv, { ...processIo, tty: data.tty, now });

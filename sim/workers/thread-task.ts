@@ -7,9 +7,13 @@
  */
 // First, so that the thread runs at its lower priority before the rest of its code is compiled (thread-priority.ts says why).
 import './thread-priority.ts';
+import { ruleOutputToStderr } from '../rule-output.ts';
 import type { ShardResult } from '../check.ts';
 import { runTask, type CheckTask } from './check-task.ts';
 import { runJobThread, type JobThreadTask } from './job-thread.ts';
+
+// The rule files this thread loads print to stderr, never into the command's report (rule-output.ts).
+ruleOutputToStderr();
 
 export async function threadTask(task: CheckTask | JobThreadTask): Promise<ShardResult | number> {
   return 'job' in task ? runJobThread(task) : runTask(task);
