@@ -1,7 +1,7 @@
 /**
- * Reading is honest: missing, corrupt line, truncated and unknown version are
- * four different errors, each one line; one changed byte in a step is caught
- * and its line named.
+ * Reading is honest: missing, not a trace at all, corrupt line, truncated and
+ * unknown version are different errors, each one line; one changed byte in a
+ * step is caught and its line named.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function variant(name: string, content: string): string {
+function variant(name: string, content: string | Buffer): string {
   const path = join(tmp, name);
   writeFileSync(path, content);
   return path;
@@ -74,6 +74,27 @@ describe('readTrace', () => {
     const e = errorOf(variant('v9.jsonl', text.replace('"version":1', '"version":9')));
     expect(e.kind).toBe('unknown-version');
     expect(e.message).toContain('version 9');
+  });
+  it('a version that is a string is named as not a number, not as another version', () => {
+    const e = errorOf(variant('vstr.jsonl', text.replace('"version":1', '"version":"1"')));
+    expect(e.kind).toBe('bad-shape');
+    expect(e.message).toContain('has a version that is not a number (the string "1")');
+    expect(e.message).not.toContain('is trace format version');
+  });
+  it('a binary file is not a trace, not a truncated one', () => {
+    // Bytes that are not UTF-8 (0xff never is), and UTF-8 with control characters, no newline either way.
+    for (const [name, content] of [['bin.jsonl', Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x91, 0x12])], ['ctl.jsonl', Buffer.from('{\u0000\u0001\u0002')]] as const) {
+      const e = errorOf(variant(name, content));
+      expect(e.kind).toBe('not-a-trace');
+      expect(e.message).toMatch(/is not a trace: it (is not UTF-8 text|holds control characters)/);
+      expect(e.message).not.toContain('truncated');
+    }
+  });
+  it('a text file that is not JSON lines is not a trace; a header cut short is still a truncated trace', () => {
+    const e = errorOf(variant('words.jsonl', 'hello world'));
+    expect(e.kind).toBe('not-a-trace');
+    expect(e.message).toContain('is not a trace: its first line is not JSON');
+    expect(errorOf(variant('cut-header.jsonl', text.slice(0, 100))).kind).toBe('truncated');
   });
   it('each error is one line', () => {
     for (const p of [join(tmp, 'nope'), variant('e.jsonl', ''), variant('x.jsonl', 'garbage\n')]) {

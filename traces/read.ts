@@ -1,7 +1,8 @@
 /**
- * Reading a trace honestly: a missing file, a corrupt line, a truncated file,
- * an unknown format version, a file or line too large to be a trace and a
- * line of the wrong shape are different errors, each one line naming what is
+ * Reading a trace honestly: a missing file, a file that is no trace at all
+ * (binary, or not JSON lines), a corrupt line, a truncated file, an unknown
+ * format version, a file or line too large to be a trace and a line of the
+ * wrong shape are different errors, each one line naming what is
  * wrong and what to do. No line is ever skipped.
  *
  * A trace is data from anywhere (a pull request, a CI artifact), so reading
@@ -18,7 +19,7 @@ import { currentOptions } from '../sim/outbox/legacy-options.ts';
 import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
 
 /** The ways a trace cannot be read. */
-export type TraceErrorKind = 'missing' | 'corrupt-line' | 'truncated' | 'unknown-version' | 'too-large' | 'bad-shape';
+export type TraceErrorKind = 'missing' | 'not-a-trace' | 'corrupt-line' | 'truncated' | 'unknown-version' | 'too-large' | 'bad-shape';
 
 /**
  * The largest trace file read. Traces this tool writes are a few kilobytes
@@ -80,22 +81,55 @@ function badShape(path: string, lineNo: number, problem: string): TraceReadError
   return new TraceReadError('bad-shape', `${basename(path)}: ${what} is not shaped as outbox-sim writes it (${problem}); the trace was edited or made by something else`);
 }
 
+/** What a header's version is instead of a number, in a few words (the value itself may be any size or depth). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'none';
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? `${value.slice(0, 20)}...` : value)}`;
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+function notATrace(path: string, why: string): TraceReadError {
+  return new TraceReadError('not-a-trace', `${basename(path)} is not a trace: ${why}; give the path of a .trace.jsonl file outbox-sim wrote`);
+}
+
+/**
+ * The file as text. A trace is UTF-8 JSON lines, which never hold a raw
+ * control character (JSON escapes them in strings), so bytes that do not
+ * decode, or such a character, mean a binary file, not a damaged trace.
+ */
+function textOf(path: string, bytes: Buffer): string {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw notATrace(path, 'it is not UTF-8 text (a binary file?)');
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Tab and carriage return are left to the JSON parser: a copy with CRLF line ends is still text.
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) throw notATrace(path, 'it holds control characters, as a binary file does (a trace is JSON lines)');
+  }
+  return text;
+}
+
 /** Reads and verifies a trace file. */
 export function readTrace(path: string): Trace {
   if (!existsSync(path)) throw new TraceReadError('missing', `trace ${path} does not exist; give the path of a .trace.jsonl file`);
-  let text: string;
+  let bytes: Buffer;
   try {
     const stat = statSync(path);
     if (!stat.isFile()) throw new TraceReadError('missing', `trace ${path} is not a file; give the path of a .trace.jsonl file`);
     if (stat.size > TRACE_BYTES_MAX) {
       throw new TraceReadError('too-large', `trace ${path} is ${MiB(stat.size)}, more than the ${MiB(TRACE_BYTES_MAX)} a trace may have; it is not a trace outbox-sim wrote`);
     }
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     if (err instanceof TraceReadError) throw err;
     throw new TraceReadError('missing', `trace ${path} cannot be read: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (text.length === 0) throw new TraceReadError('truncated', `${basename(path)} is empty; the trace is truncated`);
+  if (bytes.length === 0) throw new TraceReadError('truncated', `${basename(path)} is empty; the trace is truncated`);
+  const text = textOf(path, bytes);
   const endsClean = text.endsWith('\n');
   const lines = text.split('\n');
   if (endsClean) lines.pop();
@@ -105,6 +139,8 @@ export function readTrace(path: string): Trace {
   try {
     rawHeader = JSON.parse(lines[0]);
   } catch {
+    // Every line is a JSON object: a first line that does not open one is another kind of file, not a cut or damaged trace.
+    if (!lines[0].startsWith('{')) throw notATrace(path, 'its first line is not JSON (a trace is JSON lines)');
     if (!endsClean && lines.length === 1) throw new TraceReadError('truncated', `${basename(path)} ends inside its header; the trace is truncated`);
     throw new TraceReadError('corrupt-line', `${basename(path)}: line 1 (the header) is not valid JSON; the trace is corrupt`);
   }
@@ -112,6 +148,10 @@ export function readTrace(path: string): Trace {
   const h = (typeof rawHeader === 'object' && rawHeader !== null ? rawHeader : {}) as Partial<TraceHeader>;
   if (h.format !== TRACE_FORMAT_NAME) {
     throw new TraceReadError('corrupt-line', `${basename(path)}: line 1 is not an outbox-sim trace header`);
+  }
+  // A version of another type is an edited header, not a trace of another version: "version 1" would not say what is wrong.
+  if (typeof h.version !== 'number') {
+    throw new TraceReadError('bad-shape', `${basename(path)}: line 1 (the header) has a version that is not a number (${kindOf(h.version)}); this outbox-sim reads version ${TRACE_FORMAT_VERSION}, written as a number: the trace was edited or made by something else`);
   }
   if (h.version !== TRACE_FORMAT_VERSION) {
     throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (use the outbox-sim version that wrote it, ${String(h.tool)})`);

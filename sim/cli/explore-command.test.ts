@@ -84,6 +84,14 @@ describe('outbox-sim explore', () => {
     expect(JSON.parse(r.out)).toMatchObject({ ok: true, complete: false, proof: false, stoppedBy: 'max-states', states: 20000 });
   });
 
+  it.each([1, 2, 3])('--max-states %i stores exactly that many states (the initial state counts)', async (n) => {
+    for (const extra of [[], ['--no-symmetry'], ['--por']]) {
+      const r = await run('explore', '--max-states', String(n), '--json', ...extra);
+      expect(r.code).toBe(3);
+      expect(JSON.parse(r.out)).toMatchObject({ complete: false, stoppedBy: 'max-states', states: n });
+    }
+  });
+
   it('--look-ahead: a larger budget answers a lasso of a larger world from its first states; the same violation either way', async () => {
     const lasso = async (...extra: string[]) => {
       const r = await run('explore', '--rules', './properties/mutants/retry-past-cap.ts', '--engines', '3', '--attempts', '3', '--crashes', '3', ...extra, '--json', '--out', tmp);
@@ -172,7 +180,11 @@ describe('outbox-sim explore', () => {
     expect(r.out).toContain('always: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, retries-deduped, bounded-record');
     expect(r.out).toContain('eventually, where the system would be quiet once faults stop: no-silent-loss, settled-after-healing');
     expect(r.out).toContain('quiet-after-healing: no reachable cycle of steps the system takes by itself');
-    expect(r.out).toContain('3 bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof');
+    // The exit codes once, in the block every command's help has (help-contract.ts).
+    const flat = r.out.replace(/\s+/g, ' ');
+    expect(flat).toContain('Exit codes: 0 no property violated in the whole bounded space (a proof for this world)');
+    expect(flat).toContain(' 3 a bound was reached (--max-states, --max-depth or --max-memory), nothing found: not a proof');
+    expect(r.out.match(/Exit codes:/g)).toHaveLength(1);
   });
 
   it('a bad bound is one line and exit 2', async () => {

@@ -79,7 +79,7 @@ export interface ExploreFlags {
 /** Default bound on stored states. */
 export const MAX_STATES_DEFAULT = 2_000_000;
 
-/** What `explore --help` says after the flags: the properties a search checks, and the exit codes. */
+/** What `explore --help` says after the flags: the properties a search checks (the exit codes follow, from help-contract.ts). */
 export function exploreHelp(): string {
   const properties = outboxProperties();
   const named = (kind: 'always' | 'eventually') => properties.filter((p) => p.kind === kind).map((p) => p.name).join(', ');
@@ -91,10 +91,6 @@ export function exploreHelp(): string {
     `  ${QUIET_AFTER_HEALING}: no reachable cycle of steps the system takes by itself, with the broker giving one`,
     '    steady answer (healthy, or a failure that persists), that never becomes quiet (retrying forever)',
     '  (the JSON names them: "checked": [...])',
-    '',
-    'Exit codes: 0 no violation in the whole bounded space (a proof for this world); 1 a property violated',
-    `(shortest trace written); ${EXIT_PARTIAL} bound reached (--max-states, --max-depth, --max-memory), nothing found, not a proof;`,
-    '2 bad input.',
   ].join('\n');
 }
 

@@ -84,7 +84,16 @@ describe('--help of each command', () => {
       expect(r.code).toBe(0);
       expect(EXIT_CODES[command.name()].map(([c]) => c)).toEqual(expect.arrayContaining(['0', '2']));
       expect(r.out).toContain('\nExit codes:\n  0');
+      // One block: a command's own help text must not say its exit codes a second time.
+      expect([command.name(), r.out.match(/Exit codes/g)?.length]).toEqual([command.name(), 1]);
     }
+  });
+  it('replay: the still-violates / no-longer-violates verdict is of --under, not of --rules (the exact replay)', async () => {
+    const r = await run('replay', '--help');
+    const codes = r.flat.slice(r.flat.indexOf('Exit codes:'));
+    expect(codes).toContain('(with --under: the run no longer violates)');
+    expect(codes).toContain('(with --under: the run still violates)');
+    expect(codes).not.toMatch(/with --rules/);
   });
   it('defaults are only told, not given: a flag left out stays unset', async () => {
     const { program } = buildProgram(quiet, await programParts(null, true));

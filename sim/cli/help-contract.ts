@@ -55,12 +55,12 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
     ['130/143', INTERRUPTED],
   ],
   replay: [
-    ['0', 'the trace replays identically (with --rules: the run no longer violates)'],
-    ['1', 'it diverges (with --rules: the run still violates)'],
+    ['0', 'the trace replays identically (with --under: the run no longer violates)'],
+    ['1', 'it diverges (with --under: the run still violates)'],
     ['2', BAD_INPUT],
   ],
   explore: [
-    ['0', 'no property violated in the whole bounded space'],
+    ['0', 'no property violated in the whole bounded space (a proof for this world)'],
     ['1', 'a property violated (the shortest trace written)'],
     ['2', BAD_INPUT],
     [String(EXIT_PARTIAL), 'a bound was reached (--max-states, --max-depth or --max-memory), nothing found: not a proof'],

@@ -27,13 +27,37 @@ describe('merge of shards run with a rule file', () => {
     expect(without.code).toBe(2);
     expect(without.err).toHaveLength(1);
     expect(without.err[0]).toMatch(/never loads code by itself: pass that file with --rules/);
+    // Each refusal speaks of the shards and of merge's own flags, never of a trace or of replay's --under.
+    const catalog = await run('merge', shard(1), shard(2), '--rules', 'fail-closed', '--json');
+    const missing = await run('merge', shard(1), shard(2), '--rules', join(tmp, 'nope.ts'), '--json');
     const changed = await run('merge', shard(1), shard(2), '--rules', rules, '--json');
     expect(changed.code).toBe(2);
     expect(changed.err[0]).toMatch(/hash/);
+    for (const [r, says] of [[without, 'the shards were made with the rule file'], [catalog, 'fail-closed is a catalog rule set, but the shards were made with'], [missing, 'does not exist; the shards were made with'], [changed, 'is not the one the shards were made with']] as const) {
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toContain(says);
+      expect(r.err[0]).not.toMatch(/trace|--under/);
+    }
     expect(existsSync(marker)).toBe(false);
     writeFileSync(rules, recorded);
     const merged = await run('merge', shard(1), shard(2), '--rules', rules, '--json', '--out', join(tmp, 'merged'));
     expect(merged.code).toBe(0);
     expect(JSON.parse(merged.out.join('\n')).runs).toBe(40);
+  });
+});
+
+describe('merge of what is not a shard file', () => {
+  it('a folder is named as a folder, not as a corrupt shard', async () => {
+    const r = await run('merge', tmp);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual([`outbox-sim: ${tmp} is a folder, not a shard file; give the files each \`check --shard I/N --shard-out FILE\` wrote`]);
+  });
+  it('shards made under a catalog rule set refuse another --rules in merge\'s words', async () => {
+    const shard = join(tmp, 'catalog-1.json');
+    expect((await run('check', '--seeds', '10', '--swarm-only', '--shard', '1/1', '--shard-out', shard, '--json', '--out', join(tmp, 'found'))).code).toBe(0);
+    const r = await run('merge', shard, '--rules', 'fresh-cycle', '--json');
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(['outbox-sim: the shards were made under the catalog rule set fail-closed, not a rule file; leave --rules out (it supplies a rule file the shards were made with)']);
   });
 });

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceReadError } from '../../traces/read.ts';
 import { phantomSample, removeDir, tempDir, type Sample } from '../../traces/render/test-traces.ts';
 import { UsageError } from '../usage-error.ts';
-import { showCommand } from './show-command.ts';
+import { lineSum } from '../trace-format.ts';
+import { canonicalJson } from '../core/canonical.ts';
+import { SHOW_FORMATS, showCommand } from './show-command.ts';
 
 const dir = tempDir('show-');
 let sample: Sample;
@@ -13,6 +15,14 @@ beforeAll(async () => {
   sample = await phantomSample(join(dir, 'traces'));
 });
 afterAll(() => removeDir(dir));
+
+/** The trace's text with header fields replaced, the header sealed again (as the writer seals it, so only the change is tested). */
+function withHeader(text: string, fields: Record<string, unknown>): string {
+  const [first, ...rest] = text.split('\n');
+  const { sum: _sum, ...header } = JSON.parse(first) as Record<string, unknown>;
+  const content = { ...header, ...fields };
+  return [canonicalJson({ ...content, sum: lineSum(content) }), ...rest].join('\n');
+}
 
 async function show(flags: { format?: string; out?: string }, path = sample.path) {
   const out: string[] = [];
@@ -65,6 +75,16 @@ describe('outbox-sim show', () => {
     const corrupt = await show({ format: 'html' }, bad).catch((x: unknown) => x);
     expect((corrupt as TraceReadError).kind).toBe('corrupt-line');
     expect((corrupt as Error).message).not.toContain('\n');
+  });
+
+  it('refuses a trace of another model in one line, in every format, rather than tripping in a renderer', async () => {
+    const receipts = join(dir, 'receipts.trace.jsonl');
+    writeFileSync(receipts, withHeader(readFileSync(sample.path, 'utf8'), { model: 'receipts' }));
+    for (const format of SHOW_FORMATS) {
+      const e = await show({ format }, receipts).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(UsageError);
+      expect((e as Error).message).toBe('receipts.trace.jsonl is a trace of the receipts model; show draws outbox traces only (their records, engines and broker): read its JSON lines directly, one step a line');
+    }
   });
 
   it('says when --out cannot be written', async () => {

@@ -4,7 +4,7 @@
  * self-contained page to step through. Prints to stdout, or writes FILE
  * atomically (a temporary name, then a rename).
  */
-import { extname } from 'node:path';
+import { basename, extname } from 'node:path';
 import type { Trace } from '../trace-format.ts';
 import { clipTrace } from '../../traces/render/bound.ts';
 import { readTrace } from '../../traces/read.ts';
@@ -13,6 +13,7 @@ import { renderMarkdown } from '../../traces/render/markdown.ts';
 import { renderText } from '../../traces/render/text.ts';
 import { choiceFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
+import { terminalText } from '../terminal-text.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, emitDocument } from './output-place.ts';
 
@@ -45,6 +46,19 @@ function render(trace: Trace, format: ShowFormat, path: string): string {
 }
 
 /**
+ * The trace, if it is of the outbox model. The renderers draw an outbox
+ * world's records, engines and broker, and no command writes a trace of
+ * another model (a header may still say "receipts", docs/architecture.md):
+ * such a trace is refused in one line, not tripped over in a renderer.
+ */
+function outboxTrace(trace: Trace, path: string): Trace {
+  if (trace.header.model === 'outbox') return trace;
+  throw new UsageError(
+    `${basename(path)} is a trace of the ${terminalText(trace.header.model.slice(0, 40))} model; show draws outbox traces only (their records, engines and broker): read its JSON lines directly, one step a line`,
+  );
+}
+
+/**
  * Renders the trace at `tracePath`. Exit 0; bad flags throw {@link UsageError}
  * and an unreadable trace throws the reader's `TraceReadError` (exit 2).
  */
@@ -52,7 +66,7 @@ export async function showCommand(tracePath: string, flags: { format?: string; o
   const format = choiceFlag('--format', flags.format, SHOW_FORMATS, formatFor(flags.out));
   if (flags.out !== undefined) checkOutputFile('--out', flags.out);
   // Clipped for display: the reader bounds what it reads, this bounds each cell.
-  const trace = clipTrace(readTrace(tracePath));
+  const trace = clipTrace(outboxTrace(readTrace(tracePath), tracePath));
   const rendered = render(trace, format, tracePath);
   emitDocument(rendered, flags.out, io, `${format} of trace ${trace.id}`);
   return 0;

@@ -424,6 +424,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     return false;
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
+  // The initial state is stored too: a bound of 1 is reached before any successor (the loop checks the bound as it stores one).
+  if (seen.size >= statesMax) return result(false, 'max-states');
   watchAt(POSITION_SEARCH, 0);
   const asks = new CallerAsks(bounds, seen, lively, steps, progressEvery, stopEvery, statesMax);
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.

@@ -340,6 +340,8 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
     return bytes > 0 ? (bounds.beforeGrowth?.(bytes) ?? null) : null;
   };
   if (check(start, 0)) return result(false, 'violation');
+  // The initial state is stored too: a bound of 1 is reached before any successor (the loop checks the bound as it stores one).
+  if (seen.size >= bounds.statesMax) return result(false, 'max-states');
   /**
    * The frontier is the level of `depthMax`, whose successors are not
    * searched: the search is whole only if every one of them is a state
