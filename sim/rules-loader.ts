@@ -160,6 +160,7 @@ async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<Load
     throw new UsageError(`unknown rule set "${spec}"; the catalog has: ${CATALOG.map((r) => r.name).join(', ')} (or give a path to a .ts rule file)`);
   }
   const path = resolve(spec);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`rule file ${spec} is a folder; give the path of a rule file in it (a .ts or .js file whose default export is a rule set)`);
   if (!existsSync(path) || !statSync(path).isFile()) {
     const was = recorded === undefined ? '' : `; the trace was recorded with ${recorded.source}, relative to the folder it was made in: give the path of that file from here`;
     throw new UsageError(`rule file ${spec} does not exist${was}`);

@@ -249,7 +249,20 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   }
 }
 
+/**
+ * Flags that say opposite things, or one that has nothing to act on: each
+ * ignored without a word before (an audit: `--seeds 10 --seed 3` ran one
+ * seed, `--shard-out` without `--shard` wrote nothing, `--quiet --verbose`
+ * dropped `--verbose`), now bad input.
+ */
+export function refuseConflictingFlags(flags: Pick<CheckFlags, 'seed' | 'seeds' | 'shard' | 'shardOut' | 'quiet' | 'verbose'>): void {
+  if (flags.seed !== undefined && flags.seeds !== undefined) throw new UsageError('--seed S runs that one seed; --seeds N runs N seeds from 1: give one of them');
+  if (flags.shardOut !== undefined && flags.shard === undefined) throw new UsageError('--shard-out FILE writes the result of a shard: give --shard I/N too (or leave --shard-out out)');
+  if (flags.quiet === true && flags.verbose === true) throw new UsageError('--quiet prints only the summary and --verbose prints more: give one of them');
+}
+
 async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
+  refuseConflictingFlags(flags);
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);

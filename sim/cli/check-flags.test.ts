@@ -1,0 +1,24 @@
+/**
+ * Flags of `check` that say opposite things, or one with nothing to act on,
+ * are bad input (one line, exit 2), not one of them silently dropped.
+ */
+import { describe, expect, it } from 'vitest';
+import { runCli } from './test-cli.ts';
+
+describe('check flags that conflict', () => {
+  it.each([
+    [['--seeds', '10', '--seed', '3'], '--seed S runs that one seed; --seeds N runs N seeds from 1: give one of them'],
+    [['--shard-out', '.tmp-test/never.json'], '--shard-out FILE writes the result of a shard: give --shard I/N too (or leave --shard-out out)'],
+    [['--quiet', '--verbose', '--seeds', '5'], '--quiet prints only the summary and --verbose prints more: give one of them'],
+  ])('%j: exit 2 and one line', async (argv, line) => {
+    const r = await runCli('check', '--swarm-only', ...argv);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual([`outbox-sim: ${line}`]);
+    expect(r.out).toEqual([]);
+  });
+  it('a folder given as a rule file is called a folder', async () => {
+    const r = await runCli('check', '--rules', './properties/', '--seeds', '5');
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(['outbox-sim: rule file ./properties/ is a folder; give the path of a rule file in it (a .ts or .js file whose default export is a rule set)']);
+  });
+});
