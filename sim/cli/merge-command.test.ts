@@ -59,5 +59,9 @@ describe('merge of what is not a shard file', () => {
     const r = await run('merge', shard, '--rules', 'fresh-cycle', '--json');
     expect(r.code).toBe(2);
     expect(r.err).toEqual(['outbox-sim: the shards were made under the catalog rule set fail-closed, not a rule file; leave --rules out (it supplies a rule file the shards were made with)']);
+    // Nor is an --old-rules dropped without a word: these shards ran no older engines.
+    const old = await run('merge', shard, '--old-rules', 'fresh-cycle', '--json');
+    expect(old.code).toBe(2);
+    expect(old.err).toEqual(['outbox-sim: --old-rules fresh-cycle: these shards ran no older engines (check without --old-rules); leave it out']);
   });
 });

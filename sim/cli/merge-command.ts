@@ -27,6 +27,8 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   if (problem !== null) throw new UsageError(problem);
   const { spec, rules: rulesOrigin, oldRules: oldRulesOrigin } = files[0];
   const rules = await shardRules(rulesOrigin, flags.rules, '--rules');
+  // Shards run without older engines: an --old-rules would be ignored, and the user would believe a skewed run was merged.
+  if (oldRulesOrigin === null && flags.oldRules !== undefined) throw new UsageError(`--old-rules ${flags.oldRules}: these shards ran no older engines (check without --old-rules); leave it out`);
   const oldRules = oldRulesOrigin === null ? null : await shardRules(oldRulesOrigin, flags.oldRules, '--old-rules');
   const pair = { rules, rulesOrigin, oldRules, oldRulesOrigin };
   const merged = mergeShards(files.map((f) => f.result));
