@@ -7,28 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ExploreBounds } from './explore.ts';
-import { explorePacked, type PackedSystem } from './explore-packed.ts';
+import { explorePacked } from './explore-packed.ts';
+import { chain } from './test-chain.ts';
 
-/** A chain of `n` states 0, 1, ..., n - 1, with one property violated at `bad` (never when -1). */
-function chain(n: number, bad = -1): PackedSystem<string> {
-  return {
-    width: 1,
-    initial(out) {
-      out[0] = 0;
-    },
-    events: (s) => (s[0] < n - 1 ? ['next'] : []),
-    apply(s, _e, out) {
-      out[0] = s[0] + 1;
-    },
-    expand(s, sink) {
-      if (s[0] >= n - 1) return;
-      sink.out[0] = s[0] + 1;
-      sink.take(0);
-    },
-    always: ['not-bad'],
-    check: (s) => (s[0] === bad ? { property: 'not-bad', subject: '', body: '', layer: '', detail: `state ${bad}` } : null),
-  };
-}
 
 /** `bounds` behind a proxy that counts the reads of each field. */
 function counted(bounds: ExploreBounds): { bounds: ExploreBounds; reads: Map<string | symbol, number> } {

@@ -5,29 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { explore } from './explore.ts';
-import { explorePacked, type PackedSystem } from './explore-packed.ts';
+import { explorePacked } from './explore-packed.ts';
+import { chain } from './test-chain.ts';
 import type { TransitionSystem } from './system.ts';
 
 const LENGTH = 100;
 
 /** A chain of states 0, 1, ..., LENGTH - 1, packed. */
-const packedChain: PackedSystem<string> = {
-  width: 1,
-  initial(out) {
-    out[0] = 0;
-  },
-  events: (s) => (s[0] < LENGTH - 1 ? ['next'] : []),
-  apply(s, _e, out) {
-    out[0] = s[0] + 1;
-  },
-  expand(s, sink) {
-    if (s[0] >= LENGTH - 1) return;
-    sink.out[0] = s[0] + 1;
-    sink.take(0);
-  },
-  always: [],
-  check: () => null,
-};
+const packedChain = chain(LENGTH);
 
 /** The same chain as objects. */
 const objectChain: TransitionSystem<number, string> = {
