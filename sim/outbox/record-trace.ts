@@ -6,7 +6,7 @@
 import type { RuleSet } from '../../model/rules.ts';
 import { shrink } from '../core/shrink.ts';
 import { simulateEvents } from '../core/simulate.ts';
-import type { Violation } from '../core/system.ts';
+import { checkingOnly, type Violation } from '../core/system.ts';
 import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../trace-format.ts';
 import { outboxSystem, type Steppers } from './outbox-system.ts';
 import type { WorldOptions } from './options.ts';
@@ -79,7 +79,8 @@ export function writeCounterexample(
   const shrinkable = doShrink && property !== 'quiet-after-healing';
   const shrunk = shrinkable ? shrink(start, property, outboxReducer(systemFor), 4000) : { scenario: start, stepsBefore: events.length, stepsAfter: events.length, boundHit: false, reruns: 0 };
   const sc = shrunk.scenario;
-  const sim = simulateEvents(sc.system, sc.events, { healStepsMax });
+  // Recorded to this property's violation: its path may pass another's first (explore --continue).
+  const sim = simulateEvents(checkingOnly(sc.system, property), sc.events, { healStepsMax });
   if (sim.violation === null) throw new Error(`internal: the counterexample for ${property} no longer violates when re-run`);
   const steps = traceSteps(sim.initial, sim.steps);
   const header = outboxHeader(pair, seed, sc.options, sim.violation, origin, steps.length, shrinkable ? shrunk.stepsBefore : null);

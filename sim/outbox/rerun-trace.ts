@@ -9,6 +9,7 @@ import { applyChange, stateChange, type Trace } from '../trace-format.ts';
 import { canonicalJson } from '../core/canonical.ts';
 import { rerun, type RerunResult } from '../core/rerun.ts';
 import { simulateEvents } from '../core/simulate.ts';
+import { checkingOnly } from '../core/system.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { outboxMatchKey, recordedOldRules, recordedOptions, recordedWorld, type SuppliedRules } from './from-trace.ts';
 import { outboxSystem } from './outbox-system.ts';
@@ -21,7 +22,10 @@ export type ExactReplay = { identical: true; steps: number } | { identical: fals
 /** Replays a trace exactly under the rules it recorded. */
 export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}): Promise<ExactReplay> {
   const { pair, options } = await recordedWorld(trace.header, supplied);
-  const system = outboxSystem(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
+  const whole = outboxSystem(options, { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) }, steppersFor(pair.rules, pair.oldRules));
+  // A trace of one property replays to its violation, as it was recorded (record-trace.ts): another's met on the way is not its end.
+  const recorded = trace.header.violation;
+  const system = recorded === null ? whole : checkingOnly(whole, recorded.property);
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
   const sim = simulateEvents(system, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
   let before: World = sim.initial;
