@@ -4,7 +4,8 @@
  * a regular file, a place the process may not write. A place that is fine
  * is left as it was (folders the check made are removed again).
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
@@ -83,6 +84,14 @@ describe('checkOutputFolder / checkOutputFile', () => {
     writeFileSync(join(kept, 'x'), '');
     checkOutputFolder('--out', kept);
     expect(readdirSync(kept)).toEqual(['x']);
+  });
+  it('a FIFO (or a device, a socket) given as the file to write is refused, and left as it was', () => {
+    const fifo = join(dir, 'a-fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(() => checkOutputFile('--out', fifo)).toThrow(
+      new UsageError(`--out ${fifo} is not a regular file (a FIFO, a device or a socket), which the write would replace; give a regular file's path, or leave --out out to print to stdout`),
+    );
+    expect(statSync(fifo).isFIFO()).toBe(true);
   });
   it('a folder given as the file to write, and empty names', () => {
     expect(() => checkOutputFile('--out', dir)).toThrow(new UsageError(`--out ${dir} is a folder; give a file name`));

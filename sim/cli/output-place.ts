@@ -147,7 +147,12 @@ export function checkOutputFolder(flag: string, dir: string): void {
 /** Checks that `file` (given by `flag`) can be written atomically; throws a one-line {@link UsageError} when not. */
 export function checkOutputFile(flag: string, file: string): void {
   if (file.trim() === '') throw new UsageError(`${flag} needs a file name`);
-  if (statOf(file)?.isDirectory() === true) throw new UsageError(`${flag} ${file} is a folder; give a file name`);
+  const existing = statOf(file);
+  if (existing?.isDirectory() === true) throw new UsageError(`${flag} ${file} is a folder; give a file name`);
+  // A write is a rename over the path: it would replace a FIFO, a device (as root, /dev/null itself) or a socket with a plain file.
+  if (existing !== null && !existing.isFile()) {
+    throw new UsageError(`${flag} ${file} is not a regular file (a FIFO, a device or a socket), which the write would replace; give a regular file's path${flag === '--out' ? ', or leave --out out to print to stdout' : ''}`);
+  }
   makeAndProbe(flag, file, dirname(file), file);
 }
 
