@@ -8,7 +8,6 @@
  * or 143.
  */
 import { BROKER_MODES } from '../../model/broker.ts';
-import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,6 +25,7 @@ import { IN_PROCESS } from '../rule-values.ts';
 import { replayCommand as replayTraceCommand, shellQuote } from '../../traces/render/facts.ts';
 import { choiceFlag, intFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
+import { atMostOnceAsked } from './opt-in-property.ts';
 import type { Io } from './io.ts';
 import { progressBar } from './progress.ts';
 import { elapsedSeconds, startClock } from './clock.ts';
@@ -269,7 +269,7 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
   const settings = settingsOf(flags);
   const anySetting = Object.keys(settings).length > 0;
-  const atMostOnce = flags.property === undefined ? false : choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once';
+  const atMostOnce = atMostOnceAsked(flags.property, broker);
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);

@@ -22,3 +22,15 @@ describe('check flags that conflict', () => {
     expect(r.err).toEqual(['outbox-sim: rule file ./properties/ is a folder; give the path of a rule file in it (a .ts or .js file whose default export is a rule set)']);
   });
 });
+
+describe('--property at-most-once', () => {
+  it('under a fixed broker mode that keeps no log: exit 2, one line (it could never fail)', async () => {
+    const r = await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--broker', 'id-ok');
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(["outbox-sim: --property at-most-once reads the broker's log of accepted POSTs, which only --broker log keeps: under --broker id-ok it could never fail; add --broker log"]);
+  });
+  it('with --broker log, or the broker drawn per seed, it runs', async () => {
+    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--broker', 'log', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);
+    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);
+  });
+});
