@@ -289,7 +289,6 @@ class CallerAsks {
     private readonly steps: SteadyGraph | null,
     private readonly progressEvery: number,
     private readonly stopEvery: number,
-    private readonly statesMax: number,
   ) {
     this.onProgress = bounds.onProgress;
     this.stopReason = bounds.stopReason;
@@ -319,14 +318,14 @@ class CallerAsks {
     return bytes === 0 ? null : beforeGrowth(bytes);
   }
 
-  /** At `size` states stored: progress every `progressEvery`, a reason to stop every `stopEvery`, then the state bound; why to stop, or null. */
+  /** At `size` states stored: progress every `progressEvery`, a reason to stop every `stopEvery`; why to stop, or null (the state bound is met where a state past it would be stored). */
   atCount(size: number, depth: number): string | null {
     if (size % this.progressEvery === 0) this.onProgress?.(size, depth);
     if (size % this.stopEvery === 0) {
       const stop = this.stopReason?.() ?? null;
       if (stop !== null) return stop;
     }
-    return size >= this.statesMax ? 'max-states' : null;
+    return null;
   }
 }
 
@@ -424,10 +423,8 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
     return false;
   };
   if (check(start, 0, ALL_CHANGED)) return result(false, 'violation');
-  // The initial state is stored too: a bound of 1 is reached before any successor (the loop checks the bound as it stores one).
-  if (seen.size >= statesMax) return result(false, 'max-states');
   watchAt(POSITION_SEARCH, 0);
-  const asks = new CallerAsks(bounds, seen, lively, steps, progressEvery, stopEvery, statesMax);
+  const asks = new CallerAsks(bounds, seen, lively, steps, progressEvery, stopEvery);
   // The path to the state `live` checks, made once (a closure per state would be garbage per state); visit calls it at once or not at all.
   let liveId = 0;
   const livePath = (): E[] => pathTo(liveId);
@@ -505,6 +502,11 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
         stop = asks.growthRefused();
         if (stop !== null) return true;
       }
+      // The bound is met when a state past it would be stored: a world of exactly `statesMax` states is searched whole.
+      if (seen.size >= statesMax && !seen.has(batchPrints[2 * b], batchPrints[2 * b + 1])) {
+        stop = 'max-states';
+        return true;
+      }
       const fresh = seen.add(batchPrints[2 * b], batchPrints[2 * b + 1]);
       if (recording && batchModes[b] !== 0) (steps as SteadyGraph).edge((numbered as NumberedFingerprintSet).last, batchModes[b]);
       if (!fresh) continue;
@@ -518,7 +520,7 @@ export function explorePacked<E>(system: PackedSystem<E>, bounds: ExploreBounds,
       queue.push(state);
       if (queue.bytes > queueBytesMax) queueBytesMax = queue.bytes;
       const size = seen.size;
-      if (size % progressEvery === 0 || size % stopEvery === 0 || size >= statesMax) {
+      if (size % progressEvery === 0 || size % stopEvery === 0) {
         stop = asks.atCount(size, depth);
         if (stop !== null) return true;
       }

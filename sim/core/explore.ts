@@ -340,8 +340,6 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
     return bytes > 0 ? (bounds.beforeGrowth?.(bytes) ?? null) : null;
   };
   if (check(start, 0)) return result(false, 'violation');
-  // The initial state is stored too: a bound of 1 is reached before any successor (the loop checks the bound as it stores one).
-  if (seen.size >= bounds.statesMax) return result(false, 'max-states');
   /**
    * The frontier is the level of `depthMax`, whose successors are not
    * searched: the search is whole only if every one of them is a state
@@ -386,6 +384,8 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
           const t = system.step(s, events[ei]).state;
           const [hi, lo] = printed(t);
           if (seen.has(hi, lo)) continue;
+          // The bound is met when a state past it would be stored: a world of exactly `statesMax` states is searched whole.
+          if (seen.size >= bounds.statesMax) return result(false, 'max-states');
           const refused = growthRefused();
           if (refused !== null) return result(false, refused);
           seen.add(hi, lo);
@@ -398,7 +398,6 @@ export function explore<S, E>(system: TransitionSystem<S, E>, bounds: ExploreBou
             const reason = bounds.stopReason?.() ?? null;
             if (reason !== null) return result(false, reason);
           }
-          if (seen.size >= bounds.statesMax) return result(false, 'max-states');
         }
       }
       level++;
