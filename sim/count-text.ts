@@ -14,3 +14,11 @@ export function countText(x: number): string {
   // toLocaleString keeps the sign of -0.
   return x < 0 || Object.is(x, -0) ? `-${out}` : out;
 }
+
+/**
+ * A count with its noun, singular for exactly one: `1 trace`, `2 traces`,
+ * `1,024 steps`. `plural` for a noun that does not just take an `s`.
+ */
+export function countNoun(n: number, singular: string, plural = `${singular}s`): string {
+  return `${countText(n)} ${n === 1 ? singular : plural}`;
+}

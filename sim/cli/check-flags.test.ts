@@ -29,6 +29,12 @@ describe('--property at-most-once', () => {
     expect(r.code).toBe(2);
     expect(r.err).toEqual(["outbox-sim: --property at-most-once reads the broker's log of accepted POSTs, which only --broker log keeps: under --broker id-ok it could never fail; add --broker log"]);
   });
+  it('explore under its default broker (id-ok) likewise: before, it called the world proved', async () => {
+    const r = await runCli('explore', '--property', 'at-most-once', '--quiet');
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual(["outbox-sim: --property at-most-once reads the broker's log of accepted POSTs, which only --broker log keeps: under --broker id-ok it could never fail; add --broker log"]);
+    expect((await runCli('explore', '--property', 'at-most-once', '--broker', 'log', '--max-states', '3000', '--quiet', '--out', '.tmp-test/amo')).code).toBe(1);
+  });
   it('with --broker log, or the broker drawn per seed, it runs', async () => {
     expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--broker', 'log', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);
     expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);

@@ -62,6 +62,16 @@ describe('outbox-sim explore', () => {
     expect(replay.out).toContain(`trace ${j.violations[0].trace} replays identically: ${j.violations[0].steps} steps, ending in no-silent-loss`);
   });
 
+  it('--por: the trace is called real, not shortest (docs/explore-reduction.md): here it is longer than the shortest', async () => {
+    const plain = await run('explore', '--rules', 'fresh-cycle-after-definite', '--quiet', '--out', tmp);
+    const reduced = await run('explore', '--rules', 'fresh-cycle-after-definite', '--por', '--quiet', '--out', tmp);
+    expect([plain.code, reduced.code]).toEqual([1, 1]);
+    const shortest = /shortest trace \w+: \S+ \((\d+) steps\)/.exec(plain.out);
+    const real = /\n {2}trace \w+: \S+ \((\d+) steps; --por: a real trace, not always the shortest\)/.exec(reduced.out);
+    expect(reduced.out).not.toContain('shortest trace');
+    expect(Number(real?.[1])).toBeGreaterThan(Number(shortest?.[1]));
+  });
+
   it.each([
     ['never-quarantine', 'settled-after-healing', 8],
     ['abandon-at-cap', 'settled-after-healing', 15],

@@ -18,9 +18,9 @@
  * the shared interrupt cell, written by the supervising thread
  * (supervisor.ts) while the command runs on a worker thread.
  */
-import { countText } from '../count-text.ts';
+import { countNoun, countText } from '../count-text.ts';
+import { atMostOnceAsked } from './opt-in-property.ts';
 import { BROKER_MODES } from '../../model/broker.ts';
-import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';
 import { steppersFor } from '../check.ts';
 import { outboxProperties } from '../outbox/properties.ts';
 import { LOOK_AHEAD_STATES, QUIET_AFTER_HEALING } from '../core/explore-liveness.ts';
@@ -100,6 +100,7 @@ const STOP_EVERY = 1000;
 /** The sizes named by flags. */
 export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
   const d = EXPLORE_DEFAULTS;
+  const broker = choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker);
   return {
     ids: intFlag('--ids', flags.ids, d.ids, 1, 2),
     bodiesPerId: intFlag('--bodies', flags.bodies, d.bodiesPerId, 1, 3),
@@ -108,9 +109,9 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     crashesMax: intFlag('--crashes', flags.crashes, d.crashesMax, 0, 10),
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
-    broker: choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker),
+    broker,
     settings: settingsOf(flags),
-    ...(flags.property !== undefined && choiceFlag('--property', flags.property, OPT_IN_PROPERTIES, 'at-most-once') === 'at-most-once' ? { atMostOnce: true } : {}),
+    ...(atMostOnceAsked(flags.property, broker) ? { atMostOnce: true } : {}),
     ...(flags.sameBodies === true ? { sameBodies: true } : {}),
     skew,
   };
@@ -192,7 +193,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countText(statesMax)} state${statesMax === 1 ? '' : 's'}${depthMax === undefined ? '' : `, traces of at most ${depthMax} steps`} and ${countText(memoryMiB)} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);
@@ -251,7 +252,9 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
-    io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
+    // Reduced by --por, the search finds a real trace, not always the shortest one (docs/explore-reduction.md).
+    if (por && r.por !== undefined) io.out(`  trace ${v.trace}: ${terminalText(v.path)} (${countNoun(v.steps, 'step')}; --por: a real trace, not always the shortest)`);
+    else io.out(`  shortest trace ${v.trace}: ${terminalText(v.path)} (${countNoun(v.steps, 'step')})`);
     io.out(`  replay: ${terminalText(v.replay)}`);
   }
   return { code, result };
@@ -289,8 +292,8 @@ function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMa
   if (r.complete) return ['RESULT: no property violated in the whole bounded space (a proof for this world)'];
   if (r.stoppedBy === 'max-depth') {
     return [
-      `WARNING: stopped by ${stopper}: every trace of up to ${depthMax} steps was searched, none longer: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`,
-      `RESULT: no property violated by any trace of up to ${depthMax} steps`,
+      `WARNING: stopped by ${stopper}: every trace of up to ${countNoun(depthMax ?? 0, 'step')} was searched, none longer: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`,
+      `RESULT: no property violated by any trace of up to ${countNoun(depthMax ?? 0, 'step')}`,
     ];
   }
   if (r.stoppedBy === INTERRUPTED) return [`WARNING: stopped by ${stopper}: a partial search, not a proof (complete: false)`, 'RESULT: no property violated in the states searched'];

@@ -96,8 +96,8 @@ export const EXIT_CODES: Readonly<Record<string, readonly (readonly [string, str
     ['2', 'bad input: an unknown --format, an --out that cannot be written'],
   ],
   recheck: [
-    ['0', 'no trace still violates'],
-    ['1', 'a trace still violates'],
+    ['0', 'no trace violates under R'],
+    ['1', 'a trace violates under R (still, another property than recorded, or one that recorded none)'],
     ['2', BAD_INPUT],
   ],
 };

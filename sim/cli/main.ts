@@ -13,6 +13,9 @@ import { terminalSafeIo } from '../terminal-text.ts';
 import { packageVersion } from '../package-version.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
+/** `outbox-sim/cli` is `main(argv, io)`: the type of its `io` too, for a caller to write one. */
+export type { Io } from './io.ts';
+
 /** Every command, in the order the help lists them. */
 export const COMMANDS = ['rules', 'check', 'replay', 'explore', 'merge', 'show', 'receipts', 'compare', 'diff', 'recheck', 'statechart'] as const;
 
@@ -206,7 +209,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
 
   if (defines('recheck')) program
     .command('recheck')
-    .description('re-run every trace of a folder under a rule set: still violates / no longer violates')
+    .description('re-run every trace of a folder under a rule set: still violates / no longer violates (or another property than recorded)')
     .argument('<dir>', 'a folder of .trace.jsonl files')
     .option('--under <name|path>', 'the rule set to re-run them under')
     .option('--rules <name|path>', 'former name of --under')

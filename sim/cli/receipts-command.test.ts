@@ -38,6 +38,22 @@ describe('outbox-sim receipts', () => {
     expect(r.err).toEqual([]);
   });
 
+  it('prints the kernel decisions layer of every row, as --json counts it (docs/receipts.md, \'What each layer counts\')', async () => {
+    type Decisions = { replay: number; call: number; stale: number; unavailable: number };
+    const j = JSON.parse((await run(['--json'])).out[0]) as { conditions: { layers: { decisions: Decisions } }[]; scenarios: { layers: { decisions: Decisions } }[] };
+    const want = [...j.conditions, ...j.scenarios].map(({ layers: { decisions: d } }) => `kernel decisions: replay ${d.replay}, call ${d.call}, stale ${d.stale}, unavailable ${d.unavailable}`);
+    const text = (await run([])).out;
+    expect(text.map((l) => /kernel decisions: [^;]*/.exec(l)?.[0]).filter((m) => m !== undefined)).toEqual(want);
+    // Not all zero: the layer is counted, not just printed.
+    expect(want.some((w) => w.includes('stale 1'))).toBe(true);
+  });
+
+  it('counts of one take the singular', async () => {
+    const text = (await run([])).out.join('\n');
+    expect(text).toContain('(2 callbacks, 1 effect in all)');
+    expect(text).not.toMatch(/\b1 (effects|callbacks|lines|times)\b/);
+  });
+
   it('rejects an unknown flag with one line and exit code 2', async () => {
     const r = await run(['--bogus']);
     expect(r.code).toBe(2);

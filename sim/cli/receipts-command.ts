@@ -8,6 +8,7 @@ import { runConditions, type ConditionResult } from '../receipts/conditions.ts';
 import type { LayerReport } from '../receipts/layers.ts';
 import { runScenarios, type ScenarioResult } from '../receipts/scenarios.ts';
 import type { Io } from './io.ts';
+import { countNoun } from '../count-text.ts';
 
 /** Pads every column of a table of strings to its widest cell. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -16,14 +17,18 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
-/** Two lines of per-layer counts: the disk and the reader, then the callback up to the outside world. */
+/**
+ * Two lines of per-layer counts, every layer of docs/receipts.md ('What each layer counts') in its order:
+ * the disk and the reader, then the kernel's decisions and the callback up to the outside world.
+ */
 function layerLines(l: LayerReport): string[] {
   const refusals = Object.keys(l.refusals).map((k) => `${k} ${l.refusals[k]}`).join(', ') || 'none';
+  const d = l.decisions;
   return [
-    `bytes kept ${l.bytesKept} (${l.lines} lines); reads: found ${l.reads.found}, absent ${l.reads.absent}, corrupt ${l.reads.corrupt}, ` +
+    `bytes kept ${l.bytesKept} (${countNoun(l.lines, 'line')}); reads: found ${l.reads.found}, absent ${l.reads.absent}, corrupt ${l.reads.corrupt}, ` +
       `unknown-version ${l.reads.unknownVersion}, threw ${l.reads.threw}; records read: completed ${l.recordsRead.completed}, ` +
       `pending ${l.recordsRead.pending}, none ${l.recordsRead.none}; rows skipped: corrupt ${l.skipped.corrupt}, unknown-version ${l.skipped.unknownVersion}`,
-    `callbacks ${l.callbacks}; refusals: ${refusals}; attempts created ${l.attempts}; SDK starts ${l.starts}; effects ${l.effects}`,
+    `kernel decisions: replay ${d.replay}, call ${d.call}, stale ${d.stale}, unavailable ${d.unavailable}; callbacks ${l.callbacks}; refusals: ${refusals}; attempts created ${l.attempts}; SDK starts ${l.starts}; effects ${l.effects}`,
   ];
 }
 

@@ -1,11 +1,13 @@
 /**
  * `outbox-sim recheck DIR --under R [--old-rules FILE]`: every trace in a
  * folder, its recorded world re-run under R (as `replay --under` does), as
- * one table: still violates or no longer violates, and the first step at
- * which the run departs from the recording. Exit 1 when any trace still
- * violates. The rules the traces recorded are replaced, so never loaded;
- * older engines' rules recorded as a user's file must be supplied with
- * `--old-rules FILE` (hash-checked). `--rules R` is the former name of
+ * one table: what it violates now against what it recorded, and the first
+ * step at which the run departs from the recording. Exit 1 when any trace
+ * violates under R (still, another property, or one that recorded none).
+ * The rules the traces recorded are replaced, so never loaded; older
+ * engines' rules recorded as a user's file must be supplied with
+ * `--old-rules FILE` (hash-checked): it serves the traces recorded with
+ * one, the others are re-run without it. `--rules R` is the former name of
  * `--under R`: within recheck it has no other meaning.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -13,9 +15,11 @@ import { join } from 'node:path';
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
 import { rerunTrace } from '../outbox/rerun-trace.ts';
+import type { TraceHeader } from '../trace-format.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { terminalText } from '../terminal-text.ts';
+import { countNoun } from '../count-text.ts';
 
 /** Flags of `recheck` as commander gives them. */
 export interface RecheckFlags {
@@ -26,6 +30,32 @@ export interface RecheckFlags {
   json?: boolean;
 }
 
+/** What a re-run under R says of a trace, against the violation it recorded (a diff trace records none). */
+export type RecheckVerdict = 'still violates' | 'violates another property' | 'no longer violates' | 'newly violates' | 'violates nothing';
+
+/** The verdict for a trace that recorded `recorded` and now violates `now` (null: no violation). */
+export function recheckVerdict(recorded: string | null, now: string | null): RecheckVerdict {
+  if (recorded === null) return now === null ? 'violates nothing' : 'newly violates';
+  if (now === null) return 'no longer violates';
+  return now === recorded ? 'still violates' : 'violates another property';
+}
+
+/** The verdict as the table says it, naming both properties when they differ. */
+function verdictText(verdict: RecheckVerdict, recorded: string | null, now: string | null): string {
+  switch (verdict) {
+    case 'still violates': return `still violates (${now})`;
+    case 'violates another property': return `violates ${now} (recorded ${recorded})`;
+    case 'no longer violates': return 'no longer violates';
+    case 'newly violates': return `recorded no violation; now violates ${now}`;
+    case 'violates nothing': return 'recorded no violation; none now';
+  }
+}
+
+/** Whether a trace needs --old-rules: its older engines ran a user's rule file (catalog old rules are taken by name). */
+function needsOldRulesFile(header: TraceHeader): boolean {
+  return header.oldRules !== null && header.oldRules.source !== 'catalog';
+}
+
 export async function recheckCommand(dir: string, flags: RecheckFlags, io: Io): Promise<number> {
   if (flags.under !== undefined && flags.rules !== undefined && flags.under !== flags.rules) throw new UsageError('--rules is the former name of --under: give one of them');
   const under = flags.under ?? flags.rules;
@@ -33,34 +63,50 @@ export async function recheckCommand(dir: string, flags: RecheckFlags, io: Io): 
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder of traces`);
   const files = readdirSync(dir).filter((f) => f.endsWith('.trace.jsonl')).sort();
   if (files.length === 0) throw new UsageError(`${dir} holds no .trace.jsonl files`);
+  const traces = files.map((f) => ({ file: f, trace: readTrace(join(dir, f)) }));
+  // A flag that serves no trace is a mistake worth saying (a wrong folder, a stale command line), not ignoring.
+  if (flags.oldRules !== undefined && !traces.some((t) => needsOldRulesFile(t.trace.header))) {
+    throw new UsageError(`no trace in ${dir} was recorded with older engines running a rule file, so --old-rules ${flags.oldRules} serves none: leave --old-rules out`);
+  }
   const { rules } = await loadRules(under);
   const rows = [];
-  for (const f of files) {
-    const trace = readTrace(join(dir, f));
-    // --old-rules serves the traces whose older engines ran a user's file; the others take theirs from the catalog.
-    const r = await rerunTrace(trace, rules, { oldRules: trace.header.oldRules?.source === 'catalog' ? undefined : flags.oldRules });
+  for (const { file: f, trace } of traces) {
+    let r;
+    try {
+      // A folder may mix traces recorded with a rule file for old rules and without: --old-rules goes only to the former.
+      r = await rerunTrace(trace, rules, { oldRules: needsOldRulesFile(trace.header) ? flags.oldRules : undefined });
+    } catch (e) {
+      // In a folder of traces, a refusal must say which trace it is about.
+      if (e instanceof UsageError) throw new UsageError(`${join(dir, f)}: ${e.message}`);
+      throw e;
+    }
+    const recordedProperty = trace.header.violation?.property ?? null;
+    const property = r.violation?.property ?? null;
     rows.push({
       trace: trace.id,
       file: f,
       recordedRules: trace.header.rules.name,
-      recordedProperty: trace.header.violation?.property ?? null,
-      verdict: r.violation !== null ? 'still violates' : 'no longer violates',
-      property: r.violation?.property ?? null,
+      recordedProperty,
+      verdict: recheckVerdict(recordedProperty, property),
+      property,
       departedAt: r.departedAt,
       departedLabel: r.departedAt !== null ? (trace.steps[r.departedAt - 1]?.label ?? null) : null,
     });
   }
-  const still = rows.some((r) => r.verdict === 'still violates');
+  // Exit 1 for a violation under R on any recorded world, whatever the trace recorded (see the verdicts above).
+  const violates = rows.some((r) => r.property !== null);
   if (flags.json) {
     io.out(JSON.stringify({ rules: rules.name, rows }));
-    return still ? 1 : 0;
+    return violates ? 1 : 0;
   }
-  io.out(`outbox-sim recheck ${terminalText(dir)} under ${terminalText(rules.name)}: ${rows.length} traces`);
-  io.out(`${'trace'.padEnd(14)}${'recorded'.padEnd(50)}${'verdict'.padEnd(40)}departs at`);
-  for (const r of rows) {
+  const verdicts = rows.map((r) => verdictText(r.verdict, r.recordedProperty, r.property));
+  const verdictWidth = Math.max(40, ...verdicts.map((v) => terminalText(v).length + 2));
+  io.out(`outbox-sim recheck ${terminalText(dir)} under ${terminalText(rules.name)}: ${countNoun(rows.length, 'trace')}`);
+  io.out(`${'trace'.padEnd(14)}${'recorded'.padEnd(50)}${'verdict'.padEnd(verdictWidth)}departs at`);
+  rows.forEach((r, i) => {
     io.out(
-      `${r.trace.padEnd(14)}${terminalText(`${r.recordedRules}: ${r.recordedProperty ?? '-'}`).padEnd(50)}${`${r.verdict}${r.property ? ` (${r.property})` : ''}`.padEnd(40)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${terminalText(r.departedLabel ?? '?')})`}`,
+      `${r.trace.padEnd(14)}${terminalText(`${r.recordedRules}: ${r.recordedProperty ?? 'no violation'}`).padEnd(50)}${terminalText(verdicts[i]).padEnd(verdictWidth)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${terminalText(r.departedLabel ?? '?')})`}`,
     );
-  }
-  return still ? 1 : 0;
+  });
+  return violates ? 1 : 0;
 }

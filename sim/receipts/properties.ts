@@ -9,6 +9,7 @@ import { encodeRow, parseLine, type ReceiptRow } from '../../model/receipts/row.
 import { totalStarts } from '../../model/receipts/executor.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { ReceiptsWorld } from './world.ts';
+import { countNoun } from '../count-text.ts';
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
   return { property, subject, body, layer, detail };
@@ -25,7 +26,7 @@ export const noSecondStartPerKey: Property<ReceiptsWorld> = {
       if (n > 1) {
         const callbacks = w.counts.callbacksByKey[key] ?? 0;
         return violation('no-second-start-per-key', key, String(n), 'start',
-          `key ${key} was started ${n} times by the SDK (${callbacks} callbacks, ${w.sdk.effects} effects in all)`);
+          `key ${key} was started ${n} times by the SDK (${countNoun(callbacks, 'callback')}, ${countNoun(w.sdk.effects, 'effect')} in all)`);
       }
     }
     return null;
