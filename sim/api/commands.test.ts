@@ -4,7 +4,7 @@
  * values, and the vitest helper fails with the violation's summary, trace
  * path and replay command.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,33 @@ describe('library API', () => {
     expect(await replay({ trace: v.path, under: 'properties/mutants/corrupt-as-absent.ts' })).toMatchObject({ trace: v.trace, verdict: 'still violates', property: v.property, departedAt: null });
     expect(await replay({ trace: v.path, under: corruptAsAbsent })).toMatchObject({ verdict: 'still violates', departedAt: null });
     expect(await replay({ trace: v.path, under: failClosed })).toMatchObject({ verdict: 'no longer violates' });
+    // No file to replay it exactly with: the refusal says what replays it.
+    await expect(replay({ trace: v.path })).rejects.toThrow(
+      /^the trace was recorded from the rule set mutant-corrupt-as-absent given as a value, not from a file, so it cannot be replayed exactly: pass under with that rule set, /,
+    );
+  });
+
+  it('loads, probes and copies a rule file once per content, however many calls run it; an edited file afresh', async () => {
+    // The file counts its evaluations (its module's top level) in a global of its own.
+    const path = join(dir, 'counted.ts');
+    const evaluations = (): number => (globalThis as { __outboxSimCounted?: number }).__outboxSimCounted ?? 0;
+    const write = (summary: string) =>
+      writeFileSync(path, `import { extendRules, failClosed } from 'outbox-sim';
+const g = globalThis as { __outboxSimCounted?: number };
+g.__outboxSimCounted = (g.__outboxSimCounted ?? 0) + 1;
+export default extendRules(failClosed, { name: 'counted', summary: '${summary}' });
+`);
+    write('fail-closed, counted');
+    const out = join(dir, 'counted');
+    await check({ rules: path, seeds: 1, swarmOnly: true, out });
+    // The rule set, the probe's two copies (rules-state-probe.ts) and the copy a check's witnesses run in again.
+    expect(evaluations()).toBe(4);
+    for (let i = 0; i < 3; i++) await check({ rules: path, seeds: 1, swarmOnly: true, out });
+    await explore({ rules: path, maxStates: 10, out });
+    expect(evaluations()).toBe(4);
+    write('fail-closed, counted, edited');
+    await check({ rules: path, seeds: 1, swarmOnly: true, out });
+    expect(evaluations()).toBe(8);
   });
 
   it('a catalog rule set given as a value is named by its catalog name', async () => {

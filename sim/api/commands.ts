@@ -12,9 +12,10 @@
  * file is loaded in this thread, without the watchdog the command line puts
  * around it (a test runner's own timeout stands in for it).
  */
-import { settingFlagValues } from '../cli/world-settings.ts';
-import type { BrokerMode } from '../../model/types.ts';
-import type { RuleSet } from '../../model/rules.ts';
+import type { CheckOptions, CompareOptions, DiffOptions, ExploreOptions, ReplayOptions, RulesInput, WorldSizeOptions } from './options.ts';
+import { checkedOptions } from './option-keys.ts';
+import { settingFlagsOf } from './setting-options.ts';
+import { valueTraceRefusal } from './value-traces.ts';
 import { runCheck, type CheckFlags, type CheckResult } from '../cli/check-command.ts';
 import { runExplore, type ExploreFlags, type ExploreResult } from '../cli/explore-command.ts';
 import { runCompare, type CompareResult } from '../cli/compare-command.ts';
@@ -38,109 +39,7 @@ export type { CompareRow } from '../cli/compare-command.ts';
 export type { DiffSide } from '../cli/diff-command.ts';
 export { UsageError };
 
-/** A rule set: a catalog name (`'fail-closed'`), a path to a rule file (`'./rules/mine.ts'`), or a {@link RuleSet} value. */
-export type RulesInput = string | RuleSet;
-
-/** Options of {@link check}; each is the command's flag of the same name. */
-export interface CheckOptions {
-  /** Default `'fail-closed'`. */
-  rules?: RulesInput;
-  /** Older engines running beside (version skew). */
-  oldRules?: RulesInput;
-  /** Number of seeds (default 5000). */
-  seeds?: number;
-  /** Run this one seed only. */
-  seed?: number;
-  broker?: BrokerMode;
-  /**
-   * World settings that event kinds declare (docs/faults.md), by name, e.g.
-   * `{ dedupeWindow: 3 }`; each is the command's flag of that setting.
-   */
-  settings?: Readonly<Record<string, number>>;
-  property?: 'at-most-once';
-  /** The operator's budget of actions for every seed (default: drawn per seed). */
-  operator?: number;
-  /** Run the seeded swarm only, not the small worlds explored first. */
-  swarmOnly?: boolean;
-  /** Explore the small worlds only, no swarm (no `seeds`, `seed` or `shard` then). */
-  smallWorldsOnly?: boolean;
-  /** Where counterexample traces are written (default `traces/found`). */
-  out?: string;
-  /** Worker threads (default 1); a rule set given as a value runs on one. */
-  workers?: number;
-  /** Only shard `index` (1-based) of `count` of the seeds; the shard file is written to `shardOut`. */
-  shard?: { index: number; count: number };
-  shardOut?: string;
-}
-
-/** The sizes of one bounded world (explore, diff); each is the command's flag of the same name. */
-export interface WorldSizeOptions {
-  ids?: number;
-  bodies?: number;
-  engines?: number;
-  attempts?: number;
-  crashes?: number;
-  corruptions?: number;
-  operator?: number;
-  broker?: BrokerMode;
-}
-
-/** Options of {@link explore}. */
-export interface ExploreOptions extends WorldSizeOptions {
-  rules?: RulesInput;
-  oldRules?: RulesInput;
-  /**
-   * World settings that event kinds declare (docs/faults.md), by name, e.g.
-   * `{ dedupeWindow: 3 }`; each is the command's flag of that setting.
-   */
-  settings?: Readonly<Record<string, number>>;
-  property?: 'at-most-once';
-  /** False: store every state (`--no-symmetry`); default: one per class of states equal up to renaming engine pids. */
-  symmetry?: boolean;
-  /** Partial-order reduction (`--por`, docs/explore-reduction.md): the `always` properties only; not with `maxDepth`. */
-  por?: boolean;
-  maxStates?: number;
-  maxDepth?: number;
-  /** MiB; default 70% of the machine. */
-  maxMemory?: number;
-  /** States the lasso search may take ahead of the search for early answers (`--look-ahead`, docs/properties.md); verdicts do not depend on it. */
-  lookAhead?: number;
-  /** Go on after a violation: every property violated, each with its shortest trace. */
-  continue?: boolean;
-  out?: string;
-}
-
-/** Options of {@link replay}. */
-export interface ReplayOptions {
-  /** The .trace.jsonl file. */
-  trace: string;
-  /** The rule file the trace was recorded with (its content hash must match). */
-  rules?: string;
-  /** The rule file the trace's older engines ran. */
-  oldRules?: string;
-  /** Re-run the recorded world under these rules instead of replaying exactly. */
-  under?: RulesInput;
-}
-
-/** Options of {@link compare}. */
-export interface CompareOptions {
-  /** The rule sets, one row each. */
-  rules: RulesInput[];
-  seeds?: number;
-  maxStates?: number;
-  workers?: number;
-  out?: string;
-}
-
-/** Options of {@link diff}. */
-export interface DiffOptions extends WorldSizeOptions {
-  /** The rule set in use. */
-  old: RulesInput;
-  /** The proposed rule set. */
-  new: RulesInput;
-  maxStates?: number;
-  out?: string;
-}
+export type { RulesInput, CheckOptions, ExploreOptions, ReplayOptions, CompareOptions, DiffOptions, WorldSizeOptions, WorldSettingOptions } from './options.ts';
 
 let silent: Promise<Io> | undefined;
 
@@ -174,22 +73,36 @@ function text(n: number | undefined): string | undefined {
 }
 
 function sizeFlags(o: WorldSizeOptions): ExploreFlags {
-  return { ids: text(o.ids), bodies: text(o.bodies), engines: text(o.engines), attempts: text(o.attempts), crashes: text(o.crashes), corruptions: text(o.corruptions), operator: text(o.operator), broker: o.broker };
+  return {
+    ids: text(o.ids),
+    bodies: text(o.bodies),
+    ...(o.sameBodies === true ? { sameBodies: true } : {}),
+    engines: text(o.engines),
+    attempts: text(o.attempts),
+    crashes: text(o.crashes),
+    corruptions: text(o.corruptions),
+    operator: text(o.operator),
+    broker: o.broker,
+  };
 }
 
 /** `outbox-sim check`: seeded worlds full of faults; resolves to the report `check --json` prints. */
-export async function check(options: CheckOptions = {}): Promise<CheckResult> {
+export async function check(given?: CheckOptions): Promise<CheckResult> {
+  const options = checkedOptions<CheckOptions>('check', given);
   const flags: CheckFlags = {
     rules: optionalSpec(options.rules),
     oldRules: optionalSpec(options.oldRules),
     seeds: text(options.seeds),
     seed: text(options.seed),
     broker: options.broker,
-    ...settingFlagValues(options.settings),
+    ...settingFlagsOf(options),
     property: options.property,
     operator: text(options.operator),
     swarmOnly: options.swarmOnly,
     smallWorldsOnly: options.smallWorldsOnly,
+    // As commander gives --no-symmetry: false only when asked.
+    ...(options.symmetry === false ? { symmetry: false } : {}),
+    ...(options.stopOnFirst === true ? { stopOnFirst: true } : {}),
     out: options.out,
     workers: text(options.workers),
     shard: options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`,
@@ -203,12 +116,13 @@ export async function check(options: CheckOptions = {}): Promise<CheckResult> {
 }
 
 /** `outbox-sim explore`: exhaustive search of one bounded world; resolves to what `explore --json` prints. */
-export async function explore(options: ExploreOptions = {}): Promise<ExploreResult> {
+export async function explore(given?: ExploreOptions): Promise<ExploreResult> {
+  const options = checkedOptions<ExploreOptions>('explore', given);
   const flags: ExploreFlags = {
     ...sizeFlags(options),
     rules: optionalSpec(options.rules),
     oldRules: optionalSpec(options.oldRules),
-    ...settingFlagValues(options.settings),
+    ...settingFlagsOf(options),
     property: options.property,
     maxStates: text(options.maxStates),
     maxDepth: text(options.maxDepth),
@@ -224,12 +138,19 @@ export async function explore(options: ExploreOptions = {}): Promise<ExploreResu
 }
 
 /** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
-export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
+export async function replay(given: ReplayOptions): Promise<ReplayResult> {
+  const options = checkedOptions<ReplayOptions>('replay', given);
+  try {
+    return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
+  } catch (err) {
+    throw (options.under === undefined ? valueTraceRefusal(options.trace, err) : null) ?? err;
+  }
 }
 
 /** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */
-export async function compare(options: CompareOptions): Promise<CompareResult> {
+export async function compare(given: CompareOptions): Promise<CompareResult> {
+  const options = checkedOptions<CompareOptions>('compare', given);
+  if (!Array.isArray(options.rules)) throw new UsageError("compare's rules is an array of rule sets (catalog names, paths or values), one row each");
   const specs = options.rules.map(specOf);
   if ((options.workers ?? 1) > 1 && specs.some(isValueSpec)) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
@@ -238,6 +159,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
 }
 
 /** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
-export async function diff(options: DiffOptions): Promise<DiffResult> {
+export async function diff(given: DiffOptions): Promise<DiffResult> {
+  const options = checkedOptions<DiffOptions>('diff', given);
   return (await runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, await silentIo())).result;
 }

@@ -8,9 +8,14 @@
  *
  * or, as a matcher: `expect.extend(outboxMatchers)`, then
  * `expect(report).toHoldEveryProperty()`. Neither imports vitest: a failure
- * is a thrown error (which any runner reports) or a matcher result.
+ * is a thrown error (which any runner reports) or a matcher result. Only the
+ * declarations name vitest: importing this module adds the matcher to
+ * vitest's types (the `declare module 'vitest'` below), so that call
+ * type-checks in a user's strict project without a declaration of theirs.
  */
 import type { CheckResult, CompareResult, ExploreResult } from './commands.ts';
+// Types only, erased from the JavaScript: the augmentation at the end needs vitest's declarations in the program.
+import type {} from 'vitest';
 
 /** A result that can hold or break properties: what `check`, `explore` and `compare` resolve to. */
 export type CheckedResult = CheckResult | ExploreResult | CompareResult;
@@ -20,6 +25,12 @@ export interface FailureLine {
   summary: string;
   path: string | null;
   replay: string | null;
+}
+
+/** A failure of a check or an explore, which write a trace for each: its path and replay command are there. */
+export interface TracedFailure extends FailureLine {
+  path: string;
+  replay: string;
 }
 
 /** How strict {@link expectHolds} is. */
@@ -32,7 +43,13 @@ export interface HoldsOptions {
   proof?: boolean;
 }
 
-/** The violations of a result, one line each (an empty list: every property held). */
+/**
+ * The violations of a result, one line each (an empty list: every property
+ * held). A check's list starts with its small worlds' violations, which its
+ * `violations` (the swarm's) leave out: a check can fail on them alone.
+ */
+export function failuresOf(result: CheckResult | ExploreResult): TracedFailure[];
+export function failuresOf(result: CheckedResult): FailureLine[];
 export function failuresOf(result: CheckedResult): FailureLine[] {
   if ('rows' in result) {
     return result.rows
@@ -89,3 +106,11 @@ export const outboxMatchers = {
     return { pass: message === null, message: () => message ?? 'expected a violation, and every property held' };
   },
 };
+
+declare module 'vitest' {
+  // Merged into vitest's own `Matchers<T = any>` (its assertions and `expect.extend` read it): a default may not be given twice.
+  interface Matchers<T> {
+    /** Passes when every property held ({@link expectHolds}); fails with each violation's summary, trace and replay command. */
+    toHoldEveryProperty(options?: HoldsOptions): T;
+  }
+}
