@@ -31,6 +31,7 @@ const OTHER_WORDS: readonly (readonly [string, string, string])[] = [
   ['traces/render/html.ts', 'step', 'an HTML data field: the step a violation was seen at'],
   ['traces/render/html-client.ts', 'step', "an ARIA value (aria-current='step')"],
   ['traces/render/markdown.ts', 'step', 'a table column header'],
+  ['sim/cli/explore-command.ts', 'step', 'the noun of a count of steps ("1 step", "16 steps")'],
   ['sim/outbox/decision-cases.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), and its plain case"],
   ['sim/outbox/decision-cases.ts', 'resubmit', 'the operator action the requeue decision is told of (OperatorAction, model/rules.ts)'],
 ];
