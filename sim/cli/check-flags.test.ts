@@ -2,8 +2,14 @@
  * Flags of `check` that say opposite things, or one with nothing to act on,
  * are bad input (one line, exit 2), not one of them silently dropped.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './test-cli.ts';
+
+mkdirSync('.tmp-test', { recursive: true });
+const tmp = mkdtempSync(join('.tmp-test', 'check-flags-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('check flags that conflict', () => {
   it.each([
@@ -33,10 +39,10 @@ describe('--property at-most-once', () => {
     const r = await runCli('explore', '--property', 'at-most-once', '--quiet');
     expect(r.code).toBe(2);
     expect(r.err).toEqual(["outbox-sim: --property at-most-once reads the broker's log of accepted POSTs, which only --broker log keeps: under --broker id-ok it could never fail; add --broker log"]);
-    expect((await runCli('explore', '--property', 'at-most-once', '--broker', 'log', '--max-states', '3000', '--quiet', '--out', '.tmp-test/amo')).code).toBe(1);
+    expect((await runCli('explore', '--property', 'at-most-once', '--broker', 'log', '--max-states', '3000', '--quiet', '--out', tmp)).code).toBe(1);
   });
   it('with --broker log, or the broker drawn per seed, it runs', async () => {
-    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--broker', 'log', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);
-    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--json', '--out', '.tmp-test/amo')).code).not.toBe(2);
+    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--broker', 'log', '--json', '--out', tmp)).code).not.toBe(2);
+    expect((await runCli('check', '--swarm-only', '--seeds', '5', '--property', 'at-most-once', '--json', '--out', tmp)).code).not.toBe(2);
   });
 });
