@@ -13,14 +13,18 @@ function whereOf(slot: WatchSlot): string {
   return slot.mode === POSITION_RUN ? `; at seed ${slot.a}, step ${slot.b}` : slot.mode === POSITION_SEARCH ? `; at search depth ${slot.a}` : '';
 }
 
+/** The decision a slot's call is in, by name. */
+function decisionOf(slot: WatchSlot): string {
+  return DECISIONS[slot.what - 1] ?? `decision #${slot.what}`;
+}
+
 /** The one line for a call or import that did not return within the budget. */
 export function hungLine(slot: WatchSlot, seconds: number): string {
   const budget = `within ${seconds} s (--decision-timeout)`;
   if (slot.what === WATCH_IMPORT) {
     return `rule file ${slot.label ?? '?'}: its import did not finish ${budget}: is there a loop at the top level of the file?`;
   }
-  const decision = DECISIONS[slot.what - 1] ?? `decision #${slot.what}`;
-  return `rule set ${slot.label ?? '?'}: ${decision} did not return ${budget}${whereOf(slot)}`;
+  return `rule set ${slot.label ?? '?'}: ${decisionOf(slot)} did not return ${budget}${whereOf(slot)}`;
 }
 
 /**
@@ -39,8 +43,7 @@ export function endedLine(slots: readonly WatchSlot[], exitCode: number): string
     return `rule file ${busy.label ?? '?'}: its import never finished: it waits at the top level on something that never comes (a top-level await of a promise nothing settles); let the file finish loading`;
   }
   if (busy !== undefined) {
-    const decision = DECISIONS[busy.what - 1] ?? `decision #${busy.what}`;
-    return `rule set ${busy.label ?? '?'}: ${decision} ended the command from inside the call (process.exit?)${whereOf(busy)}: nothing was checked; a decision must return its answer`;
+    return `rule set ${busy.label ?? '?'}: ${decisionOf(busy)} ended the command from inside the call (process.exit?)${whereOf(busy)}: nothing was checked; a decision must return its answer`;
   }
   return `the command ended before its result (its thread exited with code ${exitCode}), as a rule file that calls process.exit ends it: nothing was checked; a rule file must not end the process`;
 }

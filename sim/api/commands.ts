@@ -15,7 +15,6 @@
 import type { CheckOptions, CompareOptions, DiffOptions, ExploreOptions, ReplayOptions, RulesInput, WorldSizeOptions } from './options.ts';
 import { checkedOptions } from './option-keys.ts';
 import { settingFlagsOf } from './setting-options.ts';
-import { valueTraceRefusal } from './value-traces.ts';
 import { runCheck, type CheckFlags, type CheckResult } from '../cli/check-command.ts';
 import { runExplore, type ExploreFlags, type ExploreResult } from '../cli/explore-command.ts';
 import { runCompare, type CompareResult } from '../cli/compare-command.ts';
@@ -140,11 +139,7 @@ export async function explore(given?: ExploreOptions): Promise<ExploreResult> {
 /** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
 export async function replay(given: ReplayOptions): Promise<ReplayResult> {
   const options = checkedOptions<ReplayOptions>('replay', given);
-  try {
-    return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
-  } catch (err) {
-    throw (options.under === undefined ? valueTraceRefusal(options.trace, err) : null) ?? err;
-  }
+  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
 }
 
 /** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */

@@ -325,10 +325,11 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
       const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
       // With several workers a lower seed may come back later: its trace replaces the one written first,
       // so the traces left are those of one worker.
-      if (have !== undefined && have.trace.path !== trace.path) rmSync(have.trace.path, { force: true });
+      const replaced = have !== undefined && have.trace.path !== trace.path ? have : null;
+      if (replaced !== null) rmSync(replaced.trace.path, { force: true });
       early.set(p, { seed: c.seed, trace });
       // The file printed before is gone: say so, so that its replay line above is not followed.
-      const replaces = have !== undefined && have.trace.path !== trace.path ? `; it replaces seed ${have.seed}'s trace printed above` : '';
+      const replaces = replaced !== null ? `; it replaces seed ${replaced.seed}'s trace printed above` : '';
       io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)${replaces}`);
       io.out(`    replay: ${replayCommand(trace.path, pair)}`);
     }

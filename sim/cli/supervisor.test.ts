@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decisionTimeoutSeconds, endedLine, hungLine, needsSupervisor } from './supervisor.ts';
+import { decisionTimeoutSeconds, needsSupervisor } from './supervisor.ts';
+import { endedLine, hungLine } from '../watch-lines.ts';
 import { POSITION_NONE, POSITION_RUN, POSITION_SEARCH, WATCH_IDLE, WATCH_IMPORT } from '../watch.ts';
 
 mkdirSync('.tmp-test', { recursive: true });

@@ -27,8 +27,6 @@ import { findPackage } from '../package-version.ts';
 import { newWatchBuffer, POSITION_RUN, readWatch, WATCH_IDLE, type WatchSlot } from '../watch.ts';
 import { endedLine, hungLine } from '../watch-lines.ts';
 
-export { endedLine, hungLine } from '../watch-lines.ts';
-
 /** Default budget of one decision call or one rule file's import, in seconds. */
 export const DECISION_TIMEOUT_DEFAULT = 5;
 

@@ -8,6 +8,8 @@
 import { catalogRules } from '../../model/catalog/index.ts';
 import { loadRules } from '../rules-loader.ts';
 import { UsageError } from '../usage-error.ts';
+import { IN_PROCESS } from '../rule-values.ts';
+import { terminalText } from '../terminal-text.ts';
 import type { TraceHeader, TraceRules } from '../trace-format.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import type { RulesPair } from './record-trace.ts';
@@ -39,6 +41,12 @@ export async function recordedRules(recorded: TraceRules, supplied: string | und
       throw new UsageError(`the trace was recorded under the catalog rule set ${recorded.name}, not a rule file: ${flag} supplies a rule file a trace was recorded with${instead}`);
     }
     return rules;
+  }
+  // A rule set given to the library as a value names no file: what replays its trace is that rule set, as `under`.
+  if (recorded.source === IN_PROCESS) {
+    throw new UsageError(
+      `the trace was recorded from the rule set ${terminalText(recorded.name)} given as a value, not from a file, so it cannot be replayed exactly: pass under with that rule set, replay({ trace, under: theRuleSet }), or with the path of the file that exports it (replay --under FILE)`,
+    );
   }
   if (typeof recorded.hash !== 'string') throw new UsageError(`the trace names the rule file ${recorded.source} without its content hash, so no file can be checked against it`);
   if (supplied === undefined) {
