@@ -75,7 +75,7 @@ export function failureMessage(result: CheckedResult, options: HoldsOptions = {}
     if (f.replay !== null) lines.push(`  replay: ${f.replay}`);
   }
   if ('interrupted' in result && result.interrupted !== null) lines.push(`interrupted (${result.interrupted.signal}): ${result.interrupted.runs} of ${result.interrupted.seeds} seeds ran`);
-  if (options.proof === true && 'proof' in result && result.ok && !result.complete) lines.push(`no proof: the search stopped at ${result.stoppedBy ?? 'a bound'} after ${result.states} states`);
+  if (options.proof === true && 'proof' in result && result.ok && !result.complete) lines.push(`no proof: the search stopped at ${result.stopDetail ?? result.stoppedBy ?? 'a bound'} after ${result.states} states`);
   return lines.length === 0 ? null : lines.join('\n');
 }
 

@@ -125,6 +125,22 @@ function stopperOfInterrupt(cause: StopCause | null): string {
   return cause === 'save' ? 'a save of a watched file (the search was of the version before)' : `an interrupt (${cause ?? 'signal'})`;
 }
 
+/** What can end an exploration short of the whole space (`ExploreResult.stoppedBy`). */
+export type ExploreStop = 'violation' | 'max-states' | 'max-depth' | 'memory' | 'interrupted' | 'saved';
+
+/**
+ * The search's stop reason as a fixed word, and its detail: the memory guard
+ * says what it read ("memory (resident 812 MiB, ...)"), and an interrupt is
+ * told apart from a watch's save by what requested it.
+ */
+export function stopOf(stoppedBy: string | null, cause: StopCause | null): { stoppedBy: ExploreStop | null; stopDetail: string | null } {
+  if (stoppedBy === null) return { stoppedBy: null, stopDetail: null };
+  if (stoppedBy === INTERRUPTED) return { stoppedBy: cause === 'save' ? 'saved' : 'interrupted', stopDetail: null };
+  if (stoppedBy === 'violation' || stoppedBy === 'max-states' || stoppedBy === 'max-depth') return { stoppedBy, stopDetail: null };
+  if (stoppedBy.startsWith('memory')) return { stoppedBy: 'memory', stopDetail: stoppedBy };
+  throw new Error(`explore: a search stopped by an unknown reason: ${stoppedBy}`);
+}
+
 /** A violation an exploration found, with its shortest trace. */
 export interface ExploreViolation {
   property: string;
@@ -139,7 +155,15 @@ export interface ExploreViolation {
 export interface ExploreResult {
   ok: boolean;
   complete: boolean;
-  stoppedBy: string | null;
+  /**
+   * What ended the search short of the whole space, as a fixed word a script
+   * can match: the first violation, a bound (`max-states`, `max-depth`,
+   * `memory`), a signal (`interrupted`) or a save of a watched file under
+   * `--watch` (`saved`); null when the whole space was searched.
+   */
+  stoppedBy: ExploreStop | null;
+  /** The stop in a person's words where the word alone does not say it (a memory stop's readings), else null. */
+  stopDetail: string | null;
   /** No violation and the whole bounded space searched. */
   proof: boolean;
   checked: string[];
@@ -235,7 +259,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
   const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
-  const result: ExploreResult = { ok, complete: r.complete, stoppedBy: r.stoppedBy, proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, por: porOf(r, por), violations };
+  const result: ExploreResult = { ok, complete: r.complete, ...stopOf(r.stoppedBy, signal), proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, por: porOf(r, por), violations };
   if (flags.json) {
     io.out(JSON.stringify(result));
     return { code, result };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { removeDir, tempDir } from '../../traces/render/test-traces.ts';
 import type { CheckReport } from '../check-report.ts';
-import { clearInterrupt, requestInterrupt } from '../interrupt.ts';
+import { clearInterrupt, clearStale, requestInterrupt, requestStale } from '../interrupt.ts';
 import type { InterruptedRun } from './check-command.ts';
 import { runCli as run } from './test-cli.ts';
 
@@ -103,6 +103,23 @@ describe('explore, interrupted in-process', () => {
     // Stopped at the first poll after the request, long before the whole space (19,823 states).
     expect(j.states).toBeGreaterThan(0);
     expect(j.states).toBeLessThan(19_063);
+  }, 60_000);
+
+  it('a save of a watched file stops it too, and the JSON says saved, not interrupted', async () => {
+    const rss = process.memoryUsage.rss.bind(process.memoryUsage);
+    let calls = 0;
+    vi.spyOn(process.memoryUsage, 'rss').mockImplementation(() => {
+      calls++;
+      if (calls === 2) requestStale();
+      return rss();
+    });
+    try {
+      const r = await run('explore', '--json', '--out', join(dir, 'explore-saved'));
+      const j = JSON.parse(r.out.join('\n')) as { complete: boolean; stoppedBy: string; stopDetail: string | null };
+      expect(j).toMatchObject({ complete: false, stoppedBy: 'saved', stopDetail: null });
+    } finally {
+      clearStale();
+    }
   }, 60_000);
 
   it('the text summary names the interrupt and says the search is partial (exit 143 for SIGTERM)', async () => {
