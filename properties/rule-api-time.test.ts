@@ -23,6 +23,8 @@ import retryBackoff from './rule-api/retry-backoff.ts';
 import retryWindow from './rule-api/retry-window.ts';
 import retryWindowUnparked from './rule-api/retry-window-unparked.ts';
 import retryWindowDishonest from './rule-api/retry-window-dishonest.ts';
+import evidenceExpires, { EXPIRY } from './rule-api/evidence-expires.ts';
+import retryBackoffLong, { BACKOFF as LONG_BACKOFF } from './rule-api/retry-backoff-long.ts';
 
 /** `outbox-sim explore` with the eventually properties, every violated property listed. */
 function search(rules: RuleSet, sizes: Partial<ExploreSizes>) {
@@ -164,3 +166,59 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
     expect(violated(retryBackoff)).toEqual([]);
   }, 120_000);
 });
+
+describe('long waits: windows of tens to thousands of ticks pass (docs/faults.md, long-wait)', () => {
+  /** The suite's clock world (sim/small-worlds.ts), with long waits of `jump` ticks. */
+  const clockWorld = (jump: number): Partial<ExploreSizes> => ({ bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump } });
+
+  it(`an expiry of the sign of a stored body after ${EXPIRY} ticks is found in the suite's clock world, and only with long waits`, () => {
+    expect(EXPIRY).toBeGreaterThan(64);
+    const found = search(evidenceExpires, clockWorld(1_000));
+    expect(found.found).toContain('honest-park');
+    const path = found.paths[found.found.indexOf('honest-park')];
+    expect(path.some((l) => l.startsWith('long wait to tick '))).toBe(true);
+    // A tick at a time, the clock stops at the horizon long before the sign expires.
+    expect(search(evidenceExpires, clockWorld(0)).found).not.toContain('honest-park');
+    expect(search(failClosed, clockWorld(1_000)).found).toEqual([]);
+  });
+
+  /** The properties violated over seeds 1-300 of the swarm with a clock, and the jump given. */
+  const violatedInSwarm = (rules: RuleSet, settings: Readonly<Record<string, number>>): string[] => {
+    const steppers = steppersFor(rules, null);
+    const found = new Set<string>();
+    for (let seed = 1; seed <= 300; seed++) {
+      const options = swarmOptions(seed, { settings });
+      const r = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
+      if (r.violation !== null) found.add(r.violation.property);
+    }
+    return [...found].sort();
+  };
+
+  it(`a back-off of ${LONG_BACKOFF} ticks is no retrying forever: the liveness phase passes it by long waits (without them, reported busy)`, () => {
+    expect(violatedInSwarm(retryBackoffLong, { ticks: 64, lease: 2 })).toEqual([]);
+    expect(violatedInSwarm(retryBackoffLong, { ticks: 64, lease: 2, jump: 0 })).toContain('quiet-after-healing');
+  }, 120_000);
+
+  it('the swarm draws long waits for every seed, 2 to 100,000 ticks, and a world without a clock has none', () => {
+    const jumps = Array.from({ length: 400 }, (_, i) => swarmOptions(i + 1).settings?.jump ?? 0);
+    expect(Math.min(...jumps)).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...jumps)).toBeLessThanOrEqual(100_000);
+    // Spread over the orders of magnitude: some of a few ticks, some of tens of thousands.
+    expect(jumps.filter((j) => j < 20).length).toBeGreaterThan(40);
+    expect(jumps.filter((j) => j > 10_000).length).toBeGreaterThan(40);
+    const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { jump: 50 } }), { rules: failClosed }, steppersFor(failClosed, null));
+    expect(system.choices(system.initial()).flatMap((c) => c.events).filter((e) => e.kind === 'long-wait')).toEqual([]);
+  });
+
+  it('a long wait moves the clock by jump below the horizon, not at it, and by at least 1,000 once faults stop', () => {
+    const options = exploreOptions({ ...EXPLORE_DEFAULTS, settings: { ticks: 5, jump: 7 } });
+    const system = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
+    const waits = (w: World) => system.choices(w).flatMap((c) => c.events).filter((e) => e.kind === 'long-wait');
+    const w0 = system.initial();
+    expect(waits(w0)).toEqual([{ kind: 'long-wait', to: 7 }]);
+    expect(waits({ ...w0, clock: 4 })).toEqual([{ kind: 'long-wait', to: 11 }]);
+    expect(waits({ ...w0, clock: 5 })).toEqual([]);
+    expect(waits({ ...w0, clock: 12, healing: true })).toEqual([{ kind: 'long-wait', to: 1_012 }]);
+  });
+});
+

@@ -14,6 +14,7 @@ import { BOUNDS_DEFAULT, steppersFor } from './check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
+import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 
 /** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
@@ -51,8 +52,9 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['1 engine, attempts 3, crashes 2, broker key', { engines: 1, attemptsMax: 3, crashesMax: 2, broker: 'key' }],
   ['1 engine, dedupe window 2', { engines: 1, settings: { dedupeWindow: 2 } }],
   // The kinds a world has only when a setting turns them on (docs/faults.md): a clock with leases and
-  // stalls (an unfenced holder), a retention sweeper, a POST landing late.
-  ['1 body, no crash, clock to tick 2, lease 1', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }],
+  // stalls (an unfenced holder) and long waits (a rule's window of up to 1,000 ticks passing), a
+  // retention sweeper, a POST landing late.
+  ['1 body, no crash, clock to tick 2, lease 1, long waits', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: LONG_WAIT_TICKS } }],
   ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
   ['attempts 3, crashes 2', { attemptsMax: 3, crashesMax: 2 }],
   ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
@@ -97,7 +99,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'broker log': 40,
   '1 engine, attempts 3, crashes 2, broker key': 25,
   '1 engine, dedupe window 2': 12,
-  '1 body, no crash, clock to tick 2, lease 1': 30,
+  '1 body, no crash, clock to tick 2, lease 1, long waits': 30,
   '1 engine, 2 operator actions': 245,
   'attempts 3, crashes 2': 100,
   '2 ids, 1 body each, 1 engine': 90,

@@ -70,6 +70,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('lease-unfenced.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
     // A retry window's park that says not delivered after a lost reply (the suite's clock world).
     ruleApi('retry-window-dishonest.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
+    // A window longer than the clock's old horizon: the sign of a stored body forgotten after 80 ticks (a long wait).
+    ruleApi('evidence-expires.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: 1_000 } }),
     // A cycle's QUEUED status (docs/rules.md, 'Record status').
     ruleApi('queued-handed-on.ts'),
     ruleApi('queued-stranded.ts'),

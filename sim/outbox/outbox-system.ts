@@ -11,7 +11,7 @@ import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
-import { hasClock, later } from './events/clock.ts';
+import { hasClock, later, LONG_WAIT_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
@@ -212,9 +212,10 @@ export function waitsForTime(system: TransitionSystem<World, WorldEvent>, w: Wor
 /**
  * How far ahead a world with a clock is probed for quiet: past any window a
  * rule waits for and any lease, as the liveness phase's unbounded clock
- * would eventually be.
+ * would eventually be. The liveness phase's long wait passes as many ticks
+ * at once (clock.ts), so a system found waiting can also get there.
  */
-const FUTURE_TICKS = 1_000;
+const FUTURE_TICKS = LONG_WAIT_TICKS;
 
 /**
  * A PARKED record replaced other than by an operator's requeue (a fresh

@@ -15,7 +15,7 @@ import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { describeOptions, swarmOptions } from '../options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World } from '../world.ts';
-import { CHECK_TICKS_MAX, hasClock, horizonOf, leaseOf, stall, tick } from './clock.ts';
+import { CHECK_TICKS_MAX, hasClock, horizonOf, leaseOf, longWait, stall, tick } from './clock.ts';
 import { OWNED_SLOTS, SETTINGS } from './table.ts';
 
 describe('the clock in the swarm', () => {
@@ -64,16 +64,17 @@ describe('the clock in the swarm', () => {
     const o = swarmOptions(3, { settings: { ticks: 64, lease: 2 } });
     const line = describeOptions(o);
     // Each setting in table order (late landing and retention are declared between them).
-    expect(line).toContain(' ticks=64 ');
+    expect(line).toContain(` ticks=${CHECK_TICKS_MAX} `);
     expect(line).toContain(' lease=2 ');
     expect(line).toMatch(/fault\[[^\]]* stall:\d\]/);
   });
 });
 
 describe('the clock\'s settings and slot come off the table', () => {
-  it('declares the settings --ticks and --lease (a lease needs a clock) and the slot clock', () => {
-    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--late-landing', '--ticks', '--retention', '--lease']);
+  it('declares the settings --ticks, --jump and --lease (a lease and long waits need a clock) and the slot clock', () => {
+    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--late-landing', '--ticks', '--jump', '--retention', '--lease']);
     expect(stall.setting?.needs).toEqual({ setting: 'ticks', what: 'a clock' });
+    expect(longWait.setting?.needs).toEqual({ setting: 'ticks', what: 'a clock' });
     expect(OWNED_SLOTS).toContain('clock');
     expect(hasClock(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { ticks: 2 } }))).toBe(true);
     expect(hasClock(exploreOptions(EXPLORE_DEFAULTS))).toBe(false);

@@ -29,6 +29,8 @@ declare module '../world.ts' {
     tick: { to: number };
     /** Engine `pid` stalls (a pause) while the clock runs on to `to`: its lease expires under it. */
     stall: { pid: number; at: LifecycleState; to: number };
+    /** A long wait: many ticks pass at once, the clock moves on to `to`. */
+    'long-wait': { to: number };
   }
   interface World {
     /**
@@ -42,13 +44,36 @@ declare module '../world.ts' {
 
 type Tick = Extract<WorldEvent, { kind: 'tick' }>;
 type Stall = Extract<WorldEvent, { kind: 'stall' }>;
+type LongWait = Extract<WorldEvent, { kind: 'long-wait' }>;
 
 /**
- * The clock's horizon in random runs: above what a run's faulty phase
- * reaches (at most 120 steps, about one in eight a tick, plus stalls), so
- * that no window a rule sets ends after it.
+ * The clock's horizon in random runs, and the most `--ticks` takes: far
+ * above what a run's faulty phase reaches (at most 120 steps, about one in
+ * eight of them time passing, a long wait at most {@link JUMP_DRAWN_MAX}
+ * ticks), so that no window a rule sets ends after it. It was 64 while time
+ * passed a tick at a time; a rule whose window was longer (an expiry of 80
+ * ticks) could then never see it pass, and a clean check said nothing
+ * about it.
  */
-export const CHECK_TICKS_MAX = 64;
+export const CHECK_TICKS_MAX = 10_000_000;
+
+/**
+ * The longest long wait the swarm draws (`--jump`'s drawn values are 2 to
+ * this, evenly spread over their orders of magnitude): a rule's window of
+ * any length up to it passes in one step in some seeds, and one of a few
+ * ticks in many.
+ */
+export const JUMP_DRAWN_MAX = 100_000;
+
+/**
+ * How far a long wait moves the clock at least once faults have stopped;
+ * also how far ahead the quiet test looks for a pass that would act once a
+ * window opens (outbox-system.ts). A system waiting out a back-off is then
+ * never held busy for the ticks it waits: one long wait passes the window
+ * it waits for, where a tick at a time with idle passes between them took
+ * hundreds of steps and was reported as retrying forever.
+ */
+export const LONG_WAIT_TICKS = 1_000;
 
 /**
  * The seeded stream both settings are drawn from: the clock is on in a
@@ -62,8 +87,8 @@ const ticksSetting: Setting = {
   name: 'ticks',
   flag: '--ticks',
   help: {
-    check: 'a logical clock whose horizon is n ticks while faults last; 0: no clock (default: drawn per seed, with the lease)',
-    explore: 'a logical clock whose horizon is n ticks while faults last (default 0: no clock)',
+    check: 'a logical clock whose horizon is n ticks while faults last (at most 10,000,000); 0: no clock (default: drawn per seed, with the lease, at 10,000,000)',
+    explore: 'a logical clock whose horizon is n ticks while faults last (at most 10,000,000; default 0: no clock)',
   },
   min: 0,
   max: CHECK_TICKS_MAX,
@@ -93,6 +118,28 @@ const leaseSetting: Setting = {
   needs: { setting: ticksSetting.name, what: 'a clock' },
 };
 
+/**
+ * How many ticks a long wait passes at once while faults last; 0: time
+ * passes a tick at a time. Drawn for every seed from a stream of its own (a
+ * seed without a clock never waits), so that no other setting's draw moves.
+ */
+const jumpSetting: Setting = {
+  name: 'jump',
+  flag: '--jump',
+  help: {
+    check: 'time may also pass n ticks at once (a long wait: an idle night, a back-off, a retention period); needs --ticks; 0: a tick at a time (default: drawn per seed, 2-100,000)',
+    explore: 'time may also pass n ticks at once (a long wait); needs --ticks (default 0: a tick at a time)',
+  },
+  min: 0,
+  max: CHECK_TICKS_MAX,
+  off: 0,
+  stream: 'clock:jump',
+  draw: (next) => Math.round(2 * Math.pow(JUMP_DRAWN_MAX / 2, next())),
+  words: (v) => `jump=${v}`,
+  banner: (v) => (v === 0 ? 'time a tick at a time' : `long waits of ${v} ticks`),
+  needs: { setting: ticksSetting.name, what: 'a clock' },
+};
+
 const setting = (options: WorldOptions, s: Setting): number => options.settings?.[s.name] ?? s.off;
 
 /**
@@ -104,11 +151,13 @@ const setting = (options: WorldOptions, s: Setting): number => options.settings?
 let clockOptions: WorldOptions | null = null;
 let clockHorizon = 0;
 let clockLease = 0;
+let clockJump = 0;
 
 function clockOf(options: WorldOptions): void {
   clockOptions = options;
   clockHorizon = setting(options, ticksSetting);
   clockLease = clockHorizon > 0 ? setting(options, leaseSetting) : 0;
+  clockJump = clockHorizon > 0 ? setting(options, jumpSetting) : 0;
 }
 
 /** The clock's horizon in a world's options (0: no clock). */
@@ -122,6 +171,12 @@ export const hasClock = (options: WorldOptions): boolean => horizonOf(options) >
 export const leaseOf = (options: WorldOptions): number => {
   if (options !== clockOptions) clockOf(options);
   return clockLease;
+};
+
+/** The ticks a long wait passes while faults last in a world's options (0: no long waits, as in a world without a clock). */
+export const jumpOf = (options: WorldOptions): number => {
+  if (options !== clockOptions) clockOf(options);
+  return clockJump;
 };
 
 /** The clock as decisions see it: 0 in a world without one, and before time first passes. */
@@ -177,6 +232,53 @@ export const tick: EventKind<Tick> = eventKind({
     enabled: 'the world has a clock (`ticks` > 0) and it reads less than `ticks`; once faults stop, always',
     does: 'advances the clock by one tick; leases taken `lease` ticks ago expire; windows a rule waits for may open',
     stands: 'time passing between two steps (a relay polling on a schedule, a back-off timer running)',
+  },
+});
+
+/**
+ * Many ticks at once. While faults last it moves the clock `jump` ticks on,
+ * below the horizon as a tick does; once they stop, at least
+ * {@link LONG_WAIT_TICKS}. Nothing else happens meanwhile: every engine
+ * keeps its place and memory, every lease and window that ends in between
+ * has ended. It is a schedule the world already had (that many ticks in a
+ * row) made one step, so that a rule's window of hundreds or thousands of
+ * ticks (an expiry, a retry window, a back-off) passes in a run of a few
+ * hundred steps.
+ */
+export const longWait: EventKind<LongWait> = eventKind({
+  name: 'long-wait',
+  group: 'process',
+  tag: 'normal',
+  range: 'world',
+  event: 'long-wait',
+  enabled: (w, ctx) => {
+    const jump = jumpOf(ctx.options);
+    if (jump === 0) return [];
+    const now = nowOf(w);
+    if (w.healing) return [{ kind: 'long-wait', to: now + Math.max(jump, LONG_WAIT_TICKS) }];
+    return now < horizonOf(ctx.options) ? [{ kind: 'long-wait', to: now + jump }] : [];
+  },
+  reads: ['clock', 'healing'],
+  inWorld: (ctx) => jumpOf(ctx.options) > 0,
+  apply: (w, e, _ctx, tags) => {
+    tags.push('long-wait');
+    const next = copyWorld(w);
+    next.clock = e.to;
+    return next;
+  },
+  label: (e) => `long wait to tick ${e.to}`,
+  counter: 'long-wait',
+  draw: (e, v) => ({ from: 'Producer', to: 'Producer', broken: false, text: stepText(v, `a long wait: the clock reads ${e.to}`) }),
+  knob: { stream: jumpSetting.stream, weight: (options) => (jumpOf(options) > 0 ? 1 : 0), draw: 'setting' },
+  setting: jumpSetting,
+  // Time passing is no fault: it goes on once faults stop.
+  steadyStep: true,
+  doc: {
+    example: 'long wait to tick 1200',
+    enabled:
+      'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks)',
+    does: 'advances the clock by `jump` ticks at once (once faults stop, by at least 1,000); every lease and window that ends in between has ended, and nothing else happened meanwhile',
+    stands: 'a long quiet spell: a relay idle overnight, a back-off of minutes, a retention period passing, an operator coming back days later',
   },
 });
 

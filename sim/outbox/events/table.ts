@@ -7,7 +7,7 @@
  */
 import type { WorldContext } from './context.ts';
 import { answers } from './broker.ts';
-import { stall, tick } from './clock.ts';
+import { longWait, stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
 import { drain, scan, step } from './engine.ts';
 import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from './faults.ts';
@@ -86,6 +86,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   restart,
   upgrade,
   tick,
+  longWait,
   produce,
   requeue,
   requeueReset,

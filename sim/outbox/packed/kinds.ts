@@ -28,6 +28,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'restart',
   'upgrade',
   'tick',
+  'long-wait',
   'produce',
   'requeue',
   'requeue-reset',
@@ -49,8 +50,16 @@ export function kindOn(options: WorldOptions, name: string): boolean {
   return k !== undefined && (k.knob === null || k.knob.weight(options) > 0);
 }
 
-/** Throws {@link Unrepresentable} when the world enables a kind not specialised here. */
+/**
+ * The furthest tick a stall's event code holds (world-events.ts: the code of
+ * its kind, pid and state, plus the tick times 2^29, exact below 2^53).
+ */
+const STALL_TICK_MAX = 2 ** 23;
+
+/** Throws {@link Unrepresentable} when the world enables a kind not specialised here, or a clock past what its codes hold. */
 export function requirePackedKinds(options: WorldOptions): void {
+  const clockMax = (options.settings?.ticks ?? 0) + (options.settings?.lease ?? 0);
+  if (clockMax >= STALL_TICK_MAX) throw new Unrepresentable(`the packed explorer codes a stall's tick below ${STALL_TICK_MAX}, and this world's clock goes to ${clockMax}`);
   for (const k of EVENT_KINDS) {
     if (!PACKED_KINDS.has(k.name) && (k.knob === null || k.knob.weight(options) > 0)) {
       throw new Unrepresentable(`the packed explorer does not list the events of kind ${k.name}, which this world enables`);

@@ -43,7 +43,7 @@ const WORLDS: World[] = [
   { name: 'broker id-409, three engines, ok:false told apart', sizes: { engines: 3, broker: 'id-409', attemptsMax: 3 }, rules: TELLS_OK_FALSE_APART },
   { name: 'late landing, broker key', sizes: { engines: 2, broker: 'key', settings: { lateLanding: 2 } }, rules: failClosed },
   { name: 'dedupe window 1, late landing, two ids', sizes: { ids: 2, bodiesPerId: 1, engines: 2, settings: { dedupeWindow: 1, lateLanding: 1 } }, rules: failClosed },
-  { name: 'clock to tick 3, lease 1, operator actions', sizes: { engines: 2, operatorActionsMax: 1, settings: { ticks: 3, lease: 1 } }, rules: failClosed },
+  { name: 'clock to tick 3, lease 1, long waits of 5, operator actions', sizes: { engines: 2, operatorActionsMax: 1, settings: { ticks: 3, lease: 1, jump: 5 } }, rules: failClosed },
   { name: 'retention, two ids, operator actions', sizes: { ids: 2, bodiesPerId: 1, operatorActionsMax: 1, settings: { retention: 3 } }, rules: failClosed },
 ];
 

@@ -615,6 +615,7 @@ export class PackedTransitions {
         this.pushSlot(s, g + L.DEDUPE);
         return;
       case 'tick':
+      case 'long-wait':
       case 'stall':
         // They write the clock, keyed above for every step.
         return;

@@ -12,6 +12,7 @@ import { EventCache } from './event-cache.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 import { emptyList } from '../world-copy.ts';
+import { LONG_WAIT_TICKS } from '../events/clock.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -59,9 +60,27 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   // The clock (events/clock.ts): its horizon (0: no clock) and, with stalls on, the lease (0: no stall).
   const horizon = kindOn(options, 'tick') ? (options.settings?.ticks ?? 0) : 0;
   const stallLease = horizon > 0 && kindOn(options, 'stall') ? (options.settings?.lease ?? 0) : 0;
-  const pushTick = (s: Int32Array, out: WorldEvent[]): void => {
+  // Long waits (events/clock.ts): `jump` ticks at once while faults last, at least LONG_WAIT_TICKS once they stop.
+  const jump = horizon > 0 && kindOn(options, 'long-wait') ? (options.settings?.jump ?? 0) : 0;
+  // Time's events by the tick they move the clock to: once faults stop the clock has no bound, so
+  // a tick cannot be folded into a number code beside the kind (as a stall's, whose tick is below
+  // the horizon plus a lease, is) without two ticks sharing one code.
+  const tickEvents = new Map<number, WorldEvent>();
+  const longWaits = new Map<number, WorldEvent>();
+  const timeEvent = (events: Map<number, WorldEvent>, to: number, make: () => WorldEvent): WorldEvent => {
+    let e = events.get(to);
+    if (e === undefined) {
+      e = make();
+      events.set(to, e);
+    }
+    return e;
+  };
+  const pushTick = (s: Int32Array, out: WorldEvent[], healed: boolean): void => {
     const to = s[g + CLOCK] + 1;
-    out.push(c.events.get(code(18, 0, 0) + to * 2 ** 40, () => ({ kind: 'tick', to })));
+    out.push(timeEvent(tickEvents, to, () => ({ kind: 'tick', to })));
+    if (jump === 0) return;
+    const wait = s[g + CLOCK] + (healed ? Math.max(jump, LONG_WAIT_TICKS) : jump);
+    out.push(timeEvent(longWaits, wait, () => ({ kind: 'long-wait', to: wait })));
   };
   /** Whether engine `pid` holds a claim whose lease has not expired at `now`. */
   const liveLease = (s: Int32Array, pid: number, now: number): boolean => {
@@ -121,9 +140,9 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
       for (let i = 0; i < landed.length; i++) out.push(landed[i]);
     }
   };
-  /** With a clock, time passing: up to its horizon, or once faults stop (`healed`) without one. */
+  /** With a clock, time passing (a tick, then a long wait): up to its horizon, or once faults stop (`healed`) without one. */
   const ticks = (s: Int32Array, out: WorldEvent[], healed: boolean): void => {
-    if (horizon > 0 && (healed || s[g + CLOCK] < horizon)) pushTick(s, out);
+    if (horizon > 0 && (healed || s[g + CLOCK] < horizon)) pushTick(s, out, healed);
   };
   /** Under skew, an upgrade of each old engine. */
   const upgrades = (s: Int32Array, out: WorldEvent[], count: number): void => {
@@ -226,7 +245,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
       if (proc === undefined || !liveLease(s, proc.pid, now)) continue;
       const { pid, state: at } = proc;
       const to = now + stallLease;
-      out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 40, () => ({ kind: 'stall', pid, at, to })));
+      out.push(c.events.get(code(19, pid, STATES.indexOf(at)) + to * 2 ** 29, () => ({ kind: 'stall', pid, at, to })));
     }
   };
 
