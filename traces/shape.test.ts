@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { traceLines, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { readTrace, TraceReadError } from './read.ts';
+import { SETTINGS } from '../sim/outbox/events/table.ts';
+import { CHECK_TICKS_MAX } from '../sim/outbox/events/clock.ts';
 import { removeDir, tempDir } from './render/test-traces.ts';
 import { runCli as run } from '../sim/cli/test-cli.ts';
 
@@ -41,6 +43,15 @@ const CASES: { name: string; header: unknown; steps: readonly unknown[]; line: n
   { name: 'steps-million', header: withHeader({ stepCount: 1_000_000 }), steps: base.steps, line: 1, where: 'stepCount' },
   { name: 'change-list', header: base.header, steps: withStep(1, { change: [1, 2] }), line: 3, where: 'change' },
 ];
+
+describe('a trace of any world the tool makes reads', () => {
+  it('every setting at its largest (a clock to tick 10,000,000, the swarm\'s clocked seeds): the header is in shape', () => {
+    const settings = Object.fromEntries(SETTINGS.map((s) => [s.name, s.max]));
+    expect(settings.ticks).toBe(CHECK_TICKS_MAX);
+    const path = sealed('largest-settings', withHeader({ options: { ...(base.header.options as object), settings } }), base.steps);
+    expect(readTrace(path).header.options).toMatchObject({ settings: { ticks: CHECK_TICKS_MAX } });
+  });
+});
 
 describe('a sealed trace of the wrong shape', () => {
   it('the base trace reads, so each case below differs from it only in shape', () => {

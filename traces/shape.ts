@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { BROKER_MODES } from '../model/broker.ts';
 import { ANSWER_NAMES } from '../sim/outbox/options.ts';
+import { SETTINGS } from '../sim/outbox/events/table.ts';
 
 const count = (max: number) => z.int().min(0).max(max);
 
@@ -28,6 +29,13 @@ const violationShape = z.looseObject({
   step: count(Number.MAX_SAFE_INTEGER),
 });
 
+/**
+ * The largest value a world setting takes, from the settings themselves: a
+ * fixed 1,000,000 here refused every trace of a seed whose clock runs to
+ * tick 10,000,000 (events/clock.ts) as edited.
+ */
+export const SETTING_VALUE_MAX = Math.max(1_000_000, ...SETTINGS.map((s) => s.max));
+
 /** The options of an outbox world, within what any command can make (explore's flags allow the most). */
 const outboxOptionsShape = z.looseObject({
   engines: z.int().min(1).max(16),
@@ -43,7 +51,7 @@ const outboxOptionsShape = z.looseObject({
   weights: z.record(z.string(), count(1_000_000)).refine((w) => Object.keys(w).length <= 256, 'more than 256 weights').optional(),
   answerWeights: z.array(count(1_000_000)).max(64).optional(),
   faultWeights: z.array(count(1_000_000)).max(64).optional(),
-  settings: z.record(z.string(), count(1_000_000)).refine((w) => Object.keys(w).length <= 64, 'more than 64 settings').optional(),
+  settings: z.record(z.string(), count(SETTING_VALUE_MAX)).refine((w) => Object.keys(w).length <= 64, 'more than 64 settings').optional(),
   faultGroupWeight: count(1_000_000),
   healAnswer: z.enum(ANSWER_NAMES as [string, ...string[]]),
   faultStepsMax: count(1_000_000),

@@ -28,6 +28,8 @@ export interface WorldSettingOptions {
   ticks?: number;
   /** `--lease`: a claim's lease expires this many ticks after it is taken (needs `ticks`); 0: never. */
   lease?: number;
+  /** `--jump`: time may also pass this many ticks at once, a long wait (needs `ticks`); 0: a tick at a time. */
+  jump?: number;
   /** The same settings by name, as one object (`{ dedupeWindow: 3 }`); a setting given both ways is refused. */
   settings?: Readonly<Record<string, number>>;
 }

@@ -61,7 +61,7 @@ describe('the clock in the swarm', () => {
   });
 
   it('the options line says the clock and the stall weight by name', () => {
-    const o = swarmOptions(3, { settings: { ticks: 64, lease: 2 } });
+    const o = swarmOptions(3, { settings: { ticks: CHECK_TICKS_MAX, lease: 2 } });
     const line = describeOptions(o);
     // Each setting in table order (late landing and retention are declared between them).
     expect(line).toContain(` ticks=${CHECK_TICKS_MAX} `);
