@@ -160,6 +160,12 @@ describe('the summary', () => {
     expect(text[1]).toContain('PARTIAL (stopped by max-states): not a proof');
     expect(text).toContain('WARNING: a small world was not searched to its end: the suite proves nothing about it');
   });
+  it('a world cut short beside a violated one is a note, not a warning that the suite proves nothing (--stop-on-first)', () => {
+    const cut = { ...world('big', false), complete: false, stoppedBy: 'interrupted' };
+    const text = renderSmallWorlds(smallWorldsReport([world('default', true), cut], 1, 2));
+    expect(text.some((l) => l.startsWith('WARNING'))).toBe(false);
+    expect(text).toContain('Note: not every small world was searched to its end (the verdict above stands on the violation found)');
+  });
 });
 
 describe('check runs the small worlds, then the swarm', () => {
