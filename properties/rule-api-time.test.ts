@@ -25,6 +25,12 @@ import retryWindowUnparked from './rule-api/retry-window-unparked.ts';
 import retryWindowDishonest from './rule-api/retry-window-dishonest.ts';
 import evidenceExpires, { EXPIRY } from './rule-api/evidence-expires.ts';
 import retryBackoffLong, { BACKOFF as LONG_BACKOFF } from './rule-api/retry-backoff-long.ts';
+import selectBelowCap from './rule-api/select-below-cap.ts';
+import { quietVerdict } from '../sim/core/liveness.ts';
+import { runCli } from '../sim/cli/test-cli.ts';
+import { removeDir, tempDir } from '../traces/render/test-traces.ts';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 
 /** `outbox-sim explore` with the eventually properties, every violated property listed. */
 function search(rules: RuleSet, sizes: Partial<ExploreSizes>) {
@@ -164,6 +170,61 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
     expect(violated(retryWindowUnparked)).toContain('settled-after-healing');
     expect(violated(retryWindow)).toEqual([]);
     expect(violated(retryBackoff)).toEqual([]);
+  }, 120_000);
+});
+
+const tmp = tempDir('time-');
+afterAll(() => removeDir(tmp));
+
+describe('a world without a clock: its time stands still, so a wait there is not judged (docs/rules.md, \'Time\')', () => {
+  const TIMELESS: Partial<ExploreSizes> = { attemptsMax: 3, engines: 1 };
+  const backedOff = ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> unavailable-503', 'e1 completing', 'e1 releasing', 'e1 disposing'];
+  it("a back-off's record waits for tick 2 that never comes: quiet, and waiting for time, so its liveness is not judged (it was settled-after-healing)", () => {
+    const { w } = walk(retryBackoff, TIMELESS, backedOff);
+    const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...TIMELESS }), { rules: retryBackoff }, steppersFor(retryBackoff, null));
+    const healed = system.heal?.(w) as World;
+    const slot = w.records.a;
+    expect([w.clock, slot?.kind === 'record' ? slot.record.retryAt : null, system.quiescent?.(healed), system.waitsForTime?.(healed)]).toEqual([undefined, 2, true, true]);
+    expect(quietVerdict(system, healed)).toBe('waiting');
+    // Asked of the world the check keeps: the probe leaves it without a clock.
+    expect(w.clock).toBeUndefined();
+  });
+  it('a record stuck for a reason time does not change is still judged: select-below-cap strands it now and later (settled-after-healing)', () => {
+    const r = search(selectBelowCap, {});
+    expect(r.found).toContain('settled-after-healing');
+    const { w } = walk(selectBelowCap, TIMELESS, backedOff);
+    const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...TIMELESS }), { rules: selectBelowCap }, steppersFor(selectBelowCap, null));
+    const healed = system.heal?.(w) as World;
+    expect(system.waitsForTime?.(healed)).toBe(false);
+    expect(quietVerdict(system, healed)).toMatchObject({ property: 'settled-after-healing' });
+  });
+  it('explore counts the quiet states it left unjudged, and says so beside its proof; fail-closed waits for nothing', async () => {
+    const r = search(retryBackoff, {});
+    expect([r.complete, r.found, r.waitingUnjudged > 0]).toEqual([true, [], true]);
+    expect(search(failClosed, {}).waitingUnjudged).toBe(0);
+    const cli = await runCli('explore', '--rules', 'properties/rule-api/retry-backoff.ts', '--out', join(tmp, 'explore'));
+    // The command searches with symmetry reduction (one state per class), so its count is its own.
+    const note = cli.out.find((l) => l.startsWith('  note: ') && l.includes('quiet states waited for a later time this search does not reach'));
+    expect(note).toContain('give the world a clock (--ticks N, and --jump N for long windows) to judge it');
+    const counted = /note: (\d+) quiet states/.exec(note ?? '')?.[1];
+    expect(cli.out.at(-1)).toBe(`RESULT: no property violated in the whole bounded space (a proof for this world; liveness not judged at ${counted} quiet states waiting for time)`);
+    expect(Number(counted)).toBeGreaterThan(0);
+  }, 60_000);
+  it('the default world: the back-off is clean; random runs without a clock that go quiet waiting end `waiting`, none with one', () => {
+    expect(search(retryBackoff, {}).found).toEqual([]);
+    const steppers = steppersFor(retryBackoff, null);
+    const ends = new Map<string, number>();
+    for (let seed = 1; seed <= 200; seed++) {
+      const options = swarmOptions(seed, { settings: { ticks: 0 } });
+      const r = runSeed(outboxSystem(options, { rules: retryBackoff }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options));
+      ends.set(r.end, (ends.get(r.end) ?? 0) + 1);
+    }
+    expect(ends.get('violation')).toBeUndefined();
+    expect(ends.get('waiting')).toBeGreaterThan(0);
+    for (let seed = 1; seed <= 100; seed++) {
+      const options = swarmOptions(seed, { settings: { ticks: 64, lease: 2 } });
+      expect(runSeed(outboxSystem(options, { rules: retryBackoff }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options)).end).not.toBe('waiting');
+    }
   }, 120_000);
 });
 

@@ -347,8 +347,15 @@ export function renderReport(r: CheckReport): string[] {
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
   lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
+  if ((r.ends.waiting ?? 0) > 0) lines.push(...WAITING_EXPLAINED);
   return lines;
 }
+
+/** What a run that ended `waiting` showed, and where it is judged instead (docs/rules.md, 'Time'). */
+const WAITING_EXPLAINED = [
+  '  waiting: the run went quiet in a world without a clock while a rule still waited for a later time (a back-off, a window);',
+  "  its time stands still, so whether the body settles is not judged there but in the worlds with a clock (one seed in four, the suite's clock world).",
+];
 
 /** A status's `reached:` property's name as the report shows it (`PARKED:max-attempts`). */
 function statusName(property: string): string {

@@ -6,6 +6,9 @@
  *
  * Clean: once faults stop time runs on, so every back-off ends and the
  * record is retried until it is delivered or parked at the attempts cap.
+ * In a world without a clock its time stands still and a back-off never
+ * ends: those runs end `waiting`, judged in the worlds with a clock
+ * (docs/rules.md, 'Time').
  */
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';

@@ -12,10 +12,11 @@ const stampVersionFixed: RuleSet = extendRules(failClosed, {
   summary: 'fail-closed, stamping the first version to attempt a body; parks in complete a body another version attempted first.',
   preSend(record, view) {
     const firstBy = typeof record.firstBy === 'string' ? record.firstBy : view?.who.rules;
-    return { ...(failClosed.preSend(record) ?? record), ...(firstBy === undefined ? {} : { firstBy }) };
+    return { ...(failClosed.preSend(record, view) ?? record), ...(firstBy === undefined ? {} : { firstBy }) };
   },
   complete(record, outcome, limits, view) {
-    const written = failClosed.complete(record, outcome, limits);
+    // The view passed on: fail-closed reads in it what the stored record says of earlier attempts.
+    const written = failClosed.complete(record, outcome, limits, view);
     const other = view !== undefined && typeof record.firstBy === 'string' && record.firstBy !== view.who.rules;
     if (!other) return written;
     return written.map((r) => (r.status === 'READY' ? { ...r, status: 'PARKED', reason: 'outcome-unknown' } : r));

@@ -21,8 +21,9 @@ const tombstoneDelivered: RuleSet = extendRules(failClosed, {
   name: 'tombstone-delivered',
   summary: 'fail-closed, but a delivered record keeps only its metadata; a body is matched to a tombstone by digest.',
   recordShape: { payload: 'optional' },
-  complete: (record, outcome, limits) =>
-    failClosed.complete(record, outcome, limits).map((r) => (r.status === 'DELIVERED' ? tombstone(r) : r)),
+  // The view passed on: fail-closed reads in it what the stored record says of earlier attempts.
+  complete: (record, outcome, limits, view) =>
+    failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'DELIVERED' ? tombstone(r) : r)),
   admit(view) {
     const { read, body } = view;
     if (read.kind === 'found' && read.metadataOnly === true) {

@@ -34,7 +34,7 @@ describe('the flawed rule sets', () => {
     expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
     // One row per mutant file (an entry may run one file in several worlds).
     expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(new Set(MUTANTS.map((m) => m.rules)).size);
-    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'flags-old-drops', 'flags-trust-defaults', 'key-from-body', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'select-below-cap', 'stamp-version', 'tombstone-trusts-absent']);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-from-body', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'select-below-cap', 'select-below-cap-parks', 'stamp-version', 'tombstone-trusts-absent']);
   });
 
   // Up to the first world that holds a violation (what the default check finds before its swarm). The world the

@@ -59,6 +59,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('admit-ignores-claim.ts'),
     ruleApi('admit-respects-claim.ts'),
     ruleApi('select-below-cap.ts'),
+    // Parks at the cap it selects by, but an operator's requeue keeps the attempts: the requeued record is never selected.
+    ruleApi('select-below-cap-parks.ts', null, { engines: 1, operatorActionsMax: 2 }),
     ruleApi('tombstone-trusts-absent.ts'),
     ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
@@ -70,6 +72,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('lease-unfenced.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
     // A retry window's park that says not delivered after a lost reply (the suite's clock world).
     ruleApi('retry-window-dishonest.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }),
+    // A retry window written as a selection: past it nothing selects the record, nothing parks it (the suite's clock world).
+    ruleApi('retry-window-unparked.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: 1_000 } }),
     // A window longer than the clock's old horizon: the sign of a stored body forgotten after 80 ticks (a long wait).
     ruleApi('evidence-expires.ts', null, { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: 1_000 } }),
     // A cycle's QUEUED status (docs/rules.md, 'Record status').

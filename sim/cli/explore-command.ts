@@ -40,6 +40,7 @@ import { EXIT_PARTIAL } from './exit-codes.ts';
 import { terminalText } from '../terminal-text.ts';
 import { checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
+import { hasClock } from '../outbox/events/clock.ts';
 import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
@@ -186,6 +187,12 @@ export interface ExploreResult {
   symmetryOff: string | null;
   /** With --por: what partial-order reduction did (null when not asked for); `used` false when the object explorer searched. */
   por: (PorReport & { used: boolean }) | null;
+  /**
+   * Quiet states whose liveness was not judged because they wait for a time
+   * the search does not reach (no clock, or the clock's horizon): a back-off
+   * not over, a window not passed. Give the world a clock to judge them.
+   */
+  waitingUnjudged: number;
   violations: ExploreViolation[];
 }
 
@@ -259,7 +266,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   const signal = r.stoppedBy === INTERRUPTED ? interruption() : null;
   // An interrupted search exits as the signal says, whatever it found so far (violations found are written and listed).
   const code = signal !== null ? interruptExitCode(signal) : !ok ? 1 : r.complete ? 0 : EXIT_PARTIAL;
-  const result: ExploreResult = { ok, complete: r.complete, ...stopOf(r.stoppedBy, signal), proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, por: porOf(r, por), violations };
+  const result: ExploreResult = { ok, complete: r.complete, ...stopOf(r.stoppedBy, signal), proof: ok && r.complete, checked: r.checked, explorer: r.explorer, fallback: r.fallback, states: r.states, transitions: r.transitions, depth: r.depth, seconds, statesPerSecond, indexBytesPerState: perState(r.indexBytes), frontierBytesPerState: perState(r.frontierBytesMax ?? 0), residentBytesPerState, residentBytesMax: residentMax, residentBytesPeak: residentPeak, collisionBound: r.collisionBound, symmetry: r.symmetry, symmetryOff: r.symmetryOff, por: porOf(r, por), waitingUnjudged: r.waitingUnjudged, violations };
   if (flags.json) {
     io.out(JSON.stringify(result));
     return { code, result };
@@ -271,9 +278,12 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
     if (por) io.out(`  ${porLine(r)}`);
     io.out(`  ${countText(r.states)} distinct states, ${countText(r.transitions)} transitions, depth ${r.depth}, ${seconds.toFixed(2)} s (${countText(statesPerSecond)} states/s)`);
   }
+  if (r.waitingUnjudged > 0) io.out(`  note: ${countNoun(r.waitingUnjudged, 'quiet state')} waited for a later time this search does not reach (a back-off, a window): liveness not judged there; ${hasClock(options) ? 'a longer --ticks horizon reaches it' : 'give the world a clock (--ticks N, and --jump N for long windows) to judge it'}`);
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   // Under --por the eventually properties were not checked: the result says which properties it covers.
-  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line);
+  // A proof leaves out the quiet states it could not judge (the note above says which and why).
+  const unjudged = r.waitingUnjudged > 0 ? `; liveness not judged at ${countNoun(r.waitingUnjudged, 'quiet state')} waiting for time` : '';
+  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line.replace('(a proof for this world)', `(a proof for this world${unjudged})`));
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
     // Reduced by --por, the search finds a real trace, not always the shortest one (docs/explore-reduction.md).

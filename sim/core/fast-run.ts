@@ -11,7 +11,7 @@
  * `fast-run.test.ts` holds the two runners to the same runs.
  */
 import { seededChooser, type Chooser } from './chooser.ts';
-import { eventuallyViolated } from './liveness.ts';
+import { quietVerdict } from './liveness.ts';
 import { busyAfterHealing, type RunBounds, type RunResult } from './random.ts';
 import type { ChoiceGroup, FieldBits, Property, StepResult, TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
@@ -252,7 +252,8 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
   const empty = listDrawable(r);
   const system = r.system;
   if (r.phase === 'heal' && (empty || (system.quiescent?.(r.state) ?? false))) {
-    const v = eventuallyViolated(system, r.state);
+    const v = quietVerdict(system, r.state);
+    if (v === 'waiting') return result(r, 'waiting', null);
     return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
   }
   if (r.count === 0 || r.budget === 0) {

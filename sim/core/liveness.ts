@@ -13,12 +13,24 @@ export function isQuiet<S, E>(system: TransitionSystem<S, E>, state: S, choices:
   return choices.every((g) => g.events.length === 0) || (system.quiescent?.(state) ?? false);
 }
 
-/** The first `eventually` property violated in a quiet state, or null. */
-export function eventuallyViolated<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null {
+/**
+ * The verdict of a quiet state: the first `eventually` property violated,
+ * null when none is, or 'waiting' when one would be but the state waits for
+ * a time its world never reaches (`waitsForTime`): a world whose time
+ * stands still cannot say that a body waiting out a back-off is stuck. Asked
+ * only of a violation, so a world that waits for nothing pays nothing.
+ */
+export function quietVerdict<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null | 'waiting' {
   for (const p of system.properties) {
     if (p.kind !== 'eventually') continue;
     const v = p.check(state);
-    if (v !== null) return v;
+    if (v !== null) return system.waitsForTime?.(state) === true ? 'waiting' : v;
   }
   return null;
+}
+
+/** The first `eventually` property violated in a quiet state, or null (also when it is not judged: `quietVerdict`'s 'waiting'). */
+export function eventuallyViolated<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null {
+  const v = quietVerdict(system, state);
+  return v === 'waiting' ? null : v;
 }

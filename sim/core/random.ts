@@ -6,7 +6,7 @@
  * there. Every bound is reported in the result, never silent.
  */
 import { seededChooser } from './chooser.ts';
-import { eventuallyViolated, isQuiet } from './liveness.ts';
+import { isQuiet, quietVerdict } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
@@ -57,7 +57,7 @@ export interface RunResult<S, E> {
   /** `sometimes` properties reached in this run. */
   reached: string[];
   /** Why the run ended. */
-  end: 'violation' | 'quiet' | 'heal-bound' | 'fault-bound-no-heal' | 'no-events';
+  end: 'violation' | 'quiet' | 'waiting' | 'heal-bound' | 'fault-bound-no-heal' | 'no-events';
 }
 
 /** Where in a seeded run the system threw: the step being taken (1-based) and the events taken before it (null: the switch to the liveness phase). */
@@ -118,7 +118,8 @@ export function runSeed<S, E>(
       watchStep(steps.length + 1);
       const choices = system.choices(state);
       if (phase === 'heal' && isQuiet(system, state, choices)) {
-        const v = eventuallyViolated(system, state);
+        const v = quietVerdict(system, state);
+        if (v === 'waiting') return result('waiting', null);
         return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
       }
       const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);

@@ -79,6 +79,13 @@ export interface TransitionSystem<S, E> {
   heal?(state: S): S;
   /** True when nothing more will happen without outside action (checked during the liveness phase). */
   quiescent?(state: S): boolean;
+  /**
+   * True when a quiet state would still act at a later time its world never
+   * reaches (a rule's window in a world without a clock, whose time stands
+   * still): its `eventually` properties are not judged there, as the worlds
+   * with a clock judge them (docs/rules.md, 'Time'). Absent: never.
+   */
+  waitsForTime?(state: S): boolean;
   /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
   groups?: GroupedChoices<S, E>;
   /** Which top-level fields differ between two states, as bits, when the system can say it faster than a read of each field by name. */

@@ -9,7 +9,7 @@
  * `check` asks it.
  */
 import type { SteadyLiveness } from '../core/explore-liveness.ts';
-import { eventuallyViolated, isQuiet } from '../core/liveness.ts';
+import { isQuiet, quietVerdict } from '../core/liveness.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
 import { EVENT_KINDS, kindOf } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
@@ -27,6 +27,12 @@ import { hasClock, horizonOf, nowOf } from './events/clock.ts';
 export interface OutboxLiveness extends SteadyLiveness<World, WorldEvent> {
   /** `atRest` of a world whose engines are all idle and which is known quiet once healed: the first `eventually` violation, or null. */
   quietVerdict(w: World): Violation | null;
+  /**
+   * How many times a quiet state was left unjudged because it waits for a
+   * time the search does not reach (no clock, or the clock's horizon): the
+   * explorer reports it, so that a clean verdict never hides it.
+   */
+  waited(): number;
 }
 
 /** The liveness of the outbox on the object system. */
@@ -35,6 +41,14 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
   if (heal === undefined) throw new Error('outbox liveness: the system has no liveness phase');
   // The answers that can persist once faults stop (`steady` in the table), those this world gives.
   const modes = EVENT_KINDS.filter((k) => k.steady !== undefined && (k.knob === null || k.knob.weight(options) > 0)).map((k) => k.name);
+  let waited = 0;
+  /** The verdict of a quiet healed world; a world waiting for a time that never comes is counted and not judged. */
+  const judged = (healed: World): Violation | null => {
+    const v = quietVerdict(system, healed);
+    if (v !== 'waiting') return v;
+    waited++;
+    return null;
+  };
   return {
     properties: system.properties.filter((p) => p.kind === 'eventually').map((p) => p.name),
     modes,
@@ -43,13 +57,17 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
       // Restarted engines are idle: a state with a busy engine is busy healed too (the cheap test first).
       if (w.engines.some((p) => p.state !== 'idle')) return 'busy';
       const healed = heal(w);
-      if (isQuiet(system, healed)) return eventuallyViolated(system, healed);
+      if (isQuiet(system, healed)) return judged(healed);
       // At the clock's horizon time stops in the search: a world that only waits for a later
       // time (a back-off, a lease) is not judged there, neither quiet nor busy (docs/rules.md, 'Time').
-      if (hasClock(options) && nowOf(w) >= horizonOf(options) && waitsForTime(system, healed)) return null;
+      if (hasClock(options) && nowOf(w) >= horizonOf(options) && waitsForTime(system, healed)) {
+        waited++;
+        return null;
+      }
       return 'busy';
     },
-    quietVerdict: (w) => eventuallyViolated(system, heal(w)),
+    quietVerdict: (w) => judged(heal(w)),
+    waited: () => waited,
     steadyState: (w) => w.engines.length === options.engines,
     steady(e, m) {
       return e.kind === 'answer' ? e.answer === modes[m] : kindOf(e).group === 'engine' || kindOf(e).steadyStep === true;

@@ -33,6 +33,12 @@ export type OutboxSearch = ExploreResult<WorldEvent> & {
   symmetryOff: string | null;
   /** What partial-order reduction did, when asked for and used (`explore-por.ts`). */
   por?: PorReport;
+  /**
+   * Quiet states whose liveness was not judged: they wait for a time the
+   * search does not reach (a world without a clock, or the clock's horizon;
+   * docs/rules.md, 'Time'). 0 without the liveness search.
+   */
+  waitingUnjudged: number;
 };
 
 /** Bounds of a search of the outbox. */
@@ -77,7 +83,7 @@ export function exploreOutbox(
     const objectSystem = outboxSystem(options, rules, st);
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
     const r = explore(objectSystem, bounds, liveness, symmetric ? worldSymmetry(objectSystem) : undefined);
-    return { ...r, explorer: 'objects', fallback, symmetry: symmetric, symmetryOff };
+    return { ...r, explorer: 'objects', fallback, symmetry: symmetric, symmetryOff, waitingUnjudged: liveness?.waited() ?? 0 };
   };
   // Without a watch (steppers of another kind) nothing is known of pids: no symmetry, and the packed explorer as before.
   const askedOff = bounds.symmetry === true && watched === null ? 'the steppers given are not built from the rule sets (pid reads cannot be watched)' : null;
@@ -102,7 +108,8 @@ export function exploreOutbox(
     const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;
     const system = reduction?.system ?? symmetrised;
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines, packed.verify === true);
-    r = { ...explorePacked(system, watchedBounds, packedLiveness), explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff, ...(reduction === null ? {} : { por: reduction.report() }) };
+    const searched = explorePacked(system, watchedBounds, packedLiveness);
+    r = { ...searched, explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff, waitingUnjudged: liveness?.waited() ?? 0, ...(reduction === null ? {} : { por: reduction.report() }) };
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
     if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);

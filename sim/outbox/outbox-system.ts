@@ -179,6 +179,10 @@ export function outboxSystem(
     heal,
     quiescent,
     groups: lazyChoicesOf(ctx),
+    // Without a clock time stands still: a quiet world that would act later (a back-off not
+    // over, a window not passed) is waiting, not settled, and only the worlds with a clock can
+    // judge it (docs/rules.md, 'Time'). Asked only where a liveness property would fail.
+    ...(timed ? {} : { waitsForTime: (w: World) => w.engines.length > 0 && w.engines.every((p) => p.state === 'idle') && !quietAt(later(w, FUTURE_TICKS)) }),
     ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
   };
   if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));

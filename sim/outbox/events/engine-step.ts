@@ -33,8 +33,9 @@ export type Observe<E extends EngineWorldEvent = EngineWorldEvent> = (ctx: World
 /** The engine event an engine-driven world event becomes, observed from the world. */
 function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
   const event = observed(ctx, w, proc, e, reply, observe);
-  // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as they were.
-  if (hasClock(ctx.options)) event.now = nowOf(w);
+  // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as
+  // they were, but for the quiet test's probe of a later time (outbox-system.ts, `waitsForTime`).
+  if (hasClock(ctx.options) || w.clock !== undefined) event.now = nowOf(w);
   return event;
 }
 
