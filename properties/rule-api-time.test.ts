@@ -28,7 +28,8 @@ import retryBackoffLong, { BACKOFF as LONG_BACKOFF } from './rule-api/retry-back
 import selectBelowCap from './rule-api/select-below-cap.ts';
 import { quietVerdict } from '../sim/core/liveness.ts';
 import { runCli } from '../sim/cli/test-cli.ts';
-import { removeDir, tempDir } from '../traces/render/test-traces.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
@@ -173,8 +174,8 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
   }, 120_000);
 });
 
-const tmp = tempDir('time-');
-afterAll(() => removeDir(tmp));
+const tmp = mkdtempSync(join(tmpdir(), 'outbox-sim-time-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('a world without a clock: its time stands still, so a wait there is not judged (docs/rules.md, \'Time\')', () => {
   const TIMELESS: Partial<ExploreSizes> = { attemptsMax: 3, engines: 1 };
