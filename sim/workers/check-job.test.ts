@@ -14,7 +14,7 @@ import type { CheckReport } from '../check-report.ts';
 import { rulesPair } from '../cli/check-command.ts';
 import { main } from '../cli/main.ts';
 import { exploreSmallWorld, exploreSuite, threadOrder, smallWorlds, type SmallWorldResult } from '../small-worlds.ts';
-import { steppersFor } from '../check.ts';
+import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { runCheckJob } from './check-job.ts';
 import { keptPoolCount, withKeptPools } from './kept-pools.ts';
 import { clearInterrupt, requestInterrupt, requestStale } from '../interrupt.ts';
@@ -147,6 +147,41 @@ describe('a check job on worker threads', () => {
       }
     }
     expect(kept).toEqual([1, 0]);
+  }, 60_000);
+
+  it("a thread's violating seed is announced while the main thread is inside a long world search, not after it", async () => {
+    const pair = await rulesPair('fresh-cycle', undefined);
+    const steppers = steppersFor(pair.rules, null);
+    const worlds = smallWorlds(false).filter((w) => w.name === 'broker key');
+    const outDir = join(tmp, 'answer-first');
+    let announced = false;
+    let duringSearch = false;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    const r = await runCheckJob(
+      { rules: 'fresh-cycle', oldRules: null, worlds, outDir, symmetry: true, plan: { rules: 'fresh-cycle', oldRules: null, broker: null, bounds: BOUNDS_DEFAULT }, workers: 2, stopOnFirst: false },
+      threadOrder(worlds),
+      1,
+      200,
+      {
+        now: () => 0,
+        replayCommand: (p) => p,
+        // A search that holds this thread (as a world of a million states does) until a seed's violation is announced, 30 s at most.
+        searchHere: (i, stop) => {
+          for (let k = 0; k < 3000 && !announced; k++) {
+            stop();
+            Atomics.wait(pause, 0, 0, 10);
+          }
+          duringSearch = announced;
+          return exploreSmallWorld(pair, steppers, worlds[i], i, { outDir, replayCommand: (p) => p, now: () => 0, stopReason: stop });
+        },
+        onViolation: () => {
+          announced = true;
+        },
+      },
+    );
+    await r.threadsEnded;
+    expect(duringSearch).toBe(true);
+    expect(Object.keys(r.swarm.first)).toContain('no-silent-loss');
   }, 60_000);
 
   it('ends without an onWorld hook (the hook is optional: the loop that hands worlds out no longer waits on it)', () => {

@@ -25,7 +25,7 @@
  * and the job waits at most INTERRUPT_WAIT_MS (thread-pieces.ts) for what
  * the threads hold.
  */
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BOUNDS_DEFAULT, fixedOptions, mergeShards, type ShardResult } from '../check.ts';
 import { COVERED_SEEDS, coveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
@@ -203,6 +203,32 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
   // under --stop-on-first suite order), starting at once while the threads still load, then seeds.
   const mainPiece = (): JobPiece | null => queue.takeWorld(true) ?? seedsHere();
   const ports: MessagePort[] = [];
+  /**
+   * The threads' messages, read while this thread is inside a world search
+   * (a search is synchronous: a world of a million states held the event
+   * loop for 8-20 s, and a thread's first violating seed waited that long to
+   * be printed). Seed results and starts are taken at once, so the answer
+   * comes first; a world's result is kept for after the search (a thread
+   * whose search threw is answered by a search here, not one inside another).
+   */
+  const deferred: JobMessage[] = [];
+  const drainPorts = (): void => {
+    for (const port of ports) {
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+        const message = m.message as JobMessage;
+        if (message.kind === 'world') deferred.push(message);
+        else fromThread(message);
+      }
+    }
+  };
+  /** `worldStop`, also reading the threads' messages each time the search looks (every few thousand states). */
+  const stopDraining = (index: number): (() => string | null) => {
+    const stop = worldStop(queue, index);
+    return () => {
+      drainPorts();
+      return stop();
+    };
+  };
   let mainTaken = 0;
   let threadsEnded: Promise<void> = Promise.resolve();
   let done = false;
@@ -223,7 +249,10 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
       if (piece === null) break;
       mainTaken++;
       if (piece.kind === 'seeds') seeds(await runTask({ plan: job.plan as NonNullable<JobSpec['plan']>, from: piece.from, to: piece.to, ...(job.stopOnFirst ? { stopOnViolation: true } : {}) }));
-      else world(piece.index, hooks.searchHere(piece.index, worldStop(queue, piece.index)));
+      else {
+        world(piece.index, hooks.searchHere(piece.index, stopDraining(piece.index)));
+        for (const m of deferred.splice(0)) fromThread(m);
+      }
       // A turn of the event loop: the threads' results come in, and a signal's handler records an interrupt.
       await yieldToLoop();
     }
@@ -262,8 +291,9 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
           // Claimed before its traces are written, by a hook that passes the claim on (else after).
           let first: boolean | null = null;
           const claim = worldClaim(queue, index);
-          const r = hooks.searchHere(index, worldStop(queue, index), () => (first = claim()));
+          const r = hooks.searchHere(index, stopDraining(index), () => (first = claim()));
           if ((first ?? claim()) && threadPieces.worldResult(index)) world(index, r);
+          for (const m of deferred.splice(0)) fromThread(m);
           await yieldToLoop();
         }
         continue;
