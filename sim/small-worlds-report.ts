@@ -9,12 +9,29 @@ import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { countText as n } from './count-text.ts';
 import { terminalText } from './terminal-text.ts';
 
+/**
+ * The suite's own bound: once the worlds searched, in suite order, hold this
+ * many states, the worlds after them are not searched. Each world stops at
+ * a million (small-worlds.ts); fail-closed's whole suite is about 300,000
+ * (600,000 with an older version beside it). A rule set whose record grows
+ * without end (an attempt counter never capped) makes every world a million
+ * states: 16 of them took 184 s on one worker and proved nothing, where the
+ * swarm answers in a fraction of a second. Deterministic: whether a world
+ * is searched depends only on the worlds before it.
+ */
+export const SUITE_STATES_MAX = 3_000_000;
+
+/** Whether the worlds searched so far (a prefix of the suite) spent the suite's bound. */
+export const suiteSpent = (worlds: readonly SmallWorldResult[], max = SUITE_STATES_MAX): boolean => worlds.reduce((n, w) => n + w.states, 0) >= max;
+
 /** The small worlds of a check, as `--json` prints them. */
 export interface SmallWorldsReport {
   /** No violation in any world searched. */
   ok: boolean;
   /** Every world of the suite was searched to its end or to a violation (none cut by the state bound or an interrupt). */
   decided: boolean;
+  /** Worlds of the suite not searched: an interrupt, `--stop-on-first`, or the suite's bound of states spent. */
+  unsearched: number;
   states: number;
   seconds: number;
   worlds: SmallWorldResult[];
@@ -25,6 +42,7 @@ export function smallWorldsReport(worlds: SmallWorldResult[], seconds: number, p
   return {
     ok: worlds.every((w) => w.violations.length === 0),
     decided: worlds.length === planned && worlds.every((w) => w.complete || w.violations.length > 0),
+    unsearched: planned - worlds.length,
     states: worlds.reduce((n, w) => n + w.states, 0),
     seconds,
     worlds,
@@ -68,6 +86,11 @@ export function renderSmallWorlds(r: SmallWorldsReport): string[] {
   // Only a clean suite claims anything of every world: once one is violated the verdict is a
   // finding, and a world left unsearched (--stop-on-first ends the suite there) is a plain note.
   const violated = r.worlds.some((w) => w.violations.length > 0);
+  if (r.unsearched > 0 && r.states >= SUITE_STATES_MAX) {
+    lines.push(
+      `The suite stopped after ${r.worlds.length} worlds: their ${n(r.states)} states passed its bound of ${n(SUITE_STATES_MAX)}, and ${r.unsearched} world${r.unsearched === 1 ? ' was' : 's were'} not searched. Worlds this large often mean a record field that grows without end (an attempt counter never capped, a history never trimmed).`,
+    );
+  }
   if (!r.decided && !violated) lines.push('WARNING: a small world was not searched to its end: the suite proves nothing about it');
   if (!r.decided && violated) lines.push('Note: not every small world was searched to its end (the verdict above stands on the violation found)');
   return lines;

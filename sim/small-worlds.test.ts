@@ -11,7 +11,8 @@ import type { CheckReport } from './check-report.ts';
 import { rulesPair } from './cli/check-command.ts';
 import { main } from './cli/main.ts';
 import { EXPLORE_DEFAULTS } from './outbox/explore-options.ts';
-import { exploreSuite, smallWorlds, threadOrder, type SmallWorldResult } from './small-worlds.ts';
+import { exploreSmallWorld, exploreSuite, smallWorlds, threadOrder, type SmallWorldResult } from './small-worlds.ts';
+import { runCheckJob } from './workers/check-job.ts';
 import { renderSmallWorlds, smallWorldsReport } from './small-worlds-report.ts';
 import { buildReport, renderReport } from './check-report.ts';
 import { emptyShard, steppersFor } from './check.ts';
@@ -160,6 +161,34 @@ describe('the summary', () => {
     expect(text[1]).toContain('PARTIAL (stopped by max-states): not a proof');
     expect(text).toContain('WARNING: a small world was not searched to its end: the suite proves nothing about it');
   });
+  it('a suite that spent its bound of states says how many worlds it left and what such sizes often mean', () => {
+    const big = (name: string) => ({ ...world(name, false), states: 1_000_000, complete: false, stoppedBy: 'max-states' });
+    const text = renderSmallWorlds(smallWorldsReport([big('default'), big('1 corruption'), big('broker id-409')], 20, 16));
+    expect(text).toContain(
+      'The suite stopped after 3 worlds: their 3,000,000 states passed its bound of 3,000,000, and 13 worlds were not searched. Worlds this large often mean a record field that grows without end (an attempt counter never capped, a history never trimmed).',
+    );
+    expect(text).toContain('WARNING: a small world was not searched to its end: the suite proves nothing about it');
+    expect(smallWorldsReport([world('default', false)], 1, 1).unsearched).toBe(0);
+  });
+  it('the suite ends once the worlds searched hold its bound of states, in suite order, on one thread and on two (the same prefix)', async () => {
+    const pair = await rulesPair('fail-closed', undefined);
+    const suite = smallWorlds(false).slice(0, 5);
+    const outDir = join(tmp, 'spent');
+    const replayCommand = (p: string) => p;
+    // The default world holds 7,177 states, the corruption world 39,288: a bound of 10,000 ends the suite after the second.
+    const one = exploreSuite(pair, suite, { outDir, replayCommand, now: () => 0, suiteStatesMax: 10_000 });
+    expect(one.map((w) => [w.name, w.states])).toEqual([['default', 7177], ['1 corruption, no crash', 39288]]);
+    const steppers = steppersFor(pair.rules, null);
+    const two = await runCheckJob(
+      { rules: 'fail-closed', oldRules: null, worlds: suite, outDir, symmetry: true, plan: null, workers: 2, stopOnFirst: false, suiteStatesMax: 10_000 },
+      threadOrder(suite),
+      1,
+      1,
+      { now: () => 0, replayCommand, searchHere: (i, stop) => exploreSmallWorld(pair, steppers, suite[i], i, { outDir, replayCommand, now: () => 0, stopReason: stop }) },
+    );
+    await two.threadsEnded;
+    expect(two.worlds.map((w) => [w.name, w.states])).toEqual(one.map((w) => [w.name, w.states]));
+  }, 60_000);
   it('a world cut short beside a violated one is a note, not a warning that the suite proves nothing (--stop-on-first)', () => {
     const cut = { ...world('big', false), complete: false, stoppedBy: 'interrupted' };
     const text = renderSmallWorlds(smallWorldsReport([world('default', true), cut], 1, 2));

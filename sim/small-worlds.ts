@@ -16,6 +16,7 @@ import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
 import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
+import { suiteSpent } from './small-worlds-report.ts';
 
 /** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
 export interface SmallWorld {
@@ -213,6 +214,8 @@ export interface SuiteRun {
   /** States searched so far in the current world. */
   onProgress?: (world: number, states: number) => void;
   statesMax?: number;
+  /** The suite's bound of states (`exploreSuite`; `SUITE_STATES_MAX` when absent, smaller in tests). */
+  suiteStatesMax?: number;
   /**
    * Store one state per class of states equal up to renaming pids (on
    * unless false, `--no-symmetry`): the same verdicts (symmetry.test.ts),
@@ -256,7 +259,7 @@ export function exploreSuite(pair: RulesPair, worlds: readonly SmallWorld[], run
   const out: SmallWorldResult[] = [];
   for (const [i, w] of worlds.entries()) {
     out.push(exploreSmallWorld(pair, steppers, w, i, run));
-    if (run.stopReason?.() != null) break;
+    if (run.stopReason?.() != null || suiteSpent(out, run.suiteStatesMax)) break;
   }
   return out;
 }

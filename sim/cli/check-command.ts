@@ -37,7 +37,7 @@ import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts
 import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
-import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
+import { smallWorldsReport, suiteSpent, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
 import { chooseWorkers } from '../workers/default-workers.ts';
 import { countText } from '../count-text.ts';
@@ -500,6 +500,7 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
     results.push(r);
     announce(r);
     if (how.stopOnFirst && r.violations.length > 0) break;
+    if (suiteSpent(results)) break;
   }
   bar.update(results.length, 'done');
   bar.stop();

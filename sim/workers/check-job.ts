@@ -31,6 +31,7 @@ import { BOUNDS_DEFAULT, fixedOptions, mergeShards, type ShardResult } from '../
 import { COVERED_SEEDS, coveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
 import { interruption } from '../interrupt.ts';
 import type { SmallWorldResult } from '../small-worlds.ts';
+import { SUITE_STATES_MAX } from '../small-worlds-report.ts';
 import { readWatch, watchBuffer } from '../watch.ts';
 import { endedLine } from '../watch-lines.ts';
 import { UsageError } from '../usage-error.ts';
@@ -118,15 +119,20 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
     suiteSeconds = hooks.now() - start;
     if (hooks.onSuiteDone?.(suiteSeconds) === true) queue.endSeedsAt(-0x80000000);
   };
+  let statesGiven = 0;
   const flush = (): void => {
-    const end = Math.min(worlds.length, queue.worldEnd);
+    const end = (): number => Math.min(worlds.length, queue.worldEnd);
     // The count moves outside the optional call: `hooks.onWorld?.(given++, r)` skips its arguments, the
     // increment with them, when no hook is given, and the loop never ended.
-    for (let r = results[given]; given < end && r !== undefined; r = results[given]) {
+    for (let r = results[given]; given < end() && r !== undefined; r = results[given]) {
       hooks.onWorld?.(given, r);
       given++;
+      statesGiven += r.states;
+      // The suite's bound of states (small-worlds-report.ts), counted in suite order as on one thread: the worlds
+      // after are not searched, and a search of one that a thread holds stops.
+      if (statesGiven >= (job.suiteStatesMax ?? SUITE_STATES_MAX)) queue.endWorldsAt(given);
     }
-    if (given >= end) suiteDone();
+    if (given >= end()) suiteDone();
   };
   const started = new Map<number, number>();
   const world = (index: number, r: SmallWorldResult): void => {

@@ -21,6 +21,18 @@ describe('the job queue', () => {
     expect(q.takeWorld(false)).toBeNull();
   });
 
+  it('once a world met its bound of states, every thread takes the lowest suite index left, from either end', () => {
+    const q = JobQueue.create([4, 0, 3, 1, 2], 1, 1);
+    const other = JobQueue.attach(q.buffer);
+    expect(q.takeWorld(true)).toEqual({ kind: 'world', index: 4 });
+    other.bySuiteIndex();
+    expect(other.takeWorld(false)).toEqual({ kind: 'world', index: 0 });
+    expect(q.takeWorld(true)).toEqual({ kind: 'world', index: 1 });
+    expect(other.takeWorld(false)).toEqual({ kind: 'world', index: 2 });
+    expect(q.takeWorld(false)).toEqual({ kind: 'world', index: 3 });
+    expect(q.takeWorld(true)).toBeNull();
+  });
+
   it('hands out no world at or after the end a violation set, and cuts the searches of those running', () => {
     const q = JobQueue.create([0, 1, 2, 3], 1, 1);
     expect(q.takeWorld(true)).toEqual({ kind: 'world', index: 0 });

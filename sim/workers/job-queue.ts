@@ -45,7 +45,9 @@ const STOP = 6;
 const TAKEN = 7;
 /** Worlds in the order; after the order, one flag per world (by suite index): nonzero once a search of it has ended somewhere. */
 const WORLDS = 8;
-const HEADER = 9;
+/** Nonzero: every thread takes the lowest suite index left, whatever the order (`bySuiteIndex`). */
+const BY_INDEX = 9;
+const HEADER = 10;
 
 /** A piece of work taken from the queue. */
 export type JobPiece = { kind: 'world'; index: number } | { kind: 'seeds'; from: number; to: number };
@@ -156,7 +158,8 @@ export class JobQueue {
     return this.locked(() => {
       const end = this.ints[WORLD_END];
       while (!this.stopped && this.ints[FRONT] < this.ints[BACK]) {
-        const index = front ? this.ints[HEADER + this.ints[FRONT]++] : this.ints[HEADER + --this.ints[BACK]];
+        if (this.ints[BY_INDEX] !== 0) this.lowestFirst();
+        const index = front || this.ints[BY_INDEX] !== 0 ? this.ints[HEADER + this.ints[FRONT]++] : this.ints[HEADER + --this.ints[BACK]];
         if (index < end) {
           this.ints[TAKEN]++;
           return { kind: 'world', index };
@@ -164,6 +167,27 @@ export class JobQueue {
       }
       return null;
     });
+  }
+
+  /**
+   * From now on every thread takes the world of the lowest suite index left.
+   * Asked once a world stops at its bound of states: the suite's own bound
+   * (small-worlds-report.ts) is counted over the suite's prefix, so the
+   * worlds at its front decide when it ends, and searching the heaviest
+   * first would spend a minute on worlds whose results are then dropped.
+   */
+  bySuiteIndex(): void {
+    Atomics.store(this.ints, BY_INDEX, 1);
+  }
+
+  /** Moves the lowest suite index left to the front of what is left (under the lock). */
+  private lowestFirst(): void {
+    const front = HEADER + this.ints[FRONT];
+    let low = front;
+    for (let k = front + 1; k < HEADER + this.ints[BACK]; k++) if (this.ints[k] < this.ints[low]) low = k;
+    const t = this.ints[front];
+    this.ints[front] = this.ints[low];
+    this.ints[low] = t;
   }
 
   /** The next `size` seeds (fewer at the end), or null. */

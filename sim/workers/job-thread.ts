@@ -31,6 +31,8 @@ export interface JobSpec {
   workers: number;
   /** `--stop-on-first`: a violating world ends the worlds after it, a violating seed the seeds above it. */
   stopOnFirst: boolean;
+  /** The suite's bound of states (`SUITE_STATES_MAX` when absent; smaller in tests). */
+  suiteStatesMax?: number;
 }
 
 /** A thread's task: the job, the queue's buffer, the port its results go to. */
@@ -51,9 +53,15 @@ export type JobMessage =
   | { kind: 'seeds-start'; from: number; to: number }
   | { kind: 'seeds'; from: number; to: number; result: ShardResult };
 
-/** What a world's result tells the queue: under `--stop-on-first` a violation ends the worlds after it. */
+/**
+ * What a world's result tells the queue: under `--stop-on-first` a violation
+ * ends the worlds after it; a world at its bound of states turns the
+ * handing out to suite order (the suite's bound of states may end the
+ * suite, and the worlds at its front decide when: `JobQueue.bySuiteIndex`).
+ */
 export function noteWorld(queue: JobQueue, job: JobSpec, index: number, r: SmallWorldResult): void {
   if (job.stopOnFirst && r.violations.length > 0) queue.endWorldsAt(index + 1);
+  if (r.stoppedBy === 'max-states') queue.bySuiteIndex();
 }
 
 /** What a seed chunk's result tells the queue: a broken decision ends the seeds at it (lower seeds still run, as on one thread); under `--stop-on-first`, a violation ends those above it. */
