@@ -118,6 +118,13 @@ export interface CheckReport {
   seedStart?: number;
   rules: string;
   oldRules: string | null;
+  /**
+   * The upgrade this check did not run: the rule set the checked one
+   * extends (`extendRules`) when no older version ran beside it, and the
+   * command that checks both side by side (a rolling deploy runs them so).
+   * Absent when there is none.
+   */
+  upgrade?: UpgradeNote;
   runs: number;
   steps: number;
   seconds: number;
@@ -289,6 +296,20 @@ export function cleanScope(decisionsCounted: boolean): string[] {
     : ['  It covers the faults the world can produce (docs/faults.md);', `  ${notInMenu}`];
 }
 
+/** An upgrade a check did not run (`CheckReport.upgrade`). */
+export interface UpgradeNote {
+  /** The name of the rule set the checked one extends. */
+  from: string;
+  /** The check of both side by side; null when `from` is not a catalog name (its file must be given). */
+  command: string | null;
+}
+
+/** The lines that say which upgrade was not checked, and how to check it. */
+function upgradeLines(u: UpgradeNote): string[] {
+  const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
+  return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
+}
+
 /** The summary a person reads. */
 export function renderReport(r: CheckReport): string[] {
   const lines: string[] = [];
@@ -313,6 +334,7 @@ export function renderReport(r: CheckReport): string[] {
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
+  if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade));
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));
   if (!r.swarm) return lines;

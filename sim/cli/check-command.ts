@@ -16,7 +16,8 @@ import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
-import { buildReport, renderReport, type CheckReport } from '../check-report.ts';
+import { buildReport, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
+import { catalogRules } from '../../model/catalog/index.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules, pinsOf, type LoadedSpecs, type RulePins } from '../rules-loader.ts';
@@ -199,6 +200,21 @@ export type CheckResult = CheckReport & {
   keptOutside?: string[];
 };
 
+/**
+ * The upgrade a check without `--old-rules` leaves out: from the rule set
+ * the checked one extends, when it names another
+ * (docs/rules.md, 'Version skew'). A change is deployed from something, most often by a rolling
+ * deploy, and some flaws only show with both versions running (a key format
+ * changed, a field renamed).
+ */
+export function upgradeOf(pair: RulesPair): { upgrade?: UpgradeNote } {
+  const from = pair.rules.extends;
+  if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
+  const origin = pair.rulesOrigin;
+  const rules = origin.source === IN_PROCESS ? `<the file that exports ${origin.name}>` : origin.source === 'catalog' ? origin.name : origin.source;
+  return { upgrade: { from, command: catalogRules(from) !== undefined ? `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}` : null } };
+}
+
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
 export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): number {
   return finishCheckOutcome(pair, merged, outDir, bounds, seconds, json, io, interrupted, extras).code;
@@ -216,6 +232,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
     }),
+    ...upgradeOf(pair),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
