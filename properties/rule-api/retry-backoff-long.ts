@@ -9,18 +9,12 @@
  * attempts 30 ticks apart took more than the liveness phase's 400 steps. A
  * long wait (docs/faults.md, `long-wait`) passes the back-off in one step.
  */
-import failClosed from '../../model/catalog/fail-closed.ts';
-import { extendRules, type RuleSet } from '../../model/rules.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import { backoffRules } from './retry-backoff.ts';
 
 /** Ticks a record waits after a failed attempt. */
 export const BACKOFF = 30;
 
-const retryBackoffLong: RuleSet = extendRules(failClosed, {
-  name: 'retry-backoff-long',
-  summary: `fail-closed, but a failed attempt is retried no sooner than ${BACKOFF} ticks later.`,
-  complete: (record, outcome, limits, view) =>
-    failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + BACKOFF } : r)),
-  selectable: (record, view) => typeof record.retryAt !== 'number' || view.now >= record.retryAt,
-});
+const retryBackoffLong: RuleSet = backoffRules('retry-backoff-long', BACKOFF);
 
 export default retryBackoffLong;

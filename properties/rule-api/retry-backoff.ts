@@ -16,12 +16,17 @@ import { extendRules, type RuleSet } from '../../model/rules.ts';
 /** Ticks a record waits after a failed attempt. */
 export const BACKOFF = 2;
 
-const retryBackoff: RuleSet = extendRules(failClosed, {
-  name: 'retry-backoff',
-  summary: `fail-closed, but a failed attempt is retried no sooner than ${BACKOFF} ticks later.`,
-  complete: (record, outcome, limits, view) =>
-    failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + BACKOFF } : r)),
-  selectable: (record, view) => typeof record.retryAt !== 'number' || view.now >= record.retryAt,
-});
+/** fail-closed with a back-off of `backoff` ticks after a failed attempt (also `retry-backoff-long.ts`). */
+export function backoffRules(name: string, backoff: number): RuleSet {
+  return extendRules(failClosed, {
+    name,
+    summary: `fail-closed, but a failed attempt is retried no sooner than ${backoff} ticks later.`,
+    complete: (record, outcome, limits, view) =>
+      failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + backoff } : r)),
+    selectable: (record, view) => typeof record.retryAt !== 'number' || view.now >= record.retryAt,
+  });
+}
+
+const retryBackoff: RuleSet = backoffRules('retry-backoff', BACKOFF);
 
 export default retryBackoff;
