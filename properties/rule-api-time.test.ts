@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { guardRules, RuleFault } from '../model/rule-contract.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
-import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../sim/check.ts';
+import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor } from '../sim/check.ts';
 import { runSeed } from '../sim/core/random.ts';
 import { claimView } from '../sim/outbox/events/context.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
@@ -26,7 +26,7 @@ import retryWindowDishonest from './rule-api/retry-window-dishonest.ts';
 import evidenceExpires, { EXPIRY } from './rule-api/evidence-expires.ts';
 import retryBackoffLong, { BACKOFF as LONG_BACKOFF } from './rule-api/retry-backoff-long.ts';
 import selectBelowCap from './rule-api/select-below-cap.ts';
-import { quietVerdict } from '../sim/core/liveness.ts';
+import { boundVerdict, quietVerdict } from '../sim/core/liveness.ts';
 import { runCli } from '../sim/cli/test-cli.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -211,6 +211,24 @@ describe('a world without a clock: its time stands still, so a wait there is not
     expect(cli.out.at(-1)).toBe(`RESULT: no property violated in the whole bounded space (a proof for this world; liveness not judged at ${counted} quiet states waiting for time)`);
     expect(Number(counted)).toBeGreaterThan(0);
   }, 60_000);
+  it('engines that keep scanning files they do not select are not retrying: at the bound, passes that change nothing are let end and the world judged (settle)', () => {
+    const { w } = walk(retryBackoff, TIMELESS, [...backedOff, 'e1 scan a']);
+    const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...TIMELESS }), { rules: retryBackoff }, steppersFor(retryBackoff, null));
+    expect(w.engines[0].state).not.toBe('idle');
+    const settled = system.settle?.(w) ?? null;
+    expect(settled?.engines.map((p) => p.state)).toEqual(['idle']);
+    expect(boundVerdict(system, system.heal?.(w) as World)).toBe('waiting');
+    // A pass that POSTs is no such pass: fail-closed's engine in the same place sends the body.
+    const { w: sending } = walk(failClosed, TIMELESS, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend']);
+    const plain = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...TIMELESS }), { rules: failClosed }, steppersFor(failClosed, null));
+    expect(plain.settle?.(sending)).toBeNull();
+    // The run that found it: the back-off beside fail-closed, seed 4235, three engines scanning for 400 steps
+    // (reported as quiet-after-healing), now ends waiting.
+    const steppers = steppersFor(retryBackoff, failClosed);
+    const options = swarmOptions(4235, fixedOptions({ broker: null, oldRules: failClosed }));
+    const r = runSeed(outboxSystem(options, { rules: retryBackoff, oldRules: failClosed }, steppers), 4235, seedBounds(BOUNDS_DEFAULT, options));
+    expect([r.end, r.violation]).toEqual(['waiting', null]);
+  });
   it('the default world: the back-off is clean; random runs without a clock that go quiet waiting end `waiting`, none with one', () => {
     expect(search(retryBackoff, {}).found).toEqual([]);
     const steppers = steppersFor(retryBackoff, null);

@@ -11,7 +11,7 @@
  * `fast-run.test.ts` holds the two runners to the same runs.
  */
 import { seededChooser, type Chooser } from './chooser.ts';
-import { quietVerdict } from './liveness.ts';
+import { boundVerdict, quietVerdict } from './liveness.ts';
 import { busyAfterHealing, type RunBounds, type RunResult } from './random.ts';
 import type { ChoiceGroup, FieldBits, Property, StepResult, TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
@@ -264,7 +264,12 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
       r.steps++;
       return null;
     }
-    if (r.phase === 'heal') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
+    if (r.phase === 'heal') {
+      const v = boundVerdict(system, r.state);
+      if (v === 'busy') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
+      if (v === 'waiting') return result(r, 'waiting', null);
+      return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
+    }
     return result(r, r.count === 0 ? 'no-events' : 'fault-bound-no-heal', null);
   }
   const first = r.checked === null;

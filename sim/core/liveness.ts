@@ -29,6 +29,19 @@ export function quietVerdict<S, E>(system: TransitionSystem<S, E>, state: S): Vi
   return null;
 }
 
+/**
+ * The verdict at the liveness phase's bound of steps: 'busy' (the phase's
+ * own violation) unless the passes under way change nothing and end in a
+ * quiet state (`settle`), which is then judged as any quiet state. Before,
+ * three engines scanning files they did not select (a back-off) were never
+ * all idle at once in 400 steps, and the run was reported retrying forever.
+ */
+export function boundVerdict<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null | 'waiting' | 'busy' {
+  const settled = system.settle?.(state) ?? null;
+  if (settled === null || !isQuiet(system, settled)) return 'busy';
+  return quietVerdict(system, settled);
+}
+
 /** The first `eventually` property violated in a quiet state, or null (also when it is not judged: `quietVerdict`'s 'waiting'). */
 export function eventuallyViolated<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null {
   const v = quietVerdict(system, state);

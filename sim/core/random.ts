@@ -6,7 +6,7 @@
  * there. Every bound is reported in the result, never silent.
  */
 import { seededChooser } from './chooser.ts';
-import { isQuiet, quietVerdict } from './liveness.ts';
+import { boundVerdict, isQuiet, quietVerdict } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
@@ -133,7 +133,10 @@ export function runSeed<S, E>(
           continue;
         }
         if (phase === 'heal') {
-          return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
+          const v = boundVerdict(system, state);
+          if (v === 'busy') return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
+          if (v === 'waiting') return result('waiting', null);
+          return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
         }
         return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
       }

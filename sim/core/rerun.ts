@@ -7,7 +7,7 @@
  * whether a property is still violated.
  */
 import { canonicalJson } from './canonical.ts';
-import { eventuallyViolated, isQuiet } from './liveness.ts';
+import { boundVerdict, eventuallyViolated, isQuiet } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { seededChooser } from './chooser.ts';
 import { busyAfterHealing } from './random.ts';
@@ -82,7 +82,11 @@ export function rerun<S, E>(
       const v = eventuallyViolated(system, state);
       return { departedAt, skipped, steps, violation: v !== null ? { ...v, step: steps } : null };
     }
-    if (k === healStepsMax) return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
+    if (k === healStepsMax) {
+      const v = boundVerdict(system, state);
+      if (v === 'busy') return { departedAt, skipped, steps, violation: { ...busyAfterHealing(healStepsMax), step: steps } };
+      return { departedAt, skipped, steps, violation: v === 'waiting' || v === null ? null : { ...v, step: steps } };
+    }
     const groups = choices.filter((g) => g.events.length > 0);
     const g = groups[chooser.int('schedule', groups.length)];
     state = system.step(state, g.events[chooser.int(g.group, g.events.length)]).state;

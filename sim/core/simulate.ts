@@ -5,7 +5,7 @@
  * checked exactly as a random run checks them.
  */
 import { sameCanonical } from './canonical.ts';
-import { eventuallyViolated, isQuiet } from './liveness.ts';
+import { boundVerdict, eventuallyViolated, isQuiet } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { busyAfterHealing, HEAL_LABEL, type RecordedStep } from './random.ts';
 
@@ -82,7 +82,9 @@ export function simulateEvents<S, E>(
       const v = eventuallyViolated(system, state);
       if (v !== null) return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     } else if (options.healStepsMax !== undefined && steps.filter((s) => s.phase === 'heal').length > options.healStepsMax) {
-      return { initial, steps, invalidAt: null, kept, violation: { ...busyAfterHealing(options.healStepsMax), step: steps.length } };
+      const v = boundVerdict(system, state);
+      if (v === 'busy') return { initial, steps, invalidAt: null, kept, violation: { ...busyAfterHealing(options.healStepsMax), step: steps.length } };
+      if (v !== null && v !== 'waiting') return { initial, steps, invalidAt: null, kept, violation: { ...v, step: steps.length } };
     }
   }
   return { initial, steps, invalidAt: null, kept, violation: null };

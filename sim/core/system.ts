@@ -86,6 +86,14 @@ export interface TransitionSystem<S, E> {
    * with a clock judge them (docs/rules.md, 'Time'). Absent: never.
    */
   waitsForTime?(state: S): boolean;
+  /**
+   * The state once every process's step sequence under way ends, when none
+   * of those steps changes anything durable or sends anything; null
+   * otherwise. Asked only at the liveness phase's bound: processes that
+   * keep starting passes that change nothing (engines scanning files they
+   * do not select) are busy at every step, yet nothing is retried.
+   */
+  settle?(state: S): S | null;
   /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
   groups?: GroupedChoices<S, E>;
   /** Which top-level fields differ between two states, as bits, when the system can say it faster than a read of each field by name. */

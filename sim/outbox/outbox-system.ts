@@ -155,6 +155,31 @@ export function outboxSystem(
     return true;
   };
 
+  /**
+   * `w` once every engine's pass under way ends (the broker giving its
+   * steady answer), when no step of those passes POSTs or changes anything
+   * durable; null otherwise (`TransitionSystem.settle`). The same walk as
+   * the quiet test's, from where each busy engine is.
+   */
+  const settle = (w: World): World | null => {
+    let cur = w;
+    for (const busy of w.engines) {
+      if (busy.state === 'idle') continue;
+      let next = cur;
+      for (let i = 0; i < 32; i++) {
+        const p = next.engines.find((x) => x.pid === busy.pid);
+        if (p === undefined || p.state === 'idle') break;
+        const out = step(next, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
+        if (out.tags.includes('layer:post')) return null;
+        next = out.state;
+      }
+      if (next.engines.some((x) => x.pid === busy.pid && x.state !== 'idle')) return null;
+      if (!sameDurable(next, cur) && !sameDurableValue(next, cur)) return null;
+      cur = next;
+    }
+    return cur;
+  };
+
   const heal = (w: World): World => {
     const engines = [...w.engines];
     let nextPid = w.nextPid;
@@ -178,6 +203,7 @@ export function outboxSystem(
     properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules)),
     heal,
     quiescent,
+    settle,
     groups: lazyChoicesOf(ctx),
     // Without a clock time stands still: a quiet world that would act later (a back-off not
     // over, a window not passed) is waiting, not settled, and only the worlds with a clock can
