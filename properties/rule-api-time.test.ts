@@ -210,6 +210,10 @@ describe('a world without a clock: its time stands still, so a wait there is not
     const counted = /note: (\d+) quiet states/.exec(note ?? '')?.[1];
     expect(cli.out.at(-1)).toBe(`RESULT: no property violated in the whole bounded space (a proof for this world; liveness not judged at ${counted} quiet states waiting for time)`);
     expect(Number(counted)).toBeGreaterThan(0);
+    // check's small worlds say it per world (the default world is explore's default world).
+    const checked = await runCli('check', '--rules', 'properties/rule-api/retry-backoff.ts', '--small-worlds-only', '--json', '--out', join(tmp, 'check'));
+    const worlds = (JSON.parse(checked.out.join('\n')) as { smallWorlds: { worlds: { name: string; waitingUnjudged?: number }[] } }).smallWorlds.worlds;
+    expect(worlds[0]).toMatchObject({ name: 'default', waitingUnjudged: Number(counted) });
   }, 60_000);
   it('engines that keep scanning files they do not select are not retrying: at the bound, passes that change nothing are let end and the world judged (settle)', () => {
     const { w } = walk(retryBackoff, TIMELESS, [...backedOff, 'e1 scan a']);

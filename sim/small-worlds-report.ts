@@ -52,6 +52,8 @@ export function smallWorldsReport(worlds: SmallWorldResult[], seconds: number, p
 /** A world's verdict in a few words. */
 function verdict(w: SmallWorldResult): string {
   if (w.violations.length > 0) return `VIOLATED ${w.violations.map((v) => v.property).join(', ')}`;
+  // A proof that leaves quiet states unjudged says so, as explore's does (docs/rules.md, 'Time').
+  if (w.complete && (w.waitingUnjudged ?? 0) > 0) return `complete, no violation; liveness not judged at ${n(w.waitingUnjudged ?? 0)} quiet states waiting for a time this world does not reach`;
   if (w.complete) return 'complete, no violation';
   return `PARTIAL (stopped by ${w.stoppedBy ?? 'a bound'}): not a proof`;
 }

@@ -189,6 +189,12 @@ describe('the summary', () => {
     await two.threadsEnded;
     expect(two.worlds.map((w) => [w.name, w.states])).toEqual(one.map((w) => [w.name, w.states]));
   }, 60_000);
+  it('a complete world that left quiet states unjudged (waiting for time) says so beside its verdict', () => {
+    const waited = { ...world('default', false), waitingUnjudged: 63 };
+    const text = renderSmallWorlds(smallWorldsReport([waited, world('broker key', false)], 1, 2));
+    expect(text[1]).toMatch(/ {2}complete, no violation; liveness not judged at 63 quiet states waiting for a time this world does not reach$/);
+    expect(text[2]).toMatch(/ {2}complete, no violation$/);
+  });
   it('a world cut short beside a violated one is a note, not a warning that the suite proves nothing (--stop-on-first)', () => {
     const cut = { ...world('big', false), complete: false, stoppedBy: 'interrupted' };
     const text = renderSmallWorlds(smallWorldsReport([world('default', true), cut], 1, 2));

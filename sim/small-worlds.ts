@@ -193,6 +193,12 @@ export interface SmallWorldResult {
   /** States were stored one per class equal up to renaming pids (false: `--no-symmetry`, or a rule set that reads pids). */
   symmetry: boolean;
   violations: SmallWorldViolation[];
+  /**
+   * Quiet states whose liveness the search left unjudged: they wait for a
+   * time this world does not reach (no clock, or past its horizon;
+   * docs/rules.md, 'Time'). Absent when none.
+   */
+  waitingUnjudged?: number;
 }
 
 /** How the suite is run: where traces go, how a replay is spelt, and the caller's clock and stop and progress hooks. */
@@ -250,7 +256,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
   });
-  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, violations };
+  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, violations, ...(r.waitingUnjudged > 0 ? { waitingUnjudged: r.waitingUnjudged } : {}) };
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */
