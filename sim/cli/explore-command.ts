@@ -281,9 +281,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   if (r.waitingUnjudged > 0) io.out(`  note: ${countNoun(r.waitingUnjudged, 'quiet state')} waited for a later time this search does not reach (a back-off, a window): liveness not judged there; ${hasClock(options) ? 'a longer --ticks horizon reaches it' : 'give the world a clock (--ticks N, and --jump N for long windows) to judge it'}`);
   if (!quiet) io.out(`  visited set and parent links ${perState(r.indexBytes).toFixed(1)} bytes/state, frontier at most ${perState(r.frontierBytesMax ?? 0).toFixed(1)} bytes/state; the process grew ${residentBytesPerState.toFixed(1)} bytes/state; fingerprint collision bound ${r.collisionBound.toExponential(1)}`);
   // Under --por the eventually properties were not checked: the result says which properties it covers.
-  // A proof leaves out the quiet states it could not judge (the note above says which and why).
-  const unjudged = r.waitingUnjudged > 0 ? `; liveness not judged at ${countNoun(r.waitingUnjudged, 'quiet state')} waiting for time` : '';
-  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line.replace('(a proof for this world)', `(a proof for this world${unjudged})`));
+  for (const line of outcomeLines(r, ok, flags.continue === true, statesMax, depthMax)) io.out(por ? line.replace('no property violated', 'no always property violated (--por)') : line);
   for (const v of violations) {
     io.out(`RESULT: ${v.property} violated: ${terminalText(v.detail)}`);
     // Reduced by --por, the search finds a real trace, not always the shortest one (docs/explore-reduction.md).
@@ -323,7 +321,9 @@ function outcomeLines(r: OutboxSearch, ok: boolean, continued: boolean, statesMa
     if (r.complete) return ['  --continue: the whole bounded space was searched; every property violated in it is listed below, each with its shortest trace'];
     return [`WARNING: --continue: stopped by ${stopper}: a property not listed below may still be violated beyond the states searched`];
   }
-  if (r.complete) return ['RESULT: no property violated in the whole bounded space (a proof for this world)'];
+  // A proof leaves out the quiet states it could not judge (the note above says which and why).
+  const unjudged = r.waitingUnjudged > 0 ? `; liveness not judged at ${countNoun(r.waitingUnjudged, 'quiet state')} waiting for time` : '';
+  if (r.complete) return [`RESULT: no property violated in the whole bounded space (a proof for this world${unjudged})`];
   if (r.stoppedBy === 'max-depth') {
     return [
       `WARNING: stopped by ${stopper}: every trace of up to ${countNoun(depthMax ?? 0, 'step')} was searched, none longer: bound reached, nothing found, not a proof (complete: false, exit ${EXIT_PARTIAL})`,

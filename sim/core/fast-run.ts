@@ -246,15 +246,19 @@ function countTags(tags: Map<string, number>, stepTags: readonly string[]): void
   for (let i = 0; i < stepTags.length; i++) tags.set(stepTags[i], (tags.get(stepTags[i]) ?? 0) + 1);
 }
 
+/** The end of a run judged at a quiet state (`quietVerdict`, `boundVerdict`). */
+function judged<S, E>(r: FastRun<S, E>, v: Violation | null | 'waiting'): FastRunResult {
+  if (v === 'waiting') return result(r, 'waiting', null);
+  return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
+}
+
 /** One step of the run (or its end): null while it goes on. */
 function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
   watchStep(r.steps + 1);
   const empty = listDrawable(r);
   const system = r.system;
   if (r.phase === 'heal' && (empty || (system.quiescent?.(r.state) ?? false))) {
-    const v = quietVerdict(system, r.state);
-    if (v === 'waiting') return result(r, 'waiting', null);
-    return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
+    return judged(r, quietVerdict(system, r.state));
   }
   if (r.count === 0 || r.budget === 0) {
     if (r.phase === 'fault' && system.heal !== undefined) {
@@ -266,9 +270,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
     }
     if (r.phase === 'heal') {
       const v = boundVerdict(system, r.state);
-      if (v === 'busy') return result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps });
-      if (v === 'waiting') return result(r, 'waiting', null);
-      return v !== null ? result(r, 'violation', { ...v, step: r.steps }) : result(r, 'quiet', null);
+      return v === 'busy' ? result(r, 'heal-bound', { ...busyAfterHealing(r.bounds.healStepsMax), step: r.steps }) : judged(r, v);
     }
     return result(r, r.count === 0 ? 'no-events' : 'fault-bound-no-heal', null);
   }

@@ -108,6 +108,11 @@ export function runSeed<S, E>(
     reached: [...reached].sort(),
     end,
   });
+  /** The end of a run judged at a quiet state (`quietVerdict`, `boundVerdict`). */
+  const judged = (v: Violation | null | 'waiting'): RunResult<S, E> => {
+    if (v === 'waiting') return result('waiting', null);
+    return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
+  };
 
   watchAt(POSITION_RUN, seed, 1);
   try {
@@ -118,9 +123,7 @@ export function runSeed<S, E>(
       watchStep(steps.length + 1);
       const choices = system.choices(state);
       if (phase === 'heal' && isQuiet(system, state, choices)) {
-        const v = quietVerdict(system, state);
-        if (v === 'waiting') return result('waiting', null);
-        return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
+        return judged(quietVerdict(system, state));
       }
       const groups = choices.filter((g) => g.events.length > 0 && g.weight > 0);
       if (groups.length === 0 || budget === 0) {
@@ -134,9 +137,7 @@ export function runSeed<S, E>(
         }
         if (phase === 'heal') {
           const v = boundVerdict(system, state);
-          if (v === 'busy') return result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length });
-          if (v === 'waiting') return result('waiting', null);
-          return v !== null ? result('violation', { ...v, step: steps.length }) : result('quiet', null);
+          return v === 'busy' ? result('heal-bound', { ...busyAfterHealing(bounds.healStepsMax), step: steps.length }) : judged(v);
         }
         return result(groups.length === 0 ? 'no-events' : 'fault-bound-no-heal', null);
       }

@@ -80,10 +80,11 @@ export interface TransitionSystem<S, E> {
   /** True when nothing more will happen without outside action (checked during the liveness phase). */
   quiescent?(state: S): boolean;
   /**
-   * True when a quiet state would still act at a later time its world never
-   * reaches (a rule's window in a world without a clock, whose time stands
-   * still): its `eventually` properties are not judged there, as the worlds
-   * with a clock judge them (docs/rules.md, 'Time'). Absent: never.
+   * True when a state quiet now would still act at a later time (a rule's
+   * window): where its world never reaches that time (no clock, whose time
+   * stands still, or a search at the clock's horizon) its `eventually`
+   * properties are not judged, the worlds that pass the time judge them
+   * (docs/rules.md, 'Time'). Absent: never.
    */
   waitsForTime?(state: S): boolean;
   /**

@@ -20,7 +20,6 @@ import { Unrepresentable } from './packed/layout.ts';
 import type { Symmetry } from '../core/explore.ts';
 import { fingerprintInts } from '../core/tuple-table.ts';
 import type { World, WorldEvent } from './world.ts';
-import { waitsForTime } from './outbox-system.ts';
 import { hasClock, horizonOf, nowOf } from './events/clock.ts';
 
 /** The liveness of the outbox on the object system, with the verdict of a state known quiet. */
@@ -60,7 +59,7 @@ export function outboxLiveness(options: WorldOptions, system: TransitionSystem<W
       if (isQuiet(system, healed)) return judged(healed);
       // At the clock's horizon time stops in the search: a world that only waits for a later
       // time (a back-off, a lease) is not judged there, neither quiet nor busy (docs/rules.md, 'Time').
-      if (hasClock(options) && nowOf(w) >= horizonOf(options) && waitsForTime(system, healed)) {
+      if (hasClock(options) && nowOf(w) >= horizonOf(options) && system.waitsForTime?.(healed) === true) {
         waited++;
         return null;
       }

@@ -141,43 +141,60 @@ export function outboxSystem(
       }
     }
     for (const start of starts) {
-      let out = step(w, start);
-      for (let i = 0; i < 32; i++) {
-        const p = out.state.engines.find((x) => x.pid === probe.pid);
-        if (p === undefined || p.state === 'idle') break;
-        const e: WorldEvent = p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p);
-        out = step(out.state, e);
-        if (out.tags.includes('layer:post')) return false;
-      }
-      if (sameDurable(out.state, w)) continue;
-      if (!sameDurableValue(out.state, w)) return false;
+      const ended = endPass(step(w, start).state, probe.pid);
+      if (ended === null) return false;
+      if (sameDurable(ended, w)) continue;
+      if (!sameDurableValue(ended, w)) return false;
     }
     return true;
   };
 
   /**
-   * `w` once every engine's pass under way ends (the broker giving its
-   * steady answer), when no step of those passes POSTs or changes anything
-   * durable; null otherwise (`TransitionSystem.settle`). The same walk as
-   * the quiet test's, from where each busy engine is.
+   * Engine `pid`'s pass in `w` walked on until the engine is idle (at most
+   * 32 steps), the broker giving its steady answer: the world then, or null
+   * when a step POSTs. The quiet test walks each pass it could start so, and
+   * `settle` each pass under way.
+   */
+  const endPass = (w: World, pid: number): World | null => {
+    let cur = w;
+    for (let i = 0; i < 32; i++) {
+      const p = cur.engines.find((x) => x.pid === pid);
+      if (p === undefined || p.state === 'idle') break;
+      const out = step(cur, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
+      if (out.tags.includes('layer:post')) return null;
+      cur = out.state;
+    }
+    return cur;
+  };
+
+  /**
+   * `w` once every engine's pass under way ends, when no step of those
+   * passes POSTs or changes anything durable; null otherwise
+   * (`TransitionSystem.settle`).
    */
   const settle = (w: World): World | null => {
     let cur = w;
     for (const busy of w.engines) {
       if (busy.state === 'idle') continue;
-      let next = cur;
-      for (let i = 0; i < 32; i++) {
-        const p = next.engines.find((x) => x.pid === busy.pid);
-        if (p === undefined || p.state === 'idle') break;
-        const out = step(next, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
-        if (out.tags.includes('layer:post')) return null;
-        next = out.state;
-      }
-      if (next.engines.some((x) => x.pid === busy.pid && x.state !== 'idle')) return null;
+      const next = endPass(cur, busy.pid);
+      if (next === null || next.engines.some((x) => x.pid === busy.pid && x.state !== 'idle')) return null;
       if (!sameDurable(next, cur) && !sameDurableValue(next, cur)) return null;
       cur = next;
     }
     return cur;
+  };
+
+  /**
+   * Quiet now (every engine idle, no pass would act at the clock's present
+   * reading) but not quiet later: a window opens or a lease expires. With a
+   * clock the world's own quiet test looks later (and waits for a POST in
+   * transit); without one, time stands still and only this probe looks, so
+   * that such a world's liveness is left to the worlds with a clock
+   * (docs/rules.md, 'Time').
+   */
+  const waitsForTime = (w: World): boolean => {
+    if (w.engines.length === 0 || w.engines.some((p) => p.state !== 'idle') || !quietAt(w)) return false;
+    return timed ? !quiescent(w) : !quietAt(later(w, FUTURE_TICKS));
   };
 
   const heal = (w: World): World => {
@@ -205,13 +222,9 @@ export function outboxSystem(
     quiescent,
     settle,
     groups: lazyChoicesOf(ctx),
-    // Without a clock time stands still: a quiet world that would act later (a back-off not
-    // over, a window not passed) is waiting, not settled, and only the worlds with a clock can
-    // judge it (docs/rules.md, 'Time'). Asked only where a liveness property would fail.
-    ...(timed ? {} : { waitsForTime: (w: World) => w.engines.length > 0 && w.engines.every((p) => p.state === 'idle') && !quietAt(later(w, FUTURE_TICKS)) }),
+    waitsForTime,
     ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
   };
-  if (timed) QUIET_NOW.set(system, (w) => w.engines.every((p) => p.state === 'idle') && (w.engines.length === 0 || quietAt(w)));
   return system;
 }
 
@@ -225,19 +238,6 @@ const WORLD_BITS: FieldBits<World> | null =
 
 /** The slots the table's kinds own, each undefined (see `initial`). */
 const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
-
-/** Each outbox system's quiet test at the present time only (no later time probed), for the systems of worlds with a clock. */
-const QUIET_NOW = new WeakMap<TransitionSystem<World, WorldEvent>, (w: World) => boolean>();
-
-/**
- * Whether `w` is waiting for time to pass: quiet now (no pass would change
- * anything at the clock's present reading) but not quiet later (a window
- * opens or a lease expires). False in a world without a clock.
- */
-export function waitsForTime(system: TransitionSystem<World, WorldEvent>, w: World): boolean {
-  const now = QUIET_NOW.get(system);
-  return now !== undefined && now(w) && system.quiescent?.(w) === false;
-}
 
 /**
  * How far ahead a world with a clock is probed for quiet: past any window a
