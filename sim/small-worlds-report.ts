@@ -4,25 +4,10 @@
  * not, the violations with their shortest traces) and the pairwise coverage
  * of the swarm's features (which pairs of feature values occurred).
  */
-import type { SmallWorldResult } from './small-worlds.ts';
+import { SUITE_STATES_MAX, type SmallWorldResult } from './small-worlds.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { countText as n } from './count-text.ts';
 import { terminalText } from './terminal-text.ts';
-
-/**
- * The suite's own bound: once the worlds searched, in suite order, hold this
- * many states, the worlds after them are not searched. Each world stops at
- * a million (small-worlds.ts); fail-closed's whole suite is about 300,000
- * (600,000 with an older version beside it). A rule set whose record grows
- * without end (an attempt counter never capped) makes every world a million
- * states: 16 of them took 184 s on one worker and proved nothing, where the
- * swarm answers in a fraction of a second. Deterministic: whether a world
- * is searched depends only on the worlds before it.
- */
-export const SUITE_STATES_MAX = 3_000_000;
-
-/** Whether the worlds searched so far (a prefix of the suite) spent the suite's bound. */
-export const suiteSpent = (worlds: readonly SmallWorldResult[], max = SUITE_STATES_MAX): boolean => worlds.reduce((n, w) => n + w.states, 0) >= max;
 
 /** The small worlds of a check, as `--json` prints them. */
 export interface SmallWorldsReport {

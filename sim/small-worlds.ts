@@ -16,7 +16,6 @@ import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
 import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
-import { suiteSpent } from './small-worlds-report.ts';
 
 /** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
 export interface SmallWorld {
@@ -26,6 +25,21 @@ export interface SmallWorld {
 
 /** Stored states at which a suite world stops, partial: far above any world of the suite (the largest, with --old-rules, is a few hundred thousand). */
 export const SMALL_WORLD_STATES_MAX = 1_000_000;
+
+/**
+ * The suite's own bound: once the worlds searched, in suite order, hold this
+ * many states, the worlds after them are not searched. Each world stops at
+ * a million (above); fail-closed's whole suite is about 300,000 (600,000
+ * with an older version beside it). A rule set whose record grows
+ * without end (an attempt counter never capped) makes every world a million
+ * states: 16 of them took 184 s on one worker and proved nothing, where the
+ * swarm answers in a fraction of a second. Deterministic: whether a world
+ * is searched depends only on the worlds before it.
+ */
+export const SUITE_STATES_MAX = 3_000_000;
+
+/** Whether the worlds searched so far (a prefix of the suite) spent the suite's bound. */
+export const suiteSpent = (worlds: readonly SmallWorldResult[], max = SUITE_STATES_MAX): boolean => worlds.reduce((n, w) => n + w.states, 0) >= max;
 
 type Over = Partial<Omit<ExploreSizes, 'skew'>>;
 

@@ -30,8 +30,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { BOUNDS_DEFAULT, fixedOptions, mergeShards, type ShardResult } from '../check.ts';
 import { COVERED_SEEDS, coveringRows, type CoveringRowsData } from '../outbox/swarm-coverage.ts';
 import { interruption } from '../interrupt.ts';
-import type { SmallWorldResult } from '../small-worlds.ts';
-import { SUITE_STATES_MAX } from '../small-worlds-report.ts';
+import { SUITE_STATES_MAX, type SmallWorldResult } from '../small-worlds.ts';
 import { readWatch, watchBuffer } from '../watch.ts';
 import { endedLine } from '../watch-lines.ts';
 import { UsageError } from '../usage-error.ts';
@@ -128,7 +127,7 @@ export async function runCheckJob(job: JobSpec, order: readonly number[], from: 
       hooks.onWorld?.(given, r);
       given++;
       statesGiven += r.states;
-      // The suite's bound of states (small-worlds-report.ts), counted in suite order as on one thread: the worlds
+      // The suite's bound of states (small-worlds.ts), counted in suite order as on one thread: the worlds
       // after are not searched, and a search of one that a thread holds stops.
       if (statesGiven >= (job.suiteStatesMax ?? SUITE_STATES_MAX)) queue.endWorldsAt(given);
     }

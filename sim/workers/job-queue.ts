@@ -172,7 +172,7 @@ export class JobQueue {
   /**
    * From now on every thread takes the world of the lowest suite index left.
    * Asked once a world stops at its bound of states: the suite's own bound
-   * (small-worlds-report.ts) is counted over the suite's prefix, so the
+   * (small-worlds.ts) is counted over the suite's prefix, so the
    * worlds at its front decide when it ends, and searching the heaviest
    * first would spend a minute on worlds whose results are then dropped.
    */
