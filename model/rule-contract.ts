@@ -15,6 +15,7 @@ import { PARK_REASONS, STATUSES } from './types.ts';
 import { SHAPE_DEFAULT, type RecordShape } from './record.ts';
 import { DECISIONS, type RuleSet } from './rules.ts';
 import { RuleFault, thrownFault, type Decision } from './rule-fault.ts';
+import { keepsContract } from './rule-contract-fast.ts';
 
 export { RuleFault, ruleFaultOf, type Decision, type FaultKind } from './rule-fault.ts';
 
@@ -110,6 +111,8 @@ export function preview(value: unknown, max = 80): string {
 
 /** Why `value` breaks `decision`'s contract (for records of `shape`), or null when it keeps it. */
 export function contractProblem(decision: Decision, value: unknown, shape: RecordShape = SHAPE_DEFAULT): string | null {
+  // The cheap test first: what it accepts the schema accepts (rule-contract-fast.ts); the rest the schema judges.
+  if (keepsContract(decision, value, shape)) return null;
   const { schema, expected } = contractOf(shape)[decision];
   const r = schema.safeParse(value);
   if (r.success) return null;
