@@ -22,6 +22,7 @@ import type { Loader, Message, Plugin } from 'esbuild';
 import * as api from '../model/index.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { findPackage } from './package-version.ts';
+import { bundleMadeBeside } from './rules-prebundle.ts';
 
 /** The checkout, or the installed package, this module runs from (its cache folder holds the bundles). */
 function checkoutRoot(): string {
@@ -153,6 +154,18 @@ function store(text: string): string {
  * source map when the working folder was two levels deep).
  */
 export async function bundleRuleFile(path: string, source: Uint8Array): Promise<string> {
+  // On a supervised command's thread, the process's main thread may have bundled these bytes already (rules-prebundle.ts).
+  const beside = await bundleMadeBeside(path, source);
+  if (beside !== null) {
+    publishApi();
+    lastInputs.set(path, beside.inputs);
+    return beside.url;
+  }
+  return bundleHere(path, source);
+}
+
+/** {@link bundleRuleFile} on this thread, whatever was bundled beside it. */
+export async function bundleHere(path: string, source: Uint8Array): Promise<string> {
   const { build } = await import('esbuild');
   const fileUrl = pathToFileURL(path).href;
   let text: string;

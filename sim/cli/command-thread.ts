@@ -10,6 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { attachWatch } from '../watch.ts';
 import { attachInterruptCell } from '../interrupt.ts';
 import { ruleOutputToStderr } from '../rule-output.ts';
+import { askBundlesOn } from '../rules-prebundle.ts';
 import type { CommandThreadData, CommandThreadMessage } from './supervisor.ts';
 
 /** Runs the supervised command of this worker thread; `now` is the wall clock, for reporting only. */
@@ -17,6 +18,7 @@ export async function runCommandThread(now: () => number): Promise<void> {
   const data = workerData as CommandThreadData;
   attachWatch(data.watch);
   attachInterruptCell(data.interrupt);
+  if (data.bundles !== undefined) askBundlesOn(data.bundles);
   if (data.tty) {
     // Progress bars draw only on a terminal, and this thread's stderr is a pipe to the one that is.
     Object.assign(process.stderr, { isTTY: true, columns: data.columns });

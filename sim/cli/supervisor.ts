@@ -18,7 +18,8 @@
  * {@link CommandThreadMessage}).
  * Polling uses the wall clock: it times user code, it is never part of a run.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
+import { bundlesForThread, ruleFilesIn } from '../rules-prebundle.ts';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../usage-error.ts';
@@ -38,6 +39,8 @@ export interface CommandThreadData {
   /** Whether stderr is a terminal, and its width: a worker's streams are pipes, so progress bars need to be told. */
   tty: boolean;
   columns: number;
+  /** Where the thread asks for the rule files this thread bundled as it started (rules-prebundle.ts). */
+  bundles?: MessagePort;
 }
 
 /**
@@ -105,8 +108,10 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
   const watch = newWatchBuffer();
   const interrupt = newInterruptCell();
   attachInterruptCell(interrupt);
-  const data: CommandThreadData = { argv: [...argv], watch, interrupt, tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80 };
-  const worker = new Worker(options.entry ?? commandWorker(), { workerData: data });
+  // The rule files are bundled here while the thread starts; the thread asks for them on this port (rules-prebundle.ts).
+  const bundles = bundlesForThread(ruleFilesIn(argv)).port;
+  const data: CommandThreadData = { argv: [...argv], watch, interrupt, tty: process.stderr.isTTY === true, columns: process.stderr.columns ?? 80, bundles };
+  const worker = new Worker(options.entry ?? commandWorker(), { workerData: data, transferList: [bundles] });
 
   return new Promise<number>((resolve) => {
     let code: number | null = null;
