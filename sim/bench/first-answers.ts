@@ -13,7 +13,7 @@
  * Wall-clock time is read here, for reporting only.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
@@ -134,6 +134,20 @@ export async function firstAnswersSection(now: () => number): Promise<string[]> 
       const to = run.lineSeconds === null ? 'none' : `**${run.lineSeconds.toFixed(2)}**`;
       log(`| \`outbox-sim ${args.join(' ')}\` | ${to} | ${run.exitSeconds.toFixed(2)} | ${cpuCell(run)} | ${foundWhere(run.line)} |`);
     }
+  }
+  log('');
+  // A user checks a rule file of their own: the command then runs on a supervised thread, bundles the file and probes it first (docs/performance.md, 'Checking a rule file of your own').
+  log(`The same flaws given as a rule file of your own (a \`.ts\` file whose default export is the catalog rule set): the command runs on a watched thread, bundles the file and probes it for state kept between calls before it checks (best of ${ANSWER_RUNS}):`);
+  log('');
+  log('| command | **wall s to the violation line** | wall s to exit | CPU s | found |');
+  log('| --- | ---: | ---: | ---: | --- |');
+  for (const r of CATALOG.filter((x) => x !== failClosed)) {
+    const file = join(out, `${r.name}.ts`);
+    writeFileSync(file, `import { catalogRules } from 'outbox-sim';\nexport default catalogRules(${JSON.stringify(r.name)});\n`);
+    const args = ['check', '--rules', file, '--stop-on-first'];
+    const run = await bestOf(ANSWER_RUNS, true, cli([...args, '--out', out], FOUND_LINE, now));
+    const to = run.lineSeconds === null ? 'none' : `**${run.lineSeconds.toFixed(2)}**`;
+    log(`| \`outbox-sim check --rules ./${r.name}.ts --stop-on-first\` | ${to} | ${run.exitSeconds.toFixed(2)} | ${cpuCell(run)} | ${foundWhere(run.line)} |`);
   }
   rmSync(out, { recursive: true, force: true });
   log('');
