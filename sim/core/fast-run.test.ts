@@ -19,7 +19,7 @@ import { outboxSystem } from '../outbox/outbox-system.ts';
 import { outboxProperties } from '../outbox/properties.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import type { World } from '../outbox/world.ts';
-import { runSeedFast } from './fast-run.ts';
+import { runSeedFast, type Kept } from './fast-run.ts';
 import { runSeed } from './random.ts';
 import type { ChoiceGroup, TransitionSystem } from './system.ts';
 
@@ -117,6 +117,28 @@ function counter(top: number): TransitionSystem<{ n: number; healing: boolean },
     },
   };
 }
+
+describe('a fast run that keeps its states and events (what long life runs again)', () => {
+  it('keeps the states and events runSeed keeps, the end of faults included, under each catalog rule set and under skew', () => {
+    let kept = 0;
+    for (const p of [...CATALOG.map((rules) => plan(rules)), plan(failClosed, { oldRules: freshCycle })]) {
+      const steppers = steppersFor(p.rules, p.oldRules);
+      for (let seed = 1; seed <= 120; seed++) {
+        const options = swarmOptions(seed, fixedOptions(p));
+        const system = outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers);
+        const bounds = seedBounds(p.bounds, options);
+        const slow = runSeed(system, seed, bounds, true);
+        const keep: Kept<World, unknown> = { states: [], events: [] };
+        const fast = runSeedFast(system, seed, bounds, keep);
+        expect({ seed, steps: fast.steps, end: fast.end, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, events: slow.steps.map((s) => s.event) });
+        expect(keep.states).toEqual(slow.states);
+        kept += keep.states.length;
+      }
+    }
+    // Whole runs were compared, not empty ones.
+    expect(kept).toBeGreaterThan(10_000);
+  }, 120_000);
+});
 
 describe('groups without weight', () => {
   it('are never drawn, yet a weightless group with an event keeps a healed world from being quiet, as in the reference', () => {

@@ -16,6 +16,16 @@ import { busyAfterHealing, type RunBounds, type RunResult } from './random.ts';
 import type { ChoiceGroup, FieldBits, Property, StepResult, TransitionSystem, Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
+/**
+ * A run's states and events, as {@link runSeed} keeps them with `record`:
+ * the initial state and the state after each step (the end of faults, `heal`,
+ * included), and each step's event (null for the end of faults).
+ */
+export interface Kept<S, E> {
+  states: S[];
+  events: (E | null)[];
+}
+
 /** What a fast run reports: a {@link RunResult} without the trace (steps counted, not recorded). */
 export interface FastRunResult {
   seed: number;
@@ -153,6 +163,8 @@ class FastRun<S, E> {
     readonly system: TransitionSystem<S, E>,
     readonly seed: number,
     readonly bounds: RunBounds,
+    /** The run's states and events, kept as {@link runSeed} keeps them (null: not kept, as `check` runs its seeds). */
+    readonly kept: Kept<S, E> | null = null,
   ) {
     this.chooser = seededChooser(seed);
     this.state = system.initial();
@@ -160,6 +172,7 @@ class FastRun<S, E> {
     this.done = new Array<boolean>(this.prep.sometimes.length).fill(false);
     this.observed = this.state;
     this.budget = bounds.faultStepsMax;
+    kept?.states.push(this.state);
   }
 }
 
@@ -238,7 +251,13 @@ function takeStep<S, E>(r: FastRun<S, E>): StepResult<S> {
   const drawn = r.picks[r.chooser.weighted('schedule', r.weights, r.count)];
   const g = lazy !== undefined ? lazy.choice(r.state, drawn) : r.groups[drawn];
   const index = g.eventWeights !== undefined ? r.chooser.weighted(g.group, g.eventWeights) : r.chooser.int(g.group, g.events.length);
-  return r.system.step(r.state, g.events[index]);
+  const event = g.events[index];
+  const out = r.system.step(r.state, event);
+  if (r.kept !== null) {
+    r.kept.events.push(event);
+    r.kept.states.push(out.state);
+  }
+  return out;
 }
 
 /** Counts a step's tags. */
@@ -266,6 +285,10 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
       r.budget = r.bounds.healStepsMax;
       r.state = system.heal(r.state);
       r.steps++;
+      if (r.kept !== null) {
+        r.kept.events.push(null);
+        r.kept.states.push(r.state);
+      }
       return null;
     }
     if (r.phase === 'heal') {
@@ -295,9 +318,9 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
   return null;
 }
 
-/** Runs one seeded world as {@link runSeed} does, keeping only the counts. */
-export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds): FastRunResult {
-  const r = new FastRun(system, seed, bounds);
+/** Runs one seeded world as {@link runSeed} does, keeping only the counts (and with `kept`, its states and events). */
+export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds, kept: Kept<S, E> | null = null): FastRunResult {
+  const r = new FastRun(system, seed, bounds, kept);
   watchAt(POSITION_RUN, seed, 1);
   observe(r, -1);
   for (;;) {

@@ -5,7 +5,8 @@
  * what it spent, is counted per shard and printed in the summary
  * (docs/properties.md, 'Long life').
  */
-import { runSeed, type RunBounds } from '../core/random.ts';
+import type { RunBounds } from '../core/random.ts';
+import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
 import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles, type RecordCycle } from './long-life.ts';
@@ -93,20 +94,22 @@ export function longLifeOfSeed(
   counts: LongLifeCounts,
   deep = false,
 ): LongLifeFinding | null {
-  const run = runSeed(systemFor(options), seed, bounds, true);
-  if (run.steps.length !== steps || run.violation !== null || run.states === null) {
+  // Run again by check's own runner, its states and events kept (the same run as runSeed's: fast-run.test.ts).
+  const kept: Kept<World, WorldEvent> = { states: [], events: [] };
+  const run = runSeedFast(systemFor(options), seed, bounds, kept);
+  if (run.steps !== steps || run.violation !== null) {
     // Not this module's to judge: the check's probe of rule files refuses one that keeps state, and the summary counts these.
     counts.differed++;
     return null;
   }
-  const events = run.steps.map((s) => s.event);
-  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, run.states, counts);
+  const { states, events } = kept;
+  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, states, counts);
   counts.runs++;
-  const cycles = grownCycles(run.states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
+  const cycles = grownCycles(states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;
   const wide = systemFor(longLifeOptions(options, LONG_LIFE_LIMITS.roundsMax));
   for (const cycle of cycles) {
-    const life = liveLong(wide, events, run.states, cycle);
+    const life = liveLong(wide, events, states, cycle);
     counts.cycles++;
     counts.rounds += life.rounds;
     counts.steps += life.steps;
