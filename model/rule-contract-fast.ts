@@ -10,13 +10,13 @@
  * the schema, which alone says what is wrong. So a rule set is held to
  * exactly the contract it was.
  */
-import { PARK_REASONS, STATUSES } from './types.ts';
+import { OUTCOMES, PARK_REASONS, STATUSES } from './types.ts';
 import type { RecordShape } from './record.ts';
 import type { Decision } from './rule-fault.ts';
 
 const STATUS_SET: ReadonlySet<unknown> = new Set(STATUSES);
 const PARK_REASON_SET: ReadonlySet<unknown> = new Set(PARK_REASONS);
-const OUTCOME_SET: ReadonlySet<unknown> = new Set(['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified']);
+const OUTCOME_SET: ReadonlySet<unknown> = new Set(OUTCOMES);
 
 /** What the schema's `z.number()` accepts: a finite number. */
 const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);

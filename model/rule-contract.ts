@@ -11,7 +11,7 @@
  * check per call); a test holds them and the mutants to the contract.
  */
 import { z } from 'zod';
-import { PARK_REASONS, STATUSES } from './types.ts';
+import { OUTCOMES, PARK_REASONS, STATUSES } from './types.ts';
 import { SHAPE_DEFAULT, type RecordShape } from './record.ts';
 import { DECISIONS, type RuleSet } from './rules.ts';
 import { RuleFault, thrownFault, type Decision } from './rule-fault.ts';
@@ -34,7 +34,7 @@ const fullRecord = z.looseObject({
 /** A record of a rule set that declares metadata-only records legal (`recordShape: { payload: 'optional' }`). */
 const metadataRecord = fullRecord.extend({ payload: z.string().optional() });
 const resultFile = z.object({ id: z.string(), body: z.string(), generation: z.number() });
-const outcome = z.enum(['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified']);
+const outcome = z.enum(OUTCOMES);
 
 /** Each decision's contract: its return value's schema, and the same in words. */
 type Contract = Record<Decision, { schema: z.ZodType; expected: string }>;

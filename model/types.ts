@@ -99,8 +99,10 @@ export interface Envelope {
 /** The reply the provider sees from one POST (`ok-false`: a 200 whose body says `ok: false`, the broker declined it). */
 export type Reply = 'ok' | 'refused-400' | 'conflict-409' | 'ok-false' | 'unavailable-503' | 'timeout' | 'garbled-200';
 
+/** The outcomes a rule set classifies a reply as. */
+export const OUTCOMES = ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'] as const;
 /** A reply as the rule set classifies it. */
-export type Outcome = 'confirmed' | 'definite' | 'transient' | 'indeterminate' | 'unclassified';
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** How the broker treats a second POST for an id it already holds. */
 export type BrokerMode = 'id-ok' | 'id-409' | 'key' | 'none' | 'log';
