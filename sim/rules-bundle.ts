@@ -32,9 +32,6 @@ function checkoutRoot(): string {
 /** Compiler loader per file extension; any other extension is read as TypeScript. */
 const LOADERS: Record<string, Loader> = { '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx', '.tsx': 'tsx' };
 
-/** The extensions a rule file may have. */
-export const RULE_FILE_EXTENSIONS = ['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.jsx'] as const;
-
 /** Where a bundle finds this process's `outbox-sim` (per thread: each thread has its own globals and modules). */
 const API_KEY = 'outbox-sim/running-api';
 const SHIM = 'outbox-sim-api';

@@ -13,7 +13,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
-import { bundleRuleFile, RULE_FILE_EXTENSIONS, RuleCompileError, shownPath, storedBundle } from './rules-bundle.ts';
+import { bundleRuleFile, RuleCompileError, shownPath, storedBundle } from './rules-bundle.ts';
+import { isRuleFileName } from './rule-file-names.ts';
 import { UsageError } from './usage-error.ts';
 import { watchedLoad } from './rules-guard.ts';
 import { IN_PROCESS, ruleValue } from './rule-values.ts';
@@ -64,7 +65,7 @@ export function pinsOf(loaded: LoadedSpecs): RulePins {
 
 /** Whether a rule spec names a file rather than a catalog entry. */
 export function looksLikePath(spec: string): boolean {
-  return spec.includes('/') || spec.includes(sep) || RULE_FILE_EXTENSIONS.some((ext) => spec.endsWith(ext));
+  return spec.includes('/') || spec.includes(sep) || isRuleFileName(spec);
 }
 
 function hashOf(content: Uint8Array): string {

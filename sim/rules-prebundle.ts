@@ -21,6 +21,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { isRuleFileName } from './rule-file-names.ts';
 
 /** What the thread asks: the bundle of `path`. */
 interface BundleAsk {
@@ -43,12 +44,12 @@ interface BundleAnswer {
 
 const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-/** The rule files named on a command line: arguments that end as a rule file does and are files. */
+/** The rule files named on a command line: arguments that end as a rule file does (rule-file-names.ts) and are files. */
 export function ruleFilesIn(argv: readonly string[]): string[] {
   const out = new Set<string>();
   for (const arg of argv) {
     const value = arg.startsWith('--') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
-    if (!/\.[cm]?[jt]sx?$/.test(value)) continue;
+    if (!isRuleFileName(value)) continue;
     const path = resolve(value);
     if (existsSync(path) && statSync(path).isFile()) out.add(path);
   }
