@@ -84,6 +84,9 @@ describe('supervisor parts', () => {
   it('supervises a command when argv names a rule file', () => {
     expect(needsSupervisor(['check', '--rules', './my-rules.ts'])).toBe(true);
     expect(needsSupervisor(['compare', 'fail-closed', 'x/rules.mts'])).toBe(true);
+    // Every extension the loader takes for a rule file: a .tsx or .jsx one runs user code too.
+    expect(needsSupervisor(['check', '--rules', './my-rules.tsx'])).toBe(true);
+    expect(needsSupervisor(['check', '--rules=./my-rules.jsx'])).toBe(true);
     expect(needsSupervisor(['check', '--rules', 'fresh-cycle'])).toBe(false);
     expect(needsSupervisor(['replay', 'traces/found/abc.trace.jsonl'])).toBe(false);
   });

@@ -20,6 +20,7 @@
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
 import { bundlesForThread, ruleFilesIn } from '../rules-prebundle.ts';
+import { isRuleFileName } from '../rule-file-names.ts';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../usage-error.ts';
@@ -75,7 +76,7 @@ function flagValue(argv: readonly string[], flag: string): string | undefined {
  * interrupt cell the supervisor writes (sim/interrupt.ts).
  */
 export function needsSupervisor(argv: readonly string[]): boolean {
-  return argv[0] === 'explore' || argv.some((a) => /\.[cm]?[jt]s$/.test(a));
+  return argv[0] === 'explore' || argv.some(isRuleFileName);
 }
 
 /** How a supervised command is run. */
