@@ -3,7 +3,7 @@
  * shared and noisy, so only ratios measured together are quoted) and writes
  * BENCHMARKS.md:
  * - explore: distinct states per second on fixed configurations, and symmetry reduction's time to a complete verdict;
- * - check: simulated steps per second;
+ * - check: simulated steps per second, and what its seeds would cost on the packed world (packed-seeds.ts);
  * - start-up of `rules` and the time from the command to each catalog flaw's first violation (first-answers.ts);
  * - the fast path against XState-interpreted transitions, on the same recorded engine steps;
  * - check with 1 against 2 worker threads, in this process and as whole processes as a user runs them;
@@ -36,6 +36,7 @@ import { SPIN_UNREDUCED_MEMLIM, spinBuild, spinRun, type SpinReport } from './sp
 import { POR_HEADING, porSection } from './por-bench.ts';
 import { CHECK_SPEED_HEADING, checkSpeedSection, replaceSection, sectionOf } from './check-speed.ts';
 import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
+import { PACKED_SEEDS_HEADING, packedSeedsSection } from './packed-seeds.ts';
 import { WATCH_HEADING, watchSection } from './watch-bench.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -293,6 +294,7 @@ function spinSection(): string[] {
 const ONLY: Readonly<Record<string, { heading: string; section: (clock: () => number) => Promise<string[]> }>> = {
   'check-speed': { heading: CHECK_SPEED_HEADING, section: checkSpeedSection },
   'first-answers': { heading: FIRST_ANSWERS_HEADING, section: firstAnswersSection },
+  'packed-seeds': { heading: PACKED_SEEDS_HEADING, section: packedSeedsSection },
   watch: { heading: WATCH_HEADING, section: watchSection },
   spin: { heading: SPIN_HEADING, section: () => Promise.resolve(spinSection()) },
   por: { heading: POR_HEADING, section: () => Promise.resolve(porLines()) },
@@ -306,7 +308,7 @@ function porLines(): string[] {
 }
 
 export async function main(argv: readonly string[] = []): Promise<number> {
-  // `npm run bench -- --only check-speed` (or first-answers, watch, spin, por): measure and replace that section alone, keeping the rest of the file.
+  // `npm run bench -- --only check-speed` (or packed-seeds, first-answers, watch, spin, por): measure and replace that section alone, keeping the rest of the file.
   if (argv[0] === '--only') {
     const only = ONLY[argv[1] ?? ''];
     if (only === undefined) throw new Error(`bench: --only takes ${Object.keys(ONLY).join(' or ')}, got ${argv[1] ?? 'nothing'}`);
@@ -325,6 +327,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   log(`Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}. Shared, noisy machine: only ratios measured side by side in this run are quoted.`);
   log('');
   lines.push(...(await checkSpeedSection(now)));
+  lines.push(...(await packedSeedsSection()));
   lines.push(...(await firstAnswersSection(now)));
   lines.push(...(await watchSection(now)));
 

@@ -1,0 +1,199 @@
+/**
+ * The bench's section on the route issue 23 named first for a million steps
+ * a second: running `check`'s seeds on the packed world, whose transitions
+ * are derived from the object world once and then replayed from a memo (what
+ * `explore` searches). It times what that route would cost, beside the seed
+ * runner `check` uses, on the same seeds:
+ * - check's worlds: every seed draws its own world (engines, ids, bodies,
+ *   attempts, broker, settings), so each seed needs a packed world of its
+ *   own, and each of its steps meets a memo that is empty or nearly so;
+ * - one world: every seed on the same world, one packed world for all, its
+ *   memo warm after the first seeds: the most the route could give.
+ *
+ * A packed walk takes as many steps as the seed's run did on the object
+ * world (fewer where it runs out of events), drawing uniformly among the
+ * enabled events with the seed's own chooser. It lists and steps, nothing
+ * else: no weights, no properties, no tags or decisions counted, no healing.
+ * So it does less per step than a seed run does, and the ratios below are
+ * upper bounds of what the route gives (docs/performance.md, 'The seed loop').
+ */
+import { failClosed } from '../../model/catalog/index.ts';
+import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor } from '../check.ts';
+import { seededChooser } from '../core/chooser.ts';
+import { runSeedFast } from '../core/fast-run.ts';
+import { swarmOptions, type WorldOptions } from '../outbox/options.ts';
+import { outboxSystem, type Steppers, type WorldRules } from '../outbox/outbox-system.ts';
+import { Unrepresentable } from '../outbox/packed/layout.ts';
+import { StepReads } from '../outbox/packed/step-reads.ts';
+import { packedOutbox, type PackedOutbox } from '../outbox/packed/system.ts';
+import { alternatedRounds } from './rounds.ts';
+import { sectionLog } from './section-log.ts';
+
+/** The heading of this section: `--only packed-seeds` replaces the section under it in BENCHMARKS.md. */
+export const PACKED_SEEDS_HEADING = "## check's seeds on the packed world: what the route would cost";
+
+/** Seeds of each side, and rounds. */
+const SEEDS = 2_000;
+const ROUNDS = 3;
+
+/** CPU seconds of this process so far (steadier than wall time on a shared machine). */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/** The packed world of `options`, as `explore` builds it, or null where it cannot list the world's kinds. */
+export function packedWorld(options: WorldOptions, worldRules: WorldRules, steppers: Steppers): PackedOutbox | null {
+  const stepReads = new StepReads();
+  try {
+    return packedOutbox(options, worldRules, outboxSystem(options, worldRules, stepReads.wrap(steppers, worldRules)), { stepReads });
+  } catch (err) {
+    if (err instanceof Unrepresentable) return null;
+    throw err;
+  }
+}
+
+/** Up to `steps` steps of `system` from its initial state, each drawn uniformly by seed `seed`'s chooser: the steps taken. */
+export function packedWalk(system: PackedOutbox, seed: number, steps: number): number {
+  const chooser = seededChooser(seed);
+  let at = new Int32Array(system.width);
+  let next = new Int32Array(system.width);
+  system.initial(at);
+  for (let k = 0; k < steps; k++) {
+    const events = system.events(at);
+    if (events.length === 0) return k;
+    system.apply(at, events[chooser.int('schedule', events.length)], next);
+    const was = at;
+    at = next;
+    next = was;
+  }
+  return steps;
+}
+
+/** What `check --rules fail-closed` fixes of every seed's world (the broker is drawn per seed). */
+export const FAIL_CLOSED_FIXED = fixedOptions({ broker: null, oldRules: null });
+
+/** The worlds of seeds [1, seeds], each the world a seed of `check --rules fail-closed` draws, or `one` for every seed. */
+function worldsOf(seeds: number, one: WorldOptions | null): WorldOptions[] {
+  return Array.from({ length: seeds }, (_, i) => one ?? swarmOptions(i + 1, FAIL_CLOSED_FIXED));
+}
+
+/** One side's figures: steps and CPU seconds. */
+export interface SideFigures {
+  steps: number;
+  seconds: number;
+}
+
+/** The seed runner `check` uses, on `worlds[i]` for seed i + 1: each run's steps (in `lengths`) and the side's figures. */
+export function objectSide(worlds: readonly WorldOptions[], steppers: Steppers, lengths: number[]): SideFigures {
+  const worldRules = { rules: failClosed };
+  const t = cpuSeconds();
+  let steps = 0;
+  for (let i = 0; i < worlds.length; i++) {
+    const o = worlds[i];
+    const n = runSeedFast(outboxSystem(o, worldRules, steppers), i + 1, seedBounds(BOUNDS_DEFAULT, o)).steps;
+    lengths[i] = n;
+    steps += n;
+  }
+  return { steps, seconds: cpuSeconds() - t };
+}
+
+/**
+ * Which packed world a walk runs on: one built for each seed, one built for
+ * all seeds (all worlds are then the same), or one given, built and walked
+ * before (its memo warm).
+ */
+export type PackedWorlds = 'per-seed' | 'shared' | PackedOutbox;
+
+/**
+ * Packed walks of `lengths[i]` steps on `worlds[i]`, on the packed worlds
+ * `which` says. Seeds whose world the packed explorer cannot list are
+ * skipped and counted.
+ */
+export function packedSide(worlds: readonly WorldOptions[], steppers: Steppers, lengths: readonly number[], which: PackedWorlds): SideFigures & { skipped: number } {
+  const worldRules = { rules: failClosed };
+  const t = cpuSeconds();
+  let steps = 0;
+  let skipped = 0;
+  let one: PackedOutbox | null = typeof which === 'string' ? null : which;
+  for (let i = 0; i < worlds.length; i++) {
+    const system = which === 'per-seed' ? packedWorld(worlds[i], worldRules, steppers) : (one ??= packedWorld(worlds[i], worldRules, steppers));
+    if (system === null) {
+      skipped++;
+      continue;
+    }
+    steps += packedWalk(system, i + 1, lengths[i]);
+  }
+  return { steps, seconds: cpuSeconds() - t, skipped };
+}
+
+/**
+ * The world of the one-world row: the first of seeds 1, 2, ... whose world
+ * has two engines or more and two bodies or more (a run of some length, not
+ * one engine delivering one body) and that the packed explorer can list.
+ */
+function firstPackedWorld(steppers: Steppers): { seed: number; options: WorldOptions } {
+  for (let seed = 1; ; seed++) {
+    const options = swarmOptions(seed, FAIL_CLOSED_FIXED);
+    if (options.engines < 2 || options.bodiesPerId < 2) continue;
+    if (packedWorld(options, { rules: failClosed }, steppers) !== null) return { seed, options };
+  }
+}
+
+/** A world's sizes in a few words. */
+function sizesOf(o: WorldOptions): string {
+  return `${o.engines} engines, ${o.ids} id${o.ids === 1 ? '' : 's'}, ${o.bodiesPerId} bodies each, attempts ${o.attemptsMax}, broker ${o.broker}`;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** The best (least CPU) of a side's rounds. */
+function best<T extends SideFigures>(rounds: readonly T[]): T {
+  return rounds.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+}
+
+/** The section's lines (markdown), measured now. */
+export async function packedSeedsSection(): Promise<string[]> {
+  const { lines, log } = sectionLog();
+  const steppers = steppersFor(failClosed, null);
+  log(PACKED_SEEDS_HEADING);
+  log('');
+  const one = firstPackedWorld(steppers);
+  const oneWorld = worldsOf(SEEDS, one.options);
+  // Built once and walked over every seed (in the warm-up below) before it is timed: its memo then holds what those walks meet.
+  const warm = packedWorld(one.options, { rules: failClosed }, steppers);
+  if (warm === null) throw new Error('bench: the one-world row lost its packed world');
+  const rows: string[] = [];
+  for (const [label, worlds, which, built] of [
+    [`check's worlds (seeds 1 to ${fmt(SEEDS)}, each its own world)`, worldsOf(SEEDS, null), 'per-seed', 'one per seed'],
+    [`one world (seed ${one.seed}'s: ${sizesOf(one.options)}; for every seed)`, oneWorld, 'shared', 'one, for all seeds'],
+    ['the same world, the same seeds again', oneWorld, warm, 'the same one, walked over these seeds before'],
+  ] as const) {
+    const lengths: number[] = [];
+    // A warm-up of each side, then alternated rounds.
+    objectSide(worlds, steppers, lengths);
+    packedSide(worlds, steppers, lengths, which);
+    const sides = await alternatedRounds<SideFigures & { skipped: number }>(
+      ROUNDS,
+      async () => ({ ...objectSide(worlds, steppers, lengths), skipped: 0 }),
+      async () => packedSide(worlds, steppers, lengths, which),
+    );
+    const o = best(sides.one);
+    const p = best(sides.two);
+    const oRate = o.steps / o.seconds;
+    const pRate = p.steps / p.seconds;
+    const skipped = p.skipped === 0 ? 'none' : `${fmt(p.skipped)} of ${fmt(worlds.length)} (a kind it does not list)`;
+    rows.push(`| ${label} | ${fmt(o.steps)} | ${o.seconds.toFixed(2)} | ${fmt(oRate)} | ${built} | ${skipped} | ${fmt(p.steps)} | ${p.seconds.toFixed(2)} | ${fmt(pRate)} | **${(pRate / oRate).toFixed(2)}x** |`);
+  }
+  log(`The packed world, with transitions derived from the object world and memoised (what \`explore\` searches), against the seed runner \`check\` uses, on the same seeds of \`check --rules fail-closed\`, in this process: ${ROUNDS} alternated rounds after a warm-up of each, best of each, CPU seconds. A packed walk takes as many steps as the seed's run took (fewer where it runs out of events), drawing uniformly among the enabled events with the seed's own chooser, and does nothing else: no weights, properties, tags, decisions or healing. So the packed rates are upper bounds of the route.`);
+  log('');
+  log('| seeds on | object steps | object CPU s | object steps/s | packed worlds built | seeds skipped | packed steps | packed CPU s | packed steps/s | **packed / object** |');
+  log('| --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |');
+  for (const row of rows) log(row);
+  log('');
+  log("Each of check's seeds draws a world of its own, and a seed runs about fifty steps in it: a packed world is built and its transitions derived afresh for every seed, and nearly every step is a first meeting, which steps the object world and then packs, watches and memoises the result. Only a world met again and again, as a search meets it, repays that. The one-world rows are the most the route could give: every seed on one world, its memo filled as the walks go (second row) or already holding every step the walks take (third row).");
+  log('');
+  return lines;
+}
