@@ -138,6 +138,28 @@ describe('a fast run that keeps its states and events (what long life runs again
     // Whole runs were compared, not empty ones.
     expect(kept).toBeGreaterThan(10_000);
   }, 120_000);
+
+  it('runs from a given state as runSeed does: faults stopped at once, then the liveness phase (what deep cycles run)', () => {
+    let compared = 0;
+    for (const p of [...CATALOG.map((rules) => plan(rules)), plan(failClosed, { oldRules: freshCycle })]) {
+      const steppers = steppersFor(p.rules, p.oldRules);
+      for (let seed = 1; seed <= 60; seed++) {
+        const options = swarmOptions(seed, fixedOptions(p));
+        const system = outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers);
+        const states = runSeed(system, seed, seedBounds(p.bounds, options), true).states ?? [];
+        // A state halfway through the faulty phase, as a deep cycle's rounds leave one.
+        const from = states[Math.floor(states.length / 3)];
+        const bounds = { faultStepsMax: 0, healStepsMax: p.bounds.healStepsMax };
+        const slow = runSeed(system, seed + 1, bounds, true, from);
+        const keep: Kept<World, unknown> = { states: [], events: [] };
+        const fast = runSeedFast(system, seed + 1, bounds, keep, from);
+        expect({ seed, steps: fast.steps, end: fast.end, violation: fast.violation, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, violation: slow.violation, events: slow.steps.map((s) => s.event) });
+        expect(keep.states).toEqual(slow.states);
+        compared += keep.events.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(2_000);
+  }, 120_000);
 });
 
 describe('groups without weight', () => {

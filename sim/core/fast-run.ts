@@ -165,9 +165,11 @@ class FastRun<S, E> {
     readonly bounds: RunBounds,
     /** The run's states and events, kept as {@link runSeed} keeps them (null: not kept, as `check` runs its seeds). */
     readonly kept: Kept<S, E> | null = null,
+    /** The state the run starts from, as {@link runSeed}'s `initial` (deep cycles heal a world from where its rounds left it). */
+    initial: S = system.initial(),
   ) {
     this.chooser = seededChooser(seed);
-    this.state = system.initial();
+    this.state = initial;
     this.prep = prepared(system.properties, system.fieldBits ?? null);
     this.done = new Array<boolean>(this.prep.sometimes.length).fill(false);
     this.observed = this.state;
@@ -318,9 +320,13 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
   return null;
 }
 
-/** Runs one seeded world as {@link runSeed} does, keeping only the counts (and with `kept`, its states and events). */
-export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds, kept: Kept<S, E> | null = null): FastRunResult {
-  const r = new FastRun(system, seed, bounds, kept);
+/**
+ * Runs one seeded world as {@link runSeed} does, keeping only the counts (and
+ * with `kept`, its states and events), from the system's initial state or
+ * from `initial`.
+ */
+export function runSeedFast<S, E>(system: TransitionSystem<S, E>, seed: number, bounds: RunBounds, kept: Kept<S, E> | null = null, initial?: S): FastRunResult {
+  const r = new FastRun(system, seed, bounds, kept, initial);
   watchAt(POSITION_RUN, seed, 1);
   observe(r, -1);
   for (;;) {

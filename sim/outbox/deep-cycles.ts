@@ -7,7 +7,7 @@
  * rounds are the recorded cycle's own events, as long life takes them
  * (long-life.ts; docs/properties.md, 'Long life').
  */
-import { runSeed } from '../core/random.ts';
+import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { CycleRounds, type CycleLife, type RecordCycle } from './long-life.ts';
 import type { World, WorldEvent } from './world.ts';
@@ -52,9 +52,11 @@ export function liveDeep(
     if (out === 'not-back') return end('did-not-repeat');
     if (out !== null) return end('violation', out);
   }
-  // Faults stop at once (no step of the faulty phase left), then the world's own liveness phase.
-  const healed = runSeed(system, seed, { faultStepsMax: 0, healStepsMax }, false, r.state);
-  const tail = healed.steps.map((s) => s.event);
+  // Faults stop at once (no step of the faulty phase left), then the world's own liveness phase, on
+  // check's own seed runner from where the rounds left the world (the same run as runSeed's: fast-run.test.ts).
+  const kept: Kept<World, WorldEvent> = { states: [], events: [] };
+  const healed = runSeedFast(system, seed, { faultStepsMax: 0, healStepsMax }, kept, r.state);
+  const tail = kept.events;
   const v = healed.violation;
   return v === null ? end('settled', null, tail) : end('violation', { ...v, step: r.taken.length + v.step }, tail);
 }
