@@ -20,7 +20,7 @@ import { outboxProperties } from '../outbox/properties.ts';
 import { swarmOptions } from '../outbox/options.ts';
 import type { World } from '../outbox/world.ts';
 import { runSeedFast, type Kept } from './fast-run.ts';
-import { runSeed } from './random.ts';
+import { runSeed, type RunBounds } from './random.ts';
 import type { ChoiceGroup, TransitionSystem } from './system.ts';
 
 const plan = (rules: RuleSet, extra: Partial<CheckPlan> = {}): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...extra });
@@ -119,45 +119,45 @@ function counter(top: number): TransitionSystem<{ n: number; healing: boolean },
 }
 
 describe('a fast run that keeps its states and events (what long life runs again)', () => {
-  it('keeps the states and events runSeed keeps, the end of faults included, under each catalog rule set and under skew', () => {
-    let kept = 0;
+  /** Calls `f` with each of seeds 1..`seeds` of each catalog rule set and of skew: its system and bounds. */
+  const eachSeed = (seeds: number, f: (seed: number, system: TransitionSystem<World, unknown>, bounds: RunBounds) => void): void => {
     for (const p of [...CATALOG.map((rules) => plan(rules)), plan(failClosed, { oldRules: freshCycle })]) {
       const steppers = steppersFor(p.rules, p.oldRules);
-      for (let seed = 1; seed <= 120; seed++) {
+      for (let seed = 1; seed <= seeds; seed++) {
         const options = swarmOptions(seed, fixedOptions(p));
-        const system = outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers);
-        const bounds = seedBounds(p.bounds, options);
-        const slow = runSeed(system, seed, bounds, true);
-        const keep: Kept<World, unknown> = { states: [], events: [] };
-        const fast = runSeedFast(system, seed, bounds, keep);
-        expect({ seed, steps: fast.steps, end: fast.end, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, events: slow.steps.map((s) => s.event) });
-        expect(keep.states).toEqual(slow.states);
-        kept += keep.states.length;
+        f(seed, outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers), seedBounds(p.bounds, options));
       }
     }
+  };
+
+  it('keeps the states and events runSeed keeps, the end of faults included, under each catalog rule set and under skew', () => {
+    let kept = 0;
+    eachSeed(120, (seed, system, bounds) => {
+      const slow = runSeed(system, seed, bounds, true);
+      const keep: Kept<World, unknown> = { states: [], events: [] };
+      const fast = runSeedFast(system, seed, bounds, keep);
+      expect({ seed, steps: fast.steps, end: fast.end, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, events: slow.steps.map((s) => s.event) });
+      expect(keep.states).toEqual(slow.states);
+      kept += keep.states.length;
+    });
     // Whole runs were compared, not empty ones.
     expect(kept).toBeGreaterThan(10_000);
   }, 120_000);
 
   it('runs from a given state as runSeed does: faults stopped at once, then the liveness phase (what deep cycles run)', () => {
     let compared = 0;
-    for (const p of [...CATALOG.map((rules) => plan(rules)), plan(failClosed, { oldRules: freshCycle })]) {
-      const steppers = steppersFor(p.rules, p.oldRules);
-      for (let seed = 1; seed <= 60; seed++) {
-        const options = swarmOptions(seed, fixedOptions(p));
-        const system = outboxSystem(options, { rules: p.rules, ...(p.oldRules ? { oldRules: p.oldRules } : {}) }, steppers);
-        const states = runSeed(system, seed, seedBounds(p.bounds, options), true).states ?? [];
-        // A state halfway through the faulty phase, as a deep cycle's rounds leave one.
-        const from = states[Math.floor(states.length / 3)];
-        const bounds = { faultStepsMax: 0, healStepsMax: p.bounds.healStepsMax };
-        const slow = runSeed(system, seed + 1, bounds, true, from);
-        const keep: Kept<World, unknown> = { states: [], events: [] };
-        const fast = runSeedFast(system, seed + 1, bounds, keep, from);
-        expect({ seed, steps: fast.steps, end: fast.end, violation: fast.violation, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, violation: slow.violation, events: slow.steps.map((s) => s.event) });
-        expect(keep.states).toEqual(slow.states);
-        compared += keep.events.length;
-      }
-    }
+    eachSeed(60, (seed, system, seedBoundsOf) => {
+      const states = runSeed(system, seed, seedBoundsOf, true).states ?? [];
+      // A state a third of the way into the run, mid-faults, as a deep cycle's rounds leave one.
+      const from = states[Math.floor(states.length / 3)];
+      const bounds = { faultStepsMax: 0, healStepsMax: seedBoundsOf.healStepsMax };
+      const slow = runSeed(system, seed + 1, bounds, true, from);
+      const keep: Kept<World, unknown> = { states: [], events: [] };
+      const fast = runSeedFast(system, seed + 1, bounds, keep, from);
+      expect({ seed, steps: fast.steps, end: fast.end, violation: fast.violation, events: keep.events }).toEqual({ seed, steps: slow.steps.length, end: slow.end, violation: slow.violation, events: slow.steps.map((s) => s.event) });
+      expect(keep.states).toEqual(slow.states);
+      compared += keep.events.length;
+    });
     expect(compared).toBeGreaterThan(2_000);
   }, 120_000);
 });
