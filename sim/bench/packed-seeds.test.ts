@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
 import { steppersFor } from '../check.ts';
 import { swarmOptions } from '../outbox/options.ts';
-import { FAIL_CLOSED_FIXED, objectSide, packedSide, packedWalk, packedWorld } from './packed-seeds.ts';
+import { FAIL_CLOSED_FIXED, objectSide, packedSide, packedWalk, packedWorld, stepInputRepeats } from './packed-seeds.ts';
 
 const steppers = steppersFor(failClosed, null);
 const worlds = Array.from({ length: 24 }, (_, i) => swarmOptions(i + 1, FAIL_CLOSED_FIXED));
@@ -34,5 +34,17 @@ describe('packed seeds (the bench section on the packed route)', () => {
     };
     expect(trail(7)).toBe(trail(7));
     expect(trail(7)).not.toBe(trail(8));
+  });
+
+  it("counts a step's inputs met again: more often as the key holds fewer options, never every step", () => {
+    const full = stepInputRepeats(40, 'may-read', steppers);
+    const some = stepInputRepeats(40, 'attempts-broker', steppers);
+    const none = stepInputRepeats(40, 'none', steppers);
+    expect(full.steps).toBe(none.steps);
+    expect(some.steps).toBe(none.steps);
+    expect(full.repeats).toBeGreaterThan(0);
+    expect(full.repeats).toBeLessThanOrEqual(some.repeats);
+    expect(some.repeats).toBeLessThan(none.repeats);
+    expect(none.repeats).toBeLessThan(none.steps / 2);
   });
 });

@@ -8,7 +8,10 @@
  *   attempts, broker, settings), so each seed needs a packed world of its
  *   own, and each of its steps meets a memo that is empty or nearly so;
  * - one world: every seed on the same world, one packed world for all, its
- *   memo warm after the first seeds: the most the route could give.
+ *   memo warm after the first seeds: the most the route could give;
+ * - and how often a step of check's seeds meets inputs met before, in its
+ *   seed or an earlier one: the most a memo shared by every world could
+ *   serve ({@link stepInputRepeats}).
  *
  * A packed walk takes as many steps as the seed's run did on the object
  * world (fewer where it runs out of events), drawing uniformly among the
@@ -21,11 +24,13 @@ import { failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT, fixedOptions, seedBounds, steppersFor } from '../check.ts';
 import { seededChooser } from '../core/chooser.ts';
 import { runSeedFast } from '../core/fast-run.ts';
+import { runSeed } from '../core/random.ts';
 import { swarmOptions, type WorldOptions } from '../outbox/options.ts';
 import { outboxSystem, type Steppers, type WorldRules } from '../outbox/outbox-system.ts';
 import { Unrepresentable } from '../outbox/packed/layout.ts';
 import { StepReads } from '../outbox/packed/step-reads.ts';
 import { packedOutbox, type PackedOutbox } from '../outbox/packed/system.ts';
+import type { EngineProc, World, WorldEvent } from '../outbox/world.ts';
 import { alternatedRounds } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -34,6 +39,8 @@ export const PACKED_SEEDS_HEADING = "## check's seeds on the packed world: what 
 
 /** Seeds of each side, and rounds. */
 const SEEDS = 2_000;
+/** Seeds over which the repeats of a step's inputs are counted. */
+const REPEAT_SEEDS = 8_000;
 const ROUNDS = 3;
 
 /** CPU seconds of this process so far (steadier than wall time on a shared machine). */
@@ -140,6 +147,66 @@ function firstPackedWorld(steppers: Steppers): { seed: number; options: WorldOpt
   }
 }
 
+/** Which options a step's key holds: those a step may read (attempts, broker mode, settings, the broker's answer once faults stop), attempts and broker mode only, or none. */
+export type KeyOptions = 'may-read' | 'attempts-broker' | 'none';
+
+/** An engine as a key holds it: without its pid (a memo serves every engine), and its memory likewise. */
+function engineKey(p: EngineProc): unknown {
+  const { pid: _pid, ...ctx } = p.ctx;
+  return [p.version, p.state, ctx];
+}
+
+/**
+ * What a memo shared by every world would key a step by, generously: the
+ * event (without its pid), the engine it names, the slots of the id it
+ * concerns (a claim's holder as this engine or another), the options
+ * `which` says, and, for a step no engine takes, the world's budgets. A real
+ * key could hold less (only what the step read), but not much less: the
+ * record an engine completes, its memory, the file it read.
+ */
+function stepKey(w: World, e: WorldEvent, options: WorldOptions, which: KeyOptions): string {
+  const pid = 'pid' in e ? e.pid : null;
+  const engine = pid === null ? undefined : w.engines.find((p) => p.pid === pid);
+  const id = 'id' in e && typeof e.id === 'string' ? e.id : (engine?.ctx.id ?? engine?.ctx.file?.id ?? null);
+  const claim = id === null ? undefined : w.claims[id];
+  const holder = claim?.kind === 'held' ? (claim.owner === pid ? 'self' : 'other') : null;
+  const { pid: _pid, ...event } = e as WorldEvent & { pid?: number };
+  const opts = which === 'none' ? null : which === 'attempts-broker' ? [options.attemptsMax, options.broker] : [options.attemptsMax, options.broker, options.settings, options.healAnswer];
+  return JSON.stringify([
+    event,
+    engine === undefined ? null : engineKey(engine),
+    id,
+    id === null ? null : [w.records[id] ?? null, claim === undefined ? null : { ...claim, owner: holder }, w.live[id] ?? null, w.broker[id] ?? null],
+    opts,
+    engine === undefined ? [w.crashes, w.corruptions, w.operatorActions] : null,
+  ]);
+}
+
+/**
+ * Of the steps of seeds 1..`seeds` of `check --rules fail-closed`, how many
+ * meet a key (`stepKey`) already met, by this or an earlier seed: the most a
+ * memo shared by every world could serve without stepping the object world.
+ */
+export function stepInputRepeats(seeds: number, which: KeyOptions, steppers: Steppers): { steps: number; repeats: number } {
+  const seen = new Set<string>();
+  let steps = 0;
+  let repeats = 0;
+  for (let seed = 1; seed <= seeds; seed++) {
+    const options = swarmOptions(seed, FAIL_CLOSED_FIXED);
+    const run = runSeed(outboxSystem(options, { rules: failClosed }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
+    const states = run.states ?? [];
+    for (let i = 0; i < run.steps.length; i++) {
+      const e = run.steps[i].event;
+      if (e === null) continue;
+      const key = stepKey(states[i], e, options, which);
+      steps++;
+      if (seen.has(key)) repeats++;
+      else seen.add(key);
+    }
+  }
+  return { steps, repeats };
+}
+
 /** A world's sizes in a few words. */
 function sizesOf(o: WorldOptions): string {
   return `${o.engines} engines, ${o.ids} id${o.ids === 1 ? '' : 's'}, ${o.bodiesPerId} bodies each, attempts ${o.attemptsMax}, broker ${o.broker}`;
@@ -194,6 +261,22 @@ export async function packedSeedsSection(): Promise<string[]> {
   for (const row of rows) log(row);
   log('');
   log("Each of check's seeds draws a world of its own, and a seed runs about fifty steps in it: a packed world is built and its transitions derived afresh for every seed, and nearly every step is a first meeting, which steps the object world and then packs, watches and memoises the result. Only a world met again and again, as a search meets it, repays that. The one-world rows are the most the route could give: every seed on one world, its memo filled as the walks go (second row) or already holding every step the walks take (third row).");
+  log('');
+  // Would a memo shared by every world do better? How often a step's inputs repeat across the seeds.
+  log(`A memo shared by every world would serve a step whose inputs it met before, in this seed or an earlier one. How often that happens over seeds 1 to ${fmt(REPEAT_SEEDS)}: a step keyed by its event, the engine it names (its state and memory, without pids), the slots of the id it concerns and, for a step no engine takes, the world's budgets; with the options a step may read, fewer, or none (a key without them is unsound: the rows bound the repeats from above).`);
+  log('');
+  log('| options in the key | steps | met before | share |');
+  log('| --- | ---: | ---: | ---: |');
+  for (const [label, which] of [
+    ['attempts, broker mode, settings, the steady answer', 'may-read'],
+    ['attempts and broker mode only', 'attempts-broker'],
+    ['none', 'none'],
+  ] as const) {
+    const r = stepInputRepeats(REPEAT_SEEDS, which, steppers);
+    log(`| ${label} | ${fmt(r.steps)} | ${fmt(r.repeats)} | **${((100 * r.repeats) / r.steps).toFixed(1)}%** |`);
+  }
+  log('');
+  log('A derivation costs about fifty microseconds and an object step about three (docs/performance.md, \'The seed loop\'), so with a step met again at about half a microsecond a memo pays only where more than 95% of steps meet their key again, and a million steps a second needs 99%.');
   log('');
   return lines;
 }
