@@ -157,12 +157,13 @@ function engineKey(p: EngineProc): unknown {
 }
 
 /**
- * What a memo shared by every world would key a step by, generously: the
- * event (without its pid), the engine it names, the slots of the id it
+ * What a memo shared by every world would key a step by, in whole slots:
+ * the event (without its pid), the engine it names, the slots of the id it
  * concerns (a claim's holder as this engine or another), the options
  * `which` says, and, for a step no engine takes, the world's budgets. A real
- * key could hold less (only what the step read), but not much less: the
- * record an engine completes, its memory, the file it read.
+ * key would hold only what the step read, but most steps read the engine's
+ * memory and the whole record they complete (docs/performance.md, 'What a
+ * cold suite spends'), so it would hold little less.
  */
 function stepKey(w: World, e: WorldEvent, options: WorldOptions, which: KeyOptions): string {
   const pid = 'pid' in e ? e.pid : null;
