@@ -162,8 +162,8 @@ function engineKey(p: EngineProc): unknown {
  * concerns (a claim's holder as this engine or another), the options
  * `which` says, and, for a step no engine takes, the world's budgets. A real
  * key would hold only what the step read, but most steps read the engine's
- * memory and the whole record they complete (docs/performance.md, 'What a
- * cold suite spends'), so it would hold little less.
+ * memory and the whole record they complete, so it would hold little less
+ * (docs/performance.md, 'What a cold suite spends').
  */
 function stepKey(w: World, e: WorldEvent, options: WorldOptions, which: KeyOptions): string {
   const pid = 'pid' in e ? e.pid : null;
