@@ -255,11 +255,14 @@ function takeStep<S, E>(r: FastRun<S, E>): StepResult<S> {
   const index = g.eventWeights !== undefined ? r.chooser.weighted(g.group, g.eventWeights) : r.chooser.int(g.group, g.events.length);
   const event = g.events[index];
   const out = r.system.step(r.state, event);
-  if (r.kept !== null) {
-    r.kept.events.push(event);
-    r.kept.states.push(out.state);
-  }
+  if (r.kept !== null) keep(r.kept, event, out.state);
   return out;
+}
+
+/** Keeps a step's event (null for the end of faults) and the state after it. */
+function keep<S, E>(kept: Kept<S, E>, event: E | null, state: S): void {
+  kept.events.push(event);
+  kept.states.push(state);
 }
 
 /** Counts a step's tags. */
@@ -287,10 +290,7 @@ function advance<S, E>(r: FastRun<S, E>): FastRunResult | null {
       r.budget = r.bounds.healStepsMax;
       r.state = system.heal(r.state);
       r.steps++;
-      if (r.kept !== null) {
-        r.kept.events.push(null);
-        r.kept.states.push(r.state);
-      }
+      if (r.kept !== null) keep(r.kept, null, r.state);
       return null;
     }
     if (r.phase === 'heal') {
