@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mainJobWorkers, replaceSection, sectionOf } from './check-speed.ts';
+import { mainJobWorkers, replaceSection, sectionOf, simulatedSteps } from './check-speed.ts';
+import { BOUNDS_DEFAULT, runShard } from '../check.ts';
+import { failClosed } from '../../model/catalog/index.ts';
 
 describe('replaceSection', () => {
   const doc = ['# Benchmarks', '', 'intro', '', '## A', 'a1', '', '## Mine', 'old', '', '## B', 'b1', ''].join('\n');
@@ -36,5 +38,18 @@ describe('mainJobWorkers', () => {
     const busy = 'outbox-sim check: rules fail-closed; seeds 1..5000; broker drawn per seed; 1 worker (load 1.9 on 2 cores; --workers N to choose)';
     expect(mainJobWorkers(busy, 2)).toBe("by default on 1 worker of the machine's 2 cores, lowered by a load of 1.9");
     expect(mainJobWorkers('RESULT: no property violated', 2)).toBe('its header named no workers');
+  });
+});
+
+describe('simulatedSteps', () => {
+  it("counts the steps long life and deep cycles took again beside the seeds' own, as the shard's time holds both", () => {
+    const r = runShard({ rules: failClosed, oldRules: null, seedStart: 1, seeds: 400, broker: null, bounds: BOUNDS_DEFAULT }, 1, 401);
+    const life = r.longLife;
+    expect(life).toBeDefined();
+    // Seeds 1 to 400 send cycles round again in both ways (16 of them are sampled for deep cycles), so the count is not the seeds' alone.
+    expect(life?.steps).toBeGreaterThan(0);
+    expect(life?.deep.steps).toBeGreaterThan(0);
+    expect(simulatedSteps(r)).toEqual({ steps: r.steps + (life?.steps ?? 0) + (life?.deep.steps ?? 0), again: (life?.steps ?? 0) + (life?.deep.steps ?? 0) });
+    expect(simulatedSteps({ steps: 7, longLife: undefined })).toEqual({ steps: 7, again: 0 });
   });
 });

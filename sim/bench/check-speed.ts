@@ -19,7 +19,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
-import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner } from '../check.ts';
+import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner, type ShardResult } from '../check.ts';
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { ceilingRatio, cpuRatio, workersAndCeiling } from './check-processes.ts';
@@ -66,11 +66,22 @@ function cpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
-function timeShard(plan: CheckPlan, runner: SeedRunner): { steps: number; seconds: number } {
+/**
+ * Every step a shard simulated: its seeds' runs, and the steps long life and
+ * deep cycles took again from those runs (whose time the shard's CPU time
+ * holds too).
+ */
+export function simulatedSteps(r: Pick<ShardResult, 'steps' | 'longLife'>): { steps: number; again: number } {
+  const life = r.longLife;
+  const again = life === undefined ? 0 : life.steps + life.deep.steps;
+  return { steps: r.steps + again, again };
+}
+
+function timeShard(plan: CheckPlan, runner: SeedRunner): { steps: number; again: number; seconds: number } {
   const run = () => runShard(plan, 1, SPEED_SEEDS + 1, undefined, runner);
   const t = cpuSeconds();
   const r = runner === 'reference' ? withStreams(seedrandomStream, run) : run();
-  return { steps: r.steps, seconds: cpuSeconds() - t };
+  return { ...simulatedSteps(r), seconds: cpuSeconds() - t };
 }
 
 /** A command's wall seconds from spawn to exit, best of `runs`, with its last output. */
@@ -118,7 +129,7 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   withStreams(seedrandomStream, () => runShard(plan, 1, 1001, undefined, 'reference'));
   const reference = timeShard(plan, 'reference');
   const s = speedup(previous.seconds, fast.seconds);
-  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). Today's seed runner (sim/core/fast-run.ts, what \`check\` runs) against the previous one (sim/bench/previous-fast-run.ts, the runner as it was before, on today's world and engine step): same seeds, same runs (sim/core/fast-run.test.ts holds both runners to the reference). The last row, timed once for scale, is the representation before both: the reference runner recording every step (label, step record, tag object) with seedrandom's streams.`);
+  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps: ${fmt(fast.steps - sides.two[0].again)} in the seeds' runs and ${fmt(sides.two[0].again)} that long life and deep cycles took again from them) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). Today's seed runner (sim/core/fast-run.ts, what \`check\` runs) against the previous one (sim/bench/previous-fast-run.ts, the runner as it was before, on today's world and engine step): same seeds, same runs (sim/core/fast-run.test.ts holds both runners to the reference). The last row, timed once for scale, is the representation before both: the reference runner recording every step (label, step record, tag object) with seedrandom's streams.`);
   log('');
   log('| runner | best CPU s | steps/s (best) | **ratio, best of each** | ratio in each round | median |');
   log('| --- | ---: | ---: | ---: | --- | ---: |');
