@@ -46,7 +46,7 @@ describe('simulatedSteps', () => {
     const r = runShard({ rules: failClosed, oldRules: null, seedStart: 1, seeds: 400, broker: null, bounds: BOUNDS_DEFAULT }, 1, 401);
     const life = r.longLife;
     expect(life).toBeDefined();
-    // Seeds 1 to 400 send cycles round again in both ways (16 of them are sampled for deep cycles), so the count is not the seeds' alone.
+    // In seeds 1 to 400, records come back bigger (long life) and, in the seeds deep cycles sample (one in 16), back at all: the count is not the runs' alone.
     expect(life?.steps).toBeGreaterThan(0);
     expect(life?.deep.steps).toBeGreaterThan(0);
     expect(simulatedSteps(r)).toEqual({ steps: r.steps + (life?.steps ?? 0) + (life?.deep.steps ?? 0), again: (life?.steps ?? 0) + (life?.deep.steps ?? 0) });
