@@ -23,6 +23,7 @@ import { BOUNDS_DEFAULT, runShard, type CheckPlan, type SeedRunner, type ShardRe
 import { runSeedPrevious } from './previous-fast-run.ts';
 import { withStreams, type Stream } from '../core/chooser.ts';
 import { ceilingRatio, cpuRatio, workersAndCeiling } from './check-processes.ts';
+import { processCpuSeconds } from './cpu-seconds.ts';
 import { alternatedRounds, speedup, speedupCells } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -60,11 +61,6 @@ interface Side {
   seconds: number[];
 }
 
-/** CPU seconds of this process so far: on a machine shared with other work, a run's own CPU time is steadier than its wall time. */
-function cpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
 
 /**
  * Every step a shard simulated: its seeds' runs, and the steps long life and
@@ -79,9 +75,9 @@ export function simulatedSteps(r: Pick<ShardResult, 'steps' | 'longLife'>): { st
 
 function timeShard(plan: CheckPlan, runner: SeedRunner): { steps: number; again: number; seconds: number } {
   const run = () => runShard(plan, 1, SPEED_SEEDS + 1, undefined, runner);
-  const t = cpuSeconds();
+  const t = processCpuSeconds();
   const r = runner === 'reference' ? withStreams(seedrandomStream, run) : run();
-  return { ...simulatedSteps(r), seconds: cpuSeconds() - t };
+  return { ...simulatedSteps(r), seconds: processCpuSeconds() - t };
 }
 
 /** A command's wall seconds from spawn to exit, best of `runs`, with its last output. */

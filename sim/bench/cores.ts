@@ -8,6 +8,7 @@
  * once, or in the new thread's start-up and warm-up.
  */
 import { Worker } from 'node:worker_threads';
+import { processCpuSeconds } from './cpu-seconds.ts';
 import { runTask, type PlanSpec } from '../workers/check-task.ts';
 import { checkThreadPool } from '../workers/thread-pool.ts';
 
@@ -45,10 +46,9 @@ export interface ThreadStartCost {
 
 /** CPU seconds of the whole process (every thread) while `work` runs. */
 export async function cpuSecondsOf(work: () => Promise<unknown>): Promise<number> {
-  const before = process.cpuUsage();
+  const before = processCpuSeconds();
   await work();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1e6;
+  return processCpuSeconds() - before;
 }
 
 /**

@@ -37,9 +37,7 @@ describe('packed seeds (the bench section on the packed route)', () => {
   });
 
   it("counts a step's inputs met again: more often as the key holds fewer options, never every step", () => {
-    const full = stepInputRepeats(40, 'may-read', steppers);
-    const some = stepInputRepeats(40, 'attempts-broker', steppers);
-    const none = stepInputRepeats(40, 'none', steppers);
+    const { 'may-read': full, 'attempts-broker': some, none } = stepInputRepeats(40, steppers);
     expect(full.steps).toBe(none.steps);
     expect(some.steps).toBe(none.steps);
     expect(full.repeats).toBeGreaterThan(0);

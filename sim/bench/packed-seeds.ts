@@ -31,6 +31,8 @@ import { Unrepresentable } from '../outbox/packed/layout.ts';
 import { StepReads } from '../outbox/packed/step-reads.ts';
 import { packedOutbox, type PackedOutbox } from '../outbox/packed/system.ts';
 import type { EngineProc, World, WorldEvent } from '../outbox/world.ts';
+import { countText } from '../count-text.ts';
+import { processCpuSeconds } from './cpu-seconds.ts';
 import { alternatedRounds } from './rounds.ts';
 import { sectionLog } from './section-log.ts';
 
@@ -42,12 +44,6 @@ const SEEDS = 2_000;
 /** Seeds over which the repeats of a step's inputs are counted. */
 const REPEAT_SEEDS = 8_000;
 const ROUNDS = 3;
-
-/** CPU seconds of this process so far (steadier than wall time on a shared machine). */
-function cpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
 
 /** The packed world of `options`, as `explore` builds it, or null where it cannot list the world's kinds. */
 export function packedWorld(options: WorldOptions, worldRules: WorldRules, steppers: Steppers): PackedOutbox | null {
@@ -94,7 +90,7 @@ export interface SideFigures {
 /** The seed runner `check` uses, on `worlds[i]` for seed i + 1: each run's steps (in `lengths`) and the side's figures. */
 export function objectSide(worlds: readonly WorldOptions[], steppers: Steppers, lengths: number[]): SideFigures {
   const worldRules = { rules: failClosed };
-  const t = cpuSeconds();
+  const t = processCpuSeconds();
   let steps = 0;
   for (let i = 0; i < worlds.length; i++) {
     const o = worlds[i];
@@ -102,7 +98,7 @@ export function objectSide(worlds: readonly WorldOptions[], steppers: Steppers, 
     lengths[i] = n;
     steps += n;
   }
-  return { steps, seconds: cpuSeconds() - t };
+  return { steps, seconds: processCpuSeconds() - t };
 }
 
 /**
@@ -119,7 +115,7 @@ export type PackedWorlds = 'per-seed' | 'shared' | PackedOutbox;
  */
 export function packedSide(worlds: readonly WorldOptions[], steppers: Steppers, lengths: readonly number[], which: PackedWorlds): SideFigures & { skipped: number } {
   const worldRules = { rules: failClosed };
-  const t = cpuSeconds();
+  const t = processCpuSeconds();
   let steps = 0;
   let skipped = 0;
   let one: PackedOutbox | null = typeof which === 'string' ? null : which;
@@ -131,7 +127,7 @@ export function packedSide(worlds: readonly WorldOptions[], steppers: Steppers, 
     }
     steps += packedWalk(system, i + 1, lengths[i]);
   }
-  return { steps, seconds: cpuSeconds() - t, skipped };
+  return { steps, seconds: processCpuSeconds() - t, skipped };
 }
 
 /**
@@ -183,15 +179,19 @@ function stepKey(w: World, e: WorldEvent, options: WorldOptions, which: KeyOptio
   ]);
 }
 
+/** Every {@link KeyOptions}, in the order the section's table gives them. */
+export const KEY_OPTIONS: readonly KeyOptions[] = ['may-read', 'attempts-broker', 'none'];
+
 /**
  * Of the steps of seeds 1..`seeds` of `check --rules fail-closed`, how many
- * meet a key (`stepKey`) already met, by this or an earlier seed: the most a
- * memo shared by every world could serve without stepping the object world.
+ * meet a key (`stepKey`) already met, by this or an earlier seed, for each
+ * of the key's option sets: the most a memo shared by every world could
+ * serve without stepping the object world. The seeds run once; each step is
+ * keyed each way.
  */
-export function stepInputRepeats(seeds: number, which: KeyOptions, steppers: Steppers): { steps: number; repeats: number } {
-  const seen = new Set<string>();
-  let steps = 0;
-  let repeats = 0;
+export function stepInputRepeats(seeds: number, steppers: Steppers): Record<KeyOptions, { steps: number; repeats: number }> {
+  const seen = KEY_OPTIONS.map(() => new Set<string>());
+  const counts = KEY_OPTIONS.map(() => ({ steps: 0, repeats: 0 }));
   for (let seed = 1; seed <= seeds; seed++) {
     const options = swarmOptions(seed, FAIL_CLOSED_FIXED);
     const run = runSeed(outboxSystem(options, { rules: failClosed }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
@@ -199,22 +199,20 @@ export function stepInputRepeats(seeds: number, which: KeyOptions, steppers: Ste
     for (let i = 0; i < run.steps.length; i++) {
       const e = run.steps[i].event;
       if (e === null) continue;
-      const key = stepKey(states[i], e, options, which);
-      steps++;
-      if (seen.has(key)) repeats++;
-      else seen.add(key);
+      for (let k = 0; k < KEY_OPTIONS.length; k++) {
+        const key = stepKey(states[i], e, options, KEY_OPTIONS[k]);
+        counts[k].steps++;
+        if (seen[k].has(key)) counts[k].repeats++;
+        else seen[k].add(key);
+      }
     }
   }
-  return { steps, repeats };
+  return { 'may-read': counts[0], 'attempts-broker': counts[1], none: counts[2] };
 }
 
 /** A world's sizes in a few words. */
 function sizesOf(o: WorldOptions): string {
   return `${o.engines} engines, ${o.ids} id${o.ids === 1 ? '' : 's'}, ${o.bodiesPerId} bodies each, attempts ${o.attemptsMax}, broker ${o.broker}`;
-}
-
-function fmt(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
 }
 
 /** The best (least CPU) of a side's rounds. */
@@ -235,7 +233,7 @@ export async function packedSeedsSection(): Promise<string[]> {
   if (warm === null) throw new Error('bench: the one-world row lost its packed world');
   const rows: string[] = [];
   for (const [label, worlds, which, built] of [
-    [`check's worlds (seeds 1 to ${fmt(SEEDS)}, each its own world)`, worldsOf(SEEDS, null), 'per-seed', 'one per seed'],
+    [`check's worlds (seeds 1 to ${countText(SEEDS)}, each its own world)`, worldsOf(SEEDS, null), 'per-seed', 'one per seed'],
     [`one world (seed ${one.seed}'s: ${sizesOf(one.options)}; for every seed)`, oneWorld, 'shared', 'one, for all seeds'],
     ['the same world, the same seeds again', oneWorld, warm, 'the same one, walked over these seeds before'],
   ] as const) {
@@ -252,8 +250,8 @@ export async function packedSeedsSection(): Promise<string[]> {
     const p = best(sides.two);
     const oRate = o.steps / o.seconds;
     const pRate = p.steps / p.seconds;
-    const skipped = p.skipped === 0 ? 'none' : `${fmt(p.skipped)} of ${fmt(worlds.length)} (a kind it does not list)`;
-    rows.push(`| ${label} | ${fmt(o.steps)} | ${o.seconds.toFixed(2)} | ${fmt(oRate)} | ${built} | ${skipped} | ${fmt(p.steps)} | ${p.seconds.toFixed(2)} | ${fmt(pRate)} | **${(pRate / oRate).toFixed(2)}x** |`);
+    const skipped = p.skipped === 0 ? 'none' : `${countText(p.skipped)} of ${countText(worlds.length)} (a kind it does not list)`;
+    rows.push(`| ${label} | ${countText(o.steps)} | ${o.seconds.toFixed(2)} | ${countText(Math.round(oRate))} | ${built} | ${skipped} | ${countText(p.steps)} | ${p.seconds.toFixed(2)} | ${countText(Math.round(pRate))} | **${(pRate / oRate).toFixed(2)}x** |`);
   }
   log(`The packed world, with transitions derived from the object world and memoised (what \`explore\` searches), against the seed runner \`check\` uses, on the same seeds of \`check --rules fail-closed\`, in this process: ${ROUNDS} alternated rounds after a warm-up of each, best of each, CPU seconds. A packed walk takes as many steps as the seed's run took (fewer where it runs out of events), drawing uniformly among the enabled events with the seed's own chooser, and does nothing else: no weights, properties, tags, decisions or healing. So the packed rates are upper bounds of the route.`);
   log('');
@@ -264,17 +262,18 @@ export async function packedSeedsSection(): Promise<string[]> {
   log("Each of check's seeds draws a world of its own, and a seed runs about fifty steps in it: a packed world is built and its transitions derived afresh for every seed, and nearly every step is a first meeting, which steps the object world and then packs, watches and memoises the result. Only a world met again and again, as a search meets it, repays that. The one-world rows are the most the route could give: every seed on one world, its memo filled as the walks go (second row) or already holding every step the walks take (third row).");
   log('');
   // Would a memo shared by every world do better? How often a step's inputs repeat across the seeds.
-  log(`A memo shared by every world would serve a step whose inputs it met before, in this seed or an earlier one. How often that happens over seeds 1 to ${fmt(REPEAT_SEEDS)}: a step keyed by its event, the engine it names (its state and memory, without pids), the slots of the id it concerns and, for a step no engine takes, the world's budgets; with the options a step may read, fewer, or none (a key without them is unsound: the rows bound the repeats from above).`);
+  log(`A memo shared by every world would serve a step whose inputs it met before, in this seed or an earlier one. How often that happens over seeds 1 to ${countText(REPEAT_SEEDS)}: a step keyed by its event, the engine it names (its state and memory, without pids), the slots of the id it concerns and, for a step no engine takes, the world's budgets; with the options a step may read, fewer, or none (a key without them is unsound: the rows bound the repeats from above).`);
   log('');
   log('| options in the key | steps | met before | share |');
   log('| --- | ---: | ---: | ---: |');
+  const repeats = stepInputRepeats(REPEAT_SEEDS, steppers);
   for (const [label, which] of [
     ['attempts, broker mode, settings, the steady answer', 'may-read'],
     ['attempts and broker mode only', 'attempts-broker'],
     ['none', 'none'],
   ] as const) {
-    const r = stepInputRepeats(REPEAT_SEEDS, which, steppers);
-    log(`| ${label} | ${fmt(r.steps)} | ${fmt(r.repeats)} | **${((100 * r.repeats) / r.steps).toFixed(1)}%** |`);
+    const r = repeats[which];
+    log(`| ${label} | ${countText(r.steps)} | ${countText(r.repeats)} | **${((100 * r.repeats) / r.steps).toFixed(1)}%** |`);
   }
   log('');
   log('A derivation costs about fifty microseconds and an object step about three (docs/performance.md, \'The seed loop\'), so with a step met again at about half a microsecond a memo pays only where more than 95% of steps meet their key again, and a million steps a second needs 99%.');

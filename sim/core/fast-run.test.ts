@@ -146,11 +146,11 @@ describe('a fast run that keeps its states and events (what long life runs again
 
   it('runs from a given state as runSeed does: faults stopped at once, then the liveness phase (what deep cycles run)', () => {
     let compared = 0;
-    eachSeed(60, (seed, system, seedBoundsOf) => {
-      const states = runSeed(system, seed, seedBoundsOf, true).states ?? [];
+    eachSeed(60, (seed, system, seedRunBounds) => {
+      const states = runSeed(system, seed, seedRunBounds, true).states ?? [];
       // A state a third of the way into the run, mid-faults, as a deep cycle's rounds leave one.
       const from = states[Math.floor(states.length / 3)];
-      const bounds = { faultStepsMax: 0, healStepsMax: seedBoundsOf.healStepsMax };
+      const bounds = { faultStepsMax: 0, healStepsMax: seedRunBounds.healStepsMax };
       const slow = runSeed(system, seed + 1, bounds, true, from);
       const keep: Kept<World, unknown> = { states: [], events: [] };
       const fast = runSeedFast(system, seed + 1, bounds, keep, from);
