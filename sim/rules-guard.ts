@@ -19,7 +19,7 @@ export function ruleSetLabel(name: string, source: string): string {
 
 /**
  * A user's rule set held to its contract, each decision call watched. The
- * contract's module (and its schema library, some 0.76 MB of JavaScript) is
+ * contract's module (and its schema library, some 0.2 MB of JavaScript) is
  * imported here, when a user's rule set is first loaded: a command on the
  * catalog's rule sets never loads it.
  */
