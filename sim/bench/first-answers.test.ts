@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bestOf, childrenCpuSeconds, FOUND_LINE, foundWhere, timeToLine } from './first-answers.ts';
+import { bestOf, CATALOG_FLAW, childrenCpuSeconds, counterexample, FOUND_LINE, foundWhere, timeToLine } from './first-answers.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -51,5 +54,20 @@ describe('foundWhere', () => {
     expect(foundWhere('  found after 0.85 s: no-silent-loss in small world "default" (a=A is gone); trace t (16 steps)')).toBe('no-silent-loss in small world "default" (0.85 s after the check started)');
     expect(foundWhere('  found after 0.12 s: honest-park at seed 1 (record a is PARKED)')).toBe('honest-park at seed 1 (0.12 s after the check started)');
     expect(foundWhere(null)).toBe('no violation reported');
+  });
+});
+
+describe('counterexample', () => {
+  it("writes a trace of the catalog's first flaw for the start-up table to read back, and returns its path", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-first-answers-'));
+    try {
+      const path = counterexample(join(dir, 'trace'));
+      expect(path.startsWith(join(dir, 'trace'))).toBe(true);
+      expect(path.endsWith('.trace.jsonl')).toBe(true);
+      const header = JSON.parse(readFileSync(path, 'utf8').split('\n')[0]) as Record<string, unknown>;
+      expect(JSON.stringify(header)).toContain(JSON.stringify(CATALOG_FLAW));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

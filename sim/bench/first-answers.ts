@@ -12,8 +12,8 @@
  * steadier than wall time on a shared machine.
  * Wall-clock time is read here, for reporting only.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG, failClosed } from '../../model/catalog/index.ts';
@@ -101,6 +101,17 @@ export function foundWhere(line: string | null): string {
   return m === null ? line.trim() : `${m[2]} ${m[3]} (${m[1]} s after the check started)`;
 }
 
+/** The catalog's first flaw: the rule set whose counterexample the start-up table reads back. */
+export const CATALOG_FLAW = (CATALOG.find((r) => r !== failClosed) ?? failClosed).name;
+
+/** Checks {@link CATALOG_FLAW} once (untimed) into `dir` and returns the path of the trace it wrote. */
+export function counterexample(dir: string): string {
+  const r = spawnSync(process.execPath, ['bin/outbox-sim.mjs', 'check', '--rules', CATALOG_FLAW, '--stop-on-first', '--quiet', '--out', dir], { stdio: 'ignore' });
+  const file = r.status === 1 ? readdirSync(dir).find((f) => f.endsWith('.trace.jsonl')) : undefined;
+  if (file === undefined) throw new Error(`bench: check --rules ${CATALOG_FLAW} --stop-on-first wrote no trace (exit ${r.status})`);
+  return join(dir, file);
+}
+
 /** The section's lines (markdown), measured now. */
 export async function firstAnswersSection(now: () => number): Promise<string[]> {
   const { lines, log } = sectionLog();
@@ -122,6 +133,13 @@ export async function firstAnswersSection(now: () => number): Promise<string[]> 
   log(`| \`node -e 0\` (Node alone, for scale) | ${node.exitSeconds.toFixed(2)} | ${cpuCell(node)} |`);
   log(`| \`outbox-sim rules\` | **${rules.exitSeconds.toFixed(2)}** | ${cpuCell(rules)} |`);
   log(viaNpx === null ? '| `npx outbox-sim rules` | npx not found | n/a |' : `| \`npx outbox-sim rules\` (the same, started through npx) | ${viaNpx.exitSeconds.toFixed(2)} | ${cpuCell(viaNpx)} |`);
+  // Reading a trace back, as a user explores one and cites it in a review: a counterexample of the catalog's first flaw.
+  const trace = counterexample(join(out, 'trace'));
+  for (const args of [['replay', trace], ['show', '--format', 'md', trace]]) {
+    const run = await bestOf(RULES_RUNS, false, cli(args, null, now));
+    if (run.status !== 0) throw new Error(`bench: outbox-sim ${args.join(' ')} exited ${run.status}`);
+    log(`| \`outbox-sim ${args.slice(0, -1).join(' ')} TRACE\` (a counterexample of ${CATALOG_FLAW}) | **${run.exitSeconds.toFixed(2)}** | ${cpuCell(run)} |`);
+  }
   log('');
   log(`First violation of each flaw of the catalog: wall seconds from the command to the line \`found after ...\` (best of ${ANSWER_RUNS}), where it was found, and the run's CPU to its exit (\`--stop-on-first\` ends it there):`);
   log('');
