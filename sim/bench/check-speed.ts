@@ -61,7 +61,6 @@ interface Side {
   seconds: number[];
 }
 
-
 /**
  * Every step a shard simulated: its seeds' runs, and the steps long life and
  * deep cycles took again from those runs (whose time the shard's CPU time
@@ -125,7 +124,8 @@ export async function checkSpeedSection(now: () => number): Promise<string[]> {
   withStreams(seedrandomStream, () => runShard(plan, 1, 1001, undefined, 'reference'));
   const reference = timeShard(plan, 'reference');
   const s = speedup(previous.seconds, fast.seconds);
-  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps: ${fmt(fast.steps - sides.two[0].again)} in the seeds' runs and ${fmt(sides.two[0].again)} that long life and deep cycles took again from them) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). Today's seed runner (sim/core/fast-run.ts, what \`check\` runs) against the previous one (sim/bench/previous-fast-run.ts, the runner as it was before, on today's world and engine step): same seeds, same runs (sim/core/fast-run.test.ts holds both runners to the reference). The last row, timed once for scale, is the representation before both: the reference runner recording every step (label, step record, tag object) with seedrandom's streams.`);
+  const again = sides.two[0].again;
+  log(`Simulated steps per second on one core: \`check --rules fail-closed\`'s first ${fmt(SPEED_SEEDS)} seeds (${fmt(fast.steps)} steps: ${fmt(fast.steps - again)} in the seeds' runs and ${fmt(again)} that long life and deep cycles took again from them) in this process, ${SPEED_ROUNDS} alternated rounds, timed in CPU seconds of the process (steadier than wall time on a shared machine). Today's seed runner (sim/core/fast-run.ts, what \`check\` runs) against the previous one (sim/bench/previous-fast-run.ts, the runner as it was before, on today's world and engine step): same seeds, same runs (sim/core/fast-run.test.ts holds both runners to the reference). The last row, timed once for scale, is the representation before both: the reference runner recording every step (label, step record, tag object) with seedrandom's streams.`);
   log('');
   log('| runner | best CPU s | steps/s (best) | **ratio, best of each** | ratio in each round | median |');
   log('| --- | ---: | ---: | ---: | --- | ---: |');

@@ -155,28 +155,31 @@ function engineKey(p: EngineProc): unknown {
 /**
  * What a memo shared by every world would key a step by, in whole slots:
  * the event (without its pid), the engine it names, the slots of the id it
- * concerns (a claim's holder as this engine or another), the options
- * `which` says, and, for a step no engine takes, the world's budgets. A real
+ * concerns (a claim's holder as this engine or another) and, for a step no
+ * engine takes, the world's budgets; {@link optionsKey} adds the options. A real
  * key would hold only what the step read, but most steps read the engine's
  * memory and the whole record they complete, so it would hold little less
  * (docs/performance.md, 'What a cold suite spends').
  */
-function stepKey(w: World, e: WorldEvent, options: WorldOptions, which: KeyOptions): string {
+function stepKey(w: World, e: WorldEvent): string {
   const pid = 'pid' in e ? e.pid : null;
   const engine = pid === null ? undefined : w.engines.find((p) => p.pid === pid);
   const id = 'id' in e && typeof e.id === 'string' ? e.id : (engine?.ctx.id ?? engine?.ctx.file?.id ?? null);
   const claim = id === null ? undefined : w.claims[id];
   const holder = claim?.kind === 'held' ? (claim.owner === pid ? 'self' : 'other') : null;
   const { pid: _pid, ...event } = e as WorldEvent & { pid?: number };
-  const opts = which === 'none' ? null : which === 'attempts-broker' ? [options.attemptsMax, options.broker] : [options.attemptsMax, options.broker, options.settings, options.healAnswer];
   return JSON.stringify([
     event,
     engine === undefined ? null : engineKey(engine),
     id,
     id === null ? null : [w.records[id] ?? null, claim === undefined ? null : { ...claim, owner: holder }, w.live[id] ?? null, w.broker[id] ?? null],
-    opts,
     engine === undefined ? [w.crashes, w.corruptions, w.operatorActions] : null,
   ]);
+}
+
+/** The options a step's key holds, as `which` says (JSON, appended to {@link stepKey}'s, itself one whole JSON value). */
+function optionsKey(options: WorldOptions, which: KeyOptions): string {
+  return JSON.stringify(which === 'none' ? null : which === 'attempts-broker' ? [options.attemptsMax, options.broker] : [options.attemptsMax, options.broker, options.settings, options.healAnswer]);
 }
 
 /** Every {@link KeyOptions}, in the order the section's table gives them. */
@@ -187,7 +190,7 @@ export const KEY_OPTIONS: readonly KeyOptions[] = ['may-read', 'attempts-broker'
  * meet a key (`stepKey`) already met, by this or an earlier seed, for each
  * of the key's option sets: the most a memo shared by every world could
  * serve without stepping the object world. The seeds run once; each step is
- * keyed each way.
+ * keyed once, with each set of its seed's options appended.
  */
 export function stepInputRepeats(seeds: number, steppers: Steppers): Record<KeyOptions, { steps: number; repeats: number }> {
   const seen = KEY_OPTIONS.map(() => new Set<string>());
@@ -196,11 +199,13 @@ export function stepInputRepeats(seeds: number, steppers: Steppers): Record<KeyO
     const options = swarmOptions(seed, FAIL_CLOSED_FIXED);
     const run = runSeed(outboxSystem(options, { rules: failClosed }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
     const states = run.states ?? [];
+    const opts = KEY_OPTIONS.map((which) => optionsKey(options, which));
     for (let i = 0; i < run.steps.length; i++) {
       const e = run.steps[i].event;
       if (e === null) continue;
+      const step = stepKey(states[i], e);
       for (let k = 0; k < KEY_OPTIONS.length; k++) {
-        const key = stepKey(states[i], e, options, KEY_OPTIONS[k]);
+        const key = step + opts[k];
         counts[k].steps++;
         if (seen[k].has(key)) counts[k].repeats++;
         else seen[k].add(key);
