@@ -48,6 +48,10 @@ import retentionDeletesRecord from './retention-deletes-record.ts';
 import historyOverCap from './history-over-cap.ts';
 import flagsUnvalidated from './flags-unvalidated.ts';
 import unfencedLease from './unfenced-lease.ts';
+import requeueClearsEvidence from './requeue-clears-evidence.ts';
+import capParksMaxAttempts from './cap-parks-max-attempts.ts';
+import noPreSendWrite from './no-pre-send-write.ts';
+import timeoutAsTransient from './timeout-as-transient.ts';
 
 /** A mutant and the property its mistake is meant to break. */
 export interface Mutant {
@@ -95,6 +99,11 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: garbledAsConfirmed, breaks: 'no-phantom-delivery' },
   // A 200 that says ok:false: the broker declined, nothing stored (refuse-ok-false).
   { rules: okFalseAsConfirmed, breaks: 'no-phantom-delivery' },
+  // A timed-out POST that stored the body, retried like a 503: at the cap it parks max-attempts, "not delivered".
+  { rules: timeoutAsTransient, breaks: 'honest-park' },
+  // preSend
+  // No mark of a POST about to be made: a crash during it leaves none, and a 409 of the resend parks as a refusal.
+  { rules: noPreSendWrite, breaks: 'honest-park' },
   // complete
   // A retry refused 409 by an id-409 broker that stored the lost first attempt.
   { rules: refusalAfterUnknown, breaks: 'honest-park' },
@@ -110,6 +119,8 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: historyOverCap, breaks: 'bounded-record' },
   // Evidence flags trusted as read with defaults: lost to field-corrupt or legacy-record, a refusal parks over a stored body.
   { rules: flagsUnvalidated, breaks: 'honest-park' },
+  // The cap's park says max-attempts after a lost reply or a cut POST that stored the body.
+  { rules: capParksMaxAttempts, breaks: 'honest-park' },
   // A garbled reply left uncounted retries forever against a broker that keeps garbling
   // after faults stop: the system never becomes quiet.
   { rules: unclassifiedNotCounted, breaks: 'quiet-after-healing' },
@@ -117,6 +128,9 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: abandonAtCap, breaks: 'settled-after-healing' },
   // Retrying past the cap against a broker that keeps failing after faults stop: never quiet.
   { rules: retryPastCap, breaks: 'quiet-after-healing' },
+  // requeue
+  // The mark of a POST cut by a crash cleared by a resubmit: a 409 of the resend parks as a refusal.
+  { rules: requeueClearsEvidence, breaks: 'honest-park' },
   // envelope
   { rules: envelopeIdIsKey, breaks: 'no-phantom-delivery' },
   { rules: keyPerAttempt, breaks: 'retries-deduped' },
