@@ -12,7 +12,7 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-requeue-clears-evidence',
-  summary: 'A requeue clears unknownSeen and inFlight along with the park reason.',
+  summary: 'A requeue or resubmit clears unknownSeen and inFlight along with the park reason.',
   requeue: (record, resetAttempts, view) => ({ ...failClosed.requeue(record, resetAttempts, view), unknownSeen: false, inFlight: false }),
 });
 
