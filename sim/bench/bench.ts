@@ -39,6 +39,7 @@ import { FIRST_ANSWERS_HEADING, firstAnswersSection } from './first-answers.ts';
 import { PACKED_SEEDS_HEADING, packedSeedsSection } from './packed-seeds.ts';
 import { WATCH_HEADING, watchSection } from './watch-bench.ts';
 import { sectionLog } from './section-log.ts';
+import { processCpuSeconds } from './cpu-seconds.ts';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e9;
 
@@ -190,10 +191,9 @@ function timeVerdict(sizes: ExploreSizes, symmetry: boolean, statesMax: number):
   const options = exploreOptions(sizes);
   const steppers = steppersFor(failClosed, null);
   const t = now();
-  const cpu = process.cpuUsage();
+  const cpu = processCpuSeconds();
   const r = exploreOutbox(options, { rules: failClosed }, steppers, { statesMax, liveness: true, symmetry });
-  const used = process.cpuUsage(cpu);
-  return { states: r.states, transitions: r.transitions, complete: r.complete, seconds: now() - t, cpuSeconds: (used.user + used.system) / 1e6 };
+  return { states: r.states, transitions: r.transitions, complete: r.complete, seconds: now() - t, cpuSeconds: processCpuSeconds() - cpu };
 }
 
 /** `explore` with and without symmetry reduction: states and seconds to a complete verdict. */

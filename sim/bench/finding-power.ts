@@ -29,18 +29,13 @@ import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import type { RulesPair } from '../outbox/record-trace.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
 import { flawedRules, type FlawedRules } from './flawed-rules.ts';
+import { processCpuSeconds } from './cpu-seconds.ts';
 
 /** The rule sets named as `check --rules R --old-rules O` names them (catalog names or files). */
 export async function rulesPair(rules: string, oldRules?: string): Promise<RulesPair> {
   const r = await loadRules(rules);
   const o = oldRules !== undefined ? await loadRules(oldRules) : null;
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
-}
-
-/** CPU seconds of this process so far. */
-function cpuNow(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
 }
 
 /** The goal: every flawed rule set found by the default check within this many seconds. */
@@ -84,35 +79,35 @@ export async function measure(f: FlawedRules, outDir: string): Promise<FindingRo
   const pair: RulesPair = await rulesPair(f.rules, f.oldRules ?? undefined);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   // The small worlds, in check's order, up to the first that holds a violation.
-  const suiteStart = cpuNow();
+  const suiteStart = processCpuSeconds();
   let suite: { world: string; property: string; seconds: number } | null = null;
   const worlds = smallWorlds(pair.oldRules !== null);
   for (const [i, w] of worlds.entries()) {
-    const r = exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: cpuNow });
+    const r = exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: processCpuSeconds });
     if (r.violations.length > 0) {
-      suite = { world: w.name, property: r.violations[0].property, seconds: cpuNow() - suiteStart };
+      suite = { world: w.name, property: r.violations[0].property, seconds: processCpuSeconds() - suiteStart };
       break;
     }
   }
-  const suiteSeconds = cpuNow() - suiteStart;
+  const suiteSeconds = processCpuSeconds() - suiteStart;
   // The swarm alone, one seed at a time up to the first violation.
   const plan: CheckPlan = { rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
-  const swarmStart = cpuNow();
+  const swarmStart = processCpuSeconds();
   let swarm: FindingRow['swarm'] = null;
   for (let seed = 1; seed <= SEEDS_DEFAULT && swarm === null; seed++) {
     const r = runShard(plan, seed, seed + 1);
     const first = Object.values(r.first)[0];
-    if (first !== undefined) swarm = { seed, property: first.violation.property, seconds: cpuNow() - swarmStart };
+    if (first !== undefined) swarm = { seed, property: first.violation.property, seconds: processCpuSeconds() - swarmStart };
   }
   const check: CheckFinding | null = suite !== null
     ? { where: suite.world, property: suite.property, seconds: suite.seconds }
     : swarm !== null ? { where: `seed ${swarm.seed}`, property: swarm.property, seconds: suiteSeconds + swarm.seconds } : null;
   // explore on the rule set's own world.
-  const exploreStart = cpuNow();
+  const exploreStart = processCpuSeconds();
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, ...f.world });
   const worldRules = { rules: pair.rules, ...(pair.oldRules !== null && f.world.skew === true ? { oldRules: pair.oldRules } : {}) };
   const e = exploreOutbox(options, worldRules, steppers, { statesMax: 2_000_000, liveness: true, stopAtFirst: true });
-  const explore = { world: worldName(f.world), states: e.states, seconds: cpuNow() - exploreStart, property: e.violations[0]?.violation.property ?? null };
+  const explore = { world: worldName(f.world), states: e.states, seconds: processCpuSeconds() - exploreStart, property: e.violations[0]?.violation.property ?? null };
   return { label: f.label, kind: f.kind, oldRules: f.oldRules, check, suiteWorld: suite?.world ?? null, swarm, explore, ...(f.longLifeOnly === true ? { longLifeOnly: true } : {}) };
 }
 
@@ -147,17 +142,17 @@ export interface Baseline {
 async function baseline(oldRules: string | null, outDir: string): Promise<Baseline> {
   const pair = await rulesPair('fail-closed', oldRules ?? undefined);
   const steppers = steppersFor(pair.rules, pair.oldRules);
-  const t = cpuNow();
-  const results = smallWorlds(pair.oldRules !== null).map((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: cpuNow }));
-  const suiteSeconds = cpuNow() - t;
-  const s = cpuNow();
+  const t = processCpuSeconds();
+  const results = smallWorlds(pair.oldRules !== null).map((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: processCpuSeconds }));
+  const suiteSeconds = processCpuSeconds() - t;
+  const s = processCpuSeconds();
   const r = runShard({ rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT }, 1, SEEDS_DEFAULT + 1);
   return {
     label: `check${oldRules === null ? '' : ` --old-rules ${oldRules}`}`,
     suiteStates: results.reduce((n, w) => n + w.states, 0),
     suiteSeconds,
     suiteViolations: [...new Set(results.flatMap((w) => w.violations.map((v) => `${v.property} (${w.name})`)))],
-    swarmSeconds: cpuNow() - s,
+    swarmSeconds: processCpuSeconds() - s,
     swarmViolations: Object.entries(r.violatedRuns).map(([p, n]) => `${p} (${n} runs, first seed ${r.first[p]?.seed})`),
     incomplete: results.filter((w) => !w.complete && w.violations.length === 0).map((w) => w.name),
   };

@@ -182,8 +182,8 @@ function optionsKey(options: WorldOptions, which: KeyOptions): string {
   return JSON.stringify(which === 'none' ? null : which === 'attempts-broker' ? [options.attemptsMax, options.broker] : [options.attemptsMax, options.broker, options.settings, options.healAnswer]);
 }
 
-/** Every {@link KeyOptions}, in the order the section's table gives them. */
-export const KEY_OPTIONS: readonly KeyOptions[] = ['may-read', 'attempts-broker', 'none'];
+/** Every {@link KeyOptions}. */
+const KEY_OPTIONS: readonly KeyOptions[] = ['may-read', 'attempts-broker', 'none'];
 
 /**
  * Of the steps of seeds 1..`seeds` of `check --rules fail-closed`, how many
@@ -194,7 +194,8 @@ export const KEY_OPTIONS: readonly KeyOptions[] = ['may-read', 'attempts-broker'
  */
 export function stepInputRepeats(seeds: number, steppers: Steppers): Record<KeyOptions, { steps: number; repeats: number }> {
   const seen = KEY_OPTIONS.map(() => new Set<string>());
-  const counts = KEY_OPTIONS.map(() => ({ steps: 0, repeats: 0 }));
+  const repeats = KEY_OPTIONS.map(() => 0);
+  let steps = 0;
   for (let seed = 1; seed <= seeds; seed++) {
     const options = swarmOptions(seed, FAIL_CLOSED_FIXED);
     const run = runSeed(outboxSystem(options, { rules: failClosed }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
@@ -204,15 +205,16 @@ export function stepInputRepeats(seeds: number, steppers: Steppers): Record<KeyO
       const e = run.steps[i].event;
       if (e === null) continue;
       const step = stepKey(states[i], e);
+      steps++;
       for (let k = 0; k < KEY_OPTIONS.length; k++) {
         const key = step + opts[k];
-        counts[k].steps++;
-        if (seen[k].has(key)) counts[k].repeats++;
+        if (seen[k].has(key)) repeats[k]++;
         else seen[k].add(key);
       }
     }
   }
-  return { 'may-read': counts[0], 'attempts-broker': counts[1], none: counts[2] };
+  const at = (which: KeyOptions) => ({ steps, repeats: repeats[KEY_OPTIONS.indexOf(which)] });
+  return { 'may-read': at('may-read'), 'attempts-broker': at('attempts-broker'), none: at('none') };
 }
 
 /** A world's sizes in a few words. */

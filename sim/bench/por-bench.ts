@@ -11,6 +11,7 @@ import { failClosed } from '../../model/catalog/index.ts';
 import { steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';
+import { processCpuSeconds } from './cpu-seconds.ts';
 
 /** Worlds of fail-closed: engines, attempts, crashes, and the rounds each is timed (larger worlds fewer). */
 export const POR_WORLDS = [
@@ -36,11 +37,10 @@ export interface Timed {
 /** One search of the `always` properties (no liveness: POR does not preserve it, and the rows compare like with like), in this process. */
 function timeAlways(engines: number, attempts: number, crashes: number, symmetry: boolean, por: boolean): Timed {
   const options = exploreOptions({ ...EXPLORE_DEFAULTS, engines, attemptsMax: attempts, crashesMax: crashes });
-  const cpu = process.cpuUsage();
+  const cpu = processCpuSeconds();
   const statesMax = symmetry ? POR_STATES_MAX : POR_ALONE_STATES_MAX;
   const r = exploreOutbox(options, { rules: failClosed }, steppersFor(failClosed, null), { statesMax, symmetry, por });
-  const used = process.cpuUsage(cpu);
-  return { states: r.states, transitions: r.transitions, complete: r.complete, reduced: r.por?.reduced ?? 0, cpuSeconds: (used.user + used.system) / 1e6 };
+  return { states: r.states, transitions: r.transitions, complete: r.complete, reduced: r.por?.reduced ?? 0, cpuSeconds: processCpuSeconds() - cpu };
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
