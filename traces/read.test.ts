@@ -74,6 +74,13 @@ describe('readTrace', () => {
     const e = errorOf(variant('v9.jsonl', text.replace('"version":1', '"version":9')));
     expect(e.kind).toBe('unknown-version');
     expect(e.message).toContain('version 9');
+    expect(e.message).toMatch(/use the outbox-sim version that wrote it, \d+\.\d+\.\d+\)$/);
+  });
+  it('an unknown format version in a header that does not name its writer', () => {
+    const e = errorOf(variant('v9-anon.jsonl', text.replace('"version":1', '"version":9').replace(/"tool":"[^"]*",?/, '')));
+    expect(e.kind).toBe('unknown-version');
+    expect(e.message).toContain('the header does not say which');
+    expect(e.message).not.toContain('undefined');
   });
   it('a version that is a string is named as not a number, not as another version', () => {
     const e = errorOf(variant('vstr.jsonl', text.replace('"version":1', '"version":"1"')));

@@ -154,7 +154,9 @@ export function readTrace(path: string): Trace {
     throw new TraceReadError('bad-shape', `${basename(path)}: line 1 (the header) has a version that is not a number (${kindOf(h.version)}); this outbox-sim reads version ${TRACE_FORMAT_VERSION}, written as a number: the trace was edited or made by something else`);
   }
   if (h.version !== TRACE_FORMAT_VERSION) {
-    throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (use the outbox-sim version that wrote it, ${String(h.tool)})`);
+    // A header without the writer's version (edited, or made by something else) must not print "undefined".
+    const writer = typeof h.tool === 'string' && h.tool !== '' ? `use the outbox-sim version that wrote it, ${h.tool}` : 'use the outbox-sim version that wrote it; the header does not say which';
+    throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (${writer})`);
   }
   const sealedHeader = parseSealed(path, lines[0], 1);
   const headerShapeProblem = headerProblem(sealedHeader);
