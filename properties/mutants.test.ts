@@ -12,9 +12,12 @@
  * whole budget and fails. The printed number of violating runs is over the
  * seeds run. A survivor (SURVIVORS) always runs the whole budget.
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RuleSet } from '../model/rules.ts';
-import { BOUNDS_DEFAULT, mergeShards, runShard, SEEDS_DEFAULT, type CheckPlan, type ShardResult } from '../sim/check.ts';
+import { BOUNDS_DEFAULT, mergeShards, runShard, SEEDS_DEFAULT, steppersFor, type CheckPlan, type ShardResult } from '../sim/check.ts';
+import { exploreSmallWorld, smallWorlds } from '../sim/small-worlds.ts';
 import { MUTANTS, SURVIVORS } from './mutants/index.ts';
 import { withoutAnswer } from '../sim/outbox/events/broker.ts';
 
@@ -97,9 +100,23 @@ describe(`check kills every mutant of fail-closed within the default budget (${B
   }
 });
 
+/** The violations the default check's small worlds find in `rules` (it searches them before any seed). */
+function smallWorldViolations(rules: RuleSet, outDir: string): string[] {
+  const pair = { rules, rulesOrigin: { name: rules.name, source: 'catalog' as const, hash: null }, oldRules: null, oldRulesOrigin: null };
+  const steppers = steppersFor(rules, null);
+  return smallWorlds(false).flatMap((w, i) =>
+    exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: () => 0 }).violations.map((v) => `${v.property} in small world "${w.name}"`),
+  );
+}
+
 describe('candidate mutants the default budget does not catch stay documented (mutants/index.ts SURVIVORS)', () => {
+  mkdirSync('.tmp-test', { recursive: true });
+  const tmp = mkdtempSync(join('.tmp-test', 'survivors-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   for (const s of SURVIVORS) {
     it(`${s.rules.name} survives (${s.verdict})`, () => {
+      // The whole default check: its small worlds, searched to the end, then its seeds.
+      expect(smallWorldViolations(s.rules, join(tmp, s.rules.name)), `${s.rules.name} is now caught by a small world: move it from SURVIVORS into MUTANTS`).toEqual([]);
       const r = checkDefault(s.rules);
       const kill = firstKill(r);
       survivorLines.push(`  ${s.rules.name.padEnd(38)} ${kill === null ? 'survived' : `now KILLED by ${kill.property} at seed ${kill.seed}`} [${s.verdict}]: ${s.why}`);

@@ -39,6 +39,12 @@ import garbledAsConfirmed from './garbled-as-confirmed.ts';
 import okFalseAsConfirmed from './ok-false-as-confirmed.ts';
 import timeoutAsDefinite from './timeout-as-definite.ts';
 import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
+import conflictAsIndeterminate from './conflict-as-indeterminate.ts';
+import conflictAsTransient from './conflict-as-transient.ts';
+import unavailableAsDefinite from './unavailable-as-definite.ts';
+import okFalseAsTransient from './ok-false-as-transient.ts';
+import timeoutParksAtOnce from './timeout-parks-at-once.ts';
+import refusalRetriedOnce from './refusal-retried-once.ts';
 import statusWrittenLast from './status-written-last.ts';
 import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';
@@ -172,5 +178,40 @@ export const SURVIVORS: readonly Survivor[] = [
     why:
       'the epoch only changes the idempotency key; fail-closed resends the same body for an id, so every dedupe mode leaves ' +
       'the broker holding that body whether the key is new or reused',
+  },
+  // Classifications and completions a team might choose that differ from fail-closed's yet claim nothing false:
+  // each parks sooner, later or as outcome-unknown, never a non-delivery the broker contradicts. They pin the
+  // other side of the check: a property tightened past the domain would report them (a false alarm).
+  {
+    rules: conflictAsIndeterminate,
+    verdict: 'equivalent',
+    why: 'a 409 retried as a timeout sets unknownSeen, so the cap parks outcome-unknown, which claims nothing about the broker',
+  },
+  {
+    rules: conflictAsTransient,
+    verdict: 'equivalent',
+    why:
+      'a 409 comes only from a broker holding a copy, which a POST the record already marks as unknown stored (the pre-send ' +
+      'write, an earlier lost reply or crash), so the cap parks outcome-unknown, never max-attempts',
+  },
+  {
+    rules: unavailableAsDefinite,
+    verdict: 'equivalent',
+    why: 'a 503 stores nothing, so parking on it is a true non-delivery of that POST; after an unknown outcome the park says outcome-unknown',
+  },
+  {
+    rules: okFalseAsTransient,
+    verdict: 'equivalent',
+    why: 'the broker declined the POST and stored nothing, so a retry is safe and the cap parks max-attempts only when no outcome was unknown',
+  },
+  {
+    rules: timeoutParksAtOnce,
+    verdict: 'equivalent',
+    why: 'outcome-unknown claims nothing about the broker, so parking at the first timeout is honest whether or not the POST was stored',
+  },
+  {
+    rules: refusalRetriedOnce,
+    verdict: 'equivalent',
+    why: 'a refusal stores nothing, so its retry is an ordinary attempt; a later refusal parks permanent-refusal only if no outcome was unknown',
   },
 ];
