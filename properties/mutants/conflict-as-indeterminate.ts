@@ -2,9 +2,8 @@
  * Candidate mistake: a 409 read as indeterminate ("a conflict means we do
  * not know"), so it counts an attempt and is retried like a timeout.
  * Survives (equivalent under the properties): it sets `unknownSeen`, so the
- * cap parks `outcome-unknown`, which claims nothing about the broker; a
- * retry after a 409 stores nothing new, as a broker answering 409 holds a
- * copy already. Slower to park, never dishonest.
+ * cap parks `outcome-unknown`, which claims nothing about the broker, and a
+ * retry is an ordinary attempt. Slower to park, never dishonest.
  */
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import failClosed from '../../model/catalog/fail-closed.ts';

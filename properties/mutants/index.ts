@@ -191,8 +191,8 @@ export const SURVIVORS: readonly Survivor[] = [
     rules: conflictAsTransient,
     verdict: 'equivalent',
     why:
-      'a 409 comes only from a broker holding a copy, which a POST the record already marks as unknown stored (the pre-send ' +
-      'write, an earlier lost reply or crash), so the cap parks outcome-unknown, never max-attempts',
+      'a 409 stores nothing, so a retry is safe; the broker holds a copy only through a POST the record already marks as ' +
+      'unknown (a crash in it, a lost, late or garbled reply), so the cap parks max-attempts only where nothing can be stored',
   },
   {
     rules: unavailableAsDefinite,
