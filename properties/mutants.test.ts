@@ -104,7 +104,7 @@ describe(`check kills every mutant of fail-closed within the default budget (${B
 /** The violations the default check's small worlds find in `rules` (it searches them before any seed). */
 function smallWorldViolations(rules: RuleSet, outDir: string): string[] {
   // The origin is written only into the trace of a violation, which fails the test anyway.
-  const source = `properties/mutants/${rules.name.replace(/^mutant-/, '')}.ts`;
+  const source = `properties/mutants/equivalent/${rules.name.replace(/^mutant-/, '')}.ts`;
   const pair = { rules, rulesOrigin: { name: rules.name, source, hash: null }, oldRules: null, oldRulesOrigin: null };
   const steppers = steppersFor(rules, null);
   return smallWorlds(false).flatMap((w, i) =>

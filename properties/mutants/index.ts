@@ -5,7 +5,8 @@
  *
  * {@link MUTANTS} are the mutants `check` must kill within its default
  * budget; `mutants.test.ts` asserts it and prints the kill rate.
- * {@link SURVIVORS} are candidate mistakes that the default check does not
+ * {@link SURVIVORS} (their files in `equivalent/`, so that a listing of
+ * this folder is the mutants) are candidate mistakes that the default check does not
  * catch, each with the reason: either equivalent to fail-closed under the
  * properties of docs/properties.md, or genuinely wrong but needing a property or a fault
  * the checker does not have yet. The test pins them as survivors, so the
@@ -38,13 +39,13 @@ import parkHistory from './park-history.ts';
 import garbledAsConfirmed from './garbled-as-confirmed.ts';
 import okFalseAsConfirmed from './ok-false-as-confirmed.ts';
 import timeoutAsDefinite from './timeout-as-definite.ts';
-import requeueKeepsEpoch from './requeue-keeps-epoch.ts';
-import conflictAsIndeterminate from './conflict-as-indeterminate.ts';
-import conflictAsTransient from './conflict-as-transient.ts';
-import unavailableAsDefinite from './unavailable-as-definite.ts';
-import okFalseAsTransient from './ok-false-as-transient.ts';
-import timeoutParksAtOnce from './timeout-parks-at-once.ts';
-import refusalRetriedOnce from './refusal-retried-once.ts';
+import requeueKeepsEpoch from './equivalent/requeue-keeps-epoch.ts';
+import conflictAsIndeterminate from './equivalent/conflict-as-indeterminate.ts';
+import conflictAsTransient from './equivalent/conflict-as-transient.ts';
+import unavailableAsDefinite from './equivalent/unavailable-as-definite.ts';
+import okFalseAsTransient from './equivalent/ok-false-as-transient.ts';
+import timeoutParksAtOnce from './equivalent/timeout-parks-at-once.ts';
+import refusalRetriedOnce from './equivalent/refusal-retried-once.ts';
 import statusWrittenLast from './status-written-last.ts';
 import abandonAtCap from './abandon-at-cap.ts';
 import retryPastCap from './retry-past-cap.ts';

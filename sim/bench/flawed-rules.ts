@@ -8,7 +8,8 @@
  * its test holds every later change to.
  *
  * Left out: the mutants pinned as equivalent (SURVIVORS in
- * properties/mutants/index.ts: no property tells them from fail-closed),
+ * properties/mutants/index.ts, their files in properties/mutants/equivalent/:
+ * no property tells them from fail-closed),
  * the fixed variants (clean), and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a
@@ -37,25 +38,11 @@ export interface FlawedRules {
   longLifeOnly?: boolean;
 }
 
-/**
- * Mutant files that are not flaws: equivalent to fail-closed under the
- * properties (SURVIVORS; this layer may not import them, so
- * finding-power.test.ts holds the two lists equal).
- */
-export const EQUIVALENT_MUTANTS: readonly string[] = [
-  'requeue-keeps-epoch.ts',
-  'conflict-as-indeterminate.ts',
-  'conflict-as-transient.ts',
-  'unavailable-as-definite.ts',
-  'ok-false-as-transient.ts',
-  'timeout-parks-at-once.ts',
-  'refusal-retried-once.ts',
-];
-
 /** The catalog's flaws, every non-equivalent mutant file, and the flawed rule-API rule sets. */
 export function flawedRules(): FlawedRules[] {
+  // The files directly in the folder: the ones pinned as equivalent (SURVIVORS) are in its `equivalent/`.
   const mutants = readdirSync('properties/mutants')
-    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts') && !EQUIVALENT_MUTANTS.includes(f))
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.test.ts'))
     .sort();
   const ruleApi = (file: string, oldFile: string | null = null, world: Partial<ExploreSizes> = {}): FlawedRules => ({
     label: file.replace(/\.ts$/, ''),

@@ -5,8 +5,8 @@
  * cap parks `outcome-unknown`, which claims nothing about the broker, and a
  * retry is an ordinary attempt. Slower to park, never dishonest.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-conflict-as-indeterminate',

@@ -5,8 +5,8 @@
  * park is honest whether the POST was stored or not, and the file is
  * quarantined as fail-closed quarantines any parked body.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-timeout-parks-at-once',

@@ -5,8 +5,8 @@
  * after an attempt whose outcome was unknown `complete` still parks
  * `outcome-unknown`. Parks sooner than a team would want, but honestly.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-unavailable-as-definite',

@@ -5,8 +5,8 @@
  * ordinary attempt; a later refusal parks `permanent-refusal` only if no
  * attempt's outcome was unknown, and the cap counts the retry.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-refusal-retried-once',

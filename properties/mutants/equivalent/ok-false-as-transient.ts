@@ -4,8 +4,8 @@
  * declined that POST and stored nothing, so retrying it is safe, and the
  * cap parks `max-attempts` only when no attempt's outcome was unknown.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-ok-false-as-transient',

@@ -8,8 +8,8 @@
  * `unknownSeen`), so the cap parks `max-attempts` only where no POST can
  * have stored the body, and `outcome-unknown` otherwise.
  */
-import { extendRules, type RuleSet } from '../../model/rules.ts';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import failClosed from '../../../model/catalog/fail-closed.ts';
 
 const mutant: RuleSet = extendRules(failClosed, {
   name: 'mutant-conflict-as-transient',
