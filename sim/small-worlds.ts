@@ -49,7 +49,8 @@ type Over = Partial<Omit<ExploreSizes, 'skew'>>;
  * more attempts and crashes (a crash on a retry); a broker that forgets (a
  * dedupe window); two ids; several operator actions on one engine (a
  * history or requeue flaw needs them); a corruption; a world for each
- * setting that turns kinds on (leases, retention, late landing). In the
+ * setting that turns kinds on (leases, retention, late landing) or changes
+ * one (restarts under stable identities). In the
  * order that finds a typical flaw soonest: the default world (most of the
  * repository's flawed rule sets, BENCHMARKS.md 'Finding power'), the
  * corruption (the most of the rest), then the cheap worlds that differ most
@@ -78,6 +79,9 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['2 ids, the same body, 1 engine, no crash, broker key', { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }],
   ['retention: 1 sweep', { settings: { retention: 1 } }],
   ['late landing: 1 POST in transit', { settings: { lateLanding: 1 } }],
+  // Restarts under an old identity (an engine that is gone comes back under its pid, and finds its predecessor's
+  // claim as its own): searched on the object system, without symmetry, so kept small.
+  ['1 body, attempts 1, stable identities', { bodiesPerId: 1, attemptsMax: 1, settings: { stableIds: 1 } }],
   ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
 ];
 
@@ -121,6 +125,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   '2 ids, the same body, 1 engine, no crash, broker key': 20,
   'retention: 1 sweep': 45,
   'late landing: 1 POST in transit': 58,
+  '1 body, attempts 1, stable identities': 60,
   '1 engine, 1 body, attempts 1, no crash, 6 operator actions': 340,
   skew: 500,
   'skew, broker id-409': 500,

@@ -204,7 +204,10 @@ const failClosed: RuleSet = {
   recordShape: { payload: 'optional' },
   recordSchema: FAIL_CLOSED_SCHEMA,
   admit,
-  mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && !claim.ownerAlive),
+  // A claim of its own is one its predecessor under the same identity took before it stopped
+  // (a restart under stable identities, docs/faults.md): refused, no engine would ever take it
+  // (its holder lives), and the record would wait for ever (settled-after-healing).
+  mayClaim: (claim) => claim.kind === 'free' || (claim.kind === 'held' && (claim.mine || !claim.ownerAlive)),
   // `inFlight` marks a POST about to be made. Found already set, it says an
   // earlier engine got this far and stopped (a crash just before or during
   // its POST): that POST may have stored the body, so the outcome is unknown

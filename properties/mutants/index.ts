@@ -24,6 +24,7 @@ import legacyRebuilt from './legacy-rebuilt.ts';
 import reclaimTornClaim from './reclaim-torn-claim.ts';
 import stealLiveClaim from './steal-live-claim.ts';
 import neverReclaimDead from './never-reclaim-dead.ts';
+import ownClaimRefused from './own-claim-refused.ts';
 import conflictAsConfirmed from './conflict-as-confirmed.ts';
 import attemptLog from './attempt-log.ts';
 import envelopeIdIsKey from './envelope-id-is-key.ts';
@@ -96,6 +97,8 @@ export const MUTANTS: readonly Mutant[] = [
   { rules: reclaimTornClaim, breaks: 'exclusive-attempt' },
   { rules: stealLiveClaim, breaks: 'exclusive-attempt' },
   { rules: neverReclaimDead, breaks: 'no-silent-loss' },
+  // Only the seeds that draw stable identities restart an engine under the pid of its claim's holder.
+  { rules: ownClaimRefused, breaks: 'settled-after-healing' },
   // mayClaim + fences: only a world with leases (the seeds that draw a clock) takes a live holder's
   // claim; unfenced, the stale holder parks the body the new holder then POSTs. (It also breaks
   // exclusive-attempt, as a fenced lease does when the stall falls after the POST.)

@@ -30,6 +30,8 @@ export interface WorldSettingOptions {
   lease?: number;
   /** `--jump`: time may also pass this many ticks at once, a long wait (needs `ticks`); 0: a tick at a time. */
   jump?: number;
+  /** `--stable-ids`: 1, a restarted or upgraded engine takes the pid of one that is gone (a fixed relay name); 0: a fresh pid. */
+  stableIds?: number;
   /** The same settings by name, as one object (`{ dedupeWindow: 3 }`); a setting given both ways is refused. */
   settings?: Readonly<Record<string, number>>;
 }

@@ -54,7 +54,14 @@ const ADMIT = casesOf('admit', {
 });
 
 // `mayClaim`: the claim the engine meets.
-const CLAIM = casesOf('mayClaim', { free: 'free', live: 'held by a live engine', dead: 'held by a dead engine', expired: 'held, lease expired', torn: 'torn' });
+const CLAIM = casesOf('mayClaim', {
+  free: 'free',
+  live: 'held by a live engine',
+  dead: 'held by a dead engine',
+  expired: 'held, lease expired',
+  torn: 'torn',
+  mine: 'held by itself (a predecessor under its identity)',
+});
 
 // `selectable` (a rule set that declares it): its answers.
 const SELECT = casesOf('selectable', { yes: 'selected', no: 'passed over' });
@@ -142,7 +149,8 @@ function statusCase(status: Status, same: boolean): number {
 function claimCase(claim: ClaimView): number {
   if (claim.kind === 'free') return CLAIM.free;
   if (claim.kind === 'torn') return CLAIM.torn;
-  // An engine asks only of a claim it does not hold (`mine` is never met): a held one is another's.
+  // An engine asks only of a claim it does not hold in this pass: one of its own was its predecessor's, under stable identities (events/process.ts).
+  if (claim.mine) return CLAIM.mine;
   if (claim.expired === true) return CLAIM.expired;
   return claim.ownerAlive ? CLAIM.live : CLAIM.dead;
 }

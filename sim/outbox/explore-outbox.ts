@@ -21,6 +21,7 @@ import { partialOrder, type PorReport } from './explore-por.ts';
 import { watchWorld } from './pid-watch.ts';
 import { worldSymmetry } from './symmetry-world.ts';
 import type { WorldEvent } from './world.ts';
+import { stableIdsIn } from './events/process.ts';
 
 /** A search of the outbox, and which explorer made it. */
 export type OutboxSearch = ExploreResult<WorldEvent> & {
@@ -113,6 +114,8 @@ export function exploreOutbox(
   } catch (err) {
     if (!(err instanceof Unrepresentable)) throw err;
     if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);
+    // An engine that is gone may come back under its pid (events/process.ts): pids name identities, and the world's canonical form, which forgets them, does not hold.
+    if (stableIdsIn(options)) return objects(rules, st, false, err.message, bounds.symmetry === true ? STABLE_IDS : askedOff);
     r = objects(rules, st, symmetric, err.message, askedOff);
   }
   const readAfter = watched?.read() ?? null;
@@ -120,6 +123,9 @@ export function exploreOutbox(
   // What was searched assumed pids mean nothing: search again on the object system, without symmetry.
   return objects(worldRules, steppers, false, pidsRead(readAfter), bounds.symmetry === true ? pidsRead(readAfter) : null);
 }
+
+/** Why a world of stable identities is searched without symmetry reduction. */
+const STABLE_IDS = 'engines restart under their old pids (--stable-ids): a pid names an identity that may come back';
 
 /** The stop reason that ends a search which met a rule set reading pids (it is then run again). */
 const PIDS_READ = 'pids read';

@@ -50,6 +50,15 @@ function sameDurableValue(a: World, b: World): boolean {
   );
 }
 
+/** Whether engine `pid` holds the claim of some id in `w`. */
+function holdsClaim(w: World, pid: number): boolean {
+  for (const id in w.claims) {
+    const c = w.claims[id];
+    if (c.kind === 'held' && c.owner === pid) return true;
+  }
+  return false;
+}
+
 /** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
   drawn: WorldOptions,
@@ -128,20 +137,36 @@ export function outboxSystem(
     return !timed || quietAt(later(w, FUTURE_TICKS));
   };
 
-  /** No engine starting a pass in `w` now would change anything durable or POST anything (`listed`: `choices(w)`, when already listed). */
+  /**
+   * No engine starting a pass in `w` now would change anything durable or
+   * POST anything (`listed`: `choices(w)`, when already listed). Idle
+   * engines are alike but for the claims they hold, so the first speaks for
+   * every other that holds none; one that holds a claim (a predecessor's,
+   * under stable identities: events/process.ts) sees it as its own, and is
+   * asked too.
+   */
   const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
-    const probe = w.engines[0];
+    for (let i = 0; i < w.engines.length; i++) {
+      const pid = w.engines[i].pid;
+      if (i > 0 && !holdsClaim(w, pid)) continue;
+      if (!quietFor(w, listed, pid)) return false;
+    }
+    return true;
+  };
+
+  /** Whether engine `pid`, idle like every engine, would change nothing durable and POST nothing in any pass it could start in `w`. */
+  const quietFor = (w: World, listed: ChoiceGroup<WorldEvent>[], pid: number): boolean => {
     // All engines are idle: the probe's engine events are the starts of its passes.
     const starts: WorldEvent[] = [];
     for (let i = 0; i < listed.length; i++) {
       const events = listed[i].events;
       for (let k = 0; k < events.length; k++) {
         const e = events[k];
-        if ('pid' in e && e.pid === probe.pid && kindOf(e).group === 'engine') starts.push(e);
+        if ('pid' in e && e.pid === pid && kindOf(e).group === 'engine') starts.push(e);
       }
     }
     for (const start of starts) {
-      const ended = endPass(step(w, start).state, probe.pid);
+      const ended = endPass(step(w, start).state, pid);
       if (ended === null) return false;
       if (sameDurable(ended, w)) continue;
       if (!sameDurableValue(ended, w)) return false;

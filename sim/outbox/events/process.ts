@@ -2,21 +2,71 @@
  * Engine processes coming and going (subsystem `process`): restarts of
  * missing engines, and with `--old-rules` rolling upgrades. Crashes are
  * faults (faults.ts).
+ *
+ * A process started here takes a fresh pid, or, in a world of stable
+ * identities (`--stable-ids 1`, drawn by the swarm from a stream of its
+ * own), the pid of an engine that is gone (any of them: a restart event per
+ * such engine; an upgrade keeps its own): a relay with a fixed name, a pod
+ * that keeps its name across a restart. It then finds the claims its
+ * predecessor held as its own (`mine`), which a fresh pid never does
+ * (docs/faults.md, 'Processes').
  */
 import { newEngineProc } from '../stepper.ts';
-import type { EngineProc, WorldEvent } from '../world.ts';
+import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
-import { stepText, eventKind, type EventKind, type StepView } from './kind.ts';
+import type { WorldOptions } from '../options.ts';
+import { stepText, eventKind, type EventKind, type Setting, type StepView } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
-    restart: { version: 'new' | 'old' };
+    /** `as`: under stable identities, the engine that is gone whose identity the new process takes. */
+    restart: { version: 'new' | 'old'; as?: number };
     upgrade: { pid: number };
   }
 }
 
 type Restart = Extract<WorldEvent, { kind: 'restart' }>;
 type Upgrade = Extract<WorldEvent, { kind: 'upgrade' }>;
+
+/** Whether a restarted or upgraded process keeps an old identity; 0: a fresh pid each time. */
+const stableIds: Setting = {
+  name: 'stableIds',
+  flag: '--stable-ids',
+  help: {
+    check: 'with 1, a restarted or upgraded engine takes the pid of one that is gone (a fixed relay name); 0: a fresh pid (default: drawn per seed)',
+    explore: 'with 1, a restarted or upgraded engine takes the pid of one that is gone (a fixed relay name; default 0: a fresh pid)',
+  },
+  min: 0,
+  max: 1,
+  off: 0,
+  stream: 'process:stable-ids',
+  // On in one seed in four: most deployments name their workers afresh, some (a StatefulSet, a
+  // relay configured by name) keep the name, and a rule set must hold in both.
+  draw: (next) => (next() < 0.75 ? 0 : 1),
+  words: (v) => `stableIds=${v}`,
+  banner: (v) => (v === 0 ? 'fresh pids' : 'stable identities'),
+};
+
+/** Whether a world of these options restarts and upgrades engines under an old identity. */
+export function stableIdsIn(options: WorldOptions): boolean {
+  return (options.settings?.[stableIds.name] ?? stableIds.off) !== 0;
+}
+
+/** The pids of engines that are gone (below the next fresh pid, and not alive), lowest first. */
+function gonePids(w: World): number[] {
+  const out: number[] = [];
+  for (let pid = 1; pid < w.nextPid; pid++) {
+    let alive = false;
+    for (let i = 0; i < w.engines.length && !alive; i++) alive = w.engines[i].pid === pid;
+    if (!alive) out.push(pid);
+  }
+  return out;
+}
+
+/** `w` with `engines`, one of them started with `pid`: the next fresh pid moves on only past a fresh one. */
+function withStarted(w: World, engines: EngineProc[], pid: number): World {
+  return withChanges(w, { engines, nextPid: pid === w.nextPid ? pid + 1 : w.nextPid });
+}
 
 /** The engine a step started, if any. */
 function started(v: StepView): EngineProc | undefined {
@@ -33,16 +83,24 @@ export const restart: EventKind<Restart> = eventKind({
   enabled: (w, ctx) => {
     if (w.engines.length >= ctx.options.engines) return [];
     // An old-rules restart stands for a deploy in progress, so it stops with the faults.
-    return ctx.skew && !w.healing ? [{ kind: 'restart', version: 'new' }, { kind: 'restart', version: 'old' }] : [{ kind: 'restart', version: 'new' }];
+    const old = ctx.skew && !w.healing;
+    if (!stableIdsIn(ctx.options)) return old ? [{ kind: 'restart', version: 'new' }, { kind: 'restart', version: 'old' }] : [{ kind: 'restart', version: 'new' }];
+    // Under stable identities, any engine that is gone may come back: which one is the supervisor's choice.
+    const out: Restart[] = [];
+    for (const pid of gonePids(w)) {
+      out.push({ kind: 'restart', version: 'new', as: pid });
+      if (old) out.push({ kind: 'restart', version: 'old', as: pid });
+    }
+    return out;
   },
-  reads: ['engines', 'healing'],
+  reads: ['engines', 'healing', 'nextPid'],
   apply: (w, e, ctx, tags) => {
-    const pid = w.nextPid;
+    const pid = e.as ?? w.nextPid;
     const proc = newEngineProc(pid, e.version, ctx.options.attemptsMax);
     tags.push('restart');
-    return withChanges(w, { engines: [...w.engines, proc], nextPid: pid + 1 });
+    return withStarted(w, [...w.engines, proc], pid);
   },
-  label: (e) => `restart engine (${e.version})`,
+  label: (e) => (e.as === undefined ? `restart engine (${e.version})` : `restart engine as e${e.as} (${e.version})`),
   counter: 'restart',
   draw: (e, v) => {
     const fresh = started(v);
@@ -53,9 +111,10 @@ export const restart: EventKind<Restart> = eventKind({
   doc: {
     example: 'restart engine (new)',
     enabled: 'fewer engines are alive than the world has; with `--old-rules`, before faults stop, also on the old rules',
-    does: 'starts an engine on those rules, with a fresh pid and empty memory',
-    stands: 'a supervisor restarting a crashed worker (on an old node during a rolling deploy)',
+    does: 'starts an engine on those rules, with a fresh pid (with `--stable-ids 1`, the pid of an engine that is gone: one event per such engine) and empty memory',
+    stands: 'a supervisor restarting a crashed worker (on an old node during a rolling deploy; under a fixed name, with `--stable-ids 1`)',
   },
+  setting: stableIds,
 });
 
 export const upgrade: EventKind<Upgrade> = eventKind({
@@ -69,11 +128,11 @@ export const upgrade: EventKind<Upgrade> = eventKind({
   reads: ['healing'],
   inWorld: (ctx) => ctx.skew,
   apply: (w, e, ctx, tags) => {
-    // A rolling upgrade stops the old process and starts a new-rules one: memory is lost.
-    const pid = w.nextPid;
+    // A rolling upgrade stops the old process and starts a new-rules one: memory is lost (under stable identities, not the name).
+    const pid = stableIdsIn(ctx.options) ? e.pid : w.nextPid;
     const proc = newEngineProc(pid, 'new', ctx.options.attemptsMax);
     tags.push('fault:upgrade');
-    return withChanges(w, { engines: [...w.engines.filter((p) => p.pid !== e.pid), proc], nextPid: pid + 1 });
+    return withStarted(w, [...w.engines.filter((p) => p.pid !== e.pid), proc], pid);
   },
   label: (e) => `upgrade e${e.pid} to new rules`,
   counter: 'fault:upgrade',
@@ -88,7 +147,7 @@ export const upgrade: EventKind<Upgrade> = eventKind({
   doc: {
     example: 'upgrade e1 to new rules',
     enabled: 'with `--old-rules`, for each engine on the old rules, before faults stop',
-    does: 'stops that engine (memory lost) and starts one on the checked rules with a new pid',
+    does: 'stops that engine (memory lost) and starts one on the checked rules with a new pid (with `--stable-ids 1`, its own)',
     stands: 'a rolling upgrade replacing old processes one by one while the outbox is live',
   },
 });

@@ -9,6 +9,7 @@
  * correctly, if slower, before anyone specialises it here.
  */
 import { EVENT_KINDS } from '../events/table.ts';
+import { stableIdsIn } from '../events/process.ts';
 import type { AnyKind } from '../events/kind.ts';
 import type { WorldOptions } from '../options.ts';
 import { Unrepresentable } from './layout.ts';
@@ -56,10 +57,12 @@ export function kindOn(options: WorldOptions, name: string): boolean {
  */
 const STALL_TICK_MAX = 2 ** 23;
 
-/** Throws {@link Unrepresentable} when the world enables a kind not specialised here, or a clock past what its codes hold. */
+/** Throws {@link Unrepresentable} when the world enables a kind not specialised here, a clock past what its codes hold, or stable identities. */
 export function requirePackedKinds(options: WorldOptions): void {
   const clockMax = (options.settings?.ticks ?? 0) + (options.settings?.lease ?? 0);
   if (clockMax >= STALL_TICK_MAX) throw new Unrepresentable(`the packed explorer codes a stall's tick below ${STALL_TICK_MAX}, and this world's clock goes to ${clockMax}`);
+  // Its restarts and upgrades take the next pid, and its programs name an engine's claim as another's (pid-renaming.ts).
+  if (stableIdsIn(options)) throw new Unrepresentable('the packed explorer starts engines with fresh pids, and this world restarts them under old ones (--stable-ids)');
   for (const k of EVENT_KINDS) {
     if (!PACKED_KINDS.has(k.name) && (k.knob === null || k.knob.weight(options) > 0)) {
       throw new Unrepresentable(`the packed explorer does not list the events of kind ${k.name}, which this world enables`);

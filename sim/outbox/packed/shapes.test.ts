@@ -3,7 +3,7 @@
  * the world: the worlds it unpacks (every slot a kind owns present, in
  * copyWorld's order) and the engine processes its tables hold (renamed to
  * placeholders and back, restarted by the quiet test, stepped). `check`'s
- * suite searches sixteen worlds in one process, and an object of another
+ * suite searches sixteen worlds on packed states in one process, and an object of another
  * class in a later world threw away the code optimised on the earlier ones.
  * Classes are asked of V8 itself (`%HaveSameMap`, natives syntax switched
  * on for this process, as in hidden-class.test.ts).
