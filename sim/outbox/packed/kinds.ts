@@ -69,3 +69,14 @@ export function requirePackedKinds(options: WorldOptions): void {
     }
   }
 }
+
+/** Whether the packed explorer can hold a world of these options, as far as its kinds, clock and pids go ({@link requirePackedKinds}). */
+export function packedKindsHold(options: WorldOptions): boolean {
+  try {
+    requirePackedKinds(options);
+    return true;
+  } catch (err) {
+    if (err instanceof Unrepresentable) return false;
+    throw err;
+  }
+}
