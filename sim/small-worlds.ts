@@ -50,10 +50,10 @@ type Over = Partial<Omit<ExploreSizes, 'skew'>>;
  * dedupe window); two ids; several operator actions on one engine (a
  * history or requeue flaw needs them); a corruption; a world for each
  * setting that turns kinds on (leases, retention, late landing) or changes
- * one (restarts under stable identities). In the
- * order that finds a typical flaw soonest: the default world (most of the
- * repository's flawed rule sets, BENCHMARKS.md 'Finding power'), the
- * corruption (the most of the rest), then the cheap worlds that differ most
+ * one (restarts under stable identities). In the order that finds a
+ * typical flaw soonest: the default world (most of the repository's flawed
+ * rule sets, BENCHMARKS.md 'Finding power'), the corruption (the most of
+ * the rest), then the cheap worlds that differ most
  * from it (a broker mode, a clock), then the larger ones, the 6-action
  * world last (the costliest, and no flaw found first there).
  */
