@@ -17,8 +17,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RuleSet } from '../model/rules.ts';
-import { BOUNDS_DEFAULT, mergeShards, runShard, SEEDS_DEFAULT, steppersFor, type CheckPlan, type ShardResult } from '../sim/check.ts';
-import { exploreSmallWorld, smallWorlds } from '../sim/small-worlds.ts';
+import { BOUNDS_DEFAULT, mergeShards, runShard, SEEDS_DEFAULT, type CheckPlan, type ShardResult } from '../sim/check.ts';
+import { exploreSuite, smallWorlds } from '../sim/small-worlds.ts';
 import { MUTANTS, SURVIVORS } from './mutants/index.ts';
 import { withoutAnswer } from '../sim/outbox/events/broker.ts';
 
@@ -106,10 +106,7 @@ function smallWorldViolations(rules: RuleSet, outDir: string): string[] {
   // The origin is written only into the trace of a violation, which fails the test anyway.
   const source = `properties/mutants/equivalent/${rules.name.replace(/^mutant-/, '')}.ts`;
   const pair = { rules, rulesOrigin: { name: rules.name, source, hash: null }, oldRules: null, oldRulesOrigin: null };
-  const steppers = steppersFor(rules, null);
-  return smallWorlds(false).flatMap((w, i) =>
-    exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: () => 0 }).violations.map((v) => `${v.property} in small world "${w.name}"`),
-  );
+  return exploreSuite(pair, smallWorlds(false), { outDir, replayCommand: (p) => p, now: () => 0 }).flatMap((w) => w.violations.map((v) => `${v.property} in small world "${w.name}"`));
 }
 
 describe('candidate mutants the default budget does not catch stay documented (mutants/index.ts SURVIVORS)', () => {
