@@ -50,15 +50,6 @@ function sameDurableValue(a: World, b: World): boolean {
   );
 }
 
-/** Whether engine `pid` holds the claim of some id in `w`. */
-function holdsClaim(w: World, pid: number): boolean {
-  for (const id in w.claims) {
-    const c = w.claims[id];
-    if (c.kind === 'held' && c.owner === pid) return true;
-  }
-  return false;
-}
-
 /** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
   drawn: WorldOptions,
@@ -139,18 +130,16 @@ export function outboxSystem(
 
   /**
    * No engine starting a pass in `w` now would change anything durable or
-   * POST anything (`listed`: `choices(w)`, when already listed). Idle
-   * engines are alike but for the claims they hold, so the first speaks for
-   * every other that holds none; one that holds a claim (a predecessor's,
-   * under stable identities: events/process.ts) sees it as its own, and is
-   * asked too.
+   * POST anything (`listed`: `choices(w)`, when already listed). Every
+   * engine is asked: idle engines are not alike. A rule may decide on the
+   * pid (rules.md invites stamping one), an old and a new version run side
+   * by side under version skew, and an engine restarted under its old pid
+   * holds its predecessor's claims as its own (events/process.ts). Asking
+   * the first engine alone called a world quiet that another engine would
+   * still change (docs/properties.md, 'quiet-after-healing (liveness bound)').
    */
   const quietAt = (w: World, listed: ChoiceGroup<WorldEvent>[] = choices(w)): boolean => {
-    for (let i = 0; i < w.engines.length; i++) {
-      const pid = w.engines[i].pid;
-      if (i > 0 && !holdsClaim(w, pid)) continue;
-      if (!quietFor(w, listed, pid)) return false;
-    }
+    for (let i = 0; i < w.engines.length; i++) if (!quietFor(w, listed, w.engines[i].pid)) return false;
     return true;
   };
 

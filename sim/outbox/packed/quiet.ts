@@ -2,7 +2,7 @@
  * The liveness phase's quiet test on packed states, from the derived
  * programs instead of the object system. The object test
  * (`outboxSystem`'s `quiescent`, on the world healed: crashed engines
- * restarted, faults off) walks, for each pass the first engine could start,
+ * restarted, faults off) walks, for each pass each engine could start,
  * the statechart through the pass with the broker giving its steady answer,
  * and says "not quiet" when a step POSTs or the pass leaves the durable
  * parts changed. Here the same walk replays memoised programs: each start
@@ -87,26 +87,31 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
   };
 
   /**
-   * Verdicts by what the walk reads: the first engine (the one restarted
-   * first when none is alive), the clock, and what engine steps and broker
+   * Verdicts per engine, by what its walk reads: the engine (its pid,
+   * version, state and memory), the clock, and what engine steps and broker
    * answers read of the world (parked bodies gone, the broker's memory, the
    * POSTs in transit; per id the record, claim, live file, broker's holding
    * and whether the claim's holder is alive, the same before and after
    * healing: healing restarts engines under new pids). The lists the walk
    * compares (archived, quarantined) change exactly when a step appends to
    * them, whatever they hold. States differing elsewhere (other engines,
-   * counters, published bodies) share a verdict.
+   * counters, published bodies) share an engine's verdict.
    */
   const verdicts = new TupleTable();
   const quietOf: boolean[] = emptyList();
   const key = new Int32Array(5 + PER_ID * layout.ids.length);
   const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id(newEngineProc(pid, 'new', options.attemptsMax)));
 
+  /**
+   * Every engine of the healed state is asked, not the first for all: the
+   * engines of a version-skewed world run two rule sets, as the object test
+   * (`outboxSystem`'s `quietAt`) asks each.
+   * See docs/properties.md, 'quiet-after-healing (liveness bound)'.
+   */
   return (s) => {
-    const alive = s[g + ENGINE_COUNT];
-    if (alive === 0 && options.engines === 0) return true;
-    let n = 0;
-    key[n++] = alive > 0 ? s[g + ENGINES] : restartedFirst(s[g + NEXT_PID]);
+    if (s[g + ENGINE_COUNT] === 0 && options.engines === 0) return true;
+    heal(s);
+    let n = 1;
     key[n++] = s[g + L.CLOCK];
     key[n++] = s[g + L.PARKED_GONE];
     key[n++] = s[g + L.DEDUPE];
@@ -119,23 +124,30 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
       key[n++] = s[o + BROKER];
       key[n++] = transitions.holderAlive(s, j);
     }
-    const known = verdicts.find(key, n);
-    if (known >= 0) return quietOf[known];
-    const v = walk(s);
-    quietOf[verdicts.add(key, n)] = v;
-    return v;
+    const count = healed[g + ENGINE_COUNT];
+    for (let k = 0; k < count; k++) {
+      key[0] = healed[g + ENGINES + k];
+      const known = verdicts.find(key, n);
+      let quiet: boolean;
+      if (known >= 0) quiet = quietOf[known];
+      else {
+        quiet = walk(k);
+        quietOf[verdicts.add(key, n)] = quiet;
+      }
+      if (!quiet) return false;
+    }
+    return true;
   };
 
-  function walk(s: Int32Array): boolean {
-    heal(s);
-    if (healed[g + ENGINE_COUNT] === 0) return true;
-    // The probe is the first engine (the lowest pid); its engine events, all engines idle, are the starts of its passes.
-    const x = engines.expansionOf(healed, 0, engines.contextOf(healed, engines.prefixOf(healed)));
-    const probe = tables.procs.value(healed[g + ENGINES]);
+  /** Whether engine k of `healed`, every engine idle, would POST nothing and change nothing durable in any pass it could start. */
+  function walk(k: number): boolean {
+    // Its engine events, all engines idle, are the starts of its passes.
+    const x = engines.expansionOf(healed, k, engines.contextOf(healed, engines.prefixOf(healed)));
+    const probe = tables.procs.value(healed[g + ENGINES + k]);
     if (probe === undefined) throw new Error('packed quiet: empty engine slot');
     const pid = probe.pid;
     for (let j = 0; j < x.engine.length; j++) {
-      transitions.run(healed, x.enginePrograms[j], a, g + ENGINES);
+      transitions.run(healed, x.enginePrograms[j], a, g + ENGINES + k);
       for (let i = 0; i < PASS_STEPS_MAX; i++) {
         const slot = transitions.engineSlot(a, pid);
         if (slot < 0) break;
