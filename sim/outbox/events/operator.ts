@@ -15,6 +15,7 @@ import { asWritten, schemaOf } from '../../../model/schema.ts';
 import type { OperatorAction, RuleSet } from '../../../model/rules.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
+import { sameCanonical } from '../../core/canonical.ts';
 import { nowOf } from './clock.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, eventKind, type EventKind } from './kind.ts';
@@ -56,13 +57,17 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   // filled in: given as stored, it lacked the resendEpoch a requeue adds to, and NaN was written back.
   const rules = toolRules(ctx, version);
   const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape, schemaOf(rules));
-  const record = rules.requeue(read.kind === 'found' ? read.record : slot.record, reset, {
+  const given = read.kind === 'found' ? read.record : slot.record;
+  const record = rules.requeue(given, reset, {
     action,
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
     ...(read.kind === 'found' ? { stored: read.stored } : {}),
     now: nowOf(w),
   });
+  // Returned unchanged, the action is refused and nothing is written (docs/rules.md, 'Operator actions'): written back,
+  // the record as read would store the defaults the read filled in for damaged fields, and erase what they said.
+  if (record === given || sameCanonical(record, given)) return withChanges(w, { operatorActions: w.operatorActions + 1 });
   // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
   return withChanges(w, { records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 });
 }
@@ -100,8 +105,8 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       example: `operator requeue a${reset ? ' (reset attempts)' : ''}`,
       enabled: "`a`'s record is an intact PARKED record; with `--old-rules`, before faults stop, also by the old version's tool (`(old rules)`)",
       does: reset
-        ? "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), with attempts reset to 0"
-        : "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), attempts kept",
+        ? "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), with attempts reset to 0; nothing where it returns the record unchanged (a refusal)"
+        : "writes what the `requeue` decision of the tool's rule set returns (the checked one's, or the old one's), attempts kept; nothing where it returns the record unchanged (a refusal)",
       stands: reset ? 'a person retrying with a fresh attempt budget' : 'a person retrying a held item',
     },
   });
@@ -138,7 +143,7 @@ export const resubmit: EventKind<Resubmit> = eventKind({
   doc: {
     example: 'operator resubmit a',
     enabled: "`a`'s record is an intact READY record, whether or not an engine holds its claim (an attempt may be in flight); with `--old-rules`, before faults stop, also by the old version's tool",
-    does: "writes what the `requeue` decision of the tool's rule set returns for `action: 'resubmit'`, attempts kept",
+    does: "writes what the `requeue` decision of the tool's rule set returns for `action: 'resubmit'`, attempts kept; nothing where it returns the record unchanged (a refusal)",
     stands: "a person pressing \"send again\" on a pending item in an operator tool",
   },
 });
