@@ -37,7 +37,9 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       s += c === undefined ? '|-' : c.kind === 'torn' ? '|T' : c.until === undefined ? `|${c.owner}` : `|${c.owner}@${c.until}`;
       s += `|${fileKey(w.live[id])}`;
       const b = w.broker[id];
-      s += b === undefined ? '|-' : `|${b.body}#${b.key}`;
+      // The log (--broker log) and the rekeyed note (retries-deduped) too: states that differ in them were merged, and the
+      // properties that read them (at-most-once, retries-deduped) could miss a violation reached only through the state dropped.
+      s += b === undefined ? '|-' : `|${b.body}#${b.key}${b.log === undefined ? '' : `L${b.log.join(',')}`}${b.rekeyed === true ? 'R' : ''}`;
       s += `|${w.produced[id] ?? 0}|${w.reported[id] ?? '-'};`;
     }
     for (const f of w.archived) s += `a${fileKey(f)}`;
