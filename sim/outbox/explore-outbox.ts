@@ -60,17 +60,18 @@ export type OutboxBounds = ExploreBounds & {
   por?: boolean;
 };
 
-/** Why a search is run again on the object system: a rule set read `who.pid` (see `pid-watch.ts`). */
+/** Why a search takes no symmetry reduction and derives each engine's steps for it: a rule set read `who.pid` (see `pid-watch.ts`). */
 function pidsRead(decision: string): string {
-  return `the rule set reads an engine's pid (who.pid, in ${decision}): engines are not interchangeable and the packed explorer's shared steps do not hold`;
+  return `the rule set reads an engine's pid (who.pid, in ${decision}): engines are not interchangeable, so each engine's steps are derived for it and no state stands for its renamings`;
 }
 
 /**
  * Searches on packed states; a world the packed layout cannot hold (see
  * {@link Unrepresentable}) is searched again from the start on the object
  * system, which gives the same search (same order, counts and shortest
- * counterexamples), slower. So is a world whose rule set reads an engine's
- * pid (`pid-watch.ts`), without symmetry reduction.
+ * counterexamples), slower. A world whose rule set reads an engine's pid
+ * (`pid-watch.ts`) is searched with each engine's steps derived for that
+ * engine, without symmetry reduction.
  */
 export function exploreOutbox(
   options: WorldOptions,
@@ -89,29 +90,49 @@ export function exploreOutbox(
   // Without a watch (steppers of another kind) nothing is known of pids: no symmetry, and the packed explorer as before.
   const askedOff = bounds.symmetry === true && watched === null ? 'the steppers given are not built from the rule sets (pid reads cannot be watched)' : null;
   const symmetric = bounds.symmetry === true && watched !== null;
-  const read = watched?.read() ?? null;
-  if (watched !== null && read !== null) {
-    return objects(worldRules, steppers, false, pidsRead(read), bounds.symmetry === true ? pidsRead(read) : null);
-  }
   const rules = watched?.worldRules ?? worldRules;
   const st = watched?.steppers ?? steppers;
-  // A pid read during the search stops it at the next look at the caller's stop reasons.
-  const watchedBounds: OutboxBounds = watched === null ? bounds : { ...bounds, stopReason: () => (watched.read() !== null ? PIDS_READ : (bounds.stopReason?.() ?? null)) };
-  let r: OutboxSearch;
-  try {
+  /**
+   * The search on packed states. With `concrete` (a rule set that reads an
+   * engine's pid) each engine's steps are derived for that engine, and
+   * neither the states nor the liveness search's cycles are taken up to
+   * renaming pids; else a pid read met during the search stops it at the
+   * next look at the caller's stop reasons, to be run again so.
+   */
+  const packedSearch = (concrete: boolean, symmetryOff: string | null): OutboxSearch => {
+    const watchedBounds: OutboxBounds = watched === null || concrete ? bounds : { ...bounds, stopReason: () => (watched.read() !== null ? PIDS_READ : (bounds.stopReason?.() ?? null)) };
     // The steppers watched, so that a derivation sees whether an engine's step read its record (packed/step-reads.ts).
     const stepReads = new StepReads();
     const objectSystem = outboxSystem(options, rules, stepReads.wrap(st, rules));
     const liveness = bounds.liveness === true ? outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax) : undefined;
-    const base = packedOutbox(options, rules, objectSystem, { ...packed, stepReads });
+    const base = packedOutbox(options, rules, objectSystem, { ...packed, stepReads, concretePids: concrete });
     // Without symmetry reduction the liveness search's cycle search still searches classes of states (pids are watched).
-    const symmetrised = symmetric ? { ...base, symmetry: packedSymmetry(base) } : liveness !== undefined && watched !== null ? { ...base, livenessSymmetry: livenessSymmetry(base) } : base;
+    const symmetrised =
+      concrete ? base : symmetric ? { ...base, symmetry: packedSymmetry(base) } : liveness !== undefined && watched !== null ? { ...base, livenessSymmetry: livenessSymmetry(base) } : base;
     const reduction = bounds.por === true ? partialOrder(symmetrised, base, options, objectSystem.properties, bounds) : null;
     const system = reduction?.system ?? symmetrised;
     const packedLiveness = liveness === undefined ? undefined : packedOutboxLiveness(liveness, system, options.engines, packed.verify === true);
     const searched = explorePacked(system, watchedBounds, packedLiveness);
-    r = { ...searched, explorer: 'packed', fallback: null, symmetry: symmetric, symmetryOff: askedOff, waitingUnjudged: liveness?.waited() ?? 0, ...(reduction === null ? {} : { por: reduction.report() }) };
+    return { ...searched, explorer: 'packed', fallback: null, symmetry: symmetric && !concrete, symmetryOff, waitingUnjudged: liveness?.waited() ?? 0, ...(reduction === null ? {} : { por: reduction.report() }) };
+  };
+  /** The search of a world whose rule set reads pids: packed with concrete pids, or on the object system where the packed layout cannot hold the world. */
+  const pidsSearch = (decision: string): OutboxSearch => {
+    const off = bounds.symmetry === true ? pidsRead(decision) : null;
+    try {
+      return packedSearch(true, off);
+    } catch (err) {
+      if (!(err instanceof Unrepresentable)) throw err;
+      return objects(worldRules, steppers, false, err.message, off);
+    }
+  };
+  const read = watched?.read() ?? null;
+  if (read !== null) return pidsSearch(read);
+  let r: OutboxSearch;
+  try {
+    r = packedSearch(false, askedOff);
   } catch (err) {
+    // A step shared across engines, then met by a rule set that reads pids, may fail before the search stops (a pid its key does not hold, verify mode): the search is run again anyway.
+    if (watched !== null && watched.read() !== null) return pidsSearch(watched.read() as string);
     if (!(err instanceof Unrepresentable)) throw err;
     if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);
     // An engine that is gone may come back under its pid (events/process.ts): pids name identities, and the world's canonical form, which forgets them, does not hold.
@@ -120,8 +141,8 @@ export function exploreOutbox(
   }
   const readAfter = watched?.read() ?? null;
   if (readAfter === null) return r;
-  // What was searched assumed pids mean nothing: search again on the object system, without symmetry.
-  return objects(worldRules, steppers, false, pidsRead(readAfter), bounds.symmetry === true ? pidsRead(readAfter) : null);
+  // What was searched assumed pids mean nothing: search again, each engine's steps its own, without symmetry.
+  return pidsSearch(readAfter);
 }
 
 /** Why a world of stable identities is searched without symmetry reduction. */

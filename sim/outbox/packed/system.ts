@@ -47,6 +47,12 @@ export interface PackedOptions {
    * step is keyed by its whole record.
    */
   stepReads?: StepReads;
+  /**
+   * Derive each engine's steps for that engine, pids as they are, instead of
+   * once for all engines up to renaming pids: for a rule set that reads an
+   * engine's pid (`pid-watch.ts`). Such a search takes no symmetry reduction.
+   */
+  concretePids?: boolean;
 }
 
 /** The packed outbox system with the object system it was derived from. */
@@ -60,7 +66,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 }
 
 /** The shared parts of one world's packed system (throws `Unrepresentable` for a world it cannot list). */
-function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>, stepReads: StepReads | null): PackedContext {
+function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>, stepReads: StepReads | null, concretePids: boolean): PackedContext {
   const ids = idNames(options.ids);
   requirePackedKinds(options);
   // An engine's context holds one bit per id (see `contextOf` in expansion.ts).
@@ -74,7 +80,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     skew: options.skew && worldRules.oldRules !== undefined,
     layout,
     tables,
-    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, dedupesByKey(options.broker)),
+    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, dedupesByKey(options.broker), concretePids),
     g: layout.globals,
     events: new EventCache(),
     objectSystem,
@@ -87,7 +93,7 @@ export function packedOutbox(
   objectSystem: TransitionSystem<World, WorldEvent>,
   packed: PackedOptions = {},
 ): PackedOutbox {
-  const c = contextFor(options, worldRules, objectSystem, packed.stepReads ?? null);
+  const c = contextFor(options, worldRules, objectSystem, packed.stepReads ?? null, packed.concretePids === true);
   const { layout, tables, transitions, g } = c;
   const always = objectSystem.properties.filter((p) => p.kind === 'always').map((p) => new MemoProperty(p, layout, tables));
   const engines = expansions(c, engineEvents(c));

@@ -237,6 +237,13 @@ export class PackedTransitions {
     private readonly stepReads: StepReads | null = null,
     /** The broker dedupes by key (`--broker key`), across ids: its steps read every id's holding. */
     private readonly keysAcrossIds = false,
+    /**
+     * Keep pids as they are: a program is derived per engine, not once for
+     * all engines up to renaming (`pid-renaming.ts`). For rule sets that read
+     * an engine's pid (`pid-watch.ts`), for which one engine's step says
+     * nothing of another's.
+     */
+    private readonly concretePids = false,
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
@@ -538,7 +545,7 @@ export class PackedTransitions {
     this.overwritten = -1;
     this.projectCount = 0;
     this.stepperAt = -1;
-    this.self = 'pid' in e ? e.pid : 0;
+    this.self = !this.concretePids && 'pid' in e ? e.pid : 0;
     this.other = 0;
     this.push(this.self === 0 ? this.code(e) : this.canonicalCode(e));
     const g = this.layout.globals;
@@ -559,7 +566,7 @@ export class PackedTransitions {
         // The holder of the claim this engine reads, if another engine: a placeholder too.
         const claim = j >= 0 ? this.tables.claims.value(s[j * PER_ID + CLAIM]) : undefined;
         if (claim?.kind === 'held' && claim.owner !== e.pid) this.other = claim.owner;
-        this.pushSlotAs(slot, this.renaming.procAsSelf(s[slot]));
+        this.pushSlotAs(slot, this.concretePids ? s[slot] : this.renaming.procAsSelf(s[slot]));
         // The broker slot keyed is the worked id's: an envelope for another id would escape the key.
         const envelope = proc?.ctx.envelope;
         if (envelope && envelope.id !== id) throw new Unrepresentable(`engine e${e.pid} holds an envelope for ${JSON.stringify(envelope.id)} while working on ${JSON.stringify(id)}`);
@@ -577,7 +584,7 @@ export class PackedTransitions {
           // An engine's own step, scan or drain is told the record as its event's `read` (`step-reads.ts`).
           else if (this.stepReads !== null && proc !== undefined) this.pushStepperRecord(s, o + REC, proc.version);
           else this.pushSlot(s, o + REC);
-          this.pushSlotAs(o + CLAIM, this.renaming.claimFor(s[o + CLAIM], e.pid));
+          this.pushSlotAs(o + CLAIM, this.concretePids ? s[o + CLAIM] : this.renaming.claimFor(s[o + CLAIM], e.pid));
           // A broker answer is told the reply and the claim, not the live file: its map is watched untouched (a step that reads it falls back to the plain slot).
           // An engine's step is told it, and most read nothing of it (a disposal reads its generation): keyed by whether it is there, unless the step read it.
           // A scan keeps the file it is told in its memory: keyed by it.
