@@ -10,7 +10,7 @@ import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../mode
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
-import type { WorldContext } from './context.ts';
+import type { WorldContext, WorldRules } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
 
 declare module '../world.ts' {
@@ -135,25 +135,35 @@ export const tearRecord = damage(
   },
 );
 
+/**
+ * The newest record schema the world's rule sets know (the checked one's and
+ * the old one's `schemaKnown`): `newer-schema` writes the one after it. It
+ * wrote schema 2 whatever the rule sets knew, and fired only on records of
+ * schema 1 or less, so a rule set of schema 2 never met a newer record.
+ */
+export function newestSchema(worldRules: WorldRules): number {
+  return Math.max(worldRules.rules.schemaKnown, worldRules.oldRules?.schemaKnown ?? 0);
+}
+
 export const newerSchema = damage(
   'newer-schema',
   3,
   ['records'],
-  (w, id) => {
+  (w, id, ctx) => {
     const slot = w.records[id];
-    return slot?.kind === 'record' && slot.record.schema <= 1;
+    return slot?.kind === 'record' && slot.record.schema <= newestSchema(ctx.worldRules);
   },
-  (w, e) => {
+  (w, e, ctx) => {
     const slot = w.records[e.id];
     if (slot?.kind !== 'record') return null;
-    // A newer engine rewrote the record: schema 2 and a field older engines do not know.
-    const record = { ...slot.record, schema: 2, deliveryClass: 'priority' };
+    // A newer engine rewrote the record: a schema no engine of this world knows, and a field they do not know.
+    const record = { ...slot.record, schema: newestSchema(ctx.worldRules) + 1, deliveryClass: 'priority' };
     return { records: { ...w.records, [e.id]: { kind: 'record', record } } };
   },
   {
     example: 'newer-schema a',
-    enabled: '`a` has an intact record of schema 1 or less',
-    does: 'rewrites it as schema 2 with a field `deliveryClass` older engines do not know',
+    enabled: "`a` has an intact record of a schema the world's rule sets know (at most the newest `schemaKnown`: 1 for fail-closed)",
+    does: 'rewrites it as the next schema (2 for fail-closed) with a field `deliveryClass` older engines do not know',
     stands: 'a newer engine version (a canary, a half-finished roll-out) rewrote the record in its own format',
   },
 );

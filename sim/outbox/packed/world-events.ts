@@ -13,6 +13,7 @@ import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 import { emptyList } from '../world-copy.ts';
 import { LONG_WAIT_TICKS } from '../events/clock.ts';
+import { newestSchema } from '../events/faults.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -44,6 +45,8 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   const { options, worldRules, ids, tables, g, skew } = c;
   // legacy-record drops the fields the checked rule set declares introduced after the legacy schema (events/faults.ts).
   const schema = schemaOf(worldRules.rules);
+  // newer-schema rewrites a record of a schema the world knows as the next one (events/faults.ts).
+  const newest = newestSchema(worldRules);
   const on = {
     tearRecord: kindOn(options, 'tear-record'),
     newerSchema: kindOn(options, 'newer-schema'),
@@ -225,7 +228,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     const slot = tables.records.value(s[j * PER_ID + REC]);
     if (slot?.kind === 'record') {
       if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
-      if (slot.record.schema <= 1 && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
+      if (slot.record.schema <= newest && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
       if (holdsPostLegacyField(slot.record, schema) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
     }
     if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
