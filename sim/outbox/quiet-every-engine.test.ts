@@ -17,6 +17,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-o
 import { outboxLiveness, packedOutboxLiveness } from './explore-liveness.ts';
 import { outboxSystem, type WorldRules } from './outbox-system.ts';
 import { packedOutbox } from './packed/system.ts';
+import { walkLabelled, walkPackedLabelled } from './test-labels.ts';
 import { labelOf, type World } from './world.ts';
 
 /** Selects nothing: an engine running it never starts work. */
@@ -39,13 +40,7 @@ const STRANDED = ['produce a', 'e2 scan a', 'crash e2 (claiming)'];
  */
 function healedAfter(worldRules: WorldRules, sizes: Partial<ExploreSizes> = {}, labels = STRANDED) {
   const { options, system } = systemOf(worldRules, sizes);
-  let w = system.initial();
-  for (const label of labels) {
-    const e = system.choices(w).flatMap((g) => g.events).find((x) => labelOf(x) === label);
-    if (e === undefined) throw new Error(`no event ${label}`);
-    w = system.step(w, e).state;
-  }
-  return { options, system, healed: (system.heal as (w: World) => World)(w) };
+  return { options, system, healed: (system.heal as (w: World) => World)(walkLabelled(system, labels)) };
 }
 
 describe('the quiet test asks every engine', () => {
@@ -69,15 +64,7 @@ describe('the quiet test asks every engine', () => {
     const packed = packedOutbox(options, worldRules, system);
     if (packed.quiet === null) throw new Error('no packed quiet test');
     // The packed test heals the state it is given itself.
-    let s = new Int32Array(packed.width);
-    packed.initial(s);
-    for (const label of STRANDED) {
-      const e = packed.events(s).find((x) => labelOf(x) === label);
-      if (e === undefined) throw new Error(`no event ${label}`);
-      const t = new Int32Array(packed.width);
-      packed.apply(s, e, t);
-      s = t;
-    }
+    const s = walkPackedLabelled(packed, STRANDED);
     expect(packed.quiet(s)).toBe(false);
   });
 

@@ -14,6 +14,7 @@ import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { swarmOptions } from '../options.ts';
 import { COVERED_SEEDS } from '../swarm-coverage.ts';
+import { takeLabelled } from '../test-labels.ts';
 import { labelOf, type World, type WorldEvent } from '../world.ts';
 import { dedupeMemory } from './dedupe-window.ts';
 
@@ -24,10 +25,7 @@ function worldOf(dedupeWindow: number, broker: BrokerMode = 'id-ok') {
 
 /** Takes the enabled event labelled `label`; returns the world and the step's tags. */
 function take(system: ReturnType<typeof worldOf>, w: World, label: string): { w: World; tags: readonly string[] } {
-  const events = system.choices(w).flatMap((g) => g.events);
-  const e = events.find((x) => labelOf(x) === label);
-  if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${events.map(labelOf).join(', ')}`);
-  const out = system.step(w, e);
+  const out = takeLabelled(system, w, label);
   return { w: out.state, tags: out.tags };
 }
 

@@ -13,6 +13,7 @@ import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { outboxSystem, type WorldRules } from '../outbox-system.ts';
 import { packedOutbox } from '../packed/system.ts';
+import { walkLabelled, walkPackedLabelled } from '../test-labels.ts';
 import { labelOf, type World } from '../world.ts';
 
 const v2 = (r: OutboxRecord): OutboxRecord => (r.schema === 2 ? r : { ...r, schema: 2 });
@@ -38,12 +39,7 @@ const SIZES = { ...EXPLORE_DEFAULTS, bodiesPerId: 1, crashesMax: 0, corruptionsM
 /** The world after `labels` and the schema of `a`'s record then. */
 function after(worldRules: WorldRules, labels: string[], skew = false): { w: World; schema: number | undefined } {
   const system = outboxSystem(exploreOptions({ ...SIZES, skew }), worldRules, steppersFor(worldRules.rules, worldRules.oldRules ?? null));
-  let w = system.initial();
-  for (const label of labels) {
-    const e = system.choices(w).flatMap((g) => g.events).find((x) => labelOf(x) === label);
-    if (e === undefined) throw new Error(`no event ${label}: ${system.choices(w).flatMap((g) => g.events).map(labelOf).join(', ')}`);
-    w = system.step(w, e).state;
-  }
+  const w = walkLabelled(system, labels);
   const slot = w.records.a;
   return { w, schema: slot?.kind === 'record' ? slot.record.schema : undefined };
 }
@@ -68,15 +64,7 @@ describe('newer-schema writes the schema after the newest the world knows', () =
     const worldRules = { rules: schemaTwo };
     const system = outboxSystem(options, worldRules, steppersFor(schemaTwo, null));
     const packed = packedOutbox(options, worldRules, system, { verify: true });
-    let s = new Int32Array(packed.width);
-    packed.initial(s);
-    for (const label of ['produce a', 'e1 scan a']) {
-      const e = packed.events(s).find((x) => labelOf(x) === label);
-      if (e === undefined) throw new Error(`no event ${label}`);
-      const t = new Int32Array(packed.width);
-      packed.apply(s, e, t);
-      s = t;
-    }
+    const s = walkPackedLabelled(packed, ['produce a', 'e1 scan a']);
     expect(packed.events(s).map(labelOf)).toContain('newer-schema a');
   });
 });

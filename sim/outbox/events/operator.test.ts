@@ -13,23 +13,18 @@ import { extendRules, type RuleSet } from '../../../model/rules.ts';
 import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
-import { labelOf, type World } from '../world.ts';
+import { walkLabelled } from '../test-labels.ts';
+import type { World } from '../world.ts';
 
 /** Refuses every operator action, returning what it was given or (`copy`) an equal copy. */
 function refusing(copy: boolean): RuleSet {
   return extendRules(failClosed, { name: copy ? 'refuse-copy' : 'refuse', summary: 'refuses every operator action', requeue: (record) => (copy ? { ...record } : record) });
 }
 
-/** The world after the events of `labels` from `from` (the initial world), each the one enabled event of that label. */
+/** The world after the events of `labels` from `from` (the initial world). */
 function after(rules: RuleSet, labels: string[], from?: World): World {
   const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, bodiesPerId: 1, crashesMax: 0, corruptionsMax: 1, operatorActionsMax: 1 }), { rules }, steppersFor(rules, null));
-  let w = from ?? system.initial();
-  for (const label of labels) {
-    const e = system.choices(w).flatMap((g) => g.events).find((x) => labelOf(x) === label);
-    if (e === undefined) throw new Error(`no event ${label}: ${system.choices(w).flatMap((g) => g.events).map(labelOf).join(', ')}`);
-    w = system.step(w, e).state;
-  }
-  return w;
+  return walkLabelled(system, labels, from);
 }
 
 const DAMAGED = ['produce a', 'e1 scan a', 'field-corrupt a inFlight missing'];

@@ -15,6 +15,7 @@ import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { claimView } from './context.ts';
+import { takeLabelled } from '../test-labels.ts';
 import { labelOf, type World } from '../world.ts';
 
 const sizes = { ...EXPLORE_DEFAULTS, bodiesPerId: 1, attemptsMax: 1 };
@@ -25,12 +26,7 @@ function systemOf(stableIds: number, rules: RuleSet = failClosed, crashesMax = 1
 
 type System = ReturnType<typeof systemOf>;
 
-function take(system: System, w: World, label: string): World {
-  const events = system.choices(w).flatMap((g) => g.events);
-  const e = events.find((x) => labelOf(x) === label);
-  if (e === undefined) throw new Error(`${label} is not enabled; enabled: ${events.map(labelOf).join(', ')}`);
-  return system.step(w, e).state;
-}
+const take = (system: System, w: World, label: string): World => takeLabelled(system, w, label).state;
 
 const labels = (system: System, w: World) => system.choices(w).flatMap((g) => g.events).map(labelOf);
 
