@@ -13,6 +13,7 @@ import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
 import { hasClock, later, LONG_WAIT_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
+import { gonePids, stableIdsIn } from './events/process.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
@@ -211,10 +212,17 @@ export function outboxSystem(
     return timed ? !quiescent(w) : !quietAt(later(w, FUTURE_TICKS));
   };
 
+  // Under stable identities an engine comes back under the name of one that is gone, at healing too (events/process.ts).
+  const stable = stableIdsIn(options);
   const heal = (w: World): World => {
     const engines = [...w.engines];
     let nextPid = w.nextPid;
-    while (engines.length < options.engines) {
+    const gone = stable ? gonePids(w) : [];
+    for (let i = 0; engines.length < options.engines; i++) {
+      if (i < gone.length) {
+        engines.push(newEngineProc(gone[i], 'new', options.attemptsMax));
+        continue;
+      }
       engines.push(newEngineProc(nextPid, 'new', options.attemptsMax));
       nextPid++;
     }

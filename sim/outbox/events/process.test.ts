@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../../model/catalog/index.ts';
 import ownClaimRefused from '../../../properties/mutants/own-claim-refused.ts';
-import type { RuleSet } from '../../../model/rules.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
 import { steppersFor } from '../../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { exploreOutbox } from '../explore-outbox.ts';
@@ -62,6 +62,25 @@ describe('restarts under stable identities', () => {
     const twice = systemOf(1, failClosed, 2);
     const both = take(twice, crashedHolding(twice), 'crash e2 (idle)');
     expect(labels(twice, both).filter((l) => l.startsWith('restart'))).toEqual(['restart engine as e1 (new)', 'restart engine as e2 (new)']);
+  });
+
+  it('healing restarts the engines that are gone under their pids, not fresh ones: a rule set whose records wait for the engine that first sent them is not stranded', () => {
+    const system = systemOf(1);
+    const healed = (system.heal as (w: World) => World)(crashedHolding(system));
+    expect(healed.engines.map((p) => p.pid)).toEqual([2, 1]);
+    expect(healed.nextPid).toBe(3);
+    expect(claimView(healed, 'a', 1)).toEqual({ kind: 'held', mine: true, ownerAlive: true });
+    const fresh = systemOf(0);
+    expect((fresh.heal as (w: World) => World)(crashedHolding(fresh)).engines.map((p) => p.pid)).toEqual([2, 3]);
+    // Its first sender's, by pid: stranded only where that engine never comes back under its name.
+    const sticky = extendRules(failClosed, {
+      name: 'sticky-sender',
+      summary: 'a record whose send began is selected only by the engine that began it',
+      preSend: (record, view) => ({ ...(failClosed.preSend(record, view) ?? record), firstSender: record.firstSender ?? view?.who.pid }),
+      selectable: (record, view) => record.firstSender === undefined || record.firstSender === view.who.pid,
+    });
+    const r = exploreOutbox(exploreOptions({ ...sizes, engines: 1, settings: { stableIds: 1 } }), { rules: sticky }, steppersFor(sticky, null), { statesMax: 100_000, liveness: true });
+    expect([r.complete, r.violations.map((v) => v.violation.property)]).toEqual([true, []]);
   });
 
   it('fail-closed takes its own claim; refusing it (own-claim-refused) strands the id, and the quiet test asks the engine that holds it', () => {

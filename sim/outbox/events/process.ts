@@ -52,8 +52,8 @@ export function stableIdsIn(options: WorldOptions): boolean {
   return (options.settings?.[stableIds.name] ?? stableIds.off) !== 0;
 }
 
-/** The pids of engines that are gone (below the next fresh pid, and not alive), lowest first. */
-function gonePids(w: World): number[] {
+/** The pids of engines that are gone (below the next fresh pid, and not alive), lowest first: under stable identities, the names a restart (or healing) may give. */
+export function gonePids(w: World): number[] {
   const out: number[] = [];
   for (let pid = 1; pid < w.nextPid; pid++) {
     let alive = false;
