@@ -30,14 +30,10 @@ function systemOf(worldRules: WorldRules, sizes: Partial<ExploreSizes> = {}) {
   return { options, system: outboxSystem(options, worldRules, steppersFor(worldRules.rules, worldRules.oldRules ?? null)) };
 }
 
-/** Steps by their labels. */
+/** A file produced, scanned by e2 (a READY record written), and e2 gone before it claimed. */
 const STRANDED = ['produce a', 'e2 scan a', 'crash e2 (claiming)'];
 
-/**
- * The world after `labels`, healed. After {@link STRANDED}: a READY record
- * and its live file, e2 gone before it claimed, e1 idle and e3 restarted on
- * the checked rules.
- */
+/** The world after `labels`, healed: after {@link STRANDED}, e1 idle and e3 restarted on the checked rules. */
 function healedAfter(worldRules: WorldRules, sizes: Partial<ExploreSizes> = {}, labels = STRANDED) {
   const { options, system } = systemOf(worldRules, sizes);
   return { options, system, healed: (system.heal as (w: World) => World)(walkLabelled(system, labels)) };
