@@ -132,7 +132,8 @@ export function exploreOutbox(
     r = packedSearch(false, askedOff);
   } catch (err) {
     // A step shared across engines, then met by a rule set that reads pids, may fail before the search stops (a pid its key does not hold, verify mode): the search is run again anyway.
-    if (watched !== null && watched.read() !== null) return pidsSearch(watched.read() as string);
+    const readBefore = watched?.read() ?? null;
+    if (readBefore !== null) return pidsSearch(readBefore);
     if (!(err instanceof Unrepresentable)) throw err;
     if (watched === null) return objects(worldRules, steppers, false, err.message, askedOff);
     // An engine that is gone may come back under its pid (events/process.ts): pids name identities, and the world's canonical form, which forgets them, does not hold.

@@ -217,15 +217,8 @@ export function outboxSystem(
   const heal = (w: World): World => {
     const engines = [...w.engines];
     let nextPid = w.nextPid;
-    const gone = stable ? gonePids(w) : [];
-    for (let i = 0; engines.length < options.engines; i++) {
-      if (i < gone.length) {
-        engines.push(newEngineProc(gone[i], 'new', options.attemptsMax));
-        continue;
-      }
-      engines.push(newEngineProc(nextPid, 'new', options.attemptsMax));
-      nextPid++;
-    }
+    if (stable) for (const pid of gonePids(w)) if (engines.length < options.engines) engines.push(newEngineProc(pid, 'new', options.attemptsMax));
+    while (engines.length < options.engines) engines.push(newEngineProc(nextPid++, 'new', options.attemptsMax));
     const healed = copyWorld(w);
     healed.engines = engines;
     healed.nextPid = nextPid;

@@ -29,7 +29,7 @@ export interface World {
   // A kind may own slots of its own (the broker's dedupe memory): it declares them on this
   // interface from its own file (`declare module '../world.ts'`), optional, and names them in its
   // entry's `slots`, from which the world's key (encode.ts) reads them.
-  /** Alive engine processes, by ascending pid. */
+  /** Alive engine processes, by ascending pid (but an engine back under an old pid, under stable identities, is appended: events/process.ts). */
   engines: EngineProc[];
   /** Bodies written so far per id. */
   produced: Record<string, number>;

@@ -67,7 +67,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   });
   // Returned unchanged, the action is refused and nothing is written (docs/rules.md, 'Operator actions'): written back,
   // the record as read would store the defaults the read filled in for damaged fields, and erase what they said.
-  if (record === given || sameCanonical(record, given)) return withChanges(w, { operatorActions: w.operatorActions + 1 });
+  if (sameCanonical(record, given)) return withChanges(w, { operatorActions: w.operatorActions + 1 });
   // Written by the tool's own serializer: fields its schema does not know are dropped if it says so.
   return withChanges(w, { records: { ...w.records, [id]: { kind: 'record', record: asWritten(schemaOf(rules), record) } }, operatorActions: w.operatorActions + 1 });
 }

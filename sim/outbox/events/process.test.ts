@@ -37,22 +37,25 @@ function crashedHolding(system: System): World {
   return w;
 }
 
+/** After {@link crashedHolding}: the restarts offered, and the world after the one labelled `label`. */
+function restartedAfterCrash(stableIds: number, label: string) {
+  const system = systemOf(stableIds);
+  const w = crashedHolding(system);
+  return { w, restarts: labels(system, w).filter((l) => l.startsWith('restart')), after: take(system, w, label) };
+}
+
 describe('restarts under stable identities', () => {
   it('with fresh pids (the default), a restart takes the next pid and meets the claim as a dead engine\'s', () => {
-    const system = systemOf(0);
-    const w = crashedHolding(system);
-    expect(labels(system, w).filter((l) => l.startsWith('restart'))).toEqual(['restart engine (new)']);
-    const after = take(system, w, 'restart engine (new)');
+    const { restarts, after } = restartedAfterCrash(0, 'restart engine (new)');
+    expect(restarts).toEqual(['restart engine (new)']);
     expect(after.engines.map((p) => p.pid)).toEqual([2, 3]);
     expect(after.nextPid).toBe(4);
     expect(claimView(after, 'a', 3)).toEqual({ kind: 'held', mine: false, ownerAlive: false });
   });
 
   it('with stable identities, each engine that is gone may come back under its pid, and meets its predecessor\'s claim as its own', () => {
-    const system = systemOf(1);
-    const w = crashedHolding(system);
-    expect(labels(system, w).filter((l) => l.startsWith('restart'))).toEqual(['restart engine as e1 (new)']);
-    const after = take(system, w, 'restart engine as e1 (new)');
+    const { w, restarts, after } = restartedAfterCrash(1, 'restart engine as e1 (new)');
+    expect(restarts).toEqual(['restart engine as e1 (new)']);
     expect(after.engines.map((p) => p.pid)).toEqual([2, 1]);
     // No fresh pid was handed out.
     expect(after.nextPid).toBe(w.nextPid);

@@ -109,8 +109,8 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
    * See docs/properties.md, 'quiet-after-healing (liveness bound)'.
    */
   return (s) => {
-    if (s[g + ENGINE_COUNT] === 0 && options.engines === 0) return true;
-    heal(s);
+    const alive = s[g + ENGINE_COUNT];
+    if (alive === 0 && options.engines === 0) return true;
     let n = 1;
     key[n++] = s[g + L.CLOCK];
     key[n++] = s[g + L.PARKED_GONE];
@@ -124,13 +124,18 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
       key[n++] = s[o + BROKER];
       key[n++] = transitions.holderAlive(s, j);
     }
-    const count = healed[g + ENGINE_COUNT];
-    for (let k = 0; k < count; k++) {
-      key[0] = healed[g + ENGINES + k];
+    // The healed state's engines, read off `s` (healing appends restarted ones with the next pids): the state is healed only for a walk.
+    let healedNow = false;
+    for (let k = 0; k < Math.max(alive, options.engines); k++) {
+      key[0] = k < alive ? s[g + ENGINES + k] : restartedFirst(s[g + NEXT_PID] + k - alive);
       const known = verdicts.find(key, n);
       let quiet: boolean;
       if (known >= 0) quiet = quietOf[known];
       else {
+        if (!healedNow) {
+          heal(s);
+          healedNow = true;
+        }
         quiet = walk(k);
         quietOf[verdicts.add(key, n)] = quiet;
       }
