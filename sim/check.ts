@@ -10,6 +10,7 @@ import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
 import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-fault.ts';
+import { probePositionOf, type ProbePosition } from './outbox/probe-position.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import { idNames, type World, type WorldEvent } from './outbox/world.ts';
@@ -80,6 +81,8 @@ export interface RawFault {
   step: number;
   options: WorldOptions;
   events: (WorldEvent | null)[];
+  /** The liveness phase's look-ahead the decision broke in, when it did (probe-position.ts). */
+  probe?: ProbePosition;
 }
 
 /** Plain, mergeable results of a range of seeds. */
@@ -366,7 +369,8 @@ function rawFault(system: TransitionSystem<World, WorldEvent>, seed: number, bou
       at = runPositionOf<WorldEvent>(again);
     }
   }
-  return { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [] };
+  const probe = probePositionOf(fault);
+  return { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [], ...(probe ? { probe } : {}) };
 }
 
 /** The events of a violating fast run, recorded by running its seed again with every step kept. */

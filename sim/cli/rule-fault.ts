@@ -12,26 +12,41 @@ import { searchPositionOf } from '../core/explore.ts';
 import type { Steppers } from '../outbox/outbox-system.ts';
 import type { WorldOptions } from '../outbox/options.ts';
 import type { RulesPair } from '../outbox/record-trace.ts';
-import { writeStepsBefore } from '../outbox/fault-trace.ts';
+import { writeStepsBefore, type FaultTrace } from '../outbox/fault-trace.ts';
+import { probePositionOf, probeText, type ProbePosition } from '../outbox/probe-position.ts';
 import type { WorldEvent } from '../outbox/world.ts';
 import { UsageError } from '../usage-error.ts';
 import { terminalText } from '../terminal-text.ts';
 
-/** The line's end: what the written trace holds. */
-function traceNote(trace: { path: string; steps: number } | null, what: string): string {
+/** The line's end: what the written trace holds. `what`: where it ends when it reaches the broken decision. */
+function traceNote(trace: FaultTrace | null, what: string): string {
   if (trace === null) return '';
-  return `; trace of the ${trace.steps} step${trace.steps === 1 ? '' : 's'} ${what}: ${trace.path}`;
+  const ends = trace.reach === 'look-ahead' ? "to where the look-ahead began (its steps could not be re-run as one run)" : trace.lookAhead ? "before it, the look-ahead's included" : what;
+  return `; trace of the ${trace.steps} step${trace.steps === 1 ? '' : 's'} ${ends}: ${trace.path}`;
+}
+
+/** Where in the run or search a decision broke: in the liveness phase's look-ahead, or at the step itself. */
+function probeNote(probe: ProbePosition | undefined): string {
+  return probe === undefined ? '' : `, in ${probeText(probe)}`;
+}
+
+/** Where the liveness search's cycle search was when it threw: how many steady steps past the state being expanded, once faults stopped. */
+function pastNote(events: readonly (WorldEvent | null)[]): string {
+  const at = events.indexOf(null);
+  if (at < 0) return '';
+  const past = events.length - at - 1;
+  return `, once faults stopped and ${past} step${past === 1 ? '' : 's'} past it`;
 }
 
 /** The one line for a fault of a seeded run (check, compare). */
-export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail' | 'seed' | 'step'>, trace: { path: string; steps: number } | null): string {
-  return `rule set ${f.ruleSet}: ${f.decision} ${f.detail}; at seed ${f.seed}, step ${f.step}${traceNote(trace, 'before it')}`;
+export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail' | 'seed' | 'step' | 'probe'>, trace: FaultTrace | null): string {
+  return `rule set ${f.ruleSet}: ${f.decision} ${f.detail}; at seed ${f.seed}, step ${f.step}${probeNote(f.probe)}${traceNote(trace, 'before it')}`;
 }
 
 /** Writes the trace of a check's fault and gives the error that ends the command with its line. */
 export function checkFaultError(pair: RulesPair, steppers: Steppers, fault: RawFault, outDir: string, origin: string): UsageError {
   try {
-    return new UsageError(runFaultLine(fault, writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin)));
+    return new UsageError(runFaultLine(fault, writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin, fault.probe)));
   } catch (err) {
     // The fault is the news; a trace that cannot be written is said on the same line.
     return new UsageError(`${runFaultLine(fault, null)} (no trace written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
@@ -55,14 +70,15 @@ export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
     if (!(err instanceof RuleFault)) throw err;
     const at = searchPositionOf<WorldEvent>(err);
     if (at === undefined) throw err;
-    let trace: { path: string; steps: number } | null;
+    const probe = probePositionOf(err);
+    let trace: FaultTrace | null;
     try {
-      trace = writeStepsBefore(ctx.outDir, ctx.pair, ctx.steppers, 0, ctx.options, at.events, ctx.origin);
+      trace = writeStepsBefore(ctx.outDir, ctx.pair, ctx.steppers, 0, ctx.options, at.events, ctx.origin, probe);
     } catch {
       // The fault is the news: without its trace if that cannot be written.
       trace = null;
     }
-    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${traceNote(trace, 'to it')}`);
+    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${pastNote(at.events)}${probeNote(probe)}${traceNote(trace, 'to it')}`);
   }
 }
 
@@ -71,7 +87,7 @@ export function ruleFaultLine(err: RuleFault, command: string | undefined): stri
   const run = runPositionOf(err);
   const search = searchPositionOf(err);
   const where = run !== undefined ? `; at seed ${run.seed}, step ${run.step}` : search !== undefined ? `; at search depth ${search.depth}` : '';
-  return `rule set ${err.ruleSet}: ${err.decision} ${err.detail}${where}${command ? ` (during ${command})` : ''}`;
+  return `rule set ${err.ruleSet}: ${err.decision} ${err.detail}${where}${probeNote(probePositionOf(err))}${command ? ` (during ${command})` : ''}`;
 }
 
 /** The one line bad input ends a command with (a {@link UsageError}'s message, a rule set's fault), or null for any other error. */

@@ -41,6 +41,19 @@ import type { StoredComponent } from './steady-graph.ts';
 /** The name of the property a lasso violates. */
 export const QUIET_AFTER_HEALING = 'quiet-after-healing';
 
+/** The steps past the state being expanded that an error of its liveness checks was met after (see `LivenessSearch.regionFault`). */
+const livenessTails = new WeakMap<object, unknown[]>();
+
+/**
+ * The steps from the state being expanded to where `err` was thrown, when
+ * the liveness search's cycle search met it: the switch to the liveness
+ * phase (null), then steady steps. Undefined for an error met at the state
+ * itself.
+ */
+export function livenessTailOf(err: unknown): unknown[] | undefined {
+  return typeof err === 'object' && err !== null ? livenessTails.get(err) : undefined;
+}
+
 /** What a system tells the explorer about its liveness phase. */
 export interface SteadyLiveness<S, E> {
   /** The `eventually` properties checked at quiet states. */
@@ -227,6 +240,12 @@ export class LivenessSearch<S, E> {
    * 'lost precision'). Read back with `>>> 0`.
    */
   private readonly prints: number[] = [];
+  /** Per region state, the state it was found from and by which step (the root's unused): where a region's search threw (see regionTail). */
+  private readonly parents: number[] = [];
+  private readonly via: (E | null)[] = [];
+  /** The region state being expanded, and the step to the state whose quiet test is being asked (null between). */
+  private source = 0;
+  private asking: E | null = null;
   private readonly tarjan = new TarjanScratch();
   /** What the last {@link quietAt} that asked the system got (undefined when it read the flags). */
   private verdict: Violation | null | 'busy' | undefined = undefined;
@@ -387,6 +406,14 @@ export class LivenessSearch<S, E> {
     return quiet;
   }
 
+  /** {@link quietAt} of a region's state `t`, reached by `event` from the state being expanded (noted for {@link regionTail}). */
+  private quietAfter(event: E, t: S, p: Uint32Array): boolean {
+    this.asking = event;
+    const quiet = this.quietAt(t, p);
+    this.asking = null;
+    return quiet;
+  }
+
   /**
    * The region of `root`: every state its steps reach under any mode, but
    * for quiet states and states an earlier region finished with (edges to
@@ -399,13 +426,42 @@ export class LivenessSearch<S, E> {
    * region, whose components were whole.
    */
   private region(root: S, rootPrint: Uint32Array, regionMax = this.regionMax): { component: Set<string>; mode: number } | null {
+    try {
+      return this.regionSearch(root, rootPrint, regionMax);
+    } catch (err) {
+      if (typeof err === 'object' && err !== null) livenessTails.set(err, this.regionTail());
+      throw err;
+    }
+  }
+
+  /**
+   * After a region's search threw (a rule set's decision broke in a steady
+   * step, or in the quiet test of a state the region reached): the steps
+   * from its root to where, once faults stop (null first), by the parent
+   * links the search keeps. So the search's position (see
+   * {@link livenessTailOf}) reaches the broken decision; the states are not
+   * stepped again (a system a decision broke in may hold half-made caches).
+   */
+  private regionTail(): (E | null)[] {
+    const { parents, via } = this;
+    const out: E[] = this.asking === null ? [] : [this.asking];
+    for (let j = this.source; j > 0; j = parents[j]) out.push(via[j] as E);
+    return [null, ...out.reverse()];
+  }
+
+  /** {@link region}'s search. */
+  private regionSearch(root: S, rootPrint: Uint32Array, regionMax: number): { component: Set<string>; mode: number } | null {
     const modes = this.spec.modes.length;
     const local = new FingerprintIndex(4);
-    const { first, targets, masks, prints, queue } = this;
+    const { first, targets, masks, prints, queue, parents, via } = this;
     first.length = 0;
     targets.length = 0;
     masks.length = 0;
     prints.length = 0;
+    parents.length = 0;
+    via.length = 0;
+    this.source = 0;
+    this.asking = null;
     queue.clear();
     const p = new Uint32Array(2);
     let cut = false;
@@ -426,8 +482,10 @@ export class LivenessSearch<S, E> {
      */
     const every = (1 << modes) - 1;
     let specific = 0;
-    const add = (state: S): number => {
+    const add = (state: S, from: number, event: E | null): number => {
       prints.push(p[0] | 0, p[1] | 0);
+      parents.push(from);
+      via.push(event);
       queue.push(state);
       return local.add(p[0], p[1]);
     };
@@ -435,7 +493,7 @@ export class LivenessSearch<S, E> {
     const flags = this.flags;
     p[0] = rootPrint[0];
     p[1] = rootPrint[1];
-    add(root);
+    add(root, -1, null);
     const visitEdge = (event: E, t: S): void => {
       if (cut) return;
       this.graph.print(t, p);
@@ -444,11 +502,11 @@ export class LivenessSearch<S, E> {
         // One probe of the flags for both questions: finished with, and quiet (see quietAt).
         const f = flags.get(p[0], p[1]);
         if ((f & DONE) !== 0) j = -1;
-        else if ((f & KNOWN) !== 0 ? (f & QUIET) !== 0 : this.quietAt(t, p)) j = -1;
+        else if ((f & KNOWN) !== 0 ? (f & QUIET) !== 0 : this.quietAfter(event, t, p)) j = -1;
         else if (local.size >= regionMax) {
           cut = true;
           return;
-        } else j = add(t);
+        } else j = add(t, source, event);
       }
       const mask = maskOf(event);
       if (j >= 0 && j <= source) back |= mask;
@@ -463,6 +521,7 @@ export class LivenessSearch<S, E> {
       }
       first.push(targets.length);
       source = i;
+      this.source = i;
       this.each(queue.shift(), this.isStep, visitEdge);
       if (cut) {
         this.regionStates += local.size;

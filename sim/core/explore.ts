@@ -14,7 +14,7 @@
  * Given a {@link SteadyLiveness}, the `eventually` properties are checked
  * too, on every state as it is expanded (see `explore-liveness.ts`).
  */
-import { LivenessSearch, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
+import { LivenessSearch, livenessTailOf, type LivenessGraph, type SteadyLiveness } from './explore-liveness.ts';
 import { FingerprintSet, fingerprint } from './fingerprint.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { POSITION_SEARCH, watchAt } from '../watch.ts';
@@ -207,10 +207,15 @@ export function searchResult<E>(
   };
 }
 
-/** Where a search was when the system threw: the depth of the state being expanded and the events that reach it. */
+/**
+ * Where a search was when the system threw: the depth of the state being
+ * expanded and the events that reach it, then, when the liveness search's
+ * cycle search threw, the switch to the liveness phase (null) and the
+ * steady steps to the state it was at.
+ */
 export interface SearchPosition<E> {
   depth: number;
-  events: E[];
+  events: (E | null)[];
 }
 
 const positions = new WeakMap<object, SearchPosition<unknown>>();
@@ -229,7 +234,7 @@ export function markSearchError(err: unknown, depth: number, pathTo: () => unkno
   if (typeof err !== 'object' || err === null || positions.has(err)) return;
   let events: unknown[] = [];
   try {
-    events = pathTo();
+    events = [...pathTo(), ...(livenessTailOf(err) ?? [])];
   } catch {
     // The path could not be rebuilt: the depth is still worth reporting.
   }

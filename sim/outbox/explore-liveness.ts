@@ -21,6 +21,7 @@ import type { Symmetry } from '../core/explore.ts';
 import { fingerprintInts } from '../core/tuple-table.ts';
 import type { World, WorldEvent } from './world.ts';
 import { hasClock, horizonOf, nowOf } from './events/clock.ts';
+import { ruleFaultOf } from '../../model/rule-fault.ts';
 
 /** The liveness of the outbox on the object system, with the verdict of a state known quiet. */
 export interface OutboxLiveness extends SteadyLiveness<World, WorldEvent> {
@@ -96,7 +97,16 @@ export function packedOutboxLiveness(objects: OutboxLiveness, system: PackedOutb
     atRest(s) {
       if (busy(s)) return 'busy';
       if (quiet === null) return objects.atRest(system.unpack(s));
-      const v = quiet(s) ? objects.quietVerdict(system.unpack(s)) : 'busy';
+      let v: Violation | null | 'busy';
+      try {
+        v = quiet(s) ? objects.quietVerdict(system.unpack(s)) : 'busy';
+      } catch (err) {
+        // A decision broke in the packed test's walk (a program derived afresh): the object test walks the same
+        // passes and says which steps led there (probe-position.ts), so that the fault's trace reaches the decision.
+        if (ruleFaultOf(err) === null) throw err;
+        objects.atRest(system.unpack(s));
+        throw err;
+      }
       if (verify) {
         const slow = objects.atRest(system.unpack(s));
         if (JSON.stringify(slow) !== JSON.stringify(v)) throw new Error(`packed quiet test: ${JSON.stringify(v)}, the object system says ${JSON.stringify(slow)}`);

@@ -21,6 +21,8 @@ import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 import { copyWorld, emptyList } from './world-copy.ts';
 import { uniformOptions } from './options-copy.ts';
+import { ruleFaultOf } from '../../model/rule-fault.ts';
+import { markProbe, type ProbePosition } from './probe-position.ts';
 
 export type { Steppers, WorldRules } from './events/context.ts';
 
@@ -107,12 +109,57 @@ export function outboxSystem(
   const step = (w: World, e: WorldEvent) => noteParkedGone(w, e, stepOf(w, e, ctx));
 
   /**
+   * The steps of the look-ahead being re-run after a decision broke in it
+   * (see {@link traced}); null otherwise, so the tests pay one test of a
+   * variable per step.
+   */
+  let log: ProbePosition | null = null;
+  /** `w` with the clock moved on for the look-ahead, noted in the log when re-run. */
+  const ahead = (w: World): World => {
+    if (log !== null) log.later = FUTURE_TICKS;
+    return later(w, FUTURE_TICKS);
+  };
+  /** Steps `e` in the look-ahead: noted first, so that a step that breaks a decision is the log's last. */
+  const probeStep = (w: World, e: WorldEvent) => {
+    if (log !== null) log.events.push(e);
+    return step(w, e);
+  };
+
+  /**
+   * `test`, which steps passes the run has not taken: when a rule set's
+   * decision breaks in it, the test is run again on the same world with
+   * its steps logged, and the fault carries them (probe-position.ts), so
+   * that its trace reaches the broken decision.
+   */
+  const traced =
+    <T>(kind: ProbePosition['test'], test: (w: World) => T) =>
+    (w: World): T => {
+      try {
+        return test(w);
+      } catch (err) {
+        const fault = ruleFaultOf(err);
+        if (fault !== null && log === null) {
+          log = { test: kind, later: 0, events: [] };
+          try {
+            test(w);
+          } catch {
+            // The same fault again (the rules are pure): the log holds the steps to it.
+            markProbe(fault, log);
+          } finally {
+            log = null;
+          }
+        }
+        throw err;
+      }
+    };
+
+  /**
    * Quiet: every engine is idle, and no engine starting a pass now (on any
    * live file or READY record, with the broker giving its steady answer)
    * would change anything durable or POST anything: retrying forever is not
    * quiet. Decided by stepping the statechart itself.
    */
-  const quiescent = (w: World): boolean => {
+  const quiescent = traced('quiet', (w: World): boolean => {
     // Plain loops here and in quietAt, not `some`, `flatMap` and `filter` with closures: the liveness phase asks at every step.
     for (let i = 0; i < w.engines.length; i++) if (w.engines[i].state !== 'idle') return false;
     // Listed once for both questions below (the liveness phase asks at every step).
@@ -126,8 +173,8 @@ export function outboxSystem(
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
     if (!quietAt(w, now)) return false;
-    return !timed || quietAt(later(w, FUTURE_TICKS));
-  };
+    return !timed || quietAt(ahead(w));
+  });
 
   /**
    * No engine starting a pass in `w` now would change anything durable or
@@ -156,7 +203,9 @@ export function outboxSystem(
       }
     }
     for (const start of starts) {
-      const ended = endPass(step(w, start).state, pid);
+      // Each pass starts from `w`: the log holds the one being walked.
+      if (log !== null) log.events.length = 0;
+      const ended = endPass(probeStep(w, start).state, pid);
       if (ended === null) return false;
       if (sameDurable(ended, w)) continue;
       if (!sameDurableValue(ended, w)) return false;
@@ -175,7 +224,7 @@ export function outboxSystem(
     for (let i = 0; i < 32; i++) {
       const p = cur.engines.find((x) => x.pid === pid);
       if (p === undefined || p.state === 'idle') break;
-      const out = step(cur, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
+      const out = probeStep(cur, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
       if (out.tags.includes('layer:post')) return null;
       cur = out.state;
     }
@@ -187,7 +236,7 @@ export function outboxSystem(
    * passes POSTs or changes anything durable; null otherwise
    * (`TransitionSystem.settle`).
    */
-  const settle = (w: World): World | null => {
+  const settle = traced('settle', (w: World): World | null => {
     let cur = w;
     for (const busy of w.engines) {
       if (busy.state === 'idle') continue;
@@ -197,7 +246,7 @@ export function outboxSystem(
       cur = next;
     }
     return cur;
-  };
+  });
 
   /**
    * Quiet now (every engine idle, no pass would act at the clock's present
@@ -207,10 +256,10 @@ export function outboxSystem(
    * that such a world's liveness is left to the worlds with a clock
    * (docs/rules.md, 'Time').
    */
-  const waitsForTime = (w: World): boolean => {
+  const waitsForTime = traced('quiet', (w: World): boolean => {
     if (w.engines.length === 0 || w.engines.some((p) => p.state !== 'idle') || !quietAt(w)) return false;
-    return timed ? !quiescent(w) : !quietAt(later(w, FUTURE_TICKS));
-  };
+    return timed ? !quiescent(w) : !quietAt(ahead(w));
+  });
 
   // Under stable identities an engine comes back under the name of one that is gone, at healing too (events/process.ts).
   const stable = stableIdsIn(options);

@@ -191,6 +191,11 @@ export function later(w: World, ticks: number): World {
   return next;
 }
 
+/** Among `events`, one step that moves the clock to `to` at once (a tick, or a long wait), if there is one. */
+export function clockStepTo(events: readonly WorldEvent[], to: number): WorldEvent | undefined {
+  return events.find((e) => (e.kind === 'tick' || e.kind === 'long-wait') && e.to === to);
+}
+
 /**
  * The tick at which a claim taken now expires, or undefined in a world
  * without leases (its claims never expire; lease 0 or no clock).
