@@ -65,11 +65,20 @@ export function smallWorldViolationLines(r: SmallWorldsReport): string[] {
   return lines;
 }
 
+/** How many worlds were searched without the symmetry reduction asked for, per reason. */
+function symmetryOffCounts(worlds: readonly SmallWorldResult[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const w of worlds) if (w.symmetryOff !== undefined) counts.set(w.symmetryOff, (counts.get(w.symmetryOff) ?? 0) + 1);
+  return counts;
+}
+
 /** The table of worlds. */
 export function renderSmallWorlds(r: SmallWorldsReport): string[] {
   const lines = [`Small worlds explored completely (${r.worlds.length} worlds, ${n(r.states)} states, ${r.seconds.toFixed(1)} s):`];
   const width = Math.max(...r.worlds.map((w) => w.name.length), 10);
   for (const w of r.worlds) lines.push(`  ${w.name.padEnd(width)} ${n(w.states).padStart(10)} states  ${w.seconds.toFixed(1).padStart(5)} s  ${verdict(w)}`);
+  // A suite of more states than the same worlds under another rule set: say why, once per reason.
+  for (const [why, count] of symmetryOffCounts(r.worlds)) lines.push(`  symmetry off in ${count === r.worlds.length ? `every world` : `${count} of the ${r.worlds.length} worlds`}: ${terminalText(why)}; every state stored`);
   // Only a clean suite claims anything of every world: once one is violated the verdict is a
   // finding, and a world left unsearched (--stop-on-first ends the suite there) is a plain note.
   const violated = r.worlds.some((w) => w.violations.length > 0);

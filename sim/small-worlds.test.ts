@@ -77,6 +77,8 @@ describe('a violation in a small world', () => {
     expect(r.name).toBe('skew');
     expect(r.violations.map((v) => v.property)).toEqual(['parked-stays-parked']);
     expect(r.stoppedBy).toBe('violation');
+    // Stamping who.pid turns the symmetry reduction off, and the world's result says why (check --json, the suite's table).
+    expect(r.symmetryOff).toMatch(/reads an engine's pid \(who\.pid/);
     const replay = await run('replay', r.violations[0].path, '--rules', 'properties/rule-api/stamp-version.ts', '--old-rules', 'properties/rule-api/stamp-version-old.ts');
     expect(replay.err).toEqual([]);
     expect(replay.code).toBe(0);
@@ -194,6 +196,13 @@ describe('the summary', () => {
     const text = renderSmallWorlds(smallWorldsReport([waited, world('broker key', false)], 1, 2));
     expect(text[1]).toMatch(/ {2}complete, no violation; liveness not judged at 63 quiet states waiting for a time this world does not reach$/);
     expect(text[2]).toMatch(/ {2}complete, no violation$/);
+  });
+  it('says, once per reason, in how many worlds the symmetry reduction asked for was off', () => {
+    const pids = 'the rule set reads an engine\'s pid';
+    const text = renderSmallWorlds(smallWorldsReport([{ ...world('default', false), symmetryOff: pids }, { ...world('broker key', false), symmetryOff: pids }, world('broker none', false)], 1, 3));
+    expect(text).toContain(`  symmetry off in 2 of the 3 worlds: ${pids}; every state stored`);
+    expect(renderSmallWorlds(smallWorldsReport([{ ...world('default', false), symmetryOff: pids }], 1, 1))).toContain(`  symmetry off in every world: ${pids}; every state stored`);
+    expect(renderSmallWorlds(smallWorldsReport([world('default', false)], 1, 1)).some((l) => l.includes('symmetry'))).toBe(false);
   });
   it('a world cut short beside a violated one is a note, not a warning that the suite proves nothing (--stop-on-first)', () => {
     const cut = { ...world('big', false), complete: false, stoppedBy: 'interrupted' };

@@ -211,6 +211,8 @@ export interface SmallWorldResult {
   seconds: number;
   /** States were stored one per class equal up to renaming pids (false: `--no-symmetry`, or a rule set that reads pids). */
   symmetry: boolean;
+  /** Why the world was searched without symmetry reduction though it was asked for (a rule set that reads pids, stable identities); absent otherwise. */
+  symmetryOff?: string;
   violations: SmallWorldViolation[];
   /**
    * Quiet states whose liveness the search left unjudged: they wait for a
@@ -275,7 +277,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
     const w = writeCounterexample(run.outDir, tracePair, steppers, 0, c.options, c.events, v.violation.property, 'check small world', BOUNDS_DEFAULT.healStepsMax, false);
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
   });
-  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, violations, ...(r.waitingUnjudged > 0 ? { waitingUnjudged: r.waitingUnjudged } : {}) };
+  return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, ...(r.symmetryOff !== null ? { symmetryOff: r.symmetryOff } : {}), violations, ...(r.waitingUnjudged > 0 ? { waitingUnjudged: r.waitingUnjudged } : {}) };
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */
