@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrace } from '../../traces/read.ts';
 import { writeTrace } from '../trace-format.ts';
-import { recheckVerdict } from './recheck-command.ts';
+import { recheckTable, recheckVerdict } from './recheck-command.ts';
 import { runCli as run } from './test-cli.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
@@ -121,5 +121,14 @@ describe('recheckVerdict', () => {
     expect(recheckVerdict('p', null)).toBe('no longer violates');
     expect(recheckVerdict(null, 'q')).toBe('newly violates');
     expect(recheckVerdict(null, null)).toBe('violates nothing');
+  });
+});
+
+describe('recheckTable', () => {
+  it('keeps two spaces between columns whatever the length of the recorded rule set and property', () => {
+    const row = { trace: '430c3316a758', recordedRules: 'g04-tombstone-reopens-new-body', recordedProperty: 'no-phantom-delivery', verdict: 'no longer violates' as const, property: null, departedAt: 11, departedLabel: 'e1 scan a' };
+    const [head, line] = recheckTable([row]);
+    expect(line).toMatch(/^430c3316a758 {2}g04-tombstone-reopens-new-body: no-phantom-delivery {2}no longer violates {2,}step 11 \(e1 scan a\)$/);
+    expect(head.indexOf('verdict')).toBe(line.indexOf('no longer violates'));
   });
 });

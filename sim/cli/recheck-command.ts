@@ -99,14 +99,34 @@ export async function recheckCommand(dir: string, flags: RecheckFlags, io: Io): 
     io.out(JSON.stringify({ rules: rules.name, rows }));
     return violates ? 1 : 0;
   }
-  const verdicts = rows.map((r) => verdictText(r.verdict, r.recordedProperty, r.property));
-  const verdictWidth = Math.max(40, ...verdicts.map((v) => terminalText(v).length + 2));
   io.out(`outbox-sim recheck ${terminalText(dir)} under ${terminalText(rules.name)}: ${countNoun(rows.length, 'trace')}`);
-  io.out(`${'trace'.padEnd(14)}${'recorded'.padEnd(50)}${'verdict'.padEnd(verdictWidth)}departs at`);
-  rows.forEach((r, i) => {
-    io.out(
-      `${r.trace.padEnd(14)}${terminalText(`${r.recordedRules}: ${r.recordedProperty ?? 'no violation'}`).padEnd(50)}${terminalText(verdicts[i]).padEnd(verdictWidth)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${terminalText(r.departedLabel ?? '?')})`}`,
-    );
-  });
+  for (const line of recheckTable(rows)) io.out(line);
   return violates ? 1 : 0;
+}
+
+/** What {@link recheckTable} prints of a re-run trace. */
+export interface RecheckRow {
+  trace: string;
+  recordedRules: string;
+  recordedProperty: string | null;
+  verdict: RecheckVerdict;
+  property: string | null;
+  departedAt: number | null;
+  departedLabel: string | null;
+}
+
+/** The table of re-run traces: a header, then one row per trace, each column as wide as its widest cell and two spaces. */
+export function recheckTable(rows: readonly RecheckRow[]): string[] {
+  const verdicts = rows.map((r) => terminalText(verdictText(r.verdict, r.recordedProperty, r.property)));
+  const verdictWidth = Math.max(40, ...verdicts.map((v) => v.length + 2));
+  // As wide as the longest recorded cell: a long rule set and property name ran into the verdict.
+  const recorded = rows.map((r) => terminalText(`${r.recordedRules}: ${r.recordedProperty ?? 'no violation'}`));
+  const recordedWidth = Math.max(50, ...recorded.map((c) => c.length + 2));
+  return [
+    `${'trace'.padEnd(14)}${'recorded'.padEnd(recordedWidth)}${'verdict'.padEnd(verdictWidth)}departs at`,
+    ...rows.map(
+      (r, i) =>
+        `${r.trace.padEnd(14)}${recorded[i].padEnd(recordedWidth)}${verdicts[i].padEnd(verdictWidth)}${r.departedAt === null ? 'follows the recording' : `step ${r.departedAt} (${terminalText(r.departedLabel ?? '?')})`}`,
+    ),
+  ];
 }

@@ -42,7 +42,7 @@ function storeTable(trace: Trace): string[] {
   const states = statesOf(trace);
   const rows: string[] = [];
   trace.steps.forEach((s, i) => {
-    const notes = changeNotes(states[i], states[i + 1], s.change).filter((n) => isDurable(n.area));
+    const notes = changeNotes(states[i], states[i + 1], s.change, s.tags, trace.header.oldRules !== null).filter((n) => isDurable(n.area));
     if (notes.length === 0) return;
     const cell = (a: Area) => mdText(notes.filter((n) => n.area === a).map((n) => n.text).join('; ')) || ' ';
     const mark = s.n === trace.header.violation?.step ? ' **(violation)**' : '';

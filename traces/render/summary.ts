@@ -6,6 +6,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import { countedKinds } from '../../sim/outbox/events/table.ts';
+import { brokerReplyOf } from '../../sim/outbox/events/engine-step.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
@@ -55,22 +56,26 @@ function added<T extends ResultFile>(before: T[], after: T[]): T[] {
   });
 }
 
-function engineNotes(before: EngineProc[], after: EngineProc[]): ChangeNote[] {
+/** The engines started, gone or moved on; an engine started is said to run the new or the old rules only in a world of both (`skewed`): elsewhere "new rules" read as an upgrade. */
+function engineNotes(before: EngineProc[], after: EngineProc[], skewed: boolean): ChangeNote[] {
   const notes: ChangeNote[] = [];
   const old = new Map(before.map((e) => [e.pid, e]));
   const now = new Set(after.map((e) => e.pid));
   for (const e of before) if (!now.has(e.pid)) notes.push({ area: 'engines', text: `e${e.pid} gone` });
   for (const e of after) {
     const o = old.get(e.pid);
-    if (o === undefined) notes.push({ area: 'engines', text: `e${e.pid} started (${e.version} rules)` });
+    if (o === undefined) notes.push({ area: 'engines', text: skewed ? `e${e.pid} started (${e.version} rules)` : `e${e.pid} started` });
     else if (o.state !== e.state) notes.push({ area: 'engines', text: `e${e.pid} -> ${e.state}` });
   }
   return notes;
 }
 
-/** What one step changed, in words; `before` and `after` are the states around it. */
-export function changeNotes(before: TraceState, after: TraceState, change: StateChange): ChangeNote[] {
+/** What one step changed, in words; `before` and `after` are the states around it, `tags` the step's, `skewed` whether the world runs old rules beside the new. */
+export function changeNotes(before: TraceState, after: TraceState, change: StateChange, tags: readonly string[] = [], skewed = true): ChangeNote[] {
   const notes: ChangeNote[] = [];
+  // An accepted POST's reply is the broker's own: a duplicate answered 409 shows here, not in the answer's name.
+  const reply = brokerReplyOf(tags);
+  if (reply !== null) notes.push({ area: 'broker', text: `the broker replies ${reply}` });
   for (const field of Object.keys(change).sort()) {
     if (QUIET_FIELDS.has(field)) continue;
     switch (field) {
@@ -115,7 +120,7 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
         break;
       }
       case 'engines':
-        notes.push(...engineNotes(listOf<EngineProc>(before.engines), listOf<EngineProc>(after.engines)));
+        notes.push(...engineNotes(listOf<EngineProc>(before.engines), listOf<EngineProc>(after.engines), skewed));
         break;
       case 'parkedAttempts':
         notes.push({ area: 'other', text: `attempt on a parked item (${listOf<string>(after.parkedAttempts).join(', ')})` });

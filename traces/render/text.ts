@@ -23,7 +23,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
   const states = statesOf(trace);
   const violationStep = trace.header.violation?.step ?? null;
   const rows = trace.steps.map((s, i) => {
-    const notes = changeNotes(states[i], states[i + 1], s.change).map((n) => n.text);
+    const notes = changeNotes(states[i], states[i + 1], s.change, s.tags, trace.header.oldRules !== null).map((n) => n.text);
     const mark = s.n === violationStep ? `  <- ${trace.header.violation?.property ?? ''}` : '';
     return [String(s.n), s.phase, s.group, s.label, `${notes.join('; ') || '-'}${mark}`].map(printable);
   });

@@ -126,6 +126,14 @@ const STATUS = family('status:');
 const QUARANTINE = family('quarantine:');
 const ANSWER = family('answer:');
 const READ = family('read:');
+/** The broker's own reply to an accepted POST when it is not `ok` (a duplicate answered 409 under `id-409`): the answer's name does not say it. */
+const REPLY = family('reply:');
+
+/** The broker's own reply other than `ok` a step's tags record (see {@link REPLY}), or null. */
+export function brokerReplyOf(tags: readonly string[]): string | null {
+  for (const t of tags) if (t.startsWith(REPLY.prefix)) return t.slice(REPLY.prefix.length);
+  return null;
+}
 function tagOf(f: TagFamily, word: string): string {
   let tag = f.byWord.get(word);
   if (tag === undefined) f.byWord.set(word, (tag = f.prefix + word));
@@ -152,6 +160,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     if (answer.received && envelope !== null) received = brokerReceives(ctx.options.broker, w, envelope);
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? received?.acceptance.reply ?? 'ok';
+    if (answer.reply === null && reply !== 'ok') tags.push(tagOf(REPLY, reply));
   }
   const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(tagOf(READ, event.read.kind));

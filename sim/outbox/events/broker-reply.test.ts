@@ -1,0 +1,29 @@
+/**
+ * An accepted POST gets the broker's own reply: `ok`, or `conflict-409` for
+ * a duplicate under `id-409`. The answer's name (`accept`) does not say
+ * which, so a step answered other than `ok` carries the reply as a tag, and
+ * a trace shows it (traces/render/summary.test.ts): a reviewer read "POST -> accept" followed by a park for
+ * a permanent refusal.
+ */
+import { describe, expect, it } from 'vitest';
+import { failClosed } from '../../../model/catalog/index.ts';
+import { steppersFor } from '../../check.ts';
+import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
+import { outboxSystem } from '../outbox-system.ts';
+import { walkLabelled, takeLabelled } from '../test-labels.ts';
+import { brokerReplyOf } from './engine-step.ts';
+
+const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, broker: 'id-409' }), { rules: failClosed }, steppersFor(failClosed, null));
+// The first POST is stored but its reply lost; the retry is a duplicate of the id.
+const retried = walkLabelled(system, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend', 'e1 POST -> lost-reply', 'e1 completing', 'e1 releasing', 'e1 disposing', 'e1 scan a', 'e1 claiming', 'e1 preSend']);
+
+describe("the broker's own reply", () => {
+  it('is tagged on an accepted duplicate under id-409 (traces/render says it in the step\'s notes)', () => {
+    const out = takeLabelled(system, retried, 'e1 POST -> accept');
+    expect(brokerReplyOf(out.tags)).toBe('conflict-409');
+  });
+  it('is not tagged when it is ok', () => {
+    const first = takeLabelled(system, walkLabelled(system, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend']), 'e1 POST -> accept');
+    expect(brokerReplyOf(first.tags)).toBeNull();
+  });
+});
