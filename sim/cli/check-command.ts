@@ -484,7 +484,7 @@ function suiteSearch(pair: RulesPair, worlds: readonly SmallWorld[], outDir: str
       ...(claim ? { claim } : {}),
     };
     const tracePair = w.sizes.skew ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
-    return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"` });
+    return faultTraced(() => exploreSmallWorld(pair, steppers, w, i, run), { pair: tracePair, steppers, options: exploreOptions(w.sizes), outDir, origin: `check small world "${w.name}"`, world: w.name });
   };
   const announce = (r: SmallWorldResult): void => {
     if (!how.announce) return;

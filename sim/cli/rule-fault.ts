@@ -60,6 +60,8 @@ export interface SearchContext {
   options: WorldOptions;
   outDir: string;
   origin: string;
+  /** The small world searched (check's suite), named on the line: its trace's header is not the first place a reader looks. */
+  world?: string;
 }
 
 /** Runs a search; a broken decision ends it as a one-line error with a trace of the path to the state being expanded. */
@@ -78,7 +80,7 @@ export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
       // The fault is the news: without its trace if that cannot be written.
       trace = null;
     }
-    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}, expanding a state${pastNote(at.events)}${probeNote(probe)}${traceNote(trace, 'to it')}`);
+    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}${ctx.world === undefined ? '' : ` of small world "${ctx.world}"`}, expanding a state${pastNote(at.events)}${probeNote(probe)}${traceNote(trace, 'to it')}`);
   }
 }
 
