@@ -96,6 +96,15 @@ describe('the long life line', () => {
   });
 });
 
+describe('the runs ended line', () => {
+  it('says how many runs broke a property only once a cycle was sent round again (RESULT counts them with the rest)', () => {
+    expect(text.join('\n')).toMatch(/^Runs ended: [^;]*$/m);
+    const base = report.longLife ?? { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } };
+    const later = renderReport({ ...report, longLife: { ...base, ends: { violation: 2 }, deep: { ...base.deep, ends: { violation: 1 } } } });
+    expect(later.join('\n')).toMatch(/^Runs ended: .*; 3 more broke a property once a cycle of theirs was sent round again \(long life and deep cycles, above\)$/m);
+  });
+});
+
 describe('a clean result', () => {
   it('says what it covers, the decisions asked among it, and where what the world cannot produce is listed', () => {
     const at = text.indexOf('RESULT: no property violated');

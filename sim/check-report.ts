@@ -368,7 +368,10 @@ export function renderReport(r: CheckReport): string[] {
   lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
-  lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}`);
+  // A run that ended quiet may still count as violating (RESULT's runs): its cycles sent round again broke a property.
+  const later = r.longLife === null ? 0 : (r.longLife.ends.violation ?? 0) + (r.longLife.deep.ends.violation ?? 0);
+  const afterwards = later === 0 ? '' : `; ${n(later)} more broke a property once a cycle of theirs was sent round again (long life and deep cycles, above)`;
+  lines.push(`Runs ended: ${Object.entries(r.ends).map(([k, v]) => `${k} ${n(v)}`).join(', ')}${afterwards}`);
   if ((r.ends.waiting ?? 0) > 0) lines.push(...WAITING_EXPLAINED);
   return lines;
 }
