@@ -66,6 +66,15 @@ describe('the suite', () => {
     expect(new Set(worlds.map((w) => JSON.stringify(w.sizes))).size).toBe(worlds.length);
     expect(worlds.length).toBeLessThan(smallWorlds(false).length);
   });
+  it('a world whose own setting or broker a flag changes says so in its name; the others keep theirs', () => {
+    const clockless = smallWorlds(false, { broker: null, settings: { ticks: 0 } }).map((w) => w.name);
+    expect(clockless).toContain('1 body, no crash, clock to tick 2, lease 1, long waits, but no clock (as the command line gave)');
+    expect(clockless).toContain('default');
+    const keyed = smallWorlds(false, { broker: 'id-ok' }).map((w) => w.name);
+    expect(keyed).toContain('1 engine, attempts 3, crashes 2, broker key, but broker id-ok (as the command line gave)');
+    // The world "broker id-409" is then the default world, searched once under that name.
+    expect(keyed.some((n) => n.startsWith('broker id-409'))).toBe(false);
+  });
 });
 
 describe('a violation in a small world', () => {

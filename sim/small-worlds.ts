@@ -15,6 +15,7 @@ import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './outbox/ex
 import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
 import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
+import { SETTINGS } from './outbox/events/table.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 
 /** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
@@ -173,7 +174,7 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null })
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
     return {
-      name,
+      name: givenName(name, over, fixed),
       sizes: {
         ...EXPLORE_DEFAULTS,
         ...over,
@@ -193,6 +194,24 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null })
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * A suite world's name, with what the command's flags changed of the very
+ * settings the name states: `--ticks 0` turns the clock world's clock off,
+ * and a report naming it "clock to tick 2" (371 states, clean, where the
+ * world as named is violated) misled a reader into trusting a world that
+ * was not searched.
+ */
+function givenName(name: string, over: Over, fixed: SuiteFixed): string {
+  const given: string[] = [];
+  if (fixed.broker !== null && over.broker !== undefined && over.broker !== fixed.broker) given.push(`broker ${fixed.broker}`);
+  for (const s of SETTINGS) {
+    const own = over.settings?.[s.name];
+    const flag = fixed.settings?.[s.name];
+    if (own !== undefined && flag !== undefined && flag !== own) given.push(s.banner(flag));
+  }
+  return given.length === 0 ? name : `${name}, but ${given.join(', ')} (as the command line gave)`;
 }
 
 /** A violation a suite world holds, its shortest trace written. */
