@@ -15,6 +15,7 @@ describe('changeNotes', () => {
     const s = state([engine(1, 'new')]);
     expect(changeNotes(s, s, {}, ['answer:accept', 'reply:conflict-409']).map((n) => n.text)).toEqual(['the broker replies conflict-409']);
     expect(changeNotes(s, s, {}, ['answer:accept'])).toEqual([]);
+    expect(changeNotes(s, s, {}, ['answer:accept', 'broker:dropped']).map((n) => n.text)).toEqual(['the broker drops it: it holds this id, or this key, already']);
   });
   it('names the rules an engine started with only in a world of old and new rules', () => {
     const before = state([engine(1, 'old')]);

@@ -7,6 +7,7 @@ import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import { countedKinds } from '../../sim/outbox/events/table.ts';
 import { brokerReplyOf } from '../../sim/outbox/events/engine-step.ts';
+import { DROPPED_TAG } from '../../sim/outbox/events/broker-keys.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
@@ -76,6 +77,7 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
   // An accepted POST's reply is the broker's own: a duplicate answered 409 shows here, not in the answer's name.
   const reply = brokerReplyOf(tags);
   if (reply !== null) notes.push({ area: 'broker', text: `the broker replies ${reply}` });
+  if (tags.includes(DROPPED_TAG)) notes.push({ area: 'broker', text: 'the broker drops it: it holds this id, or this key, already' });
   for (const field of Object.keys(change).sort()) {
     if (QUIET_FIELDS.has(field)) continue;
     switch (field) {

@@ -24,6 +24,20 @@ export interface BrokerReceipt {
  * with the keys it knows across ids, its holding noted when the store is a
  * second effect (rekeyed.ts).
  */
+/**
+ * The tag of a step in which the broker received a POST and kept what it
+ * held (a duplicate of the id, or a key it knows): nothing changes, so the
+ * trace would otherwise show nothing of why the body is not there.
+ */
+export const DROPPED_TAG = 'broker:dropped';
+
+/** The tags a received POST gives its step: stored, a duplicate effect, or dropped. */
+export function receiptTags(received: BrokerReceipt, tags: string[]): void {
+  if (received.acceptance.stored) tags.push('layer:stored');
+  else tags.push(DROPPED_TAG);
+  if (received.duplicate) tags.push('layer:duplicate');
+}
+
 export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope): BrokerReceipt {
   const held = w.broker[envelope.id] ?? null;
   const acceptance = brokerAccept(mode, held, envelope, keyKnownElsewhere(mode, w, envelope.id, envelope.key));

@@ -12,6 +12,7 @@ import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { walkLabelled, takeLabelled } from '../test-labels.ts';
 import { brokerReplyOf } from './engine-step.ts';
+import { DROPPED_TAG } from './broker-keys.ts';
 
 const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, broker: 'id-409' }), { rules: failClosed }, steppersFor(failClosed, null));
 // The first POST is stored but its reply lost; the retry is a duplicate of the id.
@@ -21,9 +22,12 @@ describe("the broker's own reply", () => {
   it('is tagged on an accepted duplicate under id-409 (traces/render says it in the step\'s notes)', () => {
     const out = takeLabelled(system, retried, 'e1 POST -> accept');
     expect(brokerReplyOf(out.tags)).toBe('conflict-409');
+    // The broker kept the body it held: the step says it dropped this one.
+    expect(out.tags).toContain(DROPPED_TAG);
   });
   it('is not tagged when it is ok', () => {
     const first = takeLabelled(system, walkLabelled(system, ['produce a', 'e1 scan a', 'e1 claiming', 'e1 preSend']), 'e1 POST -> accept');
     expect(brokerReplyOf(first.tags)).toBeNull();
+    expect(first.tags).not.toContain(DROPPED_TAG);
   });
 });

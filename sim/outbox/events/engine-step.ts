@@ -4,7 +4,7 @@
  * broker reply), step the lifecycle statechart, and apply the durable effects
  * it emits. Engine behaviour comes only from the statechart.
  */
-import { brokerReceives, type BrokerReceipt } from './broker-keys.ts';
+import { brokerReceives, receiptTags, type BrokerReceipt } from './broker-keys.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -179,8 +179,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     }
   }
   if (posted && received !== null && envelope !== null) {
-    if (received.acceptance.stored) tags.push('layer:stored');
-    if (received.duplicate) tags.push('layer:duplicate');
+    receiptTags(received, tags);
     if (received.holding !== null) next.broker = withEntry(w.broker, envelope.id, received.holding);
   }
   if (answer?.crash !== undefined) {

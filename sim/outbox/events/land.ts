@@ -13,7 +13,7 @@
  * delivers what it carries, so the world is quiet only once nothing is in
  * transit (`bySelf`).
  */
-import { brokerReceives } from './broker-keys.ts';
+import { brokerReceives, receiptTags } from './broker-keys.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
@@ -153,8 +153,7 @@ function landApply(w: World, e: Land, ctx: WorldContext, tags: string[]): World 
   const post = list[e.index];
   const received = brokerReceives(ctx.options.broker, w, { id: post.id, body: post.body, key: post.key });
   tags.push('fault:land');
-  if (received.acceptance.stored) tags.push('layer:stored');
-  if (received.duplicate) tags.push('layer:duplicate');
+  receiptTags(received, tags);
   const broker = received.holding !== null ? { ...w.broker, [post.id]: received.holding } : w.broker;
   return withInTransit(withChanges(w, { broker }), list.filter((_, i) => i !== e.index));
 }
