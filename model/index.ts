@@ -2,12 +2,12 @@
  * The public API for rule authors: `import { failClosed, extendRules } from 'outbox-sim'`.
  */
 export { extendRules, ruleSetProblem } from './rules.ts';
-export type { Admission, AdmitView, DecisionView, Disposal, DisposeView, EngineLimits, RuleDecisions, RuleSet } from './rules.ts';
+export type { Admission, AdmitView, DecisionView, Disposal, DisposeView, EngineLimits, OperatorAction, OperatorWho, RequeueView, RuleDecisions, RuleSet, SelectView, Who } from './rules.ts';
 export { FENCED_WRITES } from './time.ts';
 export type { FencedWrite, TimeView } from './time.ts';
 export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
 export { admitFreshCycleWhen } from './catalog/fresh-cycle-when.ts';
-export { digestOf, freshRecord, SCHEMA_CURRENT } from './record.ts';
+export { digestOf, freshRecord, freshRecordOf, SCHEMA_CURRENT } from './record.ts';
 export { BASE_FIELDS, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT } from './schema.ts';
 export type { FieldDecl, FieldType, RecordSchema, StoredRecord, UnknownFields } from './schema.ts';
 export type * from './types.ts';

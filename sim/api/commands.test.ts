@@ -4,12 +4,12 @@
  * values, and the vitest helper fails with the violation's summary, trace
  * path and replay command.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { check, compare, diff, explore, replay, UsageError } from './commands.ts';
-import { expectHolds, outboxMatchers } from './vitest.ts';
+import { expectHolds, failuresOf, outboxMatchers } from './vitest.ts';
 import { runCli } from '../cli/test-cli.ts';
 import corruptAsAbsent from '../../properties/mutants/corrupt-as-absent.ts';
 import { failClosed } from '../../model/index.ts';
@@ -79,6 +79,8 @@ describe('library API', () => {
     expect(await replay({ trace: v.path, under: 'properties/mutants/corrupt-as-absent.ts' })).toMatchObject({ trace: v.trace, verdict: 'still violates', property: v.property, departedAt: null });
     expect(await replay({ trace: v.path, under: corruptAsAbsent })).toMatchObject({ verdict: 'still violates', departedAt: null });
     expect(await replay({ trace: v.path, under: failClosed })).toMatchObject({ verdict: 'no longer violates' });
+    // A value where the recorded rule file goes: one clear refusal, not a TypeError from inside.
+    await expect(replay({ trace: v.path, rules: corruptAsAbsent as unknown as string })).rejects.toThrow(/^replay: rules is the path of the rule file the trace was recorded with; .* pass it as under$/);
     // No file to replay it exactly with: the refusal says what replays it.
     await expect(replay({ trace: v.path })).rejects.toThrow(
       /^the trace was recorded from the rule set mutant-corrupt-as-absent given as a value, not from a file, so it cannot be replayed exactly: pass under with that rule set, /,
@@ -116,6 +118,10 @@ export default extendRules(failClosed, { name: 'counted', summary: '${summary}' 
   it('compare and diff resolve to their JSON', async () => {
     const table = await compare({ rules: ['fail-closed', corruptAsAbsent], seeds: 30, maxStates: 2000, out: join(dir, 'compare') });
     expect(new Set(table.rows.map((r) => r.rules))).toEqual(new Set(['fail-closed', 'mutant-corrupt-as-absent']));
+    // A violated row's failure names the trace's file, not its id.
+    const failed = failuresOf(table);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(f.path !== null && existsSync(f.path) && f.path.endsWith('.trace.jsonl')).toBe(true);
     const d = await diff({ old: 'fail-closed', new: 'fresh-cycle', maxStates: 200_000, out: join(dir, 'diff') });
     expect(d.differ).toBe(true);
     if (d.differ) expect(d.old.rules).toBe('fail-closed');

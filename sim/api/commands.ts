@@ -10,7 +10,9 @@
  * Differences from the command line: nothing is printed; no signal handler
  * is installed (a library leaves the process's signals alone); a user's rule
  * file is loaded in this thread, without the watchdog the command line puts
- * around it (a test runner's own timeout stands in for it).
+ * around it (a test runner's own timeout stands in for it); a decision that
+ * ends the process from inside its call ends it with exit code 2 and one
+ * line, as on the command line (exit-guard.ts).
  */
 import type { CheckOptions, CompareOptions, DiffOptions, ExploreOptions, ReplayOptions, RulesInput, WorldSizeOptions } from './options.ts';
 import { checkedOptions } from './option-keys.ts';
@@ -23,12 +25,13 @@ import { runReplay, type ReplayResult } from '../cli/replay-command.ts';
 import type { Io } from '../cli/io.ts';
 import { isValueSpec, specOfValue } from '../rule-values.ts';
 import { UsageError } from '../usage-error.ts';
+import { exitGuarded } from './exit-guard.ts';
 import { findPackage } from '../package-version.ts';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export type { CheckResult, ExploreResult, CompareResult, DiffResult, ReplayResult };
-export type { CheckReport, ReportedViolation, Layers } from '../check-report.ts';
+export type { CheckReport, ReportedViolation, Layers, UpgradeNote } from '../check-report.ts';
 export type { InterruptedRun, StoppedRun } from '../cli/check-command.ts';
 export type { SmallWorldsReport } from '../small-worlds-report.ts';
 export type { SmallWorldResult, SmallWorldViolation } from '../small-worlds.ts';
@@ -111,7 +114,7 @@ export async function check(given?: CheckOptions): Promise<CheckResult> {
   if ((options.workers ?? 1) > 1 && (isValueSpec(flags.rules) || isValueSpec(flags.oldRules))) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await runCheck(flags, await silentIo())).result;
+  return (await exitGuarded(async () => runCheck(flags, await silentIo()))).result;
 }
 
 /** `outbox-sim explore`: exhaustive search of one bounded world; resolves to what `explore --json` prints. */
@@ -133,13 +136,18 @@ export async function explore(given?: ExploreOptions): Promise<ExploreResult> {
     out: options.out,
     json: true,
   };
-  return (await runExplore(flags, await silentIo())).result;
+  return (await exitGuarded(async () => runExplore(flags, await silentIo()))).result;
 }
 
 /** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
 export async function replay(given: ReplayOptions): Promise<ReplayResult> {
   const options = checkedOptions<ReplayOptions>('replay', given);
-  return (await runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo())).result;
+  // The recorded rules are a file, pinned by its content hash: a value cannot be checked against it (JavaScript callers passed one and met a TypeError).
+  for (const key of ['rules', 'oldRules'] as const) {
+    const v: unknown = options[key];
+    if (v !== undefined && typeof v !== 'string') throw new UsageError(`replay: ${key} is the path of the rule file the trace was recorded with; to re-run the trace's world under a rule set given as a value, pass it as under`);
+  }
+  return (await exitGuarded(async () => runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo()))).result;
 }
 
 /** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */
@@ -150,11 +158,11 @@ export async function compare(given: CompareOptions): Promise<CompareResult> {
   if ((options.workers ?? 1) > 1 && specs.some(isValueSpec)) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, await silentIo())).result;
+  return (await exitGuarded(async () => runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, await silentIo()))).result;
 }
 
 /** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
 export async function diff(given: DiffOptions): Promise<DiffResult> {
   const options = checkedOptions<DiffOptions>('diff', given);
-  return (await runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, await silentIo())).result;
+  return (await exitGuarded(async () => runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, await silentIo()))).result;
 }

@@ -60,7 +60,7 @@ export interface CheckOptions extends WorldSettingOptions {
   stopOnFirst?: boolean;
   /** Where counterexample traces are written (default `traces/found`). */
   out?: string;
-  /** Worker threads (default 1); a rule set given as a value runs on one. */
+  /** Worker threads (default: as the command line chooses, one per core, fewer on a loaded machine, one for a rule set given as a value, which runs on one only). */
   workers?: number;
   /** Only shard `index` (1-based) of `count` of the seeds; the shard file is written to `shardOut`. */
   shard?: { index: number; count: number };

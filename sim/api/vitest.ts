@@ -54,7 +54,7 @@ export function failuresOf(result: CheckedResult): FailureLine[] {
   if ('rows' in result) {
     return result.rows
       .filter((r) => r.verdict === 'violated')
-      .map((r) => ({ summary: `${r.label}: ${r.property} violated (trace ${r.trace ?? '?'}, ${r.steps ?? '?'} steps)`, path: r.trace, replay: r.replay }));
+      .map((r) => ({ summary: `${r.label}: ${r.property} violated (trace ${r.trace ?? '?'}, ${r.steps ?? '?'} steps)`, path: r.path, replay: r.replay }));
   }
   if ('runs' in result) {
     // The small worlds' violations first (check explores them before its swarm): a check can fail on them alone.

@@ -35,6 +35,8 @@ export interface CompareRow {
   property: string;
   verdict: 'holds' | 'violated';
   trace: string | null;
+  /** The file of that trace (null when the property held). */
+  path: string | null;
   steps: number | null;
   runs: number;
   /** States the exhaustive search checked this property on; null for a property it did not check. */
@@ -136,6 +138,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
         property,
         verdict: w ? 'violated' : 'holds',
         trace: w?.trace.id ?? null,
+        path: w?.path ?? null,
         steps: w?.stepsAfter ?? null,
         runs: merged.runs,
         states: search.checked.includes(property) ? search.states : null,
