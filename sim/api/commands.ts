@@ -10,7 +10,8 @@
  * Differences from the command line: nothing is printed; no signal handler
  * is installed (a library leaves the process's signals alone); a user's rule
  * file is loaded in this thread, without the watchdog the command line puts
- * around it (a test runner's own timeout stands in for it); a decision that
+ * around it (a decision that never returns blocks this thread, and a test
+ * runner's timeout with it; README.md, 'Use it in your test suite'); a decision that
  * ends the process from inside its call ends it with exit code 2 and one
  * line, as on the command line (exit-guard.ts).
  */

@@ -75,7 +75,7 @@ export const COMMAND_LINE_ONLY: Readonly<Record<string, string>> = {
   quiet: 'a function prints nothing',
   verbose: 'a function prints nothing',
   watch: "a test suite reruns on save through its runner's watch mode",
-  decisionTimeout: "a rule file runs in the calling thread, without the watchdog; the test runner's timeout stands in for it",
+  decisionTimeout: 'a rule file runs in the calling thread, without the watchdog: a decision that never returns blocks it (run a rule file you do not trust through the command line)',
   format: 'compare resolves to the object --format json prints',
 };
 
@@ -113,7 +113,23 @@ export function checkedOptions<T extends object>(command: CommandName, options: 
   for (const [key, what] of required) {
     if ((options as Record<string, unknown>)[key] === undefined) throw new UsageError(`${command} needs ${key}: ${what}`);
   }
+  for (const [key, value] of Object.entries(options)) {
+    // A JavaScript caller's 'false' or 0 for a switch was read as not given: symmetry: 'false' searched with symmetry.
+    if (BOOLEAN_KEYS.has(key) && value !== undefined && typeof value !== 'boolean') throw new UsageError(`${command}: ${key} is true or false, not ${JSON.stringify(value)}`);
+  }
+  const shard: unknown = (options as Record<string, unknown>).shard;
+  if (shard !== undefined && !isShard(shard)) throw new UsageError(`${command}: shard is { index, count } (index from 1 to count), not ${JSON.stringify(shard)}: --shard 1/2 is shard: { index: 1, count: 2 }`);
   return options as T;
+}
+
+/** The options that are switches: true or false only. */
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set(['sameBodies', 'swarmOnly', 'smallWorldsOnly', 'symmetry', 'stopOnFirst', 'por', 'continue']);
+
+/** Whether `v` is a shard as the options type it: an object of two integers. */
+function isShard(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const { index, count } = v as { index?: unknown; count?: unknown };
+  return Number.isInteger(index) && Number.isInteger(count);
 }
 
 /** What a value that is not an options object is, in a few words. */

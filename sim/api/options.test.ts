@@ -110,6 +110,12 @@ describe('bad options: one line that says what to give', () => {
     expect(await usageError(untyped(check, 'fail-closed'))).toBe('check takes an options object (or none), not a string');
   });
 
+  it('a switch given other than true or false, and a shard given as the flag spells it, are refused', async () => {
+    expect(await usageError(untyped(explore, { symmetry: 'false' }))).toBe('explore: symmetry is true or false, not "false"');
+    expect(await usageError(untyped(check, { swarmOnly: 0 }))).toBe('check: swarmOnly is true or false, not 0');
+    expect(await usageError(untyped(check, { shard: '1/2' }))).toBe('check: shard is { index, count } (index from 1 to count), not "1/2": --shard 1/2 is shard: { index: 1, count: 2 }');
+  });
+
   it('a missing option that the command needs is named', async () => {
     expect(await usageError(untyped(replay))).toBe("replay takes an options object with trace: the path of a .trace.jsonl file, e.g. replay({ trace: 'traces/found/<id>.trace.jsonl' })");
     expect(await usageError(untyped(replay, {}))).toMatch(/^replay needs trace: the path of a \.trace\.jsonl file/);

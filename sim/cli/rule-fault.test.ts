@@ -6,28 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import failClosed from '../../model/catalog/fail-closed.ts';
-import { guardRules } from '../../model/rule-contract.ts';
-import { extendRules } from '../../model/rules.ts';
 import { steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import { faultTraced } from './rule-fault.ts';
+import { attemptedRules } from '../outbox/test-fault-rules.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rule-fault-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Throws for a record attempted once: met past the state the search expands, once faults stop.
-const rules = guardRules(
-  extendRules(failClosed, {
-    name: 'attempted',
-    summary: '',
-    selectable: (record, view) => {
-      if ((record.attempts ?? 0) >= 1) throw new Error(`attempted ${record.attempts}`);
-      return failClosed.selectable?.(record, view) ?? true;
-    },
-  }),
-);
+const rules = attemptedRules();
 const pair = { rules, rulesOrigin: { name: rules.name, source: 'catalog', hash: null }, oldRules: null, oldRulesOrigin: null };
 const options = exploreOptions(EXPLORE_DEFAULTS);
 const steppers = steppersFor(rules, null);

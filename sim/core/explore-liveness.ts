@@ -41,7 +41,7 @@ import type { StoredComponent } from './steady-graph.ts';
 /** The name of the property a lasso violates. */
 export const QUIET_AFTER_HEALING = 'quiet-after-healing';
 
-/** The steps past the state being expanded that an error of its liveness checks was met after (see `LivenessSearch.regionFault`). */
+/** The steps past the state being expanded that an error of its liveness checks was met after (see `LivenessSearch.regionTail`). */
 const livenessTails = new WeakMap<object, unknown[]>();
 
 /**

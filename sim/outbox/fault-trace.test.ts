@@ -20,6 +20,7 @@ import type { WorldOptions } from './options.ts';
 import { writeStepsBefore } from './fault-trace.ts';
 import { outboxSystem } from './outbox-system.ts';
 import { probePositionOf } from './probe-position.ts';
+import { attemptedRules } from './test-fault-rules.ts';
 import { labelOf, type WorldEvent } from './world.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fault-trace-'));
@@ -143,16 +144,7 @@ describe('a decision broken in the cycle search once faults stop', () => {
 
   it("replays the cycle search's steps under the broker's answer they got, and ends where a step breaks the decision", () => {
     // Throws for a record attempted once: the cycle search meets it past a 503, a step no search of the fault phase took first.
-    const attempted = guardRules(
-      extendRules(failClosed, {
-        name: 'attempted',
-        summary: '',
-        selectable: (record, view) => {
-          if ((record.attempts ?? 0) >= 1) throw new Error(`attempted ${record.attempts}`);
-          return failClosed.selectable?.(record, view) ?? true;
-        },
-      }),
-    );
+    const attempted = attemptedRules();
     const plain = exploreOptions(EXPLORE_DEFAULTS);
     let caught: unknown;
     try {

@@ -87,15 +87,33 @@ function tracePlan(
   }
   // The look-ahead's steps do not re-run: the events as a run took them, or up to the state the search expanded.
   const system = systemOf(options);
-  const taken = valid(system, events) ?? valid(system, events.slice(0, heal));
+  const taken = valid(system, events) ?? (heal >= 0 ? valid(system, events.slice(0, heal)) : null);
   if (taken === null) throw new Error('the steps before the broken decision do not re-run');
   return { options, sim: taken, reach: 'look-ahead', lookAhead: false };
 }
 
-/** The simulation of `events` when every one is enabled where it is taken and none violates a property, else null. */
+/** The simulation of `events` when every one is enabled where it is taken and none violates a property or breaks a decision, else null. */
 function valid(system: TransitionSystem<World, WorldEvent>, events: readonly (WorldEvent | null)[]): Simulated | null {
-  const sim = simulateEvents(system, events);
+  let sim: Simulated;
+  try {
+    sim = simulateEvents(system, events);
+  } catch (err) {
+    // A decision broke on the way (listing a state the look-ahead stepped to): not a trace to the state before it.
+    if (ruleFaultOf(err) !== null) return null;
+    throw err;
+  }
   return sim.invalidAt === null && sim.violation === null ? sim : null;
+}
+
+/** Whether `test` breaks a decision (a rule set's fault), false when it runs through; any other error is thrown. */
+function breaks(test: () => unknown): boolean {
+  try {
+    test();
+  } catch (err) {
+    if (ruleFaultOf(err) !== null) return true;
+    throw err;
+  }
+  return false;
 }
 
 /**
@@ -106,16 +124,10 @@ function valid(system: TransitionSystem<World, WorldEvent>, events: readonly (Wo
 function breaksNext(system: TransitionSystem<World, WorldEvent>, sim: Simulated | null): Simulated | null {
   if (sim === null) return null;
   const end = sim.steps.at(-1)?.state ?? sim.initial;
-  for (const g of system.choices(end)) {
-    for (const e of g.events) {
-      try {
-        system.step(end, e);
-      } catch (err) {
-        if (ruleFaultOf(err) !== null) return sim;
-        throw err;
-      }
-    }
-  }
+  let listed: ReturnType<typeof system.choices> = [];
+  // Listing the state's steps may itself ask a decision.
+  if (breaks(() => (listed = system.choices(end)))) return sim;
+  for (const g of listed) for (const e of g.events) if (breaks(() => system.step(end, e))) return sim;
   return null;
 }
 
@@ -152,21 +164,12 @@ function throughProbe(system: TransitionSystem<World, WorldEvent>, events: reado
     const now = start.steps.at(-1)?.state ?? start.initial;
     const to = nowOf(now) + probe.later;
     // A tick at a time would be a thousand steps, past the liveness phase's own bound: only one step that moves the clock so far.
-    const wait = clockStepTo(
-      system.choices(now).flatMap((g) => g.events),
-      to,
-    );
-    if (wait === undefined) return null;
+    let wait: WorldEvent | undefined;
+    if (breaks(() => (wait = clockStepTo(system.choices(now).flatMap((g) => g.events), to))) || wait === undefined) return null;
     out.push(wait);
   }
   out.push(...probe.events.slice(0, -1));
   const sim = valid(system, out);
   if (sim === null) return null;
-  try {
-    system.step(sim.steps.at(-1)?.state ?? sim.initial, broken);
-  } catch (err) {
-    if (ruleFaultOf(err) !== null) return sim;
-    throw err;
-  }
-  return null;
+  return breaks(() => system.step(sim.steps.at(-1)?.state ?? sim.initial, broken)) ? sim : null;
 }
