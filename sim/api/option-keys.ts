@@ -123,7 +123,7 @@ export function checkedOptions<T extends object>(command: CommandName, options: 
 }
 
 /** The options that are switches: true or false only. */
-const BOOLEAN_KEYS: ReadonlySet<string> = new Set(['sameBodies', 'swarmOnly', 'smallWorldsOnly', 'symmetry', 'stopOnFirst', 'por', 'continue']);
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set<keyof (CheckOptions & ExploreOptions)>(['sameBodies', 'swarmOnly', 'smallWorldsOnly', 'symmetry', 'stopOnFirst', 'por', 'continue']);
 
 /** Whether `v` is a shard as the options type it: an object of two integers. */
 function isShard(v: unknown): boolean {

@@ -24,6 +24,12 @@ export interface BrokerReceipt {
  * with the keys it knows across ids, its holding noted when the store is a
  * second effect (rekeyed.ts).
  */
+export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope): BrokerReceipt {
+  const held = w.broker[envelope.id] ?? null;
+  const acceptance = brokerAccept(mode, held, envelope, keyKnownElsewhere(mode, w, envelope.id, envelope.key));
+  return { acceptance, holding: heldAfter(mode, w, held, acceptance, envelope), duplicate: acceptance.stored && isDuplicate(held, envelope.body) };
+}
+
 /**
  * The tag of a step in which the broker received a POST and kept what it
  * held (a duplicate of the id, or a key it knows): nothing changes, so the
@@ -36,12 +42,6 @@ export function receiptTags(received: BrokerReceipt, tags: string[]): void {
   if (received.acceptance.stored) tags.push('layer:stored');
   else tags.push(DROPPED_TAG);
   if (received.duplicate) tags.push('layer:duplicate');
-}
-
-export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope): BrokerReceipt {
-  const held = w.broker[envelope.id] ?? null;
-  const acceptance = brokerAccept(mode, held, envelope, keyKnownElsewhere(mode, w, envelope.id, envelope.key));
-  return { acceptance, holding: heldAfter(mode, w, held, acceptance, envelope), duplicate: acceptance.stored && isDuplicate(held, envelope.body) };
 }
 
 /** Whether, under `mode`, the broker of `w` holds another id than `id` under `key` and remembers it. */
