@@ -59,6 +59,9 @@ function tracesOf(rules: RuleSet, skews: readonly boolean[], found: Map<string, 
 
 const traces = tracesByKind();
 
+/** The kinds that move the clock: drawn as a note across the lanes, since no one lane does it. */
+const TIME_KINDS = ['tick', 'long-wait'];
+
 describe('every kind of the event table renders in every format', () => {
   it('has a trace for every kind', () => {
     expect(EVENT_KINDS.map((k) => k.name).filter((n) => !traces.has(n))).toEqual([]);
@@ -71,8 +74,10 @@ describe('every kind of the event table renders in every format', () => {
     expect(renderText(trace, { path: 't.jsonl' })).toContain(step.label);
     expect(renderHtml(trace, { path: 't.jsonl' })).toContain(`title="${escapeHtml(step.label)}"`);
     const diagram = sequenceDiagram(trace).split('\n');
-    const drawn = diagram.filter((l) => l.includes(`: ${step.n}. `) && !l.trim().startsWith('Note'));
+    // One line per step: an arrow, or for a step no lane takes (time passing) a note across the lanes.
+    const drawn = diagram.filter((l) => l.includes(`: ${step.n}. `));
     expect(drawn, diagram.join('\n')).toHaveLength(1);
+    expect(drawn[0].trim().startsWith('Note over Producer,Broker:')).toBe(TIME_KINDS.includes(name));
     // Markdown shows the steps in its diagram (its table lists only the store's changes).
     expect(renderMarkdown(trace, { path: 't.jsonl' })).toContain(drawn[0]);
     const flagged = kind?.tag === 'fault' && kind.hidden !== undefined;
@@ -80,6 +85,16 @@ describe('every kind of the event table renders in every format', () => {
     // A flagged fault gets a note right after its arrow, saying what went wrong.
     const after = diagram[diagram.indexOf(drawn[0]) + 1] ?? '';
     expect(after.trim().startsWith('Note over') && after.includes(mermaidText('fault: ')), after).toBe(flagged);
+  });
+
+  it('draws time passing as a note across the lanes, never as an act of the producer', () => {
+    for (const name of TIME_KINDS) {
+      const trace = traces.get(name) as Trace;
+      const step = trace.steps[trace.steps.length - 1];
+      const diagram = sequenceDiagram(trace);
+      expect(diagram).toContain(`Note over Producer,Broker: ${step.n}. `);
+      expect(diagram).not.toMatch(new RegExp(`Producer->>Producer: ${step.n}\\. `));
+    }
   });
 
   it('flags garbled-unsent (the engine cannot parse the failure reply) and draws it as a broken arrow', () => {

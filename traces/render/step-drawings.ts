@@ -80,6 +80,6 @@ export function stepDrawings(trace: Trace, states: readonly TraceState[]): StepD
       const text = `${step.n}. ${step.label}`;
       return { from: 'Producer', to: 'Broker', broken: false, text, note: { over: 'Producer,Broker', text }, ...marks, noteOnly: true };
     }
-    return { ...d, ...marks, noteOnly: false };
+    return { ...d, ...marks, noteOnly: d.noteOnly ?? false };
   });
 }

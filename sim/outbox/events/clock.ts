@@ -21,7 +21,7 @@ import type { WorldOptions } from '../options.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
-import { stepText, weightOf, eventKind, type EventKind, type Setting } from './kind.ts';
+import { stepText, weightOf, eventKind, type Drawing, type EventKind, type Setting } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -205,6 +205,11 @@ export function leaseUntil(ctx: WorldContext, w: World): number | undefined {
   return lease <= 0 ? undefined : nowOf(w) + lease;
 }
 
+/** Time passing is no one lane's act: a note across the diagram, not an arrow on the producer. */
+function timeNote(text: string): Drawing {
+  return { from: 'Producer', to: 'Broker', broken: false, text, note: { over: 'Producer,Broker', text }, noteOnly: true };
+}
+
 export const tick: EventKind<Tick> = eventKind({
   name: 'tick',
   group: 'process',
@@ -226,7 +231,7 @@ export const tick: EventKind<Tick> = eventKind({
   },
   label: (e) => `tick ${e.to}`,
   counter: 'tick',
-  draw: (e, v) => ({ from: 'Producer', to: 'Producer', broken: false, text: stepText(v, `time passes: the clock reads ${e.to}`) }),
+  draw: (e, v) => timeNote(stepText(v, `time passes: the clock reads ${e.to}`)),
   knob: { stream: ticksSetting.stream, weight: (options) => (hasClock(options) ? 1 : 0), draw: 'setting' },
   setting: ticksSetting,
   slots: ['clock'],
@@ -273,7 +278,7 @@ export const longWait: EventKind<LongWait> = eventKind({
   },
   label: (e) => `long wait to tick ${e.to}`,
   counter: 'long-wait',
-  draw: (e, v) => ({ from: 'Producer', to: 'Producer', broken: false, text: stepText(v, `a long wait: the clock reads ${e.to}`) }),
+  draw: (e, v) => timeNote(stepText(v, `a long wait: the clock reads ${e.to}`)),
   knob: { stream: jumpSetting.stream, weight: (options) => (jumpOf(options) > 0 ? 1 : 0), draw: 'setting' },
   setting: jumpSetting,
   // Time passing is no fault: it goes on once faults stop.

@@ -43,6 +43,8 @@ export interface Drawing {
   text: string;
   /** A note beside the arrow (a fault says what went wrong). */
   note?: { over: string; text: string };
+  /** True draws the note alone, no arrow: a step no one lane takes (time passing is everyone's). */
+  noteOnly?: boolean;
 }
 
 /** What the diagram words of a step may look at. */
