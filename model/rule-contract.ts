@@ -182,7 +182,7 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
         value = fn.apply(rules, args);
       } catch (err) {
         if (err instanceof RuleFault) throw err;
-        throw thrownFault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`));
+        throw thrownFault(new RuleFault(label, decision, 'threw', `threw ${thrownMessage(err)}`, err));
       } finally {
         watch?.leave();
       }

@@ -23,8 +23,10 @@ export class RuleFault extends Error {
     readonly kind: FaultKind,
     /** The error's message, or what was returned and what was expected. */
     readonly detail: string,
+    /** What the decision threw (kind 'threw'), as `cause`. */
+    thrown?: unknown,
   ) {
-    super(`rule set ${ruleSet}: ${decision} ${detail}`);
+    super(`rule set ${ruleSet}: ${decision} ${detail}`, thrown === undefined ? undefined : { cause: thrown });
     this.name = 'RuleFault';
   }
 }

@@ -10,6 +10,7 @@ import type { RuleSet } from '../model/rules.ts';
 import { runPositionOf, runSeed, type RunBounds, type RunResult } from './core/random.ts';
 import { runSeedFast, type FastRunResult } from './core/fast-run.ts';
 import { RuleFault, type FaultKind } from '../model/rule-fault.ts';
+import { noteFaultError } from './rule-set-error.ts';
 import { probePositionOf, type ProbePosition } from './outbox/probe-position.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
@@ -74,7 +75,7 @@ export interface RawCounterexample {
  */
 export interface RawFault {
   ruleSet: string;
-  decision: string;
+  decision: RuleFault['decision'];
   kind: FaultKind;
   detail: string;
   seed: number;
@@ -370,7 +371,9 @@ function rawFault(system: TransitionSystem<World, WorldEvent>, seed: number, bou
     }
   }
   const probe = probePositionOf(fault);
-  return { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [], ...(probe ? { probe } : {}) };
+  const raw: RawFault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [], ...(probe ? { probe } : {}) };
+  noteFaultError(raw, fault);
+  return raw;
 }
 
 /** The events of a violating fast run, recorded by running its seed again with every step kept. */

@@ -15,6 +15,7 @@ import { catalogRules } from '../model/catalog/index.ts';
 import { unguarded } from '../model/rule-contract.ts';
 import { fileHash, loadRules } from './rules-loader.ts';
 import { usageError } from './test-usage-error.ts';
+import { UsageError } from './usage-error.ts';
 
 const outside = mkdtempSync(join(tmpdir(), 'outbox-sim-rules-'));
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
@@ -118,9 +119,12 @@ describe('errors say where', () => {
     expect(r.stdout).toContain('blew up');
     expect(r.stdout).toContain(`at boom (${join(dir, 'r.ts')}:4:9)`);
   });
-  it('a file that throws while loading gives its message', async () => {
+  it('a file that throws while loading gives its message, and the error as the cause (for a library caller)', async () => {
     const dir = folder('throws', { 'r.ts': "throw new Error('not today');\n" });
     expect(await usageError(loadRules(join(dir, 'r.ts')))).toMatch(/failed to load: not today$/);
+    const err: unknown = await loadRules(join(dir, 'r.ts')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(((err as UsageError).cause as Error).message).toBe('not today');
   });
 });
 

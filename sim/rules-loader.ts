@@ -92,7 +92,7 @@ async function importBundle(url: string, shown: string): Promise<unknown> {
     mod = (await import(url)) as { default?: unknown };
   } catch (err) {
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new UsageError(`rule file ${shown} failed to load: ${why}`);
+    throw new UsageError(`rule file ${shown} failed to load: ${why}`, err);
   }
   return unwrapInterop(mod.default);
 }
@@ -102,9 +102,9 @@ async function bundleOf(path: string, source: Uint8Array, shown: string): Promis
   try {
     return await bundleRuleFile(path, source);
   } catch (err) {
-    if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`);
+    if (err instanceof RuleCompileError) throw new UsageError(`rule file does not compile: ${err.message}`, err);
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new UsageError(`rule file ${shown} failed to load: ${why}`);
+    throw new UsageError(`rule file ${shown} failed to load: ${why}`, err);
   }
 }
 

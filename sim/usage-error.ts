@@ -5,8 +5,9 @@
  * the CLI's entry point turns it into that line.
  */
 export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** `cause`: the error behind it, when there is one (a rule file's import that threw), for a library caller to look into. */
+  constructor(message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'UsageError';
   }
 }

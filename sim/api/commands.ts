@@ -26,6 +26,9 @@ import { runReplay, type ReplayResult } from '../cli/replay-command.ts';
 import type { Io } from '../cli/io.ts';
 import { isValueSpec, specOfValue } from '../rule-values.ts';
 import { UsageError } from '../usage-error.ts';
+import { RuleSetError } from '../rule-set-error.ts';
+import { RuleFault, ruleFaultOf } from '../../model/rule-fault.ts';
+import { ruleSetErrorOf } from '../cli/rule-fault.ts';
 import { exitGuarded } from './exit-guard.ts';
 import { findPackage } from '../package-version.ts';
 import { join } from 'node:path';
@@ -40,7 +43,10 @@ export type { PairCoverage } from '../outbox/swarm-coverage.ts';
 export type { ExploreViolation } from '../cli/explore-command.ts';
 export type { CompareRow } from '../cli/compare-command.ts';
 export type { DiffSide } from '../cli/diff-command.ts';
-export { UsageError };
+export { UsageError, RuleSetError };
+export type { BrokenDecision, BrokenAt } from '../rule-set-error.ts';
+export { RuleFault };
+export type { Decision, FaultKind } from '../../model/rule-fault.ts';
 
 export type { RulesInput, CheckOptions, ExploreOptions, ReplayOptions, CompareOptions, DiffOptions, WorldSizeOptions, WorldSettingOptions } from './options.ts';
 
@@ -60,6 +66,22 @@ function silentIo(): Promise<Io> {
     now: clock.wallSeconds,
   }));
   return silent;
+}
+
+/**
+ * Runs a command under the exit guard. A broken decision that reached the
+ * command's end (a replay's, a diff's) rejects as a {@link RuleSetError}, as
+ * the commands that write its trace already do: the command line's line,
+ * with its fields.
+ */
+async function commandCall<T>(command: string, run: (io: Io) => Promise<{ result: T }>): Promise<T> {
+  try {
+    return (await exitGuarded(async () => run(await silentIo()))).result;
+  } catch (err) {
+    const fault = err instanceof UsageError ? null : ruleFaultOf(err);
+    if (fault !== null) throw ruleSetErrorOf(fault, command);
+    throw err;
+  }
 }
 
 function specOf(rules: RulesInput): string {
@@ -115,7 +137,7 @@ export async function check(given?: CheckOptions): Promise<CheckResult> {
   if ((options.workers ?? 1) > 1 && (isValueSpec(flags.rules) || isValueSpec(flags.oldRules))) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await exitGuarded(async () => runCheck(flags, await silentIo()))).result;
+  return commandCall('check', (io) => runCheck(flags, io));
 }
 
 /** `outbox-sim explore`: exhaustive search of one bounded world; resolves to what `explore --json` prints. */
@@ -137,7 +159,7 @@ export async function explore(given?: ExploreOptions): Promise<ExploreResult> {
     out: options.out,
     json: true,
   };
-  return (await exitGuarded(async () => runExplore(flags, await silentIo()))).result;
+  return commandCall('explore', (io) => runExplore(flags, io));
 }
 
 /** `outbox-sim replay`: replays a trace exactly, or re-runs its world `under` other rules; resolves to what `replay --json` prints. */
@@ -148,7 +170,7 @@ export async function replay(given: ReplayOptions): Promise<ReplayResult> {
     const v: unknown = options[key];
     if (v !== undefined && typeof v !== 'string') throw new UsageError(`replay: ${key} is the path of the rule file the trace was recorded with; to re-run the trace's world under a rule set given as a value, pass it as under`);
   }
-  return (await exitGuarded(async () => runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, await silentIo()))).result;
+  return commandCall('replay', (io) => runReplay(options.trace, { rules: options.rules, oldRules: options.oldRules, under: optionalSpec(options.under), json: true }, io));
 }
 
 /** `outbox-sim compare`: same seeds and budget for every rule set; resolves to what `compare --format json` prints. */
@@ -159,11 +181,11 @@ export async function compare(given: CompareOptions): Promise<CompareResult> {
   if ((options.workers ?? 1) > 1 && specs.some(isValueSpec)) {
     throw new UsageError('a rule set given as a value runs on this thread only: give workers: 1, or the path of its file');
   }
-  return (await exitGuarded(async () => runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, await silentIo()))).result;
+  return commandCall('compare', (io) => runCompare(specs, { format: 'json', seeds: text(options.seeds), maxStates: text(options.maxStates), workers: text(options.workers), out: options.out }, io));
 }
 
 /** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
 export async function diff(given: DiffOptions): Promise<DiffResult> {
   const options = checkedOptions<DiffOptions>('diff', given);
-  return (await exitGuarded(async () => runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, await silentIo()))).result;
+  return commandCall('diff', (io) => runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, io));
 }

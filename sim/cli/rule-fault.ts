@@ -16,6 +16,7 @@ import { writeStepsBefore, type FaultTrace } from '../outbox/fault-trace.ts';
 import { probePositionOf, probeText, type ProbePosition } from '../outbox/probe-position.ts';
 import type { WorldEvent } from '../outbox/world.ts';
 import { UsageError } from '../usage-error.ts';
+import { faultErrorOf, RuleSetError, type BrokenAt, type BrokenDecision } from '../rule-set-error.ts';
 import { terminalText } from '../terminal-text.ts';
 
 /** The line's end: what the written trace holds. `what`: where it ends when it reaches the broken decision. */
@@ -44,13 +45,16 @@ export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail'
 }
 
 /** Writes the trace of a check's fault and gives the error that ends the command with its line. */
-export function checkFaultError(pair: RulesPair, steppers: Steppers, fault: RawFault, outDir: string, origin: string): UsageError {
+export function checkFaultError(pair: RulesPair, steppers: Steppers, fault: RawFault, outDir: string, origin: string): RuleSetError {
+  const broken = (trace: FaultTrace | null): BrokenDecision => ({ ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, at: { seed: fault.seed, step: fault.step }, trace: trace?.path ?? null });
+  let trace: FaultTrace;
   try {
-    return new UsageError(runFaultLine(fault, writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin, fault.probe)));
+    trace = writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin, fault.probe);
   } catch (err) {
     // The fault is the news; a trace that cannot be written is said on the same line.
-    return new UsageError(`${runFaultLine(fault, null)} (no trace written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
+    return new RuleSetError(`${runFaultLine(fault, null)} (no trace written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`, broken(null), faultErrorOf(fault));
   }
+  return new RuleSetError(runFaultLine(fault, trace), broken(trace), faultErrorOf(fault));
 }
 
 /** What a search needs to write the trace of the path to a state whose expansion broke a decision. */
@@ -80,16 +84,29 @@ export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
       // The fault is the news: without its trace if that cannot be written.
       trace = null;
     }
-    throw new UsageError(`rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}${ctx.world === undefined ? '' : ` of small world "${ctx.world}"`}, expanding a state${pastNote(at.events)}${probeNote(probe)}${traceNote(trace, 'to it')}`);
+    const line = `rule set ${err.ruleSet}: ${err.decision} ${err.detail}; at search depth ${at.depth}${ctx.world === undefined ? '' : ` of small world "${ctx.world}"`}, expanding a state${pastNote(at.events)}${probeNote(probe)}${traceNote(trace, 'to it')}`;
+    const where = ctx.world === undefined ? { depth: at.depth } : { depth: at.depth, world: ctx.world };
+    throw new RuleSetError(line, { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, at: where, trace: trace?.path ?? null }, err);
   }
 }
 
 /** The line for a fault that reached the command line's entry point (replay, recheck, diff, ...), with where it happened when known. */
 export function ruleFaultLine(err: RuleFault, command: string | undefined): string {
-  const run = runPositionOf(err);
-  const search = searchPositionOf(err);
-  const where = run !== undefined ? `; at seed ${run.seed}, step ${run.step}` : search !== undefined ? `; at search depth ${search.depth}` : '';
+  const at = brokenAtOf(err);
+  const where = at === null ? '' : 'seed' in at ? `; at seed ${at.seed}, step ${at.step}` : `; at search depth ${at.depth}`;
   return `rule set ${err.ruleSet}: ${err.decision} ${err.detail}${where}${probeNote(probePositionOf(err))}${command ? ` (during ${command})` : ''}`;
+}
+
+function brokenAtOf(err: RuleFault): BrokenAt | null {
+  const run = runPositionOf(err);
+  if (run !== undefined) return { seed: run.seed, step: run.step };
+  const search = searchPositionOf(err);
+  return search === undefined ? null : { depth: search.depth };
+}
+
+/** A fault that reached a command's end as the error a library call rejects with: its line and its fields (no trace: the commands that write one throw a {@link RuleSetError} themselves). */
+export function ruleSetErrorOf(err: RuleFault, command: string | undefined): RuleSetError {
+  return new RuleSetError(ruleFaultLine(err, command), { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, at: brokenAtOf(err), trace: null }, err);
 }
 
 /** The one line bad input ends a command with (a {@link UsageError}'s message, a rule set's fault), or null for any other error. */
