@@ -15,7 +15,7 @@ import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
 import { statesOf } from './states.ts';
 import { checkPageBudget } from './bound.ts';
-import { changeNotes, isFaultStep } from './summary.ts';
+import { changeNotes, isFaultStep, noteContextOf } from './summary.ts';
 import { PANELS, viewsOf } from './world-view.ts';
 import { lifecycleMachine } from '../../model/lifecycle.ts';
 import { lanesOf, stepDrawings } from './step-drawings.ts';
@@ -142,7 +142,7 @@ export function renderHtml(trace: Trace, options: RenderOptions): string {
   const views = viewsOf(states);
   const steps = [
     { n: 0, label: 'initial world', group: '', phase: '', notes: [] as string[] },
-    ...trace.steps.map((s, i) => ({ n: s.n, label: s.label, group: s.group, phase: s.phase, notes: changeNotes(states[i], states[i + 1], s.change, s.tags, trace.header.oldRules !== null).map((c) => c.text) })),
+    ...trace.steps.map((s, i) => ({ n: s.n, label: s.label, group: s.group, phase: s.phase, notes: changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((c) => c.text) })),
   ];
   const engines = engineStatesOf(states);
   const outbox = trace.header.model === 'outbox';

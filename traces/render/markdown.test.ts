@@ -28,6 +28,16 @@ describe('renderMarkdown', () => {
     expect(md.split('\n')[0]).toBe('## outbox-sim: `no-phantom-delivery` violated under `fresh-cycle`');
   });
 
+  it("draws the broker dropping the POST the phantom delivery hangs on, on that POST's arrow", () => {
+    const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1] ?? '';
+    const dropped = sample.trace.steps.filter((s) => s.tags.includes('broker:dropped')).map((s) => s.n);
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const n of dropped) {
+      const arrow = diagram.split('\n').find((l) => l.includes(`Broker: ${n}. POST`));
+      expect(arrow, `step ${n}`).toContain(mermaidText('the broker drops it: it already holds this id'));
+    }
+  });
+
   it('draws a sequence diagram with the producer, each engine, the outbox and the broker', () => {
     const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1] ?? '';
     const lines = diagram.split('\n');

@@ -8,7 +8,7 @@ import type { Trace } from '../../sim/trace-format.ts';
 import { replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
-import { changeNotes, isDurable, type Area } from './summary.ts';
+import { changeNotes, isDurable, noteContextOf, type Area } from './summary.ts';
 
 /** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
 export function mdText(s: string): string {
@@ -42,7 +42,7 @@ function storeTable(trace: Trace): string[] {
   const states = statesOf(trace);
   const rows: string[] = [];
   trace.steps.forEach((s, i) => {
-    const notes = changeNotes(states[i], states[i + 1], s.change, s.tags, trace.header.oldRules !== null).filter((n) => isDurable(n.area));
+    const notes = changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).filter((n) => isDurable(n.area));
     if (notes.length === 0) return;
     const cell = (a: Area) => mdText(notes.filter((n) => n.area === a).map((n) => n.text).join('; ')) || ' ';
     const mark = s.n === trace.header.violation?.step ? ' **(violation)**' : '';

@@ -9,7 +9,7 @@ import type { Drawing } from '../../sim/outbox/events/kind.ts';
 import type { EngineProc, WorldEvent } from '../../sim/outbox/world.ts';
 import type { Trace, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
-import { changeNotes, isDurable, isFaultStep } from './summary.ts';
+import { changeNotes, isDurable, isFaultStep, noteContextOf } from './summary.ts';
 
 /** A participant: `id` is what drawings name in `from`, `to` and `note.over`. */
 export interface Lane {
@@ -58,10 +58,11 @@ export function lanesOf(trace: Trace, states: readonly TraceState[]): Lane[] {
 }
 
 /** One step of the outbox system, drawn by its kind's table entry; a step of an unknown kind is a note across the diagram. */
-function outboxDrawing(step: TraceStep, before: TraceState, after: TraceState): Drawing | null {
+function outboxDrawing(trace: Trace, step: TraceStep, before: TraceState, after: TraceState): Drawing | null {
   const e = worldEvent(step.event);
   if (e === null) return null;
-  const durable = changeNotes(before, after, step.change)
+  // With the step's tags: the broker's own reply and a POST it dropped are drawn, not only the table's.
+  const durable = changeNotes(before, after, step.change, noteContextOf(trace, step))
     .filter((n) => isDurable(n.area))
     .map((n) => n.text)
     .join(', ');
@@ -75,7 +76,7 @@ export function stepDrawings(trace: Trace, states: readonly TraceState[]): StepD
   return trace.steps.map((step, i) => {
     const marks = { n: step.n, fault: isFaultStep(step, trace.header.model), violation: step.n === vStep };
     if (!outbox) return { from: SYSTEM_LANE, to: SYSTEM_LANE, broken: false, text: `${step.n}. ${step.label}`, ...marks, noteOnly: false };
-    const d = outboxDrawing(step, states[i], states[i + 1]);
+    const d = outboxDrawing(trace, step, states[i], states[i + 1]);
     if (d === null) {
       const text = `${step.n}. ${step.label}`;
       return { from: 'Producer', to: 'Broker', broken: false, text, note: { over: 'Producer,Broker', text }, ...marks, noteOnly: true };

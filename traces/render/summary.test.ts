@@ -13,15 +13,22 @@ const state = (engines: EngineProc[]): TraceState => ({ engines }) as unknown as
 describe('changeNotes', () => {
   it("says the broker's own reply a step's tags record", () => {
     const s = state([engine(1, 'new')]);
-    expect(changeNotes(s, s, {}, ['answer:accept', 'reply:conflict-409']).map((n) => n.text)).toEqual(['the broker replies conflict-409']);
-    expect(changeNotes(s, s, {}, ['answer:accept'])).toEqual([]);
-    expect(changeNotes(s, s, {}, ['answer:accept', 'broker:dropped']).map((n) => n.text)).toEqual(['the broker drops it: it holds this id, or this key, already']);
+    expect(changeNotes(s, s, {}, { tags: ['answer:accept', 'reply:conflict-409'] }).map((n) => n.text)).toEqual(['the broker replies conflict-409']);
+    expect(changeNotes(s, s, {}, { tags: ['answer:accept'] })).toEqual([]);
+    expect(changeNotes(s, s, {}, { tags: ['answer:accept', 'broker:dropped'] }).map((n) => n.text)).toEqual(['the broker drops it: it holds this id, or this key, already']);
+  });
+  it('says why the broker dropped a POST, by its dedupe mode', () => {
+    const s = state([engine(1, 'new')]);
+    const dropped = (broker: string) => changeNotes(s, s, {}, { tags: ['answer:accept', 'broker:dropped'], broker }).map((n) => n.text);
+    expect(dropped('id-ok')).toEqual(['the broker drops it: it already holds this id (it dedupes by id), and keeps what it held']);
+    expect(dropped('id-409')).toEqual(['the broker drops it: it already holds this id (it dedupes by id), and keeps what it held']);
+    expect(dropped('key')).toEqual(['the broker drops it: it already holds this key (it dedupes by key), and keeps what it held']);
   });
   it('names the rules an engine started with only in a world of old and new rules', () => {
     const before = state([engine(1, 'old')]);
     const after = state([engine(1, 'old'), engine(3, 'new')]);
     const change = { engines: { set: { 1: after.engines } } };
-    expect(changeNotes(before, after, change, [], true).map((n) => n.text)).toEqual(['e3 started (new rules)']);
-    expect(changeNotes(before, after, change, [], false).map((n) => n.text)).toEqual(['e3 started']);
+    expect(changeNotes(before, after, change, { skewed: true }).map((n) => n.text)).toEqual(['e3 started (new rules)']);
+    expect(changeNotes(before, after, change, { skewed: false }).map((n) => n.text)).toEqual(['e3 started']);
   });
 });

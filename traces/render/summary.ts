@@ -9,7 +9,7 @@ import { countedKinds } from '../../sim/outbox/events/table.ts';
 import { brokerReplyOf } from '../../sim/outbox/events/engine-step.ts';
 import { DROPPED_TAG } from '../../sim/outbox/events/broker-keys.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
-import type { StateChange, TraceStep } from '../../sim/trace-format.ts';
+import type { StateChange, Trace, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 import { describeClaim, describeFile, describeRecord } from './world-view.ts';
 
@@ -71,13 +71,35 @@ function engineNotes(before: EngineProc[], after: EngineProc[], skewed: boolean)
   return notes;
 }
 
-/** What one step changed, in words; `before` and `after` are the states around it, `tags` the step's, `skewed` whether the world runs old rules beside the new. */
-export function changeNotes(before: TraceState, after: TraceState, change: StateChange, tags: readonly string[] = [], skewed = true): ChangeNote[] {
+/** What the notes of a step may look at besides its states: its tags, whether the world runs old rules beside the new, and the broker's dedupe mode. */
+export interface NoteContext {
+  tags?: readonly string[];
+  skewed?: boolean;
+  broker?: string | null;
+}
+
+/** The note context of a trace's step (`broker`: the dedupe mode of the trace's world, when its options name one). */
+export function noteContextOf(trace: Trace, step: TraceStep): NoteContext {
+  const options = trace.header.options;
+  const broker = typeof options === 'object' && options !== null && typeof (options as { broker?: unknown }).broker === 'string' ? (options as { broker: string }).broker : null;
+  return { tags: step.tags, skewed: trace.header.oldRules !== null, broker };
+}
+
+/** Why the broker dropped a POST it received, as its dedupe mode says (docs/protocol.md, 'Broker'). */
+function droppedText(broker: string | null): string {
+  if (broker === 'key') return 'the broker drops it: it already holds this key (it dedupes by key), and keeps what it held';
+  if (broker !== null && broker.startsWith('id')) return 'the broker drops it: it already holds this id (it dedupes by id), and keeps what it held';
+  return 'the broker drops it: it holds this id, or this key, already';
+}
+
+/** What one step changed, in words; `before` and `after` are the states around it. */
+export function changeNotes(before: TraceState, after: TraceState, change: StateChange, context: NoteContext = {}): ChangeNote[] {
+  const { tags = [], skewed = true, broker = null } = context;
   const notes: ChangeNote[] = [];
   // An accepted POST's reply is the broker's own: a duplicate answered 409 shows here, not in the answer's name.
   const reply = brokerReplyOf(tags);
   if (reply !== null) notes.push({ area: 'broker', text: `the broker replies ${reply}` });
-  if (tags.includes(DROPPED_TAG)) notes.push({ area: 'broker', text: 'the broker drops it: it holds this id, or this key, already' });
+  if (tags.includes(DROPPED_TAG)) notes.push({ area: 'broker', text: droppedText(broker) });
   for (const field of Object.keys(change).sort()) {
     if (QUIET_FIELDS.has(field)) continue;
     switch (field) {

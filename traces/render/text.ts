@@ -6,7 +6,7 @@
 import type { Trace } from '../../sim/trace-format.ts';
 import { replayFromHere, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
-import { changeNotes } from './summary.ts';
+import { changeNotes, noteContextOf } from './summary.ts';
 // Control characters would move a terminal's cursor: every cell is printed escaped.
 import { terminalText as printable } from '../../sim/terminal-text.ts';
 
@@ -23,7 +23,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
   const states = statesOf(trace);
   const violationStep = trace.header.violation?.step ?? null;
   const rows = trace.steps.map((s, i) => {
-    const notes = changeNotes(states[i], states[i + 1], s.change, s.tags, trace.header.oldRules !== null).map((n) => n.text);
+    const notes = changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((n) => n.text);
     const mark = s.n === violationStep ? `  <- ${trace.header.violation?.property ?? ''}` : '';
     return [String(s.n), s.phase, s.group, s.label, `${notes.join('; ') || '-'}${mark}`].map(printable);
   });

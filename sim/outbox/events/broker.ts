@@ -12,7 +12,7 @@ import type { Reply } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldRules } from './context.ts';
 import type { WorldEvent } from '../world.ts';
-import { brokerReplyOf, stepEngine, type AnswerEffect } from './engine-step.ts';
+import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
@@ -187,9 +187,8 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
       const env = v.enginesBefore.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;
-      const own = brokerReplyOf(v.tags);
-      const answered = own === null ? e.answer : `${e.answer}, the broker replies ${own}`;
-      const what = env === null ? `POST -> ${answered}` : `POST ${env.id} = ${env.body} (key ${env.key}) -> ${answered}`;
+      // The broker's own reply, and a POST it dropped, follow in the step's durable notes.
+      const what = env === null ? `POST -> ${e.answer}` : `POST ${env.id} = ${env.body} (key ${env.key}) -> ${e.answer}`;
       const from = `e${e.pid}`;
       return {
         from,
