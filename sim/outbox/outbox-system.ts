@@ -11,7 +11,7 @@ import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
-import { hasClock, later, LONG_WAIT_TICKS } from './events/clock.ts';
+import { hasClock, later, LOOK_AHEAD_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { gonePids, stableIdsIn } from './events/process.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
@@ -114,10 +114,13 @@ export function outboxSystem(
    * variable per step.
    */
   let log: ProbePosition | null = null;
-  /** `w` with the clock moved on for the look-ahead, noted in the log when re-run. */
-  const ahead = (w: World): World => {
-    if (log !== null) log.later = FUTURE_TICKS;
-    return later(w, FUTURE_TICKS);
+  /** Whether every engine is quiet at each time the look-ahead probes (clock.ts, `LOOK_AHEAD_TICKS`); each probe noted in the log when re-run. */
+  const quietAhead = (w: World): boolean => {
+    for (const ticks of LOOK_AHEAD_TICKS) {
+      if (log !== null) log.later = ticks;
+      if (!quietAt(later(w, ticks))) return false;
+    }
+    return true;
   };
   /** Steps `e` in the look-ahead: noted first, so that a step that breaks a decision is the log's last. */
   const probeStep = (w: World, e: WorldEvent) => {
@@ -173,7 +176,7 @@ export function outboxSystem(
     // With a clock, quiet also later: a pass that would act once a window opens or a lease
     // expires (time runs on once faults stop) means the system is waiting, not done.
     if (!quietAt(w, now)) return false;
-    return !timed || quietAt(ahead(w));
+    return !timed || quietAhead(w);
   });
 
   /**
@@ -258,7 +261,7 @@ export function outboxSystem(
    */
   const waitsForTime = traced('quiet', (w: World): boolean => {
     if (w.engines.length === 0 || w.engines.some((p) => p.state !== 'idle') || !quietAt(w)) return false;
-    return timed ? !quiescent(w) : !quietAt(ahead(w));
+    return timed ? !quiescent(w) : !quietAhead(w);
   });
 
   // Under stable identities an engine comes back under the name of one that is gone, at healing too (events/process.ts).
@@ -302,14 +305,6 @@ const WORLD_BITS: FieldBits<World> | null =
 
 /** The slots the table's kinds own, each undefined (see `initial`). */
 const UNSET_SLOTS: Partial<World> = Object.fromEntries(OWNED_SLOTS.map((slot) => [slot, undefined]));
-
-/**
- * How far ahead a world with a clock is probed for quiet: past any window a
- * rule waits for and any lease, as the liveness phase's unbounded clock
- * would eventually be. The liveness phase's long wait passes as many ticks
- * at once (clock.ts), so a system found waiting can also get there.
- */
-const FUTURE_TICKS = LONG_WAIT_TICKS;
 
 /**
  * A PARKED record replaced other than by an operator's requeue (a fresh

@@ -47,33 +47,65 @@ type Stall = Extract<WorldEvent, { kind: 'stall' }>;
 type LongWait = Extract<WorldEvent, { kind: 'long-wait' }>;
 
 /**
- * The clock's horizon in random runs, and the most `--ticks` takes: far
- * above what a run's faulty phase reaches (at most 120 steps, about one in
+ * The clock's horizon in random runs, and the most `--ticks` takes: above
+ * what most runs' faulty phase reaches (at most 120 steps, about one in
  * eight of them time passing, a long wait at most {@link JUMP_DRAWN_MAX}
- * ticks), so that no window a rule sets ends after it. It was 64 while time
- * passed a tick at a time; a rule whose window was longer (an expiry of 80
- * ticks) could then never see it pass, and a clean check said nothing
- * about it.
+ * ticks), so that few windows a rule sets end after it, and below the end
+ * of time ({@link TIME_END}). It was 64 while time passed a tick at a
+ * time; a rule whose window was longer (an expiry of 80 ticks) could then
+ * never see it pass, and a clean check said nothing about it.
  */
-export const CHECK_TICKS_MAX = 10_000_000;
+export const CHECK_TICKS_MAX = 1_000_000_000;
 
 /**
  * The longest long wait the swarm draws (`--jump`'s drawn values are 2 to
  * this, evenly spread over their orders of magnitude): a rule's window of
  * any length up to it passes in one step in some seeds, and one of a few
- * ticks in many.
+ * ticks in many. It was 100,000: a retry window of 500,000 ticks (under ten
+ * minutes in milliseconds) passed in no seed's faulty phase, and a flaw
+ * that needed it to pass there was checked clean.
  */
-export const JUMP_DRAWN_MAX = 100_000;
+export const JUMP_DRAWN_MAX = 100_000_000;
 
 /**
  * How far a long wait moves the clock at least once faults have stopped;
- * also how far ahead the quiet test looks for a pass that would act once a
- * window opens (outbox-system.ts). A system waiting out a back-off is then
- * never held busy for the ticks it waits: one long wait passes the window
- * it waits for, where a tick at a time with idle passes between them took
- * hundreds of steps and was reported as retrying forever.
+ * also the nearest of the times the quiet test looks ahead to for a pass
+ * that would act once a window opens ({@link LOOK_AHEAD_TICKS}). A system
+ * waiting out a back-off is then never held busy for the ticks it waits: a
+ * few long waits pass the window it waits for, where a tick at a time with
+ * idle passes between them took hundreds of steps and was reported as
+ * retrying forever.
  */
 export const LONG_WAIT_TICKS = 1_000;
+
+/**
+ * How far ahead the quiet test looks: every power of ten from
+ * {@link LONG_WAIT_TICKS} to 10^12 ticks (in milliseconds some 30 years).
+ * A back-off or a window of any length up to that is seen (a rule that
+ * acts once its time has come acts at the last probe too), and a window
+ * that opens and shuts again is seen when a probe falls inside it. The
+ * probe of 1,000 ticks alone called a world waiting out a back-off of 1,800
+ * ticks settled, and reported its record stuck.
+ */
+export const LOOK_AHEAD_TICKS: readonly number[] = Array.from({ length: 10 }, (_, k) => LONG_WAIT_TICKS * 10 ** k);
+
+/**
+ * Where a long wait takes the clock once faults have stopped: on by the
+ * world's `jump`, by at least {@link LONG_WAIT_TICKS}, and by at least the
+ * clock's own reading up to the last look-ahead (10^12 ticks). The clock
+ * so doubles with each wait, and a back-off of any length the look-ahead
+ * sees is waited out in a few dozen steps, however small the seed's
+ * `jump`: by 1,000 ticks a wait, a back-off of a day in seconds (86,400
+ * ticks) took more waits than the liveness phase has steps, and its runs
+ * were reported retrying forever. Past 10^12 the clock grows by that much
+ * a wait, so it stays an exact integer (below 2^53) in any run.
+ */
+export function healedWaitTo(now: number, jump: number): number {
+  return now + Math.max(jump, LONG_WAIT_TICKS, Math.min(now, LOOK_AHEAD_LAST));
+}
+
+/** The last look-ahead, in ticks. */
+const LOOK_AHEAD_LAST = LOOK_AHEAD_TICKS[LOOK_AHEAD_TICKS.length - 1];
 
 /**
  * The seeded stream both settings are drawn from: the clock is on in a
@@ -87,8 +119,8 @@ const ticksSetting: Setting = {
   name: 'ticks',
   flag: '--ticks',
   help: {
-    check: 'a logical clock whose horizon is n ticks while faults last (at most 10,000,000); 0: no clock (default: drawn per seed, with the lease, at 10,000,000)',
-    explore: 'a logical clock whose horizon is n ticks while faults last (at most 10,000,000; default 0: no clock)',
+    check: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000); 0: no clock (default: drawn per seed, with the lease, at 1,000,000,000)',
+    explore: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000; default 0: no clock)',
   },
   min: 0,
   max: CHECK_TICKS_MAX,
@@ -127,7 +159,7 @@ const jumpSetting: Setting = {
   name: 'jump',
   flag: '--jump',
   help: {
-    check: 'time may also pass n ticks at once (a long wait: an idle night, a back-off, a retention period); needs --ticks; 0: a tick at a time (default: drawn per seed, 2-100,000)',
+    check: 'time may also pass n ticks at once (a long wait: an idle night, a back-off, a retention period); needs --ticks; 0: a tick at a time (default: drawn per seed, 2-100,000,000)',
     explore: 'time may also pass n ticks at once (a long wait); needs --ticks (default 0: a tick at a time)',
   },
   min: 0,
@@ -247,8 +279,8 @@ export const tick: EventKind<Tick> = eventKind({
 
 /**
  * Many ticks at once. While faults last it moves the clock `jump` ticks on,
- * below the horizon as a tick does; once they stop, at least
- * {@link LONG_WAIT_TICKS}. Nothing else happens meanwhile: every engine
+ * below the horizon as a tick does; once they stop, as far as
+ * {@link healedWaitTo} says (the clock doubles). Nothing else happens meanwhile: every engine
  * keeps its place and memory, every lease and window that ends in between
  * has ended. It is a schedule the world already had (that many ticks in a
  * row) made one step, so that a rule's window of hundreds or thousands of
@@ -265,7 +297,7 @@ export const longWait: EventKind<LongWait> = eventKind({
     const jump = jumpOf(ctx.options);
     if (jump === 0) return [];
     const now = nowOf(w);
-    if (w.healing) return [{ kind: 'long-wait', to: now + Math.max(jump, LONG_WAIT_TICKS) }];
+    if (w.healing) return [{ kind: 'long-wait', to: healedWaitTo(now, jump) }];
     return now < horizonOf(ctx.options) ? [{ kind: 'long-wait', to: now + jump }] : [];
   },
   reads: ['clock', 'healing'],
@@ -286,8 +318,8 @@ export const longWait: EventKind<LongWait> = eventKind({
   doc: {
     example: 'long wait to tick 1200',
     enabled:
-      'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks)',
-    does: 'advances the clock by `jump` ticks at once (once faults stop, by at least 1,000); every lease and window that ends in between has ended, and nothing else happened meanwhile',
+      'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks, and at least the clock\'s reading)',
+    does: 'advances the clock by `jump` ticks at once (once faults stop, by at least 1,000 and by at least its reading, up to 10^12: the clock doubles); every lease and window that ends in between has ended, and nothing else happened meanwhile',
     stands: 'a long quiet spell: a relay idle overnight, a back-off of minutes, a retention period passing, an operator coming back days later',
   },
 });

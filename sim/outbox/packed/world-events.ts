@@ -12,7 +12,8 @@ import { EventCache } from './event-cache.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 import { emptyList } from '../world-copy.ts';
-import { LONG_WAIT_TICKS } from '../events/clock.ts';
+import { healedWaitTo } from '../events/clock.ts';
+import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
@@ -26,6 +27,9 @@ const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasi
  * bit per id: the retention sweeper leaves them alone, so the events listed
  * here read this much of the engines (world-programs.ts keys its memo by it).
  */
+/** The latest tick a packed state holds (its slots are 32-bit integers). */
+const CLOCK_MAX = 0x7fffffff;
+
 export function busyIdsOf(c: PackedContext, s: Int32Array): number {
   const { g, ids, tables } = c;
   let busy = 0;
@@ -63,7 +67,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   // The clock (events/clock.ts): its horizon (0: no clock) and, with stalls on, the lease (0: no stall).
   const horizon = kindOn(options, 'tick') ? (options.settings?.ticks ?? 0) : 0;
   const stallLease = horizon > 0 && kindOn(options, 'stall') ? (options.settings?.lease ?? 0) : 0;
-  // Long waits (events/clock.ts): `jump` ticks at once while faults last, at least LONG_WAIT_TICKS once they stop.
+  // Long waits (events/clock.ts): `jump` ticks at once while faults last; at least LONG_WAIT_TICKS once they stop (`healedWaitTo`).
   const jump = horizon > 0 && kindOn(options, 'long-wait') ? (options.settings?.jump ?? 0) : 0;
   // Time's events by the tick they move the clock to: once faults stop the clock has no bound, so
   // a tick cannot be folded into a number code beside the kind (as a stall's, whose tick is below
@@ -82,7 +86,9 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     const to = s[g + CLOCK] + 1;
     out.push(timeEvent(tickEvents, to, () => ({ kind: 'tick', to })));
     if (jump === 0) return;
-    const wait = s[g + CLOCK] + (healed ? Math.max(jump, LONG_WAIT_TICKS) : jump);
+    const wait = healed ? healedWaitTo(s[g + CLOCK], jump) : s[g + CLOCK] + jump;
+    // A packed state holds the clock in 32 bits: past them the search would run on a wrapped clock.
+    if (wait > CLOCK_MAX) throw new UsageError(`the clock would pass tick ${CLOCK_MAX.toLocaleString('en-US')}, the most a searched state holds (a long wait of ${jump.toLocaleString('en-US')} ticks from tick ${s[g + CLOCK].toLocaleString('en-US')}): give explore a smaller --ticks or --jump`);
     out.push(timeEvent(longWaits, wait, () => ({ kind: 'long-wait', to: wait })));
   };
   /** Whether engine `pid` holds a claim whose lease has not expired at `now`. */
