@@ -20,6 +20,9 @@ import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { terminalText } from '../terminal-text.ts';
 import { countNoun } from '../count-text.ts';
+import { recheckVerdict, verdictText, type RecheckVerdict } from './rerun-verdict.ts';
+
+export { recheckVerdict, type RecheckVerdict };
 
 /** Flags of `recheck` as commander gives them. */
 export interface RecheckFlags {
@@ -28,27 +31,6 @@ export interface RecheckFlags {
   rules?: string;
   oldRules?: string;
   json?: boolean;
-}
-
-/** What a re-run under R says of a trace, against the violation it recorded (a diff trace records none). */
-export type RecheckVerdict = 'still violates' | 'violates another property' | 'no longer violates' | 'newly violates' | 'violates nothing';
-
-/** The verdict for a trace that recorded `recorded` and now violates `now` (null: no violation). */
-export function recheckVerdict(recorded: string | null, now: string | null): RecheckVerdict {
-  if (recorded === null) return now === null ? 'violates nothing' : 'newly violates';
-  if (now === null) return 'no longer violates';
-  return now === recorded ? 'still violates' : 'violates another property';
-}
-
-/** The verdict as the table says it, naming both properties when they differ. */
-function verdictText(verdict: RecheckVerdict, recorded: string | null, now: string | null): string {
-  switch (verdict) {
-    case 'still violates': return `still violates (${now})`;
-    case 'violates another property': return `violates ${now} (recorded ${recorded})`;
-    case 'no longer violates': return 'no longer violates';
-    case 'newly violates': return `recorded no violation; now violates ${now}`;
-    case 'violates nothing': return 'recorded no violation; none now';
-  }
 }
 
 /** Whether a trace needs --old-rules: its older engines ran a user's rule file (catalog old rules are taken by name). */

@@ -14,6 +14,7 @@ import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Io } from './io.ts';
 import { terminalText } from '../terminal-text.ts';
+import { recheckVerdict, verdictText, type RecheckVerdict } from './rerun-verdict.ts';
 
 /** Flags of `replay` as commander gives them. */
 export interface ReplayFlags {
@@ -29,7 +30,7 @@ export interface ReplayFlags {
 /** What `replay --json` prints: an exact replay (identical, or where it diverges), or the verdict of a re-run `--under` other rules. */
 export type ReplayResult =
   | ({ trace: string } & ExactReplay)
-  | { trace: string; rules: string; verdict: 'still violates' | 'no longer violates'; property: string | null; departedAt: number | null; skipped: number; steps: number };
+  | { trace: string; rules: string; verdict: RecheckVerdict; recorded: string | null; property: string | null; departedAt: number | null; skipped: number; steps: number };
 
 export async function replayCommand(path: string, flags: ReplayFlags, io: Io): Promise<number> {
   return (await runReplay(path, flags, io)).code;
@@ -41,7 +42,7 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
   const supplied = { rules: flags.rules, oldRules: flags.oldRules };
   if (flags.under === undefined) {
     const r = await replayExactly(trace, supplied);
-    const result: ReplayResult = { trace: trace.id, ...r };
+    const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null };
     if (flags.json) io.out(JSON.stringify(result));
     else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${trace.header.violation ? `, ending in ${terminalText(trace.header.violation.property)}` : ''}`);
     else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
@@ -52,13 +53,17 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
   }
   const { rules } = await loadRules(flags.under);
   const r = await rerunTrace(trace, rules, supplied);
-  const verdict = r.violation !== null ? 'still violates' : 'no longer violates';
-  const result: ReplayResult = { trace: trace.id, rules: rules.name, verdict, property: r.violation?.property ?? null, departedAt: r.departedAt, skipped: r.skipped, steps: r.steps };
+  const recorded = trace.header.violation?.property ?? null;
+  const now = r.violation?.property ?? null;
+  const verdict = recheckVerdict(recorded, now);
+  const result: ReplayResult = { trace: trace.id, rules: rules.name, verdict, recorded, property: now, departedAt: r.departedAt, skipped: r.skipped, steps: r.steps };
   if (flags.json) {
     io.out(JSON.stringify(result));
   } else {
-    io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${verdict}${r.violation ? ` ${r.violation.property} (step ${r.violation.step}): ${terminalText(r.violation.detail)}` : ''}`);
-    io.out(r.departedAt === null ? '  follows the recording to its end' : `  departs from the recording at step ${r.departedAt} (${terminalText(trace.steps[r.departedAt - 1]?.label ?? '?')}); ${r.skipped} recorded events were not enabled`);
+    io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${terminalText(verdictText(verdict, recorded, now))}${r.violation ? ` at step ${r.violation.step}: ${terminalText(r.violation.detail)}` : ''}`);
+    // The re-run goes on past the recording's last step when the world is not quiet there (the liveness phase): said, so that a step number past the trace's end is not a puzzle.
+    const past = r.steps > trace.steps.length ? `, then runs on by itself to step ${r.steps} (faults stopped, choices seeded; those steps are not written)` : '';
+    io.out(r.departedAt === null ? `  follows the recording to its end${past}` : `  departs from the recording at step ${r.departedAt} (${terminalText(trace.steps[r.departedAt - 1]?.label ?? '?')}); ${r.skipped} recorded events were not enabled`);
   }
   return { code: r.violation !== null ? 1 : 0, result };
 }

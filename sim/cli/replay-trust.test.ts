@@ -106,6 +106,19 @@ describe('replay --under re-runs; --rules supplies', () => {
     expect(r.code).toBe(0);
     expect(r.out[0]).toContain('under fail-closed: no longer violates');
   });
+  it('--under R of a trace that recorded no violation says so, as recheck does: not "still" nor "no longer"', async () => {
+    const clean = crafted('clean', { violation: null });
+    const now = await run('replay', clean, '--under', 'fresh-cycle', '--json');
+    expect(JSON.parse(now.out[0])).toMatchObject({ verdict: 'newly violates', recorded: null });
+    const text = await run('replay', clean, '--under', 'fresh-cycle');
+    expect(text.out[0]).toContain('under fresh-cycle: recorded no violation; now violates');
+    const none = await run('replay', clean, '--under', 'fail-closed');
+    expect([none.code, none.out[0]]).toEqual([0, expect.stringContaining('under fail-closed: recorded no violation; none now') as string]);
+  });
+  it('replay --json names the property the trace ends in, as its line does', async () => {
+    const r = await run('replay', crafted('plain', {}), '--json');
+    expect(JSON.parse(r.out[0])).toMatchObject({ identical: true, property: recorded.header.violation?.property });
+  });
   it('--rules with another catalog rule set than recorded is refused, pointing at --under', async () => {
     const r = await run('replay', crafted('plain', {}), '--rules', 'fail-closed');
     expect(r.code).toBe(2);

@@ -44,6 +44,15 @@ export function titleLine(trace: Trace): string {
   return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}, seed ${h.seed}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
 }
 
+/**
+ * A step's phase in the words of docs/properties.md ('A run: safety, then
+ * liveness'): the file's `fault` and `heal` read as "this step is a fault"
+ * beside every step of the first phase.
+ */
+export function phaseWord(phase: string): string {
+  return phase === 'fault' ? 'safety' : phase === 'heal' ? 'liveness' : phase;
+}
+
 /** One line on the violation the trace ends in, or that it ends clean. */
 export function violationLine(trace: Trace): string {
   const v = trace.header.violation;

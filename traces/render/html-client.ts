@@ -98,7 +98,7 @@ export const CLIENT_SCRIPT = String.raw`
       if (here) { li.setAttribute('aria-current', 'step'); li.scrollIntoView({ block: 'nearest' }); }
       else li.removeAttribute('aria-current');
     });
-    var label = 'step ' + cur + ' of ' + last + ': ' + (cur === 0 ? 'initial world' : step.label + ' (' + step.phase + ', ' + step.group + ')');
+    var label = 'step ' + cur + ' of ' + last + ': ' + (cur === 0 ? 'initial world' : step.label + ' (' + step.phase + ' phase, ' + step.group + ')');
     document.getElementById('step-label').textContent = label;
     var changes = document.getElementById('step-changes');
     changes.textContent = '';

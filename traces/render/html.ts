@@ -10,7 +10,7 @@
  * the script element that holds them.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { replayFromHere, titleLine, type RenderOptions } from './facts.ts';
+import { phaseWord, replayFromHere, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
 import { statesOf } from './states.ts';
@@ -142,7 +142,7 @@ export function renderHtml(trace: Trace, options: RenderOptions): string {
   const views = viewsOf(states);
   const steps = [
     { n: 0, label: 'initial world', group: '', phase: '', notes: [] as string[] },
-    ...trace.steps.map((s, i) => ({ n: s.n, label: s.label, group: s.group, phase: s.phase, notes: changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((c) => c.text) })),
+    ...trace.steps.map((s, i) => ({ n: s.n, label: s.label, group: s.group, phase: phaseWord(s.phase), notes: changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((c) => c.text) })),
   ];
   const engines = engineStatesOf(states);
   const outbox = trace.header.model === 'outbox';

@@ -29,7 +29,7 @@ describe('renderText', () => {
     const rows = lines.slice(head + 1, head + 1 + sample.trace.steps.length);
     rows.forEach((row, i) => {
       const step = sample.trace.steps[i];
-      expect(row).toMatch(new RegExp(`^\\s*${step.n}\\s+${step.phase}\\s+${step.group}\\s+`));
+      expect(row).toMatch(new RegExp(`^\\s*${step.n}\\s+${step.phase === 'fault' ? 'safety' : 'liveness'}\\s+${step.group}\\s+`));
       expect(row).toContain(step.label);
     });
   });
