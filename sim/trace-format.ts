@@ -53,6 +53,23 @@ export interface TraceHeader {
   origin: string;
   /** Number of step lines that follow (a file cut at a line boundary is still seen as truncated). */
   stepCount: number;
+  /**
+   * A trace of the steps before a rule set's decision broke (the command
+   * ended with exit 2): which decision, how, and whether the trace reaches
+   * it (`decision`: its next step, or the quiet test's look-ahead from its
+   * last state, calls it) or ends where the look-ahead began. Absent from
+   * every other trace.
+   */
+  brokenDecision?: BrokenDecisionNote;
+}
+
+/** What broke at the end of a trace of the steps before a broken decision. */
+export interface BrokenDecisionNote {
+  ruleSet: string;
+  decision: string;
+  kind: string;
+  detail: string;
+  reach: 'decision' | 'look-ahead';
 }
 
 /** A change of state: top-level fields set (with sub-keys for maps) and removed. */

@@ -9,6 +9,7 @@
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
+import type { TraceHeader } from '../trace-format.ts';
 import { replayExactly, rerunTrace, type ExactReplay } from '../outbox/rerun-trace.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
@@ -32,6 +33,14 @@ export type ReplayResult =
   | ({ trace: string } & ExactReplay)
   | { trace: string; rules: string; verdict: RecheckVerdict; recorded: string | null; property: string | null; departedAt: number | null; skipped: number; steps: number };
 
+/** How the trace ends, after its step count: its violation, a broken decision it stops before, or a diff's first difference. */
+function endWords(h: TraceHeader): string {
+  if (h.violation !== null) return `, ending in ${terminalText(h.violation.property)}`;
+  const b = h.brokenDecision;
+  if (b !== undefined) return `, stopping before a broken decision (rule set ${terminalText(b.ruleSet)}: ${terminalText(`${b.decision} ${b.detail}`)})`;
+  return h.origin === 'diff' ? ", stopping at a diff's first difference (no property judged past it)" : '';
+}
+
 export async function replayCommand(path: string, flags: ReplayFlags, io: Io): Promise<number> {
   return (await runReplay(path, flags, io)).code;
 }
@@ -44,7 +53,7 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
     const r = await replayExactly(trace, supplied);
     const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null };
     if (flags.json) io.out(JSON.stringify(result));
-    else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${trace.header.violation ? `, ending in ${terminalText(trace.header.violation.property)}` : ''}`);
+    else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${endWords(trace.header)}`);
     else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
     return { code: r.identical ? 0 : 1, result };
   }

@@ -49,7 +49,7 @@ export function checkFaultError(pair: RulesPair, steppers: Steppers, fault: RawF
   const broken = (trace: FaultTrace | null): BrokenDecision => ({ ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, at: { seed: fault.seed, step: fault.step }, trace: trace?.path ?? null });
   let trace: FaultTrace;
   try {
-    trace = writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin, fault.probe);
+    trace = writeStepsBefore(outDir, pair, steppers, fault.seed, fault.options, fault.events, origin, fault.probe, { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail });
   } catch (err) {
     // The fault is the news; a trace that cannot be written is said on the same line.
     return new RuleSetError(`${runFaultLine(fault, null)} (no trace written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`, broken(null), faultErrorOf(fault));
@@ -79,7 +79,7 @@ export function faultTraced<T>(search: () => T, ctx: SearchContext): T {
     const probe = probePositionOf(err);
     let trace: FaultTrace | null;
     try {
-      trace = writeStepsBefore(ctx.outDir, ctx.pair, ctx.steppers, 0, ctx.options, at.events, ctx.origin, probe);
+      trace = writeStepsBefore(ctx.outDir, ctx.pair, ctx.steppers, 0, ctx.options, at.events, ctx.origin, probe, { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail });
     } catch {
       // The fault is the news: without its trace if that cannot be written.
       trace = null;

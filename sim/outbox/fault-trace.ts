@@ -15,7 +15,7 @@
  * says so (`FaultReach`).
  */
 import { simulateEvents } from '../core/simulate.ts';
-import { writeTrace } from '../trace-format.ts';
+import { writeTrace, type BrokenDecisionNote } from '../trace-format.ts';
 import { ruleFaultOf } from '../../model/rule-fault.ts';
 import { outboxSystem, type Steppers } from './outbox-system.ts';
 import type { WorldOptions } from './options.ts';
@@ -57,10 +57,14 @@ export function writeStepsBefore(
   events: readonly (WorldEvent | null)[],
   origin: string,
   probe?: ProbePosition,
+  broken?: Omit<BrokenDecisionNote, 'reach'>,
 ): FaultTrace {
   const plan = tracePlan(pair, steppers, options, events, probe);
   const steps = traceSteps(plan.sim.initial, plan.sim.steps);
-  const { path } = writeTrace(dir, outboxHeader(pair, seed, plan.options, null, origin, steps.length, null), steps);
+  const header = outboxHeader(pair, seed, plan.options, null, origin, steps.length, null);
+  // The header says what broke, so that a rendering or a replay of the trace does not read as a run that ended clean.
+  if (broken !== undefined) header.brokenDecision = { ...broken, reach: plan.reach };
+  const { path } = writeTrace(dir, header, steps);
   return { path, steps: steps.length, reach: plan.reach, lookAhead: plan.lookAhead };
 }
 

@@ -53,9 +53,34 @@ export function phaseWord(phase: string): string {
   return phase === 'fault' ? 'safety' : phase === 'heal' ? 'liveness' : phase;
 }
 
-/** One line on the violation the trace ends in, or that it ends clean. */
+/**
+ * How a trace that recorded no violation ends, in one sentence: before a
+ * broken decision, at a diff's first difference, or clean. Only a run's
+ * own end is "clean": the other two stop before their properties are
+ * judged, and a reader took the first two for passing runs.
+ */
+export function cleanEnd(trace: Trace): string {
+  const h = trace.header;
+  const b = h.brokenDecision;
+  if (b !== undefined) {
+    const where = b.reach === 'decision' ? 'its next step (or the quiet test looking ahead from its last state) calls it' : 'it broke in the quiet test looking ahead from here, in steps this trace could not hold';
+    return `No property is violated up to here, and none was judged past it: the run stops before a broken decision. Rule set ${b.ruleSet}'s ${b.decision} ${b.detail}; ${where}, and the command ended with exit 2.`;
+  }
+  if (h.origin === 'diff') return "No property is violated up to here, and none was judged past it: this is one side of a diff (outbox-sim diff), which stops at the first step where the two rule sets' observable outcomes differ.";
+  return 'No violation: the run ends clean.';
+}
+
+/** One line on the violation the trace ends in, or how it ends without one. */
 export function violationLine(trace: Trace): string {
   const v = trace.header.violation;
-  if (v === null) return 'no violation: the run ends clean';
+  if (v === null) return cleanEnd(trace);
   return `violation at step ${v.step}: ${v.property} (subject ${v.subject}, body ${v.body}, layer ${v.layer}): ${v.detail}`;
+}
+
+/** The heading of a trace that recorded no violation (Markdown, HTML), by how it ends (see {@link cleanEnd}). */
+export function cleanHeading(trace: Trace): string {
+  const h = trace.header;
+  if (h.brokenDecision !== undefined) return `a decision of ${rulesOf(trace)} broke after these steps`;
+  if (h.origin === 'diff') return `one side of a diff, under ${rulesOf(trace)}`;
+  return `no violation under ${rulesOf(trace)}`;
 }

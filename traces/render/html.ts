@@ -10,7 +10,7 @@
  * the script element that holds them.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { phaseWord, replayFromHere, titleLine, type RenderOptions } from './facts.ts';
+import { cleanEnd, phaseWord, replayFromHere, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
 import { statesOf } from './states.ts';
@@ -54,6 +54,7 @@ h2 { font-size: 15px; margin: 0 0 6px; }
 #violation { margin: 8px 0; padding: 8px 12px; border: 2px solid var(--bad); background: var(--badbg); border-radius: 6px; }
 #violation.here { box-shadow: 0 0 0 3px var(--bad); }
 #violation.clean { border-color: #15803d; background: #dcfce7; }
+#violation.unjudged { border-color: #a16207; background: #fef9c3; }
 nav { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 button { font: inherit; padding: 2px 10px; }
 #step-label { font-weight: 600; margin-left: 8px; }
@@ -112,7 +113,7 @@ kbd { border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; font-si
 
 function violationBanner(trace: Trace): string {
   const v = trace.header.violation;
-  if (v === null) return '<div id="violation" data-testid="violation" class="clean">No violation: the run ends clean.</div>';
+  if (v === null) return `<div id="violation" data-testid="violation" class="${trace.header.brokenDecision === undefined && trace.header.origin !== 'diff' ? 'clean' : 'unjudged'}">${escapeHtml(cleanEnd(trace))}</div>`;
   return [
     '<div id="violation" data-testid="violation" role="alert">',
     `<strong>Violation: <span data-field="property">${escapeHtml(v.property)}</span></strong> at step <span data-field="step">${v.step}</span>`,

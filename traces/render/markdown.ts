@@ -5,7 +5,7 @@
  * replays it.
  */
 import type { Trace } from '../../sim/trace-format.ts';
-import { replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
+import { cleanEnd, cleanHeading, replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
 import { changeNotes, isDurable, noteContextOf, type Area } from './summary.ts';
@@ -54,7 +54,7 @@ function storeTable(trace: Trace): string[] {
 
 function violationSection(trace: Trace): string[] {
   const v = trace.header.violation;
-  if (v === null) return ['The run ends clean: no property is violated.'];
+  if (v === null) return [mdText(cleanEnd(trace))];
   return [
     row(['property', 'subject', 'body', 'layer', 'step', 'detail']),
     row(['---', '---', '---', '---', '---:', '---']),
@@ -65,7 +65,7 @@ function violationSection(trace: Trace): string[] {
 /** Renders a trace as Markdown (ends with a newline). */
 export function renderMarkdown(trace: Trace, options: RenderOptions): string {
   const v = trace.header.violation;
-  const heading = v === null ? `outbox-sim trace ${mdCode(trace.id)}: no violation under ${mdCode(rulesOf(trace))}` : `outbox-sim: ${mdCode(v.property)} violated under ${mdCode(rulesOf(trace))}`;
+  const heading = v === null ? `outbox-sim trace ${mdCode(trace.id)}: ${mdText(cleanHeading(trace))}` : `outbox-sim: ${mdCode(v.property)} violated under ${mdCode(rulesOf(trace))}`;
   return [
     `## ${heading}`,
     '',

@@ -50,11 +50,22 @@ export function lanesOf(trace: Trace, states: readonly TraceState[]): Lane[] {
   });
   return [
     { id: 'Producer', label: 'Producer (results/)' },
-    ...[...versions.entries()].sort(([a], [b]) => a - b).map(([pid, v]) => ({ id: `e${pid}`, label: `Gateway e${pid} (${v} rules)` })),
+    ...[...versions.entries()].sort(([a], [b]) => a - b).map(([pid, v]) => ({ id: `e${pid}`, label: `Gateway e${pid} (${rulesWords(trace, v)})` })),
     { id: 'Outbox', label: 'Outbox' },
     { id: 'Broker', label: 'Broker' },
     ...(operator ? [{ id: 'Operator', label: 'Operator' }] : []),
   ];
+}
+
+/**
+ * The rules an engine runs, by name: "new rules" or "old rules" only in a
+ * world of both (then with the name), since a lone "new rules" read as
+ * the proposed change, in a diff's old side too.
+ */
+function rulesWords(trace: Trace, version: string): string {
+  const { rules, oldRules } = trace.header;
+  if (oldRules === null) return rules.name;
+  return version === 'old' ? `old rules: ${oldRules.name}` : `new rules: ${rules.name}`;
 }
 
 /** One step of the outbox system, drawn by its kind's table entry; a step of an unknown kind is a note across the diagram. */
