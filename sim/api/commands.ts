@@ -187,5 +187,5 @@ export async function compare(given: CompareOptions): Promise<CompareResult> {
 /** `outbox-sim diff`: the shortest run on which two rule sets give different observable outcomes; resolves to what `diff --json` prints. */
 export async function diff(given: DiffOptions): Promise<DiffResult> {
   const options = checkedOptions<DiffOptions>('diff', given);
-  return commandCall('diff', (io) => runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), maxStates: text(options.maxStates), out: options.out, json: true }, io));
+  return commandCall('diff', (io) => runDiff(specOf(options.old), specOf(options.new), { ...sizeFlags(options), ...settingFlagsOf(options), maxStates: text(options.maxStates), out: options.out, json: true }, io));
 }

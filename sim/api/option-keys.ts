@@ -58,7 +58,7 @@ const REPLAY_KEYS: KeyList<ReplayOptions> = { trace: true, rules: true, oldRules
 
 const COMPARE_KEYS: KeyList<CompareOptions> = { rules: true, seeds: true, maxStates: true, workers: true, out: true };
 
-const DIFF_KEYS: KeyList<DiffOptions> = { old: true, new: true, ...SIZE_KEYS, maxStates: true, out: true };
+const DIFF_KEYS: KeyList<DiffOptions> = { old: true, new: true, ...SIZE_KEYS, ...SETTING_KEYS, maxStates: true, out: true };
 
 /** The keys each command's options take, in the order the options' types list them. */
 export const OPTION_KEYS: Readonly<Record<CommandName, readonly string[]>> = {

@@ -124,7 +124,7 @@ export interface CompareOptions {
 }
 
 /** Options of `diff`. */
-export interface DiffOptions extends WorldSizeOptions {
+export interface DiffOptions extends WorldSizeOptions, WorldSettingOptions {
   /** The rule set in use. */
   old: RulesInput;
   /** The proposed rule set. */

@@ -36,7 +36,7 @@ export interface ProgramParts {
 
 /** Loads what the program needs to define `only` (null: every command), with or without its help. */
 export async function programParts(only: string | null, help: boolean): Promise<ProgramParts> {
-  const settings = only === null || only === 'check' || only === 'explore' ? (await import('./world-settings.ts')).settingFlags : null;
+  const settings = only === null || only === 'check' || only === 'explore' || only === 'diff' ? (await import('./world-settings.ts')).settingFlags : null;
   if (!help) return { only, settingFlags: settings, help: null };
   const [{ describeContract }, { exploreHelp }] = await Promise.all([import('./help-contract.ts'), import('./explore-command.ts')]);
   return { only, settingFlags: settings, help: { describeContract, exploreHelp } };
@@ -195,8 +195,9 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
       code = await (await import('./compare-command.ts')).compareCommand(rules, opts, io);
     });
 
-  if (defines('diff')) worldSizeOptions(program
-    .command('diff'))
+  // The world's settings too (a clock, leases, a dedupe window, retention, late landings): a change to a rule that reads the clock otherwise showed no difference.
+  if (defines('diff')) settingFlags(worldSizeOptions(program
+    .command('diff')), 'explore')
     .description('the shortest run on which two rule sets give different observable outcomes')
     .argument('<old>', 'the rule set in use')
     .argument('<new>', 'the proposed rule set')
