@@ -17,6 +17,10 @@ describe('changeNotes', () => {
     expect(changeNotes(s, s, {}, { tags: ['answer:accept'] })).toEqual([]);
     expect(changeNotes(s, s, {}, { tags: ['answer:accept', 'broker:dropped'] }).map((n) => n.text)).toEqual(['the broker drops it: it holds this id, or this key, already']);
   });
+  it('says a POST fenced out was not sent (its label names the answer the world chose)', () => {
+    const s = state([engine(1, 'new')]);
+    expect(changeNotes(s, s, {}, { tags: ['fenced:post'] }).map((n) => n.text)).toEqual(['POST not sent: the claim is gone and the rules fence the POST (no answer came)']);
+  });
   it('says why the broker dropped a POST, by its dedupe mode', () => {
     const s = state([engine(1, 'new')]);
     const dropped = (broker: string) => changeNotes(s, s, {}, { tags: ['answer:accept', 'broker:dropped'], broker }).map((n) => n.text);

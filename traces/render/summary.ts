@@ -6,7 +6,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import { countedKinds } from '../../sim/outbox/events/table.ts';
-import { brokerReplyOf } from '../../sim/outbox/events/engine-step.ts';
+import { brokerReplyOf, FENCED_POST_TAG } from '../../sim/outbox/events/engine-step.ts';
 import { DROPPED_TAG } from '../../sim/outbox/events/broker-keys.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, Trace, TraceStep } from '../../sim/trace-format.ts';
@@ -100,6 +100,8 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
   const reply = brokerReplyOf(tags);
   if (reply !== null) notes.push({ area: 'broker', text: `the broker replies ${reply}` });
   if (tags.includes(DROPPED_TAG)) notes.push({ area: 'broker', text: droppedText(broker) });
+  // The label names the answer the world chose; the engine never sent the POST it would have answered.
+  if (tags.includes(FENCED_POST_TAG)) notes.push({ area: 'other', text: 'POST not sent: the claim is gone and the rules fence the POST (no answer came)' });
   for (const field of Object.keys(change).sort()) {
     if (QUIET_FIELDS.has(field)) continue;
     switch (field) {

@@ -12,7 +12,7 @@ import type { Reply } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldRules } from './context.ts';
 import type { WorldEvent } from '../world.ts';
-import { stepEngine, type AnswerEffect } from './engine-step.ts';
+import { FENCED_POST_TAG, stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
 
 declare module '../world.ts' {
@@ -187,6 +187,8 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     counter: crash ? crash[0] : `answer:${name}`,
     draw: (e, v) => {
       const env = v.enginesBefore.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;
+      // Fenced out: nothing reached the broker, so no arrow to it.
+      if (v.tags.includes(FENCED_POST_TAG)) return { from: `e${e.pid}`, to: `e${e.pid}`, broken: false, text: stepText(v, `POST${env === null ? '' : ` ${env.id} = ${env.body}`} not sent: its claim is gone and its rules fence the POST; it abandons the attempt`) };
       // The broker's own reply, and a POST it dropped, follow in the step's durable notes.
       const what = env === null ? `POST -> ${e.answer}` : `POST ${env.id} = ${env.body} (key ${env.key}) -> ${e.answer}`;
       const from = `e${e.pid}`;

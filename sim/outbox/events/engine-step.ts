@@ -129,6 +129,9 @@ const READ = family('read:');
 /** The broker's own reply to an accepted POST when it is not `ok` (a duplicate answered 409 under `id-409`): the answer's name does not say it. */
 const REPLY = family('reply:');
 
+/** A POST the engine did not send: its claim was gone and its rule set fences the POST (docs/rules.md, 'Time'), so it abandoned the attempt. */
+export const FENCED_POST_TAG = 'fenced:post';
+
 /** The broker's own reply other than `ok` a step's tags record (see {@link REPLY}), or null. */
 export function brokerReplyOf(tags: readonly string[]): string | null {
   for (const t of tags) if (t.startsWith(REPLY.prefix)) return t.slice(REPLY.prefix.length);
@@ -156,11 +159,9 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let received: BrokerReceipt | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
-    tags.push(tagOf(ANSWER, answer.name));
     if (answer.received && envelope !== null) received = brokerReceives(ctx.options.broker, w, envelope);
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? received?.acceptance.reply ?? 'ok';
-    if (answer.reply === null && reply !== 'ok') tags.push(tagOf(REPLY, reply));
   }
   const event = engineEventFor(ctx, w, proc, e, reply, observe);
   if (event.type !== 'POST' && 'read' in event) tags.push(tagOf(READ, event.read.kind));
@@ -171,6 +172,15 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   // A loop, not `.some` with a closure: this runs at every engine step.
   let posted = false;
   for (let i = 0; i < effects.length && !posted; i++) posted = effects[i].kind === 'post';
+  if (answer !== null) {
+    // A POST its rule set fenced (the claim was gone) never left the engine: no answer came, and none is counted.
+    if (posted || answer.crash !== undefined) {
+      tags.push(tagOf(ANSWER, answer.name));
+      if (answer.reply === null && reply !== 'ok') tags.push(tagOf(REPLY, reply as string));
+    } else {
+      tags.push(FENCED_POST_TAG);
+    }
+  }
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];
     const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(`${envelope.id}:${envelope.body}`);
