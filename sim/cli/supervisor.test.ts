@@ -77,6 +77,8 @@ describe('supervisor', () => {
     expect(r.stdout).toBe('ready\n');
     expect(r.code).toBe(130);
     expect(r.seconds).toBeLessThan(15);
+    // One line says why there is no summary.
+    expect(r.stderr).toMatch(/^outbox-sim: Ctrl-C: the command did not stop within \d+ s of the signal .* ended with no summary\n$/);
   });
 });
 

@@ -170,7 +170,11 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
       }
       signal = s;
       requestInterrupt(s);
-      grace = setTimeout(() => kill(interruptExitCode(s)), graceMs);
+      grace = setTimeout(() => {
+        // Said, so that an exit with no summary is not taken for a crash (a starved machine: the command's thread did not reach its next look in time).
+        err(`outbox-sim: ${s === 'SIGTERM' ? 'SIGTERM' : 'Ctrl-C'}: the command did not stop within ${graceMs / 1000} s of the signal (its thread had not reached its next look), so it was ended with no summary`);
+        kill(interruptExitCode(s));
+      }, graceMs);
     }
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
