@@ -71,10 +71,13 @@ describe('readTrace', () => {
     expect(errorOf(variant('short.jsonl', `${lines.slice(0, -1).join('\n')}\n`)).kind).toBe('truncated');
   });
   it('an unknown format version', () => {
-    const e = errorOf(variant('v9.jsonl', text.replace('"version":1', '"version":9')));
+    const e = errorOf(variant('v9.jsonl', text.replace('"version":1', '"version":9').replace(/"tool":"[^"]*"/, '"tool":"0.0.1"')));
     expect(e.kind).toBe('unknown-version');
     expect(e.message).toContain('version 9');
-    expect(e.message).toMatch(/use the outbox-sim version that wrote it, \d+\.\d+\.\d+\)$/);
+    expect(e.message).toMatch(/use the outbox-sim version that wrote it, 0\.0\.1\)$/);
+    // A header naming this very version was edited: it is not told to use this version.
+    const edited = errorOf(variant('v9-here.jsonl', text.replace('"version":1', '"version":9')));
+    expect(edited.message).toMatch(/which writes version 1: the trace was edited\)$/);
   });
   it('an unknown format version in a header that does not name its writer', () => {
     const e = errorOf(variant('v9-anon.jsonl', text.replace('"version":1', '"version":9').replace(/"tool":"[^"]*",?/, '')));

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { UsageError } from '../sim/usage-error.ts';
-import { lineSum, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
+import { lineSum, TRACE_FORMAT_NAME, TOOL_VERSION, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { headerProblem, stepProblem } from './shape.ts';
 import { currentOptions } from '../sim/outbox/legacy-options.ts';
 import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
@@ -155,7 +155,13 @@ export function readTrace(path: string): Trace {
   }
   if (h.version !== TRACE_FORMAT_VERSION) {
     // A header without the writer's version (edited, or made by something else) must not print "undefined".
-    const writer = typeof h.tool === 'string' && h.tool !== '' ? `use the outbox-sim version that wrote it, ${h.tool}` : 'use the outbox-sim version that wrote it; the header does not say which';
+    // Nor name this very version as the one to use: it writes TRACE_FORMAT_VERSION, so such a header was edited.
+    const writer =
+      typeof h.tool !== 'string' || h.tool === ''
+        ? 'use the outbox-sim version that wrote it; the header does not say which'
+        : h.tool === TOOL_VERSION
+          ? `its header names this outbox-sim, ${h.tool}, which writes version ${TRACE_FORMAT_VERSION}: the trace was edited`
+          : `use the outbox-sim version that wrote it, ${h.tool}`;
     throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (${writer})`);
   }
   const sealedHeader = parseSealed(path, lines[0], 1);

@@ -45,7 +45,7 @@ describe('bad input is one line and exit 2', () => {
   it('a malformed number names the flag', async () => {
     const r = await run('check', '--seeds', '12x');
     expect(r.code).toBe(2);
-    expect(r.err).toEqual(['outbox-sim: --seeds must be a whole number, got "12x"']);
+    expect(r.err).toEqual(['outbox-sim: --seeds must be a whole number from 1 to 10000000, got "12x"']);
   });
   it('no command, or an unknown one', async () => {
     const none = await run();

@@ -4,7 +4,7 @@
  * search of the default bounded world); one table of rule set by property:
  * holds (runs, and states searched) or violated (trace id, steps, replay).
  */
-import { countText } from '../count-text.ts';
+import { countNoun, countText } from '../count-text.ts';
 import { BOUNDS_DEFAULT, SEEDS_DEFAULT, steppersFor } from '../check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox } from '../outbox/explore-outbox.ts';
@@ -159,7 +159,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
   }
   const cell = (r: CompareRow) =>
     r.verdict === 'holds'
-      ? `holds (${countText(r.runs)} runs${r.states === null ? '' : `, ${countText(r.states)} states${r.complete ? '' : ', partial'}`})`
+      ? `holds (${countNoun(r.runs, 'run')}${r.states === null ? '' : `, ${countText(r.states)} states${r.complete ? '' : ', partial'}`})`
       : `VIOLATED: trace ${r.trace}, ${r.steps} steps`;
   const properties = COMPARED;
   if (format === 'md') {

@@ -204,9 +204,9 @@ describe('outbox-sim explore', () => {
   it('a bad bound is one line and exit 2', async () => {
     const r = await run('explore', '--max-memory', 'lots');
     expect(r.code).toBe(2);
-    expect(r.err).toEqual(['outbox-sim: --max-memory must be a whole number, got "lots"']);
+    expect(r.err).toEqual(['outbox-sim: --max-memory must be a whole number from 1 to 1073741824, got "lots"']);
     const d = await run('explore', '--max-depth', '-1');
     expect(d.code).toBe(2);
-    expect(d.err).toEqual(['outbox-sim: --max-depth must be a whole number, got "-1"']);
+    expect(d.err).toEqual(['outbox-sim: --max-depth must be a whole number from 0 to 1000000, got "-1"']);
   });
 });

@@ -60,6 +60,17 @@ describe('outbox-sim show', () => {
     expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/);
   });
 
+  it('refuses an --out extension of no format it writes, and writes nothing (a text table in x.pdf)', async () => {
+    const out = join(dir, 'views', 'page.pdf');
+    const e = await show({ out }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as Error).message).toContain('not .pdf');
+    expect(existsSync(out)).toBe(false);
+    // --format says it outright, whatever the name.
+    await show({ out, format: 'md' });
+    expect(readFileSync(out, 'utf8')).toMatch(/^## /);
+  });
+
   it('rejects an unknown --format with one line naming the flag', async () => {
     const e = await show({ format: 'pdf' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UsageError);

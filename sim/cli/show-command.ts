@@ -21,10 +21,20 @@ import { checkOutputFile, emitDocument } from './output-place.ts';
 export const SHOW_FORMATS = ['text', 'md', 'html'] as const;
 export type ShowFormat = (typeof SHOW_FORMATS)[number];
 
-/** Without `--format`, the format an `--out` file's extension asks for (text otherwise). */
+/** The extensions that name a format; `.txt` and no extension are text. */
+const FORMAT_OF_EXT: Readonly<Record<string, ShowFormat>> = { '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.txt': 'text', '': 'text' };
+
+/**
+ * Without `--format`, the format an `--out` file's extension asks for (text
+ * otherwise). An extension of no format `show` writes is bad input: `x.pdf`
+ * got a text table under a name that promised something else.
+ */
 function formatFor(out: string | undefined): ShowFormat {
-  const ext = out === undefined ? '' : extname(out).toLowerCase();
-  return ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'md' : 'text';
+  if (out === undefined) return 'text';
+  const ext = extname(out).toLowerCase();
+  const format = FORMAT_OF_EXT[ext];
+  if (format === undefined) throw new UsageError(`--out ${out}: show writes text (.txt), Markdown (.md) or HTML (.html), not ${ext}; give one of those extensions, or --format`);
+  return format;
 }
 
 /**
@@ -63,7 +73,7 @@ function outboxTrace(trace: Trace, path: string): Trace {
  * and an unreadable trace throws the reader's `TraceReadError` (exit 2).
  */
 export async function showCommand(tracePath: string, flags: { format?: string; out?: string }, io: Io): Promise<number> {
-  const format = choiceFlag('--format', flags.format, SHOW_FORMATS, formatFor(flags.out));
+  const format = flags.format !== undefined ? choiceFlag('--format', flags.format, SHOW_FORMATS, 'text') : formatFor(flags.out);
   if (flags.out !== undefined) checkOutputFile('--out', flags.out);
   // Clipped for display: the reader bounds what it reads, this bounds each cell.
   const trace = clipTrace(outboxTrace(readTrace(tracePath), tracePath));
