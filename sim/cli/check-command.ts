@@ -119,21 +119,21 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
   return [from, to];
 }
 
-/** What made a counterexample of the swarm, as its trace's header says: a seed's run, or long life from it (sim/outbox/long-life.ts). */
-function originOf(c: RawCounterexample): string {
-  if (c.longLife === undefined) return 'check';
-  return `check ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? ', then faults stopped' : ''})`;
+/** What made a counterexample of the swarm, as its trace's header says: a seed's run of `command` (check, compare), or long life from it (sim/outbox/long-life.ts). */
+function originOf(c: RawCounterexample, command = 'check'): string {
+  if (c.longLife === undefined) return command;
+  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? ', then faults stopped' : ''})`;
 }
 
-/** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed). */
-export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written']): WrittenTrace[] {
+/** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed); `command` made them (check, compare). */
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written'], command = 'check'): WrittenTrace[] {
   const steppers = steppersFor(pair.rules, pair.oldRules);
   return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
     .map((c) => {
       const early = written?.get(c.violation.property);
       if (early !== undefined && early.seed === c.seed) return early.trace;
-      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, originOf(c), bounds.healStepsMax);
+      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, originOf(c, command), bounds.healStepsMax);
     });
 }
 

@@ -117,7 +117,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
     const cells: CompareRow[] = [];
     const merged = await runSeedsParallel({ rules: spec, oldRules: null, ...pinsField(pair.pins), broker: null, bounds: BOUNDS_DEFAULT }, 1, seeds + 1, workers);
     if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, null), merged.fault, outDir, 'compare');
-    const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT);
+    const written = writeFirstCounterexamples(pair, merged, outDir, BOUNDS_DEFAULT, undefined, 'compare');
     const options = SEARCHED_WORLD;
     const steppers = steppersFor(pair.rules, null);
     const search = faultTraced(() => exploreOutbox(options, { rules: pair.rules }, steppers, { statesMax, stopAtFirst: false, liveness: true }), { pair, steppers, options, outDir, origin: 'compare' });
@@ -127,7 +127,7 @@ export async function runCompare(specs: string[], flags: CompareFlags, io: Io): 
       const v = search.violations.find((x) => x.violation.property === property);
       if (v === undefined) return undefined;
       const c = counterexampleOf(options, v);
-      return writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, property, 'explore', BOUNDS_DEFAULT.healStepsMax, false);
+      return writeCounterexample(outDir, pair, steppers, 0, c.options, c.events, property, 'compare explore', BOUNDS_DEFAULT.healStepsMax, false);
     };
     for (const property of COMPARED) {
       const w = written.find((x) => x.violation.property === property) ?? searchTrace(property);

@@ -41,6 +41,20 @@ export function traceSteps(initial: World, steps: readonly { label: string; grou
   });
 }
 
+/**
+ * The options as a header records them: settings that give nothing left
+ * out, as the swarm leaves them out. explore's options carry every setting
+ * undefined (one hidden class), which JSON wrote as `"settings":{}`, so the
+ * same counterexample from explore and from check's small world or compare
+ * had headers, and trace ids, that differed by that alone.
+ */
+function headerOptions(options: WorldOptions): WorldOptions {
+  const s = options.settings;
+  if (s === undefined || Object.values(s).some((v) => v !== undefined)) return options;
+  const { settings: _none, ...rest } = options;
+  return rest;
+}
+
 /** The header of an outbox trace. */
 export function outboxHeader(pair: RulesPair, seed: number, options: WorldOptions, violation: (Violation & { step: number }) | null, origin: string, stepCount: number, stepsBeforeShrink: number | null): TraceHeader {
   return {
@@ -51,7 +65,7 @@ export function outboxHeader(pair: RulesPair, seed: number, options: WorldOption
     rules: pair.rulesOrigin,
     oldRules: pair.oldRulesOrigin,
     seed,
-    options,
+    options: headerOptions(options),
     violation,
     stepsBeforeShrink,
     origin,

@@ -42,7 +42,7 @@ export function titleLine(trace: Trace): string {
   const h = trace.header;
   const shrunk = h.stepsBeforeShrink !== null && h.stepsBeforeShrink !== trace.steps.length ? ` (shrunk from ${h.stepsBeforeShrink})` : '';
   // A search's trace (explore, diff, a small world of check) has no seed: its header's 0 read as one.
-  const searched = h.origin === 'explore' || h.origin === 'diff' || h.origin.startsWith('check small world');
+  const searched = h.origin === 'explore' || h.origin === 'diff' || h.origin === 'compare explore' || h.origin.startsWith('check small world');
   return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}${searched ? '' : `, seed ${h.seed}`}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
 }
 
