@@ -141,6 +141,9 @@ describe('decisions see the clock (view.now): retry windows and back-off', () =>
   it('a window that stops selecting instead of parking leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
     const r = search(retryWindowUnparked, WINDOWS);
     expect(r.found.sort()).toEqual(['no-silent-loss', 'settled-after-healing']);
+    // Its record still holds the body: stranded, not gone.
+    const lost = r.violations.find((v) => v.violation.property === 'no-silent-loss');
+    expect(lost?.violation.detail).toMatch(/^a=A is stranded: its record holds it READY, but no engine will send it/);
     // Found after time passed the window.
     expect(r.paths[0].filter((l) => l.startsWith('tick ')).length).toBeGreaterThanOrEqual(2);
   });

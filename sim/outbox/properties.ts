@@ -143,8 +143,12 @@ export const noSilentLoss: Property<World> = {
       const [id, body] = pub.split(':');
       if (visibility(w, id, body) === null) {
         const held = w.broker[id]?.body;
+        // A body its record still holds as pending is not gone: no engine will ever send it (the world is quiet).
+        const slot = w.records[id];
+        const stranded = slot?.kind === 'record' && slot.record.payload === body && isPending(slot.record.status);
+        const what = stranded ? `is stranded: its record holds it ${slot.record.status}, but no engine will send it (the world is quiet and waits for nothing)` : 'is gone';
         return violation('no-silent-loss', id, body, 'files+records+broker',
-          `${id}=${body} is gone: not at the broker (holds ${held ?? 'nothing'}), not live, quarantined or parked`);
+          `${id}=${body} ${what}: not at the broker (holds ${held ?? 'nothing'}), not live, quarantined or parked`);
       }
     }
     return null;

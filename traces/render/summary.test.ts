@@ -35,4 +35,22 @@ describe('changeNotes', () => {
     expect(changeNotes(before, after, change, { skewed: true }).map((n) => n.text)).toEqual(['e3 started (new rules)']);
     expect(changeNotes(before, after, change, { skewed: false }).map((n) => n.text)).toEqual(['e3 started']);
   });
+  it('says what a rewrite took from a record: fields a legacy rewrite dropped, a payload a tombstone dropped', () => {
+    const rec = (record: Record<string, unknown>) => ({ kind: 'record', record: { status: 'READY', payload: 'A', attempts: 0, resendEpoch: 0, schema: 1, ...record } });
+    const at = (record: Record<string, unknown>) => ({ engines: [], records: { a: rec(record) } }) as unknown as TraceState;
+    const before = at({ inFlight: true, unknownSeen: true });
+    const legacy = at({});
+    const change = { records: { set: { a: rec({}) } } };
+    expect(changeNotes(before, legacy, change).map((n) => n.text)).toEqual(['record a: READY A, attempts 0, epoch 0; inFlight, unknownSeen removed']);
+    const tomb = at({ status: 'DELIVERED', payload: undefined, inFlight: true, unknownSeen: true });
+    expect(changeNotes(at({ status: 'DELIVERED', inFlight: true, unknownSeen: true }), tomb, change)[0].text).toContain('its payload dropped (a tombstone)');
+  });
+  it("words the world's own bookkeeping, not its field names", () => {
+    const s = (o: Record<string, unknown>) => ({ engines: [], ...o }) as unknown as TraceState;
+    const texts = (b: Record<string, unknown>, a: Record<string, unknown>, field: string) => changeNotes(s(b), s(a), { [field]: a[field] }).map((n) => n.text);
+    expect(texts({ parkedGone: [] }, { parkedGone: ['a:A'] }, 'parkedGone')).toEqual(['a parked body replaced other than by a requeue (a:A): it stays parked for parked-stays-parked']);
+    expect(texts({ inTransit: [] }, { inTransit: [{}, {}] }, 'inTransit')).toEqual(['POSTs in transit: 2']);
+    expect(texts({ sweeps: 0 }, { sweeps: 1 }, 'sweeps')).toEqual(['retention sweeps so far: 1']);
+    expect(texts({}, { somethingNew: 1 }, 'somethingNew')).toEqual(['somethingNew changed']);
+  });
 });

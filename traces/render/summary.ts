@@ -108,7 +108,8 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
       case 'records': {
         const { set, del } = mapKeys(change.records);
         const now = mapOf<RecordSlot>(after.records);
-        for (const id of set) notes.push({ area: 'records', text: `record ${id}: ${describeRecord(now[id])}` });
+        const was = mapOf<RecordSlot>(before.records);
+        for (const id of set) notes.push({ area: 'records', text: `record ${id}: ${describeRecord(now[id])}${lostFields(was[id], now[id])}` });
         for (const id of del) notes.push({ area: 'records', text: `record ${id} removed` });
         break;
       }
@@ -158,11 +159,47 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
         notes.push({ area: 'other', text: `clock: tick ${String(after.clock)}` });
         break;
       default:
-        notes.push({ area: 'other', text: `${field} changed` });
+        notes.push({ area: 'other', text: otherChange(field, before, after) });
     }
   }
   const order: Area[] = ['records', 'claims', 'files', 'broker', 'engines', 'other'];
   return notes.sort((a, b) => order.indexOf(a.area) - order.indexOf(b.area));
+}
+
+/**
+ * What a rewrite of a record took away, said beside the record: a field it
+ * no longer has (a legacy rewrite drops the evidence flags, and the next
+ * read fills in their defaults), or its payload (a tombstone kept by a
+ * retention sweep). Listing the record as it is now hid both.
+ */
+function lostFields(was: RecordSlot | undefined, now: RecordSlot): string {
+  if (was?.kind !== 'record' || now.kind !== 'record') return '';
+  const gone = Object.keys(was.record).filter((k) => !(k in now.record) || now.record[k] === undefined);
+  const payload = gone.includes('payload');
+  const fields = gone.filter((k) => k !== 'payload').sort();
+  const parts = [...(payload ? ['its payload dropped (a tombstone)'] : []), ...(fields.length > 0 ? [`${fields.join(', ')} removed`] : [])];
+  return parts.length === 0 ? '' : `; ${parts.join('; ')}`;
+}
+
+/** A change of a field of the world no area above lists, in words (its name alone read as the tool's insides). */
+function otherChange(field: string, before: TraceState, after: TraceState): string {
+  const b = before as unknown as Record<string, unknown>;
+  const a = after as unknown as Record<string, unknown>;
+  switch (field) {
+    case 'parkedGone': {
+      const was = new Set(listOf<string>(b.parkedGone));
+      const now = listOf<string>(a.parkedGone).filter((g) => !was.has(g));
+      return `a parked body replaced other than by a requeue (${now.join(', ')}): it stays parked for parked-stays-parked`;
+    }
+    case 'dedupe':
+      return "the broker's dedupe memory changed (a dedupe window counts down)";
+    case 'inTransit':
+      return `POSTs in transit: ${listOf<unknown>(a.inTransit).length}`;
+    case 'sweeps':
+      return `retention sweeps so far: ${String(a.sweeps ?? 0)}`;
+    default:
+      return `${field} changed`;
+  }
 }
 
 /** True for the areas that survive a crash (the store, the files and the broker). */
