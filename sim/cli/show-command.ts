@@ -11,6 +11,7 @@ import { readTrace } from '../../traces/read.ts';
 import { renderHtml } from '../../traces/render/html.ts';
 import { renderMarkdown } from '../../traces/render/markdown.ts';
 import { renderText } from '../../traces/render/text.ts';
+import { ruleFilesNotFound } from '../../traces/render/rules-from-here.ts';
 import { choiceFlag } from './errors.ts';
 import { UsageError } from '../usage-error.ts';
 import { terminalText } from '../terminal-text.ts';
@@ -79,5 +80,9 @@ export async function showCommand(tracePath: string, flags: { format?: string; o
   const trace = clipTrace(outboxTrace(readTrace(tracePath), tracePath));
   const rendered = render(trace, format, tracePath);
   emitDocument(rendered, flags.out, io, `${format} of trace ${trace.id}`);
+  // The replay command it prints names the rule file as recorded; said when that version is nowhere to be found, so that a pasted command that will be refused is not a surprise.
+  for (const r of ruleFilesNotFound(tracePath, trace.header)) {
+    io.err(`outbox-sim: note: no ${terminalText(r.source)} with the content hash the trace recorded (${terminalText(r.hash ?? '')}) was found from here or above the trace: its replay command will be refused until that version of the file is back`);
+  }
   return 0;
 }

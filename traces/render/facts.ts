@@ -43,13 +43,15 @@ export function titleLine(trace: Trace): string {
   const shrunk = h.stepsBeforeShrink !== null && h.stepsBeforeShrink !== trace.steps.length ? ` (shrunk from ${h.stepsBeforeShrink})` : '';
   // A search's trace (explore, diff, a small world of check) has no seed: its header's 0 read as one.
   const searched = h.origin === 'explore' || h.origin === 'diff' || h.origin === 'compare explore' || h.origin.startsWith('check small world');
-  return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}${searched ? '' : `, seed ${h.seed}`}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
+  // A rule file's content hash, so that a reader of a pasted trace can tell which version of the file made it.
+  const files = [h.rules, h.oldRules].filter((r) => r !== null && r.source !== 'catalog' && typeof r.hash === 'string').map((r) => `${r?.source} content hash ${r?.hash}`);
+  return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}${files.length === 0 ? '' : ` (${files.join('; ')})`}${searched ? '' : `, seed ${h.seed}`}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
 }
 
 /**
- * A step's phase in the words of docs/properties.md ('A run: safety, then
- * liveness'): the file's `fault` and `heal` read as "this step is a fault"
- * beside every step of the first phase.
+ * A step's phase in the words of docs/properties.md, 'A run: safety, then liveness':
+ * the file's `fault` and `heal` read as "this step is a fault" beside every
+ * step of the first phase.
  */
 export function phaseWord(phase: string): string {
   return phase === 'fault' ? 'safety' : phase === 'heal' ? 'liveness' : phase;

@@ -28,6 +28,10 @@ describe('renderMarkdown', () => {
     expect(md.split('\n')[0]).toBe('## outbox-sim: `no-phantom-delivery` violated under `fresh-cycle`');
   });
 
+  it('says what the violated property asks, so the Markdown reads on its own', () => {
+    expect(section('Violation')).toContain('`no-phantom-delivery` asks: ');
+  });
+
   it("draws the broker dropping the POST the phantom delivery hangs on, on that POST's arrow", () => {
     const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1] ?? '';
     const dropped = sample.trace.steps.filter((s) => s.tags.includes('broker:dropped')).map((s) => s.n);

@@ -5,6 +5,8 @@
  * replays it.
  */
 import type { Trace } from '../../sim/trace-format.ts';
+import { outboxProperties } from '../../sim/outbox/properties.ts';
+import { QUIET_AFTER_HEALING } from '../../sim/core/explore-liveness.ts';
 import { cleanEnd, cleanHeading, replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
@@ -55,12 +57,23 @@ function storeTable(trace: Trace): string[] {
 function violationSection(trace: Trace): string[] {
   const v = trace.header.violation;
   if (v === null) return [mdText(cleanEnd(trace))];
+  const meaning = propertyMeaning(v.property);
   return [
     row(['property', 'subject', 'body', 'layer', 'step', 'detail']),
     row(['---', '---', '---', '---', '---:', '---']),
     row([mdCode(v.property), mdText(v.subject), mdText(v.body), mdText(v.layer), String(v.step), mdText(v.detail)]),
+    // A review reads the Markdown alone: what the property asks, in one line.
+    ...(meaning === null ? [] : ['', `${mdCode(v.property)} asks: ${mdText(meaning)} (outbox-sim's docs/properties.md).`]),
   ];
 }
+
+/** What a property of the outbox asks, as its own description says; null for one it does not know (a trace of another version). */
+function propertyMeaning(name: string): string | null {
+  return outboxProperties(true).find((p) => p.name === name)?.description ?? (name === QUIET_AFTER_HEALING ? QUIET_MEANING : null);
+}
+
+/** quiet-after-healing is the liveness phase's own bound, not a property of the list. */
+const QUIET_MEANING = 'once faults stop, the system becomes quiet within the liveness phase\'s steps (retrying forever is not quiet)';
 
 /** Renders a trace as Markdown (ends with a newline). */
 export function renderMarkdown(trace: Trace, options: RenderOptions): string {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../sim/cli/test-cli.ts';
 import { fileHash } from '../../sim/rules-loader.ts';
 import type { TraceRules } from '../../sim/trace-format.ts';
-import { rulesFromHere } from './rules-from-here.ts';
+import { ruleFilesNotFound, rulesFromHere } from './rules-from-here.ts';
 import { removeDir, tempDir } from './test-traces.ts';
 
 const dir = tempDir('rules-from-here-');
@@ -36,6 +36,13 @@ function from(folder: string, trace: string, rules: TraceRules = recorded, oldRu
 }
 
 describe('rulesFromHere', () => {
+  it('lists the recorded files no folder holds with the recorded hash (show then says its replay command will be refused)', () => {
+    process.chdir(made);
+    expect(ruleFilesNotFound('tr/t.trace.jsonl', { rules: recorded, oldRules: null })).toEqual([]);
+    const edited = { ...recorded, hash: '0000000000000000' };
+    expect(ruleFilesNotFound('tr/t.trace.jsonl', { rules: edited, oldRules: { name: 'fail-closed', source: 'catalog', hash: null } })).toEqual([edited]);
+  });
+
   it('keeps the recorded path in the folder the trace was made in', () => {
     expect(from(made, 'tr/t.trace.jsonl').rules.source).toBe('./r/x.ts');
   });

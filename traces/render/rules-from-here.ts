@@ -55,3 +55,9 @@ export function rulesFromHere(tracePath: string, recorded: { rules: TraceRules; 
   const folders = recordingFolders(tracePath);
   return { rules: fromHere(recorded.rules, folders), oldRules: recorded.oldRules === null ? null : fromHere(recorded.oldRules, folders) };
 }
+
+/** The recorded user rule files of a trace at `tracePath` that no folder it could have been made in holds with the recorded content hash. */
+export function ruleFilesNotFound(tracePath: string, recorded: { rules: TraceRules; oldRules: TraceRules | null }): TraceRules[] {
+  const folders = recordingFolders(tracePath);
+  return [recorded.rules, recorded.oldRules].filter((r): r is TraceRules => r !== null && r.source !== 'catalog' && r.hash !== null && !isAbsolute(r.source) && fromHere(r, folders) === r);
+}

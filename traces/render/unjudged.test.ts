@@ -7,8 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../sim/cli/main.ts';
-import { check, RuleSetError } from '../../sim/api/commands.ts';
-import { extendRules, failClosed } from '../../model/index.ts';
 import type { Trace } from '../../sim/trace-format.ts';
 import { readTrace } from '../read.ts';
 import { renderHtml } from './html.ts';
@@ -31,16 +29,12 @@ beforeAll(async () => {
   oldPath = r.old.path;
   oldSide = readTrace(r.old.path);
   newSide = readTrace(r.new.path);
-  const throws = extendRules(failClosed, {
-    name: 'select-throws',
-    summary: 'fail-closed whose selectable throws',
-    selectable: () => {
-      throw new Error('no selection today');
-    },
-  });
-  const err = await check({ rules: throws, seeds: 10, swarmOnly: true, out: dir }).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(RuleSetError);
-  broken = readTrace((err as RuleSetError).trace as string);
+  const err: string[] = [];
+  const exit = await main(['check', '--rules', 'properties/broken-rules/classify-throws.ts', '--swarm-only', '--seeds', '10', '--out', dir], { out: () => undefined, err: (l) => err.push(l), tty: false });
+  expect(exit).toBe(2);
+  const path = /: (\S+\.trace\.jsonl)$/.exec(err[0] ?? '')?.[1];
+  expect(path, err[0]).toBeDefined();
+  broken = readTrace(path as string);
 });
 afterAll(() => removeDir(dir));
 
@@ -74,10 +68,12 @@ describe('a trace that recorded no violation', () => {
   });
 
   it("a broken decision's trace says which decision broke, and that the run stops before it", () => {
-    expect(broken.header.brokenDecision).toMatchObject({ ruleSet: expect.stringContaining('select-throws') as string, decision: 'selectable', kind: 'threw', reach: 'decision' });
+    expect(broken.header.brokenDecision).toMatchObject({ ruleSet: expect.stringContaining('classify-throws') as string, decision: 'classify', kind: 'threw', reach: 'decision' });
     const text = renderText(broken, { path: 't.jsonl' });
     expect(text).toContain('the run stops before a broken decision');
-    expect(text).toContain('selectable threw');
+    expect(text).toContain('classify threw');
+    // The rule file is named with its content hash: which version of the file made the trace.
+    expect(text.split('\n')[0]).toMatch(/rules classify-throws \(\.\/properties\/broken-rules\/classify-throws\.ts content hash [0-9a-f]{16}\)/);
     expect(text).not.toMatch(/ends clean/i);
     expect(renderMarkdown(broken, { path: 't.jsonl' }).split('\n')[0]).toContain('a decision of');
     expect(renderHtml(broken, { path: 't.jsonl' })).toContain('class="unjudged"');

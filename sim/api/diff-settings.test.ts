@@ -4,8 +4,8 @@
  * one, and its first difference in a world with one.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from './test-cli.ts';
-import { diff } from '../api/commands.ts';
+import { runCli } from '../cli/test-cli.ts';
+import { diff } from './commands.ts';
 import retryWindow from '../../properties/rule-api/retry-window.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
