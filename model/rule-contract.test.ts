@@ -88,6 +88,18 @@ describe('guardRules', () => {
     expect(fault).toMatchObject({ ruleSet: '"broken" (./broken.ts)', decision: 'classify', kind: 'malformed' });
     expect((fault as RuleFault).detail).toMatch(/^returned "strange", expected an Outcome: one of 'confirmed', /);
   });
+  it('refuses a record holding a number a JSON store cannot keep (Infinity, NaN), naming the field', () => {
+    const never = guardRules(
+      extendRules(failClosed, { name: 'never', summary: 'retryAt Infinity', complete: (record, outcome, limits, view) => failClosed.complete(record, outcome, limits, view).map((r) => ({ ...r, retryAt: Infinity })) }),
+      '"never"',
+    );
+    const admitted = failClosed.admit({ id: 'a', body: 'A', read: { kind: 'absent' }, claim: { kind: 'free' }, who, now: 0 });
+    if (admitted.kind !== 'write') throw new Error('fail-closed admits a new body by writing it');
+    const record = admitted.record;
+    expect(() => never.complete(record, 'transient', { attemptsMax: 3 }, { who, now: 0, stored: undefined })).toThrow(
+      expect.objectContaining({ decision: 'complete', kind: 'malformed', detail: 'wrote 0.retryAt = Infinity, which a JSON store keeps as null: store a finite number, or leave the field out' }),
+    );
+  });
   it('turns a throw into a RuleFault with the error message', () => {
     expect(() => guarded.dispose({ file, live: file, read: { kind: 'absent' }, sent: null, outcome: null, who, now: 0 })).toThrow(
       expect.objectContaining({ decision: 'dispose', kind: 'threw', detail: 'threw TypeError: no dispose here' }),

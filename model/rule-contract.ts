@@ -125,6 +125,24 @@ export function contractProblem(decision: Decision, value: unknown, shape: Recor
   return `returned ${preview(value)}, expected ${expected}${where}`;
 }
 
+/**
+ * A number the store cannot keep as it is, anywhere in a decision's value,
+ * said as the problem; null when there is none. Records are stored as JSON,
+ * which writes Infinity and NaN as null: a back-off stamping `retryAt:
+ * Infinity` ran in the simulation as "never", and its trace showed
+ * `retryAt=null`, which the rule's own `selectable` would take as "now".
+ * A real JSON-backed store does the same, so the value is refused.
+ */
+function unstorableNumber(value: unknown, path = ''): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : `wrote ${path === '' ? 'the value' : path} = ${String(value)}, which a JSON store keeps as null: store a finite number, or leave the field out`;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const found = unstorableNumber(v, path === '' ? k : `${path}.${k}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** What a guarded call reports as it starts and ends (a watchdog's view of user code); cheap. */
 export interface DecisionWatch {
   enter(decision: number): void;
@@ -186,7 +204,7 @@ export function guardRules(rules: RuleSet, label = JSON.stringify(rules.name), w
       } finally {
         watch?.leave();
       }
-      const problem = contractProblem(decision, value, shape);
+      const problem = contractProblem(decision, value, shape) ?? unstorableNumber(value);
       if (problem !== null) throw thrownFault(new RuleFault(label, decision, 'malformed', problem));
       freezeDeep(value);
       return value;
