@@ -50,12 +50,12 @@ type LongWait = Extract<WorldEvent, { kind: 'long-wait' }>;
  * The clock's horizon in random runs, and the most `--ticks` takes: above
  * what most runs' faulty phase reaches (at most 120 steps, about one in
  * eight of them time passing, a long wait at most {@link JUMP_DRAWN_MAX}
- * ticks), so that few windows a rule sets end after it, and below the end
- * of time ({@link TIME_END}). It was 64 while time passed a tick at a
+ * ticks), so that few windows a rule sets end after it, and far below
+ * where a tick stops being an exact number (2^53). It was 64 while time passed a tick at a
  * time; a rule whose window was longer (an expiry of 80 ticks) could then
  * never see it pass, and a clean check said nothing about it.
  */
-export const CHECK_TICKS_MAX = 1_000_000_000;
+export const CHECK_TICKS_MAX = 1_000_000_000_000;
 
 /**
  * The longest long wait the swarm draws (`--jump`'s drawn values are 2 to
@@ -63,9 +63,11 @@ export const CHECK_TICKS_MAX = 1_000_000_000;
  * any length up to it passes in one step in some seeds, and one of a few
  * ticks in many. It was 100,000: a retry window of 500,000 ticks (under ten
  * minutes in milliseconds) passed in no seed's faulty phase, and a flaw
- * that needed it to pass there was checked clean.
+ * that needed it to pass there was checked clean; then 100,000,000, and a
+ * window of 30 days in milliseconds was. Now a window of months in
+ * milliseconds passes in some seeds.
  */
-export const JUMP_DRAWN_MAX = 100_000_000;
+export const JUMP_DRAWN_MAX = 10_000_000_000;
 
 /**
  * How far a long wait moves the clock at least once faults have stopped;
@@ -119,8 +121,8 @@ const ticksSetting: Setting = {
   name: 'ticks',
   flag: '--ticks',
   help: {
-    check: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000); 0: no clock (default: drawn per seed, with the lease, at 1,000,000,000)',
-    explore: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000; default 0: no clock)',
+    check: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000,000); 0: no clock (default: drawn per seed, with the lease, at 1,000,000,000,000)',
+    explore: 'a logical clock whose horizon is n ticks while faults last (at most 1,000,000,000,000; default 0: no clock)',
   },
   min: 0,
   max: CHECK_TICKS_MAX,
@@ -159,7 +161,7 @@ const jumpSetting: Setting = {
   name: 'jump',
   flag: '--jump',
   help: {
-    check: 'time may also pass n ticks at once (a long wait: an idle night, a back-off, a retention period); needs --ticks; 0: a tick at a time (default: drawn per seed, 2-100,000,000)',
+    check: 'time may also pass n ticks at once (a long wait: an idle night, a back-off, a retention period); needs --ticks; 0: a tick at a time (default: drawn per seed, 2-10,000,000,000)',
     explore: 'time may also pass n ticks at once (a long wait); needs --ticks (default 0: a tick at a time)',
   },
   min: 0,

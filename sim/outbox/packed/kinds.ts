@@ -57,10 +57,16 @@ export function kindOn(options: WorldOptions, name: string): boolean {
  */
 const STALL_TICK_MAX = 2 ** 23;
 
+/** Past this a packed state's clock slot (a 32-bit integer) would wrap. */
+const CLOCK_BITS_MAX = 2 ** 31 - 1;
+
 /** Throws {@link Unrepresentable} when the world enables a kind not specialised here, a clock past what its codes hold, or stable identities. */
 export function requirePackedKinds(options: WorldOptions): void {
   const clockMax = (options.settings?.ticks ?? 0) + (options.settings?.lease ?? 0);
   if (clockMax >= STALL_TICK_MAX) throw new Unrepresentable(`the packed explorer codes a stall's tick below ${STALL_TICK_MAX}, and this world's clock goes to ${clockMax}`);
+  // A long wait past the horizon: a packed state holds the clock in 32 bits.
+  const waited = (options.settings?.ticks ?? 0) + (options.settings?.jump ?? 0);
+  if (waited >= CLOCK_BITS_MAX) throw new Unrepresentable(`the packed explorer holds the clock in 32 bits, and this world's long waits take it to ${waited}`);
   // Its restarts and upgrades take the next pid, and its programs name an engine's claim as another's (pid-renaming.ts).
   if (stableIdsIn(options)) throw new Unrepresentable('the packed explorer starts engines with fresh pids, and this world restarts them under old ones (--stable-ids)');
   for (const k of EVENT_KINDS) {
