@@ -67,7 +67,10 @@ export function cleanEnd(trace: Trace): string {
   const h = trace.header;
   const b = h.brokenDecision;
   if (b !== undefined) {
-    const where = b.reach === 'decision' ? 'its next step (or the quiet test looking ahead from its last state) calls it' : 'it broke in the quiet test looking ahead from here, in steps this trace could not hold';
+    const where =
+      b.reach === 'decision'
+        ? "its next step (or the liveness phase's look-ahead from its last state) calls it"
+        : "it broke in the liveness phase's look-ahead past this state (the quiet test, or the search for cycles once faults stopped), in steps this trace could not hold as one run";
     return `No property is violated up to here, and none was judged past it: the run stops before a broken decision. Rule set ${b.ruleSet}'s ${b.decision} ${b.detail}; ${where}, and the command ended with exit 2.`;
   }
   if (h.origin === 'diff') return "No property is violated up to here, and none was judged past it: this is one side of a diff (outbox-sim diff), which stops at the first step where the two rule sets' observable outcomes differ.";

@@ -15,7 +15,7 @@ import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
 import { statesOf } from './states.ts';
 import { checkPageBudget } from './bound.ts';
-import { changeNotes, isFaultStep, noteContextOf } from './summary.ts';
+import { changeNotes, isFaultStep, noteContextOf, shownLabel } from './summary.ts';
 import { PANELS, viewsOf } from './world-view.ts';
 import { lifecycleMachine } from '../../model/lifecycle.ts';
 import { lanesOf, stepDrawings } from './step-drawings.ts';
@@ -130,7 +130,7 @@ function stepList(trace: Trace): string {
   for (const s of trace.steps) {
     const cls = [isFaultStep(s, trace.header.model) ? 'fault' : '', s.n === vStep ? 'violation' : ''].filter((c) => c !== '').join(' ');
     const mark = s.n === vStep ? ' <- violation' : '';
-    items.push(`<li data-step="${s.n}" data-testid="step-${s.n}"${cls === '' ? '' : ` class="${cls}"`} title="${escapeHtml(s.label)}">${s.n} ${escapeHtml(s.label)}${mark}</li>`);
+    items.push(`<li data-step="${s.n}" data-testid="step-${s.n}"${cls === '' ? '' : ` class="${cls}"`} title="${escapeHtml(s.label)}">${s.n} ${escapeHtml(shownLabel(s))}${mark}</li>`);
   }
   return `<ol id="steps" data-testid="steps">${items.join('\n')}</ol>`;
 }
@@ -143,7 +143,7 @@ export function renderHtml(trace: Trace, options: RenderOptions): string {
   const views = viewsOf(states);
   const steps = [
     { n: 0, label: 'initial world', group: '', phase: '', notes: [] as string[] },
-    ...trace.steps.map((s, i) => ({ n: s.n, label: s.label, group: s.group, phase: phaseWord(s.phase), notes: changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((c) => c.text) })),
+    ...trace.steps.map((s, i) => ({ n: s.n, label: shownLabel(s), group: s.group, phase: phaseWord(s.phase), notes: changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((c) => c.text) })),
   ];
   const engines = engineStatesOf(states);
   const outbox = trace.header.model === 'outbox';

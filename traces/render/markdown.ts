@@ -10,7 +10,7 @@ import { QUIET_AFTER_HEALING } from '../../sim/core/explore-liveness.ts';
 import { cleanEnd, cleanHeading, replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
-import { changeNotes, isDurable, noteContextOf, type Area } from './summary.ts';
+import { changeNotes, isDurable, noteContextOf, shownLabel, type Area } from './summary.ts';
 
 /** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
 export function mdText(s: string): string {
@@ -48,7 +48,7 @@ function storeTable(trace: Trace): string[] {
     if (notes.length === 0) return;
     const cell = (a: Area) => mdText(notes.filter((n) => n.area === a).map((n) => n.text).join('; ')) || ' ';
     const mark = s.n === trace.header.violation?.step ? ' **(violation)**' : '';
-    rows.push(row([String(s.n), `${mdText(s.label)}${mark}`, ...STORE_AREAS.map(cell)]));
+    rows.push(row([String(s.n), `${mdText(shownLabel(s))}${mark}`, ...STORE_AREAS.map(cell)]));
   });
   if (rows.length === 0) return ['No step changed the store, the files or the broker.'];
   return [row(['step', 'event', ...STORE_AREAS]), row(['---:', '---', ...STORE_AREAS.map(() => '---')]), ...rows];

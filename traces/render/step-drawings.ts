@@ -77,7 +77,7 @@ function outboxDrawing(trace: Trace, step: TraceStep, before: TraceState, after:
     .filter((n) => isDurable(n.area))
     .map((n) => n.text)
     .join(', ');
-  return kindOf(e).draw(e, { n: step.n, label: step.label, tags: step.tags, durable, enginesBefore: enginesOf(before), enginesAfter: enginesOf(after) });
+  return kindOf(e).draw(e, { n: step.n, label: step.label, tags: step.tags, durable, enginesBefore: enginesOf(before), enginesAfter: enginesOf(after), skewed: trace.header.oldRules !== null });
 }
 
 /** The drawing of every step (`states` as {@link statesOf} rebuilds them: index i is the state before step i + 1). */

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EngineProc } from '../../sim/outbox/world.ts';
-import { changeNotes } from './summary.ts';
+import { changeNotes, shownLabel } from './summary.ts';
+import type { TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 
 const engine = (pid: number, version: 'new' | 'old'): EngineProc => ({ pid, version, state: 'idle', ctx: {} }) as unknown as EngineProc;
@@ -18,6 +19,9 @@ describe('changeNotes', () => {
     expect(changeNotes(s, s, {}, { tags: ['answer:accept', 'broker:dropped'] }).map((n) => n.text)).toEqual(['the broker drops it: it holds this id, or this key, already']);
   });
   it('says a POST fenced out was not sent (its label names the answer the world chose)', () => {
+    const step = { n: 1, label: 'e1 POST -> accept', tags: ['fenced:post'] } as unknown as TraceStep;
+    expect(shownLabel(step)).toBe('e1 POST -> accept (not sent: fenced out)');
+    expect(shownLabel({ ...step, tags: ['answer:accept'] })).toBe('e1 POST -> accept');
     const s = state([engine(1, 'new')]);
     expect(changeNotes(s, s, {}, { tags: ['fenced:post'] }).map((n) => n.text)).toEqual(['POST not sent: the claim is gone and the rules fence the POST (no answer came)']);
   });

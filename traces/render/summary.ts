@@ -71,6 +71,16 @@ function engineNotes(before: EngineProc[], after: EngineProc[], skewed: boolean)
   return notes;
 }
 
+/**
+ * A step's label as the renderings show it: the recorded label (replay
+ * matches it, so it stays as recorded), with what the label's words do not
+ * say of the step: a POST its rules fenced out was not sent, though the
+ * label names the answer the world chose for it.
+ */
+export function shownLabel(step: TraceStep): string {
+  return step.tags.includes(FENCED_POST_TAG) ? `${step.label} (not sent: fenced out)` : step.label;
+}
+
 /** What the notes of a step may look at besides its states: its tags, whether the world runs old rules beside the new, and the broker's dedupe mode. */
 export interface NoteContext {
   tags?: readonly string[];

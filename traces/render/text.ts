@@ -6,7 +6,7 @@
 import type { Trace } from '../../sim/trace-format.ts';
 import { phaseWord, replayFromHere, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
-import { changeNotes, noteContextOf } from './summary.ts';
+import { changeNotes, noteContextOf, shownLabel } from './summary.ts';
 // Control characters would move a terminal's cursor: every cell is printed escaped.
 import { terminalText as printable } from '../../sim/terminal-text.ts';
 
@@ -25,7 +25,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
   const rows = trace.steps.map((s, i) => {
     const notes = changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).map((n) => n.text);
     const mark = s.n === violationStep ? `  <- ${trace.header.violation?.property ?? ''}` : '';
-    return [String(s.n), phaseWord(s.phase), s.group, s.label, `${notes.join('; ') || '-'}${mark}`].map(printable);
+    return [String(s.n), phaseWord(s.phase), s.group, shownLabel(s), `${notes.join('; ') || '-'}${mark}`].map(printable);
   });
   const head = ['n', 'phase', 'group', 'label', 'change'];
   const widths = head.map((h, c) => Math.min(COLUMN_WIDTH_MAX, rows.reduce((w, r) => Math.max(w, r[c].length), h.length)));

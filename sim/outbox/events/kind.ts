@@ -57,6 +57,8 @@ export interface StepView {
   durable: string;
   enginesBefore: readonly EngineProc[];
   enginesAfter: readonly EngineProc[];
+  /** Whether the world runs old rules beside the new (version skew): only then are an engine's rules "new" or "old". */
+  skewed: boolean;
 }
 
 /**

@@ -105,7 +105,7 @@ export const restart: EventKind<Restart> = eventKind({
   draw: (e, v) => {
     const fresh = started(v);
     const who = fresh === undefined ? 'Producer' : `e${fresh.pid}`;
-    return { from: who, to: who, broken: false, text: stepText(v, `restart: a new process on the ${e.version} rules`) };
+    return { from: who, to: who, broken: false, text: stepText(v, v.skewed ? `restart: a new process on the ${e.version} rules` : 'restart: a new process') };
   },
   knob: null,
   doc: {
