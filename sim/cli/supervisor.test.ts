@@ -66,6 +66,19 @@ describe('supervisor', () => {
     // The command's own code (143 - 100 here), not one the supervisor made up.
     expect(r.code).toBe(43);
   });
+  it('takes one signal delivered twice at once (timeout signals the command and its group) as one request: the command still ends with its own code', { timeout: 60_000 }, async () => {
+    let sent = false;
+    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'answer'], (out, child) => {
+      if (!sent && out.includes('ready')) {
+        sent = true;
+        child.kill('SIGINT');
+        child.kill('SIGINT');
+      }
+    });
+    expect(r.stdout).toBe('ready\nsaw SIGINT\n');
+    expect(r.code).toBe(30);
+    expect(r.stderr).toBe('');
+  });
   it('terminates a command thread that does not stop within the grace period: 130 for SIGINT', { timeout: 60_000 }, async () => {
     let sent = false;
     const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'ignore'], (out, child) => {
