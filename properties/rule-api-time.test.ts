@@ -296,10 +296,10 @@ describe('long waits: windows of tens to thousands of ticks pass (docs/faults.md
     }
   }, 120_000);
 
-  it('a retry window of 500,000 ticks, and one of 30 days in milliseconds, pass in the swarm\'s faulty phase: drawn long waits reach them', () => {
+  it('a retry window of 500,000 ticks, and one of a day in milliseconds, pass in the swarm\'s faulty phase: drawn long waits reach them', () => {
     const jumps = Array.from({ length: 1000 }, (_, i) => swarmOptions(i + 1).settings?.jump ?? 0);
     expect(jumps.filter((j) => j >= 500_000).length).toBeGreaterThan(50);
-    expect(jumps.filter((j) => j >= 30 * 86_400_000).length).toBeGreaterThan(20);
+    expect(jumps.filter((j) => j >= 86_400_000).length).toBeGreaterThan(20);
   });
 
   it(`a back-off of ${LONG_BACKOFF} ticks is no retrying forever: the liveness phase passes it by long waits (without them, reported busy)`, () => {
@@ -307,10 +307,10 @@ describe('long waits: windows of tens to thousands of ticks pass (docs/faults.md
     expect(violatedInSwarm(retryBackoffLong, { ticks: 64, lease: 2, jump: 0 })).toContain('quiet-after-healing');
   }, 120_000);
 
-  it('the swarm draws long waits for every seed, 2 to 10,000,000,000 ticks, and a world without a clock has none', () => {
+  it('the swarm draws long waits for every seed, 2 to 1,000,000,000 ticks, and a world without a clock has none', () => {
     const jumps = Array.from({ length: 400 }, (_, i) => swarmOptions(i + 1).settings?.jump ?? 0);
     expect(Math.min(...jumps)).toBeGreaterThanOrEqual(2);
-    expect(Math.max(...jumps)).toBeLessThanOrEqual(10_000_000_000);
+    expect(Math.max(...jumps)).toBeLessThanOrEqual(1_000_000_000);
     // Spread over the orders of magnitude: some of a few ticks, some of tens of thousands, some of millions.
     expect(jumps.filter((j) => j < 20).length).toBeGreaterThan(30);
     expect(jumps.filter((j) => j > 10_000 && j < 1_000_000).length).toBeGreaterThan(30);

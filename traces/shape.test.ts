@@ -45,7 +45,7 @@ const CASES: { name: string; header: unknown; steps: readonly unknown[]; line: n
 ];
 
 describe('a trace of any world the tool makes reads', () => {
-  it('every setting at its largest (a clock to tick 10,000,000, the swarm\'s clocked seeds): the header is in shape', () => {
+  it('every setting at its largest (a clock to tick 10^12, the largest --ticks): the header is in shape', () => {
     const settings = Object.fromEntries(SETTINGS.map((s) => [s.name, s.max]));
     expect(settings.ticks).toBe(CHECK_TICKS_MAX);
     const path = sealed('largest-settings', withHeader({ options: { ...(base.header.options as object), settings } }), base.steps);

@@ -19,7 +19,7 @@ import { steppersFor } from '../check.ts';
 import { runSchedule, type ScheduleRun } from '../core/schedule.ts';
 import { STEADY_ANSWERS, swarmKnobs, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { CHECK_TICKS_MAX } from './events/clock.ts';
+import { TICKS_DRAWN } from './events/clock.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** A world and the choices that run it. */
@@ -64,7 +64,7 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     skew: false,
     weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
     // A lease comes with a clock whose horizon is check's.
-    settings: { dedupeWindow, lateLanding, retention, ...(lease > 0 ? { ticks: CHECK_TICKS_MAX, lease } : {}) },
+    settings: { dedupeWindow, lateLanding, retention, ...(lease > 0 ? { ticks: TICKS_DRAWN, lease } : {}) },
   }));
 
 /** A schedule of up to `maxSteps` choices; an index shrinks toward 0, the first event enabled. */

@@ -44,7 +44,7 @@ export function titleLine(trace: Trace): string {
   // A search's trace (explore, diff, a small world of check) has no seed: its header's 0 read as one.
   const searched = h.origin === 'explore' || h.origin === 'diff' || h.origin === 'compare explore' || h.origin.startsWith('check small world');
   // A rule file's content hash, so that a reader of a pasted trace can tell which version of the file made it.
-  const files = [h.rules, h.oldRules].filter((r) => r !== null && r.source !== 'catalog' && typeof r.hash === 'string').map((r) => `${r?.source} content hash ${r?.hash}`);
+  const files = [h.rules, h.oldRules].filter((r): r is TraceRules => r !== null && r.source !== 'catalog' && typeof r.hash === 'string').map((r) => `${r.source} content hash ${String(r.hash)}`);
   return `trace ${trace.id}: ${h.model} model, rules ${rulesOf(trace)}${files.length === 0 ? '' : ` (${files.join('; ')})`}${searched ? '' : `, seed ${h.seed}`}, ${trace.steps.length} steps${shrunk}, made by ${h.origin}`;
 }
 

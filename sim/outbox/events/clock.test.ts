@@ -15,7 +15,7 @@ import { EXPLORE_DEFAULTS, exploreOptions } from '../explore-options.ts';
 import { describeOptions, swarmOptions } from '../options.ts';
 import { outboxSystem } from '../outbox-system.ts';
 import { labelOf, type World } from '../world.ts';
-import { CHECK_TICKS_MAX, hasClock, horizonOf, leaseOf, longWait, stall, tick } from './clock.ts';
+import { TICKS_DRAWN, hasClock, horizonOf, leaseOf, longWait, stall, tick } from './clock.ts';
 import { OWNED_SLOTS, SETTINGS } from './table.ts';
 
 describe('the clock in the swarm', () => {
@@ -25,7 +25,7 @@ describe('the clock in the swarm', () => {
     expect(on.length).toBeGreaterThan(200);
     expect(on.length).toBeLessThan(300);
     for (const s of drawn) expect((s.ticks ?? 0) > 0).toBe((s.lease ?? 0) > 0);
-    expect(new Set(on.map((s) => s.ticks))).toEqual(new Set([CHECK_TICKS_MAX]));
+    expect(new Set(on.map((s) => s.ticks))).toEqual(new Set([TICKS_DRAWN]));
     expect(new Set(on.map((s) => s.lease))).toEqual(new Set([1, 2, 3]));
     expect([tick.setting?.stream, stall.setting?.stream]).toEqual(['clock:lease', 'clock:lease']);
   });
@@ -61,10 +61,10 @@ describe('the clock in the swarm', () => {
   });
 
   it('the options line says the clock and the stall weight by name', () => {
-    const o = swarmOptions(3, { settings: { ticks: CHECK_TICKS_MAX, lease: 2 } });
+    const o = swarmOptions(3, { settings: { ticks: TICKS_DRAWN, lease: 2 } });
     const line = describeOptions(o);
     // Each setting in table order (late landing and retention are declared between them).
-    expect(line).toContain(` ticks=${CHECK_TICKS_MAX} `);
+    expect(line).toContain(` ticks=${TICKS_DRAWN} `);
     expect(line).toContain(' lease=2 ');
     expect(line).toMatch(/fault\[[^\]]* stall:\d\]/);
   });
