@@ -63,6 +63,19 @@ export interface TraceHeader {
   brokenDecision?: BrokenDecisionNote;
 }
 
+/**
+ * How a trace ends: in its violation, before a broken decision, at a diff's
+ * first difference (both unjudged past there), or clean. Every rendering and
+ * replay says it from this one reading of the header.
+ */
+export type TraceEnd = 'violation' | 'broken-decision' | 'diff' | 'clean';
+
+export function traceEnd(h: TraceHeader): TraceEnd {
+  if (h.violation !== null) return 'violation';
+  if (h.brokenDecision !== undefined) return 'broken-decision';
+  return h.origin === 'diff' ? 'diff' : 'clean';
+}
+
 /** What broke at the end of a trace of the steps before a broken decision. */
 export interface BrokenDecisionNote {
   ruleSet: string;

@@ -9,7 +9,7 @@
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
-import type { TraceHeader } from '../trace-format.ts';
+import { traceEnd, type TraceHeader } from '../trace-format.ts';
 import { replayExactly, rerunTrace, type ExactReplay } from '../outbox/rerun-trace.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
@@ -35,10 +35,17 @@ export type ReplayResult =
 
 /** How the trace ends, after its step count: its violation, a broken decision it stops before, or a diff's first difference. */
 function endWords(h: TraceHeader): string {
-  if (h.violation !== null) return `, ending in ${terminalText(h.violation.property)}`;
   const b = h.brokenDecision;
-  if (b !== undefined) return `, stopping before a broken decision (rule set ${terminalText(b.ruleSet)}: ${terminalText(`${b.decision} ${b.detail}`)})`;
-  return h.origin === 'diff' ? ", stopping at a diff's first difference (no property judged past it)" : '';
+  switch (traceEnd(h)) {
+    case 'violation':
+      return `, ending in ${terminalText(h.violation?.property ?? '')}`;
+    case 'broken-decision':
+      return `, stopping before a broken decision (rule set ${terminalText(b?.ruleSet ?? '')}: ${terminalText(`${b?.decision} ${b?.detail}`)})`;
+    case 'diff':
+      return ", stopping at a diff's first difference (no property judged past it)";
+    default:
+      return '';
+  }
 }
 
 export async function replayCommand(path: string, flags: ReplayFlags, io: Io): Promise<number> {

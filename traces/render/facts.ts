@@ -1,5 +1,5 @@
 /** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
-import type { Trace, TraceRules } from '../../sim/trace-format.ts';
+import { traceEnd, type Trace, type TraceRules } from '../../sim/trace-format.ts';
 import { rulesFromHere } from './rules-from-here.ts';
 
 /** Options shared by the renderers. */
@@ -64,17 +64,20 @@ export function phaseWord(phase: string): string {
  * judged, and a reader took the first two for passing runs.
  */
 export function cleanEnd(trace: Trace): string {
-  const h = trace.header;
-  const b = h.brokenDecision;
-  if (b !== undefined) {
-    const where =
-      b.reach === 'decision'
-        ? "its next step (or the liveness phase's look-ahead from its last state) calls it"
-        : "it broke in the liveness phase's look-ahead past this state (the quiet test, or the search for cycles once faults stopped), in steps this trace could not hold as one run";
-    return `No property is violated up to here, and none was judged past it: the run stops before a broken decision. Rule set ${b.ruleSet}'s ${b.decision} ${b.detail}; ${where}, and the command ended with exit 2.`;
+  const b = trace.header.brokenDecision;
+  switch (traceEnd(trace.header)) {
+    case 'broken-decision': {
+      const where =
+        b?.reach === 'decision'
+          ? "its next step (or the liveness phase's look-ahead from its last state) calls it"
+          : "it broke in the liveness phase's look-ahead past this state (the quiet test, or the search for cycles once faults stopped), in steps this trace could not hold as one run";
+      return `No property is violated up to here, and none was judged past it: the run stops before a broken decision. Rule set ${b?.ruleSet}'s ${b?.decision} ${b?.detail}; ${where}, and the command ended with exit 2.`;
+    }
+    case 'diff':
+      return "No property is violated up to here, and none was judged past it: this is one side of a diff (outbox-sim diff), which stops at the first step where the two rule sets' observable outcomes differ.";
+    default:
+      return 'No violation: the run ends clean.';
   }
-  if (h.origin === 'diff') return "No property is violated up to here, and none was judged past it: this is one side of a diff (outbox-sim diff), which stops at the first step where the two rule sets' observable outcomes differ.";
-  return 'No violation: the run ends clean.';
 }
 
 /** One line on the violation the trace ends in, or how it ends without one. */
@@ -86,8 +89,8 @@ export function violationLine(trace: Trace): string {
 
 /** The heading of a trace that recorded no violation (Markdown, HTML), by how it ends (see {@link cleanEnd}). */
 export function cleanHeading(trace: Trace): string {
-  const h = trace.header;
-  if (h.brokenDecision !== undefined) return `a decision of ${rulesOf(trace)} broke after these steps`;
-  if (h.origin === 'diff') return `one side of a diff, under ${rulesOf(trace)}`;
+  const end = traceEnd(trace.header);
+  if (end === 'broken-decision') return `a decision of ${rulesOf(trace)} broke after these steps`;
+  if (end === 'diff') return `one side of a diff, under ${rulesOf(trace)}`;
   return `no violation under ${rulesOf(trace)}`;
 }

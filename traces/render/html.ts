@@ -9,7 +9,7 @@
  * embedded as JSON with `<`, `>` and `&` escaped, so no trace text can close
  * the script element that holds them.
  */
-import type { Trace } from '../../sim/trace-format.ts';
+import { traceEnd, type Trace } from '../../sim/trace-format.ts';
 import { cleanEnd, phaseWord, replayFromHere, titleLine, type RenderOptions } from './facts.ts';
 import { CLIENT_SCRIPT } from './html-client.ts';
 import { escapeHtml } from './escape.ts';
@@ -113,7 +113,7 @@ kbd { border: 1px solid var(--line); border-radius: 3px; padding: 0 4px; font-si
 
 function violationBanner(trace: Trace): string {
   const v = trace.header.violation;
-  if (v === null) return `<div id="violation" data-testid="violation" class="${trace.header.brokenDecision === undefined && trace.header.origin !== 'diff' ? 'clean' : 'unjudged'}">${escapeHtml(cleanEnd(trace))}</div>`;
+  if (v === null) return `<div id="violation" data-testid="violation" class="${traceEnd(trace.header) === 'clean' ? 'clean' : 'unjudged'}">${escapeHtml(cleanEnd(trace))}</div>`;
   return [
     '<div id="violation" data-testid="violation" role="alert">',
     `<strong>Violation: <span data-field="property">${escapeHtml(v.property)}</span></strong> at step <span data-field="step">${v.step}</span>`,
