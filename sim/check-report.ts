@@ -117,12 +117,13 @@ export interface CheckReport {
   /** The first seed of the swarm (what `coverage.allBySeed` counts from). */
   seedStart?: number;
   rules: string;
+  /** The older rule set given with `--old-rules`: every seed and the skewed small worlds ran its engines beside (null without it). */
   oldRules: string | null;
   /**
-   * The upgrade this check did not run: the rule set the checked one
-   * extends (`extendRules`) when no older version ran beside it, and the
-   * command that checks both side by side (a rolling deploy runs them so).
-   * Absent when there is none.
+   * The upgrade from the rule set the checked one extends (`extendRules`),
+   * when no `--old-rules` was given: run in the skewed small worlds by
+   * default, or left out with the command that checks it (a rolling deploy
+   * runs both side by side). Absent when the rule set extends none.
    */
   upgrade?: UpgradeNote;
   runs: number;
@@ -296,16 +297,30 @@ export function cleanScope(decisionsCounted: boolean): string[] {
     : ['  It covers the faults the world can produce (docs/faults.md);', `  ${notInMenu}`];
 }
 
-/** An upgrade a check did not run (`CheckReport.upgrade`). */
+/**
+ * The upgrade from the rule set the checked one extends (`CheckReport.upgrade`,
+ * docs/rules.md, 'Version skew'): run in the small worlds by default, or left
+ * out, and then how to run it.
+ */
 export interface UpgradeNote {
   /** The name of the rule set the checked one extends. */
   from: string;
-  /** The check of both side by side; null when `from` is not a catalog name (its file must be given). */
+  /**
+   * True when this check ran it: its skewed small worlds, engines of both
+   * rule sets side by side that upgrade mid-run (the swarm ran the checked
+   * rule set alone). False when it was left out (`--no-upgrade`, no small
+   * worlds, or a base that is not a catalog rule set).
+   */
+  checked: boolean;
+  /** When left out: the check of both side by side; null when it ran, or when `from` is not a catalog name (its file must be given). */
   command: string | null;
 }
 
-/** The lines that say which upgrade was not checked, and how to check it. */
+/** The lines that say which upgrade was checked, or which was not and how to check it. */
 function upgradeLines(u: UpgradeNote): string[] {
+  if (u.checked) {
+    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it in the skewed small worlds (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews the swarm too, --no-upgrade leaves the upgrade out)`];
+  }
   const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
 }

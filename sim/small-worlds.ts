@@ -94,8 +94,9 @@ const ONE_VERSION: readonly [string, Over][] = [
 /**
  * With `--old-rules`: engines of both rule sets (e1 old, e2 new; with 3
  * engines e3 old too) that upgrade mid-run, with each dedupe answer, with
- * an operator action run by either version's tool, and with more attempts
- * and crashes on one engine that upgrades. Each is a few hundred thousand
+ * an operator action run by either version's tool, with more attempts
+ * and crashes on one engine that upgrades, and with an operator's requeue
+ * under a broker deduping by key (a requeued cycle's key). Each is a few hundred thousand
  * states at most: skew multiplies a world's states.
  */
 const SKEWED: readonly [string, Over][] = [
@@ -105,6 +106,8 @@ const SKEWED: readonly [string, Over][] = [
   ['skew, no crash, 1 operator action', { crashesMax: 0, operatorActionsMax: 1 }],
   ['skew, 3 engines, no crash', { engines: 3, crashesMax: 0 }],
   ['skew, 1 engine, attempts 3, crashes 2', { engines: 1, attemptsMax: 3, crashesMax: 2 }],
+  // Keys after a requeue: only an operator's action makes an epoch above 0, and the versions may key it apart.
+  ['skew, 1 engine, 1 body, 1 operator action, broker key', { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key' }],
 ];
 
 /**
@@ -140,6 +143,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, no crash, 1 operator action': 1500,
   'skew, 3 engines, no crash': 600,
   'skew, 1 engine, attempts 3, crashes 2': 150,
+  'skew, 1 engine, 1 body, 1 operator action, broker key': 30,
 };
 
 /**
@@ -165,11 +169,11 @@ export interface SuiteFixed {
 
 /**
  * The suite for a check: the one-version worlds, and with old rules the
- * skewed ones too. A fixed broker mode or world setting replaces each
- * world's own; worlds that then coincide are searched once (the first name
- * kept).
+ * skewed ones too (first, or with `skewedLast` after the others). A fixed
+ * broker mode or world setting replaces each world's own; worlds that then
+ * coincide are searched once (the first name kept).
  */
-export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }): SmallWorld[] {
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false): SmallWorld[] {
   const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
@@ -185,8 +189,11 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null })
       },
     };
   };
-  // With old rules the skewed worlds come first: the rolling upgrade is what such a check is asked about.
-  const all = [...(skew ? SKEWED.map((w) => build(true, w)) : []), ...ONE_VERSION.map((w) => build(false, w))];
+  // With --old-rules the skewed worlds come first: the rolling upgrade is what such a check is asked about.
+  // An upgrade run by default (`skewedLast`) comes after the rule set's own worlds, which answer the question asked.
+  const skewed = skew ? SKEWED.map((w) => build(true, w)) : [];
+  const own = ONE_VERSION.map((w) => build(false, w));
+  const all = skewedLast ? [...own, ...skewed] : [...skewed, ...own];
   const seen = new Set<string>();
   return all.filter((w) => {
     const key = JSON.stringify(w.sizes);

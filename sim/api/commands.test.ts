@@ -12,6 +12,7 @@ import { check, compare, diff, explore, replay, UsageError } from './commands.ts
 import { expectHolds, failuresOf, outboxMatchers } from './vitest.ts';
 import { runCli } from '../cli/test-cli.ts';
 import corruptAsAbsent from '../../properties/mutants/corrupt-as-absent.ts';
+import keyFormatChanged from '../../properties/rule-api/key-format-changed.ts';
 import { failClosed } from '../../model/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-api-'));
@@ -51,6 +52,16 @@ describe('library API', () => {
     // A check that fails in its small worlds alone fails expectHolds too, naming the world.
     expect(() => expectHolds(small)).toThrow(/fresh-cycle-after-definite: \S+ violated in small world "default" \(\d+ steps, shortest\)[^\n]*\n {2}trace: \S+\.trace\.jsonl\n {2}replay: /);
     await expect(check({ swarmOnly: true, smallWorldsOnly: true })).rejects.toThrow(/exclude each other/);
+  });
+
+  it('check runs the upgrade from the catalog rule set a rule set extends, and takes upgrade: false as --no-upgrade', async () => {
+    const out = join(dir, 'upgrade');
+    // Safe alone, flawed beside fail-closed (a key format changed): found only with the upgrade.
+    const rules = 'properties/rule-api/key-format-changed.ts';
+    const alone = await check({ rules, smallWorldsOnly: true, upgrade: false, out });
+    expect(alone).toMatchObject({ ok: true, upgrade: { from: 'fail-closed', checked: false } });
+    const upgraded = await check({ rules: keyFormatChanged, smallWorldsOnly: true, stopOnFirst: true, out });
+    expect(upgraded).toMatchObject({ ok: false, upgrade: { from: 'fail-closed', checked: true, command: null } });
   });
 
   it('explore resolves to the object explore --json prints', async () => {

@@ -128,6 +128,7 @@ export async function check(given?: CheckOptions): Promise<CheckResult> {
     // As commander gives --no-symmetry: false only when asked.
     ...(options.symmetry === false ? { symmetry: false } : {}),
     ...(options.stopOnFirst === true ? { stopOnFirst: true } : {}),
+    ...(options.upgrade === false ? { upgrade: false } : {}),
     out: options.out,
     workers: text(options.workers),
     shard: options.shard === undefined ? undefined : `${options.shard.index}/${options.shard.count}`,

@@ -32,6 +32,7 @@ const CHECK_KEYS: KeyList<CheckOptions> = {
   smallWorldsOnly: true,
   symmetry: true,
   stopOnFirst: true,
+  upgrade: true,
   out: true,
   workers: true,
   shard: true,

@@ -58,6 +58,8 @@ export interface CheckOptions extends WorldSettingOptions {
   symmetry?: boolean;
   /** End the run at the first violation found (`--stop-on-first`); the result's `stopped` says where. */
   stopOnFirst?: boolean;
+  /** False (`--no-upgrade`): without `oldRules`, leave out the upgrade from the catalog rule set the checked one extends (by default its skewed small worlds run; the result's `upgrade` says which). */
+  upgrade?: boolean;
   /** Where counterexample traces are written (default `traces/found`). */
   out?: string;
   /** Worker threads (default: as the command line chooses, one per core, fewer on a loaded machine, one for a rule set given as a value, which runs on one only). */

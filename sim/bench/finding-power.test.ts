@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../properties/mutants/index.ts';
 import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, steppersFor } from '../check.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
-import { keptSection, median, missedGoals, rulesPair, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
+import { defaultCheckPair, keptSection, median, missedGoals, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
 import { flawedRules } from './flawed-rules.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
@@ -34,7 +34,7 @@ describe('the flawed rule sets', () => {
     expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
     // One row per mutant file (an entry may run one file in several worlds).
     expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(new Set(MUTANTS.map((m) => m.rules)).size);
-    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-from-body', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'select-below-cap', 'select-below-cap-parks', 'stamp-version', 'tombstone-trusts-absent']);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-format-changed', 'key-from-body', 'key-marks-requeue', 'lease-unfenced', 'park-history-over-cap', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'select-below-cap', 'select-below-cap-parks', 'stamp-version', 'tombstone-trusts-absent']);
   });
 
   it("are as many as the README says, and as many held by no bounded world", () => {
@@ -54,22 +54,23 @@ describe('the flawed rule sets', () => {
   const tableWhere = whereInTable();
   for (const f of flawedRules().filter((r) => r.longLifeOnly === true)) {
     it(`${f.label}, held by no bounded world, is found by long life or deep cycles in the swarm's default seeds`, async () => {
-      const pair = await rulesPair(f.rules, f.oldRules ?? undefined);
-      const r = runShard({ rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT, stopOnViolation: true }, 1, SEEDS_DEFAULT + 1);
+      const { pair, upgrade } = await defaultCheckPair(f);
+      // The seeds run the rule set alone beside an upgrade by default (it runs in the small worlds only).
+      const r = runShard({ rules: pair.rules, oldRules: upgrade ? null : pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT, stopOnViolation: true }, 1, SEEDS_DEFAULT + 1);
       expect(Object.values(r.first).map((c) => c.longLife !== undefined)).toEqual([true]);
       // And truly held by no bounded world: the small worlds find nothing (else it belongs with the rows below).
       const steppers = steppersFor(pair.rules, pair.oldRules);
-      const found = smallWorlds(pair.oldRules !== null).flatMap((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => 0 }).violations);
+      const found = smallWorlds(pair.oldRules !== null, undefined, upgrade).flatMap((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => 0 }).violations);
       expect(found).toEqual([]);
     });
   }
   for (const f of flawedRules().filter((r) => r.longLifeOnly !== true)) {
     it(`${f.label}${f.oldRules === null ? '' : ' beside its old version'} is found by a small world of the default check`, async () => {
-      const pair = await rulesPair(f.rules, f.oldRules ?? undefined);
+      const { pair, upgrade } = await defaultCheckPair(f);
       const steppers = steppersFor(pair.rules, pair.oldRules);
       let found: string | null = null;
       let clock = 0;
-      const worlds = [...smallWorlds(pair.oldRules !== null).entries()];
+      const worlds = [...smallWorlds(pair.oldRules !== null, undefined, upgrade).entries()];
       const hint = tableWhere.get(f.label);
       for (const [i, w] of [...worlds.filter(([, w]) => w.name === hint), ...worlds.filter(([, w]) => w.name !== hint)]) {
         const r = exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => clock++ });

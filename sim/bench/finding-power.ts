@@ -30,12 +30,24 @@ import type { RulesPair } from '../outbox/record-trace.ts';
 import { exploreSmallWorld, smallWorlds } from '../small-worlds.ts';
 import { flawedRules, type FlawedRules } from './flawed-rules.ts';
 import { processCpuSeconds } from './cpu-seconds.ts';
+import { upgradeBase } from '../upgrade-base.ts';
 
 /** The rule sets named as `check --rules R --old-rules O` names them (catalog names or files). */
 export async function rulesPair(rules: string, oldRules?: string): Promise<RulesPair> {
   const r = await loadRules(rules);
   const o = oldRules !== undefined ? await loadRules(oldRules) : null;
   return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null };
+}
+
+/**
+ * The rule sets `check --rules R [--old-rules O]` runs, as the CLI names
+ * them: without O, the old rules of the upgrade a check runs by default in
+ * its small worlds (`upgrade`: from the catalog rule set R extends).
+ */
+export async function defaultCheckPair(f: Pick<FlawedRules, 'rules' | 'oldRules'>): Promise<{ pair: RulesPair; upgrade: boolean }> {
+  const alone = await rulesPair(f.rules, f.oldRules ?? undefined);
+  const base = f.oldRules === null ? upgradeBase(alone.rules) : null;
+  return base === null ? { pair: alone, upgrade: false } : { pair: await rulesPair(f.rules, base), upgrade: true };
 }
 
 /** The goal: every flawed rule set found by the default check within this many seconds. */
@@ -76,12 +88,12 @@ function worldName(w: FlawedRules['world']): string {
 
 /** Measures one flawed rule set. */
 export async function measure(f: FlawedRules, outDir: string): Promise<FindingRow> {
-  const pair: RulesPair = await rulesPair(f.rules, f.oldRules ?? undefined);
+  const { pair, upgrade } = await defaultCheckPair(f);
   const steppers = steppersFor(pair.rules, pair.oldRules);
   // The small worlds, in check's order, up to the first that holds a violation.
   const suiteStart = processCpuSeconds();
   let suite: { world: string; property: string; seconds: number } | null = null;
-  const worlds = smallWorlds(pair.oldRules !== null);
+  const worlds = smallWorlds(pair.oldRules !== null, undefined, upgrade);
   for (const [i, w] of worlds.entries()) {
     const r = exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: processCpuSeconds });
     if (r.violations.length > 0) {
@@ -91,7 +103,8 @@ export async function measure(f: FlawedRules, outDir: string): Promise<FindingRo
   }
   const suiteSeconds = processCpuSeconds() - suiteStart;
   // The swarm alone, one seed at a time up to the first violation.
-  const plan: CheckPlan = { rules: pair.rules, oldRules: pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
+  // An upgrade by default runs in the small worlds only: the seeds run the rule set alone.
+  const plan: CheckPlan = { rules: pair.rules, oldRules: upgrade ? null : pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
   const swarmStart = processCpuSeconds();
   let swarm: FindingRow['swarm'] = null;
   for (let seed = 1; seed <= SEEDS_DEFAULT && swarm === null; seed++) {

@@ -18,6 +18,8 @@ import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
+import type { RuleSet } from '../../model/rules.ts';
+import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
 import { describeOptions, swarmOptions } from '../outbox/options.ts';
 import { loadRules, pinsOf, type LoadedSpecs, type RulePins } from '../rules-loader.ts';
@@ -69,6 +71,8 @@ export interface CheckFlags {
   symmetry?: boolean;
   /** Check again each time the rule file (or a file it imports) changes, until Ctrl-C (rerun-on-save.ts); the command line's only. */
   watch?: boolean;
+  /** False with --no-upgrade: without `--old-rules`, the upgrade from the catalog rule set the checked one extends is left out (it runs in the skewed small worlds by default). */
+  upgrade?: boolean;
 }
 
 /**
@@ -162,6 +166,8 @@ export interface FinishExtras {
   parts?: CheckParts;
   /** Traces of violations found in seeds or small worlds the report does not count (an interrupt or a stop ended the suite first): kept, and named. */
   keptOutside?: readonly string[];
+  /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`); the pair is the swarm's, without it. */
+  upgradeChecked?: boolean;
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -201,18 +207,31 @@ export type CheckResult = CheckReport & {
 };
 
 /**
- * The upgrade a check without `--old-rules` leaves out: from the rule set
- * the checked one extends, when it names another
- * (docs/rules.md, 'Version skew'). A change is deployed from something, most often by a rolling
- * deploy, and some flaws only show with both versions running (a key format
- * changed, a field renamed).
+ * The upgrade from the rule set the checked one extends, when it names
+ * another and no `--old-rules` was given (docs/rules.md, 'Version skew'): a change is deployed
+ * from something, most often by a rolling deploy, and some flaws only show
+ * with both versions running (a key format changed, a field renamed).
+ * `checked`: the check ran it in its skewed small worlds; else the note
+ * says it was left out, with the command that checks it.
  */
-export function upgradeOf(pair: RulesPair): { upgrade?: UpgradeNote } {
+export function upgradeOf(pair: RulesPair, checked = false): { upgrade?: UpgradeNote } {
   const from = pair.rules.extends;
   if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
+  if (checked) return { upgrade: { from, checked: true, command: null } };
   const origin = pair.rulesOrigin;
   const rules = origin.source === IN_PROCESS ? `<the file that exports ${origin.name}>` : origin.source === 'catalog' ? origin.name : origin.source;
-  return { upgrade: { from, command: catalogRules(from) !== undefined ? `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}` : null } };
+  return { upgrade: { from, checked: false, command: catalogRules(from) !== undefined ? `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}` : null } };
+}
+
+/**
+ * The rule set whose upgrade a check runs in its small worlds, beside the
+ * worlds of the checked one alone (`upgradeBase`: the catalog rule set it
+ * extends), unless `--old-rules` names an older version, `--no-upgrade`
+ * leaves it out, or no small world runs.
+ */
+export function upgradeByDefault(flags: CheckFlags, rules: RuleSet): string | null {
+  if (flags.oldRules !== undefined || flags.upgrade === false || !checkParts(flags, flags.shard !== undefined).smallWorlds) return null;
+  return upgradeBase(rules);
 }
 
 /** Writes the counterexamples, then reports; an interrupted run is marked so (JSON: `interrupted`) and exits 130 or 143. */
@@ -232,7 +251,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
     }),
-    ...upgradeOf(pair),
+    ...upgradeOf(pair, extras.upgradeChecked === true),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
@@ -257,9 +276,12 @@ export async function checkCommand(flags: CheckFlags, io: Io): Promise<number> {
 
 /** The whole of `check` but the signal handlers: the CLI's command and the library's `check` (sim/api/) both run it. */
 export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
-  const pair = await rulesPair(flags.rules, flags.oldRules);
+  const alone = await rulesPair(flags.rules, flags.oldRules);
+  refuseConflictingFlags(flags);
+  const upgradeFrom = upgradeByDefault(flags, alone.rules);
+  const pair = upgradeFrom === null ? alone : await rulesPair(flags.rules, upgradeFrom);
   try {
-    return await checkPair(pair, flags, io);
+    return await checkPair(pair, flags, io, upgradeFrom);
   } catch (err) {
     // A run that did not repeat itself: with a rule file, its decisions kept state (rules-state-probe.ts).
     throw unrepeatedRun(pair.loaded, err) ?? err;
@@ -272,14 +294,19 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
  * seed, `--shard-out` without `--shard` wrote nothing, `--quiet --verbose`
  * dropped `--verbose`), now bad input.
  */
-export function refuseConflictingFlags(flags: Pick<CheckFlags, 'seed' | 'seeds' | 'shard' | 'shardOut' | 'quiet' | 'verbose'>): void {
+export function refuseConflictingFlags(flags: CheckFlags): void {
+  if (flags.oldRules !== undefined && flags.upgrade === false) throw new UsageError('--old-rules runs an older version beside the rules and --no-upgrade leaves the upgrade out: give one of them');
   if (flags.seed !== undefined && flags.seeds !== undefined) throw new UsageError('--seed S runs that one seed; --seeds N runs N seeds from 1: give one of them');
   if (flags.shardOut !== undefined && flags.shard === undefined) throw new UsageError('--shard-out FILE writes the result of a shard: give --shard I/N too (or leave --shard-out out)');
   if (flags.quiet === true && flags.verbose === true) throw new UsageError('--quiet prints only the summary and --verbose prints more: give one of them');
 }
 
-async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: CheckFlags, io: Io): Promise<Outcome<CheckResult>> {
-  refuseConflictingFlags(flags);
+/**
+ * `upgradeFrom`: the rule set whose upgrade the small worlds run by default
+ * (`upgradeByDefault`), the old rules of `pair`; the swarm then runs the
+ * checked rule set alone, as without it.
+ */
+async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: CheckFlags, io: Io, upgradeFrom: string | null): Promise<Outcome<CheckResult>> {
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
@@ -306,13 +333,17 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
-  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: pair.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
-  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }) : [];
+  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first.
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
+  // The pair the swarm's seeds run, write and replay with: without the old rules of an upgrade by default.
+  const seedPair = upgradeFrom === null ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
 
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
+    const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in the small worlds` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.
@@ -333,13 +364,13 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
   // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
   // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
   const early = new Map<string, { seed: number; trace: WrittenTrace }>();
-  const steppers = steppersFor(pair.rules, pair.oldRules);
+  const steppers = steppersFor(seedPair.rules, seedPair.oldRules);
   const announce = (r: ShardResult): void => {
     for (const c of Object.values(r.first).sort((a, b) => a.seed - b.seed)) {
       const p = c.violation.property;
       const have = early.get(p);
       if (have !== undefined && have.seed <= c.seed) continue;
-      const trace = writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
+      const trace = writeCounterexample(outDir, seedPair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
       // With several workers a lower seed may come back later: its trace replaces the one written first,
       // so the traces left are those of one worker.
       const replaced = have !== undefined && have.trace.path !== trace.path ? have : null;
@@ -348,7 +379,7 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
       // The file printed before is gone: say so, so that its replay line above is not followed.
       const replaces = replaced !== null ? `; it replaces seed ${replaced.seed}'s trace printed above` : '';
       io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)${replaces}`);
-      io.out(`    replay: ${replayCommand(trace.path, pair)}`);
+      io.out(`    replay: ${replayCommand(trace.path, seedPair)}`);
     }
   };
   const seedsIo = flags.json === true || quiet ? { ...io, tty: false } : io;
@@ -361,7 +392,7 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
   if (workers > 1) {
     // Both halves on one pool, the swarm running while the suite runs (sim/workers/check-job.ts).
     let dropped: boolean;
-    ({ smallReport, merged, dropped, threadsEnded, keptOutside } = await runThreaded(pair, spec, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
+    ({ smallReport, merged, dropped, threadsEnded, keptOutside } = await runThreaded(pair, spec, flags.oldRules ?? upgradeFrom, parts.smallWorlds ? worlds : [], parts.swarm, from, to, workers, outDir, suiteIo, seedsIo, clock, suiteHow, answerFirst ? announce : null));
     // Seeds dropped (an interrupt during the suite): the report counts none of them, as on one thread. The
     // violations already printed for seeds that ran beside the suite stay found: their traces are kept, and named.
     if (dropped) {
@@ -384,10 +415,11 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
     // --stop-on-first: a violation in a small world ends the check there, before the swarm.
     const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
     const swarmRuns = parts.swarm && stoppedIn === null;
-    if (merged.fault !== undefined) throw checkFaultError(pair, steppersFor(pair.rules, pair.oldRules), merged.fault, outDir, 'check');
+    if (merged.fault !== undefined) throw checkFaultError(seedPair, steppersFor(seedPair.rules, seedPair.oldRules), merged.fault, outDir, 'check');
     const signal = interruption();
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
-    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, spec, merged.witnesses);
+    // The seeds ran without the old rules of an upgrade by default: so do their witnesses.
+    if (interrupted === null) await refuseUnlikeWitnesses(upgradeFrom === null ? pair.loaded : pair.loaded.slice(0, 1), spec, merged.witnesses);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
@@ -405,8 +437,9 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
           : null;
     // Over the seeds that ran: all of them, or after an interrupt or a stop about the first `runs` (the pool hands seeds out in order).
     const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
-    return finishCheckOutcome(pair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
+    return finishCheckOutcome(seedPair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
+      ...(upgradeFrom !== null ? { upgradeChecked: true } : {}),
       written: early,
       keptOutside,
       parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
@@ -527,7 +560,8 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
 /**
  * `check --workers N` (N > 1): the suite's worlds and (with `swarm`) the
  * seeds [from, to) of `spec` as one job on N workers, its threads loading
- * the rule sets `spec` names. The suite is
+ * the rule sets `spec` names (the worlds' old rules `worldsOldRules`, which
+ * an upgrade by default gives the worlds and not the seeds). The suite is
  * reported as on one thread: its progress bar, then each world's violations
  * as it is given out in suite order. The seeds' violations are printed as
  * they come (answer first: the swarm's first answer comes while the suite
@@ -538,7 +572,7 @@ async function runSmallWorlds(pair: RulesPair, worlds: SmallWorld[], outDir: str
  * reported as not run, as on one thread (`dropped`: the caller says which
  * traces it printed for them are kept outside the report).
  */
-async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean; threadsEnded: Promise<void>; keptOutside: string[] }> {
+async function runThreaded(pair: RulesPair, spec: PlanSpec, worldsOldRules: string | null, worlds: SmallWorld[], swarm: boolean, from: number, to: number, workers: number, outDir: string, suiteIo: Io, seedsIo: Io, clock: ReturnType<typeof startClock>, how: SuiteHow, announceSeeds: ((r: ShardResult) => void) | null): Promise<{ smallReport: SmallWorldsReport | null; merged: ShardResult; dropped: boolean; threadsEnded: Promise<void>; keptOutside: string[] }> {
   const suiteBar = progressBar(worlds.length > 0 ? suiteIo : { ...suiteIo, tty: false }, 'small worlds', worlds.length);
   const { searchHere, announce } = suiteSearch(pair, worlds, outDir, suiteIo, clock, how, suiteBar);
   /** Whether the seeds count: null until the suite ends. */
@@ -548,7 +582,7 @@ async function runThreaded(pair: RulesPair, spec: PlanSpec, worlds: SmallWorld[]
   const waiting: ShardResult[] = [];
   let violated = false;
   const result = await runCheckJob(
-    { rules: spec.rules, oldRules: spec.oldRules, ...(spec.pins !== undefined ? { pins: spec.pins } : {}), worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
+    { rules: spec.rules, oldRules: worldsOldRules, ...(spec.pins !== undefined ? { pins: spec.pins } : {}), worlds, outDir, symmetry: how.symmetry, plan: swarm ? spec : null, workers, stopOnFirst: how.stopOnFirst },
     how.stopOnFirst ? worlds.map((_, i) => i) : threadOrder(worlds),
     from,
     to,

@@ -1,33 +1,72 @@
 /**
- * A check without --old-rules of a rule set that extends another says that
- * the upgrade from it was not checked, and how to check it (docs/rules.md,
- * 'Version skew'): a change is deployed from something, and some flaws show
- * only with both versions running.
+ * A check without --old-rules of a rule set that extends a catalog rule set
+ * runs the upgrade from it in its skewed small worlds, and says so; with
+ * --no-upgrade, or where no small world runs, it says the upgrade was not
+ * checked, and how to check it (docs/rules.md, 'Version skew'): a change is
+ * deployed from something, and some flaws show only with both versions
+ * running.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../check-report.ts';
+import { smallWorlds } from '../small-worlds.ts';
 import { runCli } from './test-cli.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'outbox-sim-upgrade-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const RULES = 'properties/rule-api/retry-window.ts';
-const LINE = `Not checked: the upgrade from fail-closed, which this rule set extends. A rolling deploy runs both side by side (version skew); check it: npx outbox-sim check --rules ./${RULES} --old-rules fail-closed`;
+const NOT_CHECKED = `Not checked: the upgrade from fail-closed, which this rule set extends. A rolling deploy runs both side by side (version skew); check it: npx outbox-sim check --rules ./${RULES} --old-rules fail-closed`;
+/** Safe alone, flawed beside fail-closed: a key format changed. */
+const SKEW_ONLY = 'properties/rule-api/key-format-changed.ts';
 
-describe('the upgrade a check leaves out', () => {
-  it('is named, with the command that checks it, for a rule set that extends another', async () => {
-    const r = await runCli('check', '--rules', RULES, '--swarm-only', '--seeds', '20', '--out', tmp);
-    expect(r.out).toContain(LINE);
-    const json = await runCli('check', '--rules', RULES, '--swarm-only', '--seeds', '20', '--json', '--out', tmp);
-    expect((JSON.parse(json.out.join('\n')) as CheckReport).upgrade).toEqual({ from: 'fail-closed', command: `npx outbox-sim check --rules ./${RULES} --old-rules fail-closed` });
+const report = (r: { out: string[] }): CheckReport => JSON.parse(r.out.join('\n')) as CheckReport;
+
+describe('the upgrade from the rule set a rule set extends', () => {
+  it('is checked by default in the skewed small worlds, after the rule set\'s own, and the swarm runs the rule set alone', async () => {
+    const r = await runCli('check', '--rules', SKEW_ONLY, '--seeds', '20', '--json', '--out', tmp);
+    expect(r.code).toBe(1);
+    const json = report(r);
+    expect(json.upgrade).toEqual({ from: 'fail-closed', checked: true, command: null });
+    expect(json.oldRules).toBeNull();
+    const names = json.smallWorlds?.worlds.map((w) => w.name) ?? [];
+    expect(names).toEqual(smallWorlds(true, { broker: null }, true).map((w) => w.name));
+    const skewed = smallWorlds(true).length - smallWorlds(false).length;
+    expect(names.slice(-skewed).every((n) => n.startsWith('skew'))).toBe(true);
+    expect(names.slice(0, -skewed).some((n) => n.startsWith('skew'))).toBe(false);
+    // The flaw is the upgrade's: only skewed worlds hold it, and no seed (they run the rule set alone).
+    const violated = json.smallWorlds?.worlds.filter((w) => w.violations.length > 0).map((w) => w.name) ?? [];
+    expect(violated.length).toBeGreaterThan(0);
+    expect(violated.every((n) => n.startsWith('skew'))).toBe(true);
+    expect(json.reached.faults['fault:upgrade'] ?? 0).toBe(0);
   });
-  it('is not there once an older version ran beside it, nor for a rule set that extends none', async () => {
+  it('says so in the header and the summary, and its counterexample replays with the rule file alone', async () => {
+    const r = await runCli('check', '--rules', SKEW_ONLY, '--seeds', '20', '--out', tmp);
+    expect(r.out[0]).toContain('rules key-format-changed, and the upgrade from fail-closed (which it extends) in the small worlds;');
+    expect(r.out).toContain('Upgrade checked: fail-closed, which this rule set extends, ran beside it in the skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews the swarm too, --no-upgrade leaves the upgrade out)');
+    const replay = r.out.find((l) => l.trimStart().startsWith('replay: '))?.trim().slice('replay: npx outbox-sim '.length).split(' ') ?? [];
+    expect(replay).toEqual(['replay', expect.stringMatching(/\.trace\.jsonl$/), '--rules', `./${SKEW_ONLY}`]);
+    expect((await runCli(...replay)).code).toBe(0);
+  });
+  it('is left out with --no-upgrade, and named with the command that checks it; the flaw it holds is then not found', async () => {
+    const json = report(await runCli('check', '--rules', SKEW_ONLY, '--no-upgrade', '--seeds', '20', '--json', '--out', tmp));
+    expect(json.ok).toBe(true);
+    expect(json.upgrade).toEqual({ from: 'fail-closed', checked: false, command: `npx outbox-sim check --rules ./${SKEW_ONLY} --old-rules fail-closed` });
+    expect(json.smallWorlds?.worlds.some((w) => w.name.startsWith('skew'))).toBe(false);
+  });
+  it('is not checked where no small world runs (the swarm alone), and says so', async () => {
+    const r = await runCli('check', '--rules', RULES, '--swarm-only', '--seeds', '20', '--out', tmp);
+    expect(r.out).toContain(NOT_CHECKED);
+  });
+  it('is not named once an older version ran beside it, nor for a rule set that extends none; --old-rules with --no-upgrade is refused', async () => {
     const skewed = await runCli('check', '--rules', RULES, '--old-rules', 'fail-closed', '--swarm-only', '--seeds', '20', '--out', tmp);
-    expect(skewed.out.some((l) => l.startsWith('Not checked: the upgrade'))).toBe(false);
+    expect(skewed.out.some((l) => l.startsWith('Not checked: the upgrade') || l.startsWith('Upgrade checked'))).toBe(false);
     const alone = await runCli('check', '--swarm-only', '--seeds', '20', '--json', '--out', tmp);
-    expect((JSON.parse(alone.out.join('\n')) as CheckReport).upgrade).toBeUndefined();
+    expect(report(alone).upgrade).toBeUndefined();
+    const both = await runCli('check', '--rules', RULES, '--old-rules', 'fail-closed', '--no-upgrade', '--seeds', '20', '--out', tmp);
+    expect(both.code).toBe(2);
+    expect(both.err.join('\n')).toContain('--old-rules runs an older version beside the rules and --no-upgrade leaves the upgrade out: give one of them');
   });
 });

@@ -22,12 +22,13 @@ export interface BrokerReceipt {
  * A POST of `envelope` received by the broker of `w` (an engine's answered
  * POST, engine-step.ts, or one landing late, land.ts): accepted by its mode
  * with the keys it knows across ids, its holding noted when the store is a
- * second effect (rekeyed.ts).
+ * second effect (rekeyed.ts; `otherKey` there, for an engine's POST under
+ * version skew).
  */
-export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope): BrokerReceipt {
+export function brokerReceives(mode: BrokerMode, w: World, envelope: Envelope, otherKey?: () => string | null): BrokerReceipt {
   const held = w.broker[envelope.id] ?? null;
   const acceptance = brokerAccept(mode, held, envelope, keyKnownElsewhere(mode, w, envelope.id, envelope.key));
-  return { acceptance, holding: heldAfter(mode, w, held, acceptance, envelope), duplicate: acceptance.stored && isDuplicate(held, envelope.body) };
+  return { acceptance, holding: heldAfter(mode, w, held, acceptance, envelope, otherKey), duplicate: acceptance.stored && isDuplicate(held, envelope.body) };
 }
 
 /**

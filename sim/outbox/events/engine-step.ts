@@ -5,6 +5,7 @@
  * it emits. Engine behaviour comes only from the statechart.
  */
 import { brokerReceives, receiptTags, type BrokerReceipt } from './broker-keys.ts';
+import { otherVersionKey } from './rekeyed.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -159,7 +160,12 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   let received: BrokerReceipt | null = null;
   if (answer !== null) {
     envelope = proc.ctx.envelope;
-    if (answer.received && envelope !== null) received = brokerReceives(ctx.options.broker, w, envelope);
+    if (answer.received && envelope !== null) {
+      const sent = envelope;
+      // Under skew, what the other version would key this POST's record by (rekeyed.ts): asked only where an operator's action would excuse a second store.
+      const otherKey = ctx.skew ? () => otherVersionKey(rulesOf(ctx, proc), proc.version === 'old' ? ctx.worldRules.rules : ctx.worldRules.oldRules, w.records[sent.id], sent) : undefined;
+      received = brokerReceives(ctx.options.broker, w, envelope, otherKey);
+    }
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
     reply = answer.reply ?? received?.acceptance.reply ?? 'ok';
   }

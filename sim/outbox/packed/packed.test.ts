@@ -21,6 +21,7 @@ import tombstoneDelivered from '../../../properties/rule-api/tombstone-delivered
 import leaseUnfenced from '../../../properties/rule-api/lease-unfenced.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import okFalseAsConfirmed from '../../../properties/mutants/ok-false-as-confirmed.ts';
+import keyMarksRequeue from '../../../properties/rule-api/key-marks-requeue.ts';
 import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
@@ -68,6 +69,8 @@ const CASES: Case[] = [
   // its engines, and under skew to the other version's too.
   { name: 'ok:false told apart', sizes: { engines: 2 }, rules: okFalseAsConfirmed, statesMax: 20_000 },
   { name: 'ok:false told apart by the old version only', sizes: { engines: 2, skew: true }, rules: failClosed, oldRules: okFalseAsConfirmed, statesMax: 20_000 },
+  // A broker answer that, under skew after an operator's action, reads the record to ask the other version's key (events/rekeyed.ts).
+  { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
