@@ -5,6 +5,7 @@
  * of the swarm's features (which pairs of feature values occurred).
  */
 import { SUITE_STATES_MAX, type SmallWorldResult } from './small-worlds.ts';
+import { SETTINGS } from './outbox/events/table.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { countText as n } from './count-text.ts';
 import { terminalText } from './terminal-text.ts';
@@ -72,6 +73,18 @@ function symmetryOffCounts(worlds: readonly SmallWorldResult[]): Map<string, num
   return counts;
 }
 
+/**
+ * The world settings every searched world has, with one value, as their
+ * flags (`--ticks 100000`): the suite's first world (the default, or under
+ * old rules the skewed default) has none of its own, so a setting every
+ * world has came from the command line.
+ */
+function settingsGivenEveryWorld(worlds: readonly SmallWorldResult[]): string[] {
+  if (worlds.length === 0) return [];
+  const first = worlds[0].sizes.settings ?? {};
+  return SETTINGS.filter((s) => first[s.name] !== undefined && first[s.name] !== s.off && worlds.every((w) => w.sizes.settings?.[s.name] === first[s.name])).map((s) => `${s.flag} ${first[s.name]}`);
+}
+
 /** The table of worlds. */
 export function renderSmallWorlds(r: SmallWorldsReport): string[] {
   const lines = [`Small worlds explored completely (${r.worlds.length} worlds, ${n(r.states)} states, ${r.seconds.toFixed(1)} s):`];
@@ -83,9 +96,12 @@ export function renderSmallWorlds(r: SmallWorldsReport): string[] {
   // finding, and a world left unsearched (--stop-on-first ends the suite there) is a plain note.
   const violated = r.worlds.some((w) => w.violations.length > 0);
   if (r.unsearched > 0 && r.states >= SUITE_STATES_MAX) {
-    lines.push(
-      `The suite stopped after ${r.worlds.length} worlds: their ${n(r.states)} states passed its bound of ${n(SUITE_STATES_MAX)}, and ${r.unsearched} world${r.unsearched === 1 ? ' was' : 's were'} not searched. Worlds this large often mean a record field that grows without end (an attempt counter never capped, a history never trimmed).`,
-    );
+    const given = settingsGivenEveryWorld(r.worlds);
+    // A setting the command line gave every world (a clock of 100,000 ticks) is the likelier cause: say it first.
+    const why = given.length > 0
+      ? `Here every world took ${given.join(', ')} from the command line, which multiplies its states (the suite's own worlds are kept small: its clock world runs to tick 2); give such settings to \`explore\` on one world instead. Otherwise worlds this large often mean a record field that grows without end (an attempt counter never capped, a history never trimmed).`
+      : 'Worlds this large often mean a record field that grows without end (an attempt counter never capped, a history never trimmed).';
+    lines.push(`The suite stopped after ${r.worlds.length} worlds: their ${n(r.states)} states passed its bound of ${n(SUITE_STATES_MAX)}, and ${r.unsearched} world${r.unsearched === 1 ? ' was' : 's were'} not searched. ${why}`);
   }
   if (!r.decided && !violated) lines.push('WARNING: a small world was not searched to its end: the suite proves nothing about it');
   if (!r.decided && violated) lines.push('Note: not every small world was searched to its end (the verdict above stands on the violation found)');
