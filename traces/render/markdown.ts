@@ -11,6 +11,8 @@ import { cleanEnd, cleanHeading, replayFromHere, rulesOf, titleLine, type Render
 import { sequenceDiagram } from './mermaid.ts';
 import { statesOf } from './states.ts';
 import { changeNotes, isDurable, noteContextOf, shownLabel, type Area } from './summary.ts';
+import { lanesOf } from './step-drawings.ts';
+import { worldLines } from './world-line.ts';
 
 /** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
 export function mdText(s: string): string {
@@ -84,6 +86,7 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     '',
     mdText(titleLine(trace)),
     '',
+    ...worldLines(trace, lanesOf(trace, statesOf(trace))).flatMap((l) => [mdText(l), '']),
     codeBlock('mermaid', sequenceDiagram(trace)),
     '',
     '### Store changes, step by step',

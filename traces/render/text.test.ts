@@ -13,10 +13,11 @@ beforeAll(async () => {
 afterAll(() => removeDir(dir));
 
 describe('renderText', () => {
-  it('opens with the trace, its rules and the violation', () => {
-    const [title, violation] = text.split('\n');
+  it('opens with the trace, its rules, the world it ran in and the violation', () => {
+    const [title, world, violation] = text.split('\n');
     expect(title).toContain(`trace ${sample.trace.id}`);
     expect(title).toContain('rules fresh-cycle');
+    expect(world).toMatch(/^world: \d+ ids?, \d+ bod(y|ies) per id( \(the same for every id\))?, \d+ engines?, attempts limit \d+, /);
     expect(violation).toContain('violation at step');
     expect(violation).toContain('no-phantom-delivery');
     expect(violation).toContain(sample.violation.detail);

@@ -1,0 +1,61 @@
+/**
+ * The world a trace ran in, in one line of words: its sizes, its broker,
+ * the settings that were on, and under version skew which engines ran
+ * which rule set. A text trace showed none of it, so a trace of the
+ * stable-identities world printed the same table as one of the default
+ * world, and a rolling upgrade's trace did not say which engine ran the
+ * old rules (the Markdown's diagram names them on its lanes).
+ */
+import { SETTINGS } from '../../sim/outbox/events/table.ts';
+import type { Trace } from '../../sim/trace-format.ts';
+import type { Lane } from './step-drawings.ts';
+
+/** A count with its noun, plural past one. */
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
+/**
+ * `world: 1 id, 2 bodies per id, 2 engines, attempts limit 2, at most 1 crash, ...`;
+ * under version skew a second line, `engines: e1 old rules: fail-closed; ...`
+ * (from `lanes`, the diagram's). None for a trace whose options are not an
+ * outbox world's.
+ */
+export function worldLines(trace: Trace, lanes: readonly Lane[]): string[] {
+  if (trace.header.model !== 'outbox') return [];
+  const o = trace.header.options;
+  if (o === null || typeof o !== 'object') return [];
+  const num = (k: string): number | null => {
+    const v = (o as Record<string, unknown>)[k];
+    return typeof v === 'number' ? v : null;
+  };
+  const parts: string[] = [];
+  const sized = (k: string, say: (n: number) => string): void => {
+    const v = num(k);
+    if (v !== null) parts.push(say(v));
+  };
+  sized('ids', (n) => count(n, 'id'));
+  sized('bodiesPerId', (n) => `${count(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}`);
+  sized('engines', (n) => count(n, 'engine'));
+  sized('attemptsMax', (n) => `attempts limit ${n}`);
+  const most = (n: number, noun: string, plural?: string): string => (n === 0 ? `no ${noun}` : `at most ${count(n, noun, plural)}`);
+  sized('crashesMax', (n) => most(n, 'crash', 'crashes'));
+  sized('corruptionsMax', (n) => most(n, 'corruption'));
+  sized('operatorActionsMax', (n) => most(n, 'operator action'));
+  const broker = (o as { broker?: unknown }).broker;
+  if (typeof broker === 'string') parts.push(`broker ${broker}`);
+  const settings = (o as { settings?: unknown }).settings;
+  if (settings !== null && typeof settings === 'object') {
+    for (const s of SETTINGS) {
+      const v = (settings as Record<string, unknown>)[s.name];
+      if (typeof v === 'number' && v !== s.off) parts.push(s.banner(v));
+    }
+  }
+  const lines = parts.length > 0 ? [`world: ${parts.join(', ')}`] : [];
+  // Under skew, which engine ran which rule set: each lane names its own (step-drawings.ts, lanesOf).
+  if (trace.header.oldRules !== null) {
+    const engines = lanes.filter((l) => /^e\d+$/.test(l.id)).map((l) => `${l.id} ${l.label.replace(/^Gateway e\d+ \((.*)\)$/, '$1')}`);
+    if (engines.length > 0) lines.push(`engines: ${engines.join('; ')}`);
+  }
+  return lines;
+}
