@@ -82,7 +82,12 @@ describe('the decisions a check asked', () => {
   });
 
   it("meets a rule set's own statuses and optional decisions", () => {
-    expect(askedOf(queuedInFlight, 300).get('admit: QUEUED, same body')).toBeGreaterThan(0);
+    const queued = askedOf(queuedInFlight, 300);
+    expect(queued.get('admit: QUEUED, same body')).toBeGreaterThan(0);
+    // A resubmit of a QUEUED record is its own case: a blind review read the READY count as covering it.
+    expect(queued.get('requeue: resubmit (QUEUED)')).toBeGreaterThan(0);
+    expect(failClosedAsked.get('requeue: resubmit (QUEUED)')).toBe(0);
+    expect(failClosedAsked.get('requeue: resubmit (READY)')).toBeGreaterThan(0);
     const select = askedOf(selectBelowCap, 300);
     expect(select.get('selectable: selected')).toBeGreaterThan(0);
     expect(select.get('selectable: passed over')).toBeGreaterThan(0);

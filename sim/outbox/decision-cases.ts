@@ -17,7 +17,7 @@
  */
 import type { AdmitView, DisposeView, RequeueView, RuleSet } from '../../model/rules.ts';
 import { FENCED_WRITES, type FencedWrite } from '../../model/time.ts';
-import type { ClaimView, Outcome, Status, StoredFields } from '../../model/types.ts';
+import type { ClaimView, Outcome, OutboxRecord, Status, StoredFields } from '../../model/types.ts';
 
 /** One case of one decision's input. */
 export interface DecisionCase {
@@ -81,7 +81,9 @@ const COMPLETE = casesOf('complete', {
 } satisfies Record<Outcome | 'last' | 'damaged', string>);
 
 // `requeue`: the operator's action.
-const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', damaged: 'record with a damaged field' });
+// A resubmit takes a pending record, READY or QUEUED (events/operator.ts): each its own case, so that a
+// QUEUED one no run reached is listed as not asked, not counted with the READY ones.
+const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', resubmitQueued: 'resubmit (QUEUED)', damaged: 'record with a damaged field' });
 
 // `dispose`: what the pass did, and whether the file it read is still the live one.
 const DISPOSE = casesOf('dispose', { confirmed: 'POST confirmed', unconfirmed: 'POST not confirmed', noPost: 'no POST this pass', replaced: 'file replaced or gone' });
@@ -155,8 +157,8 @@ function claimCase(claim: ClaimView): number {
   return claim.ownerAlive ? CLAIM.live : CLAIM.dead;
 }
 
-function requeueCase(reset: boolean, view: RequeueView | undefined): number {
-  if (view?.action === 'resubmit') return REQUEUE.resubmit;
+function requeueCase(record: OutboxRecord, reset: boolean, view: RequeueView | undefined): number {
+  if (view?.action === 'resubmit') return record.status === 'QUEUED' ? REQUEUE.resubmitQueued : REQUEUE.resubmit;
   return reset ? REQUEUE.reset : REQUEUE.plain;
 }
 
@@ -202,7 +204,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
       return rules.complete(record, outcome, limits, view);
     },
     requeue: (record, reset, view) => {
-      m[requeueCase(reset, view)] = 1;
+      m[requeueCase(record, reset, view)] = 1;
       if (damaged(view?.stored)) m[REQUEUE.damaged] = 1;
       return rules.requeue(record, reset, view);
     },

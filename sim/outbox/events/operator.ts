@@ -142,7 +142,7 @@ export const resubmit: EventKind<Resubmit> = eventKind({
   knob: null,
   doc: {
     example: 'operator resubmit a',
-    enabled: "`a`'s record is an intact READY record, whether or not an engine holds its claim (an attempt may be in flight); with `--old-rules`, before faults stop, also by the old version's tool",
+    enabled: "`a`'s record is an intact pending record (READY, or QUEUED where the rule set writes it), whether or not an engine holds its claim (an attempt may be in flight); with `--old-rules`, before faults stop, also by the old version's tool",
     does: "writes what the `requeue` decision of the tool's rule set returns for `action: 'resubmit'`, attempts kept; nothing where it returns the record unchanged (a refusal)",
     stands: "a person pressing \"send again\" on a pending item in an operator tool",
   },
