@@ -69,7 +69,7 @@ describe('the decisions a check asked', () => {
   const failClosedAsked = askedOf(failClosed, 400);
 
   it('counts each case in the runs that met it: fail-closed asked on every read, claim and outcome the world makes', () => {
-    for (const c of ['admit: no record', 'admit: corrupt record', 'admit: PARKED, new body', 'admit: DELIVERED, new body', 'mayClaim: free', 'mayClaim: held by a dead engine', 'mayClaim: torn', 'mayClaim: held by itself (a predecessor under its identity)', 'complete: confirmed', 'complete: definite refusal', 'complete: indeterminate', 'dispose: POST confirmed', 'dispose: file replaced or gone', 'requeue: requeue']) {
+    for (const c of ['admit: no record', 'admit: corrupt record', 'admit: PARKED, new body', 'admit: DELIVERED, new body', 'mayClaim: free', 'mayClaim: held by a dead engine', 'mayClaim: torn', 'mayClaim: held by itself (a predecessor under its identity)', 'complete: confirmed', 'complete: definite refusal', 'complete: indeterminate', 'dispose: POST confirmed', 'dispose: file replaced by another body, or gone', 'requeue: requeue']) {
       expect(failClosedAsked.get(c), c).toBeGreaterThan(0);
     }
     // Every run publishes into an empty outbox first, and no count exceeds the runs.

@@ -86,7 +86,9 @@ const COMPLETE = casesOf('complete', {
 const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', resubmitQueued: 'resubmit (QUEUED)', damaged: 'record with a damaged field' });
 
 // `dispose`: what the pass did, and whether the file it read is still the live one.
-const DISPOSE = casesOf('dispose', { confirmed: 'POST confirmed', unconfirmed: 'POST not confirmed', noPost: 'no POST this pass', replaced: 'file replaced or gone' });
+// A newer copy of the very body read (an operator's restore of a file another engine quarantined) is a case of
+// its own: a blind review's rule for it was never asked by a default check whose 'replaced or gone' count was large.
+const DISPOSE = casesOf('dispose', { confirmed: 'POST confirmed', unconfirmed: 'POST not confirmed', noPost: 'no POST this pass', replaced: 'file replaced by another body, or gone', copy: 'file replaced by a copy of its body' });
 
 // `fences` (a rule set that declares it): the write at which the engine found its claim gone.
 const FENCES = casesOf('fences', Object.fromEntries(FENCED_WRITES.map((w) => [w, w])) as Record<FencedWrite, string>);
@@ -163,6 +165,7 @@ function requeueCase(record: OutboxRecord, reset: boolean, view: RequeueView | u
 }
 
 function disposeCase(view: DisposeView): number {
+  if (view.live !== null && view.live.generation !== view.file.generation && view.live.body === view.file.body) return DISPOSE.copy;
   if (view.live === null || view.live.generation !== view.file.generation) return DISPOSE.replaced;
   if (view.sent === null) return DISPOSE.noPost;
   return view.outcome === 'confirmed' ? DISPOSE.confirmed : DISPOSE.unconfirmed;
