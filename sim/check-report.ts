@@ -317,9 +317,10 @@ export interface UpgradeNote {
 }
 
 /** The lines that say which upgrade was checked, or which was not and how to check it. */
-function upgradeLines(u: UpgradeNote): string[] {
+function upgradeLines(u: UpgradeNote, skewedWorlds: number): string[] {
   if (u.checked) {
-    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it in the skewed small worlds (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews the swarm too, --no-upgrade leaves the upgrade out)`];
+    const worlds = `${skewedWorlds} skewed small world${skewedWorlds === 1 ? '' : 's'}`;
+    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it in the ${worlds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews the swarm too, --no-upgrade leaves the upgrade out)`];
   }
   const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
@@ -349,7 +350,7 @@ export function renderReport(r: CheckReport): string[] {
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
-  if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade));
+  if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade, sw === null ? 0 : sw.worlds.filter((w) => w.sizes.skew).length));
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));
   if (!r.swarm) return lines;

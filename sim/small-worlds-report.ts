@@ -61,6 +61,8 @@ export function smallWorldViolationLines(r: SmallWorldsReport): string[] {
     lines.push(`  ${p} (small world "${w.name}", ${n(w.states)} states searched): ${terminalText(v.detail)}`);
     lines.push(`    shortest trace ${v.trace}: ${terminalText(v.path)} (${v.steps} steps)`);
     lines.push(`    replay: ${terminalText(v.replay)}`);
+    // A reader had to infer from world names that the flaw is the upgrade's.
+    if (holding.every((x) => x.sizes.skew)) lines.push('    held only by worlds of both versions: it shows while old and new engines drain the outbox side by side (version skew), not under the new rules alone');
     if (holding.length > 1) lines.push(`    also in ${holding.length - 1} other small world${holding.length === 2 ? '' : 's'}: ${holding.slice(1).map((x) => x.name).join('; ')}`);
   }
   return lines;

@@ -95,8 +95,9 @@ const ONE_VERSION: readonly [string, Over][] = [
  * With `--old-rules`: engines of both rule sets (e1 old, e2 new; with 3
  * engines e3 old too) that upgrade mid-run, with each dedupe answer, with
  * an operator action run by either version's tool, with more attempts
- * and crashes on one engine that upgrades, and with an operator's requeue
- * under a broker deduping by key (a requeued cycle's key). Each is a few hundred thousand
+ * and crashes on one engine that upgrades, with an operator's requeue
+ * under a broker deduping by key (a requeued cycle's key), and with a
+ * corruption (a damaged record one version reads as the other wrote it). Each is a few hundred thousand
  * states at most: skew multiplies a world's states.
  */
 const SKEWED: readonly [string, Over][] = [
@@ -108,6 +109,9 @@ const SKEWED: readonly [string, Over][] = [
   ['skew, 1 engine, attempts 3, crashes 2', { engines: 1, attemptsMax: 3, crashesMax: 2 }],
   // Keys after a requeue: only an operator's action makes an epoch above 0, and the versions may key it apart.
   ['skew, 1 engine, 1 body, 1 operator action, broker key', { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key' }],
+  // A damaged or legacy record met by the other version: a migration that writes back the record as read (its
+  // defaults filled in) turns a lost evidence flag into false (a blind review's schema bump, found by no skewed world).
+  ['skew, 1 engine, 1 body, 1 corruption', { engines: 1, bodiesPerId: 1, corruptionsMax: 1 }],
 ];
 
 /**
@@ -144,6 +148,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, 3 engines, no crash': 600,
   'skew, 1 engine, attempts 3, crashes 2': 150,
   'skew, 1 engine, 1 body, 1 operator action, broker key': 30,
+  'skew, 1 engine, 1 body, 1 corruption': 60,
 };
 
 /**

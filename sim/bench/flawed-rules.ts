@@ -82,6 +82,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('key-format-changed.ts', null, { skew: true, broker: 'key' }),
     // A requeued cycle's key changed: beside fail-closed, only after an operator's action (docs/properties.md, 'retries-deduped').
     ruleApi('key-marks-requeue.ts', null, { skew: true, engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key' }),
+    // A schema bump whose migration writes back a record as read: beside fail-closed, a damaged flag becomes false.
+    ruleApi('schema-bump-launders.ts', null, { skew: true, engines: 1, bodiesPerId: 1, corruptionsMax: 1 }),
     // Two tasks with the same payload under a broker deduping by key (docs/protocol.md, 'Broker').
     ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
     // A history that grows a few bytes a requeue: past the bound only after dozens of cycles (long life).

@@ -45,7 +45,9 @@ describe('the upgrade from the rule set a rule set extends', () => {
   it('says so in the header and the summary, and its counterexample replays with the rule file alone', async () => {
     const r = await runCli('check', '--rules', SKEW_ONLY, '--seeds', '20', '--out', tmp);
     expect(r.out[0]).toContain('rules key-format-changed, and the upgrade from fail-closed (which it extends) in the small worlds;');
-    expect(r.out).toContain('Upgrade checked: fail-closed, which this rule set extends, ran beside it in the skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews the swarm too, --no-upgrade leaves the upgrade out)');
+    const skewed = smallWorlds(true).length - smallWorlds(false).length;
+    expect(r.out).toContain(`Upgrade checked: fail-closed, which this rule set extends, ran beside it in the ${skewed} skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews the swarm too, --no-upgrade leaves the upgrade out)`);
+    expect(r.out).toContain('    held only by worlds of both versions: it shows while old and new engines drain the outbox side by side (version skew), not under the new rules alone');
     const replay = r.out.find((l) => l.trimStart().startsWith('replay: '))?.trim().slice('replay: npx outbox-sim '.length).split(' ') ?? [];
     expect(replay).toEqual(['replay', expect.stringMatching(/\.trace\.jsonl$/), '--rules', `./${SKEW_ONLY}`]);
     expect((await runCli(...replay)).code).toBe(0);
