@@ -19,6 +19,7 @@ import { terminalText } from './terminal-text.ts';
 import { countText as n } from './count-text.ts';
 import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
+import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, type DeepEnd } from './outbox/deep-cycles.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
@@ -312,14 +313,23 @@ export interface UpgradeNote {
    * worlds, or a base that is not a catalog rule set).
    */
   checked: boolean;
-  /** When left out: the check of both side by side; null when it ran, or when `from` is not a catalog name (its file must be given). */
+  /** When checked: the skewed small worlds the check planned (those the suite's bound of states left unsearched among them). */
+  worlds?: number;
+  /** When left out: the check of both side by side (null when `from` is not a catalog name: its file must be given); when checked: that check of the small worlds alone, for those the suite's bound of states cut. */
   command: string | null;
 }
 
 /** The lines that say which upgrade was checked, or which was not and how to check it. */
-function upgradeLines(u: UpgradeNote, skewedWorlds: number): string[] {
+function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): string[] {
   if (u.checked) {
-    const worlds = `${skewedWorlds} skewed small world${skewedWorlds === 1 ? '' : 's'}`;
+    const planned = u.worlds ?? skewed.length;
+    const decided = skewed.filter((w) => w.complete || w.violations.length > 0).length;
+    const worlds = `${planned} skewed small world${planned === 1 ? '' : 's'}`;
+    if (decided < planned) {
+      // Searched last, they are the first the suite's bound of states leaves out: not a check of the upgrade.
+      const how = u.command ?? `npx outbox-sim check --rules <this rule set> --old-rules ${u.from} --small-worlds-only`;
+      return [`Upgrade checked only in part: ${terminalText(u.from)}, which this rule set extends, ran beside it to the end in ${decided} of the ${worlds} (the others were cut by the suite's bound of states); check the upgrade alone: ${terminalText(how)}`];
+    }
     return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it in the ${worlds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews the swarm too, --no-upgrade leaves the upgrade out)`];
   }
   const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
@@ -350,7 +360,7 @@ export function renderReport(r: CheckReport): string[] {
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
-  if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade, sw === null ? 0 : sw.worlds.filter((w) => w.sizes.skew).length));
+  if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade, sw === null ? [] : sw.worlds.filter((w) => w.sizes.skew)));
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));
   if (!r.swarm) return lines;

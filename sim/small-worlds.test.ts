@@ -166,6 +166,18 @@ describe('the summary', () => {
     expect(text).toContain('    also in 1 other small world: broker key');
     expect(text.some((l) => /^ {2}broker log +100 states +0\.5 s {2}complete, no violation$/.test(l))).toBe(true);
   });
+  it('an upgrade checked by default says how many skewed worlds ran, and only in part when the suite\'s bound cut some of them', () => {
+    const skewed = (name: string, complete = true) => ({ ...world(name, false), sizes: { ...EXPLORE_DEFAULTS, skew: true }, complete, stoppedBy: complete ? null : 'max-states' });
+    const lines = (worlds: SmallWorldResult[], planned: number) =>
+      renderReport({ ...buildReport(emptyShard(), [], { rules: 'r', oldRules: null, seconds: 2, replayCommand: (p) => p, smallWorlds: smallWorldsReport(worlds, 1, planned), swarm: false, coverage: null }), upgrade: { from: 'fail-closed', checked: true, worlds: 3, command: 'npx outbox-sim check --rules ./mine.ts --old-rules fail-closed --small-worlds-only' } });
+    expect(lines([world('default', false), skewed('skew'), skewed('skew, broker key'), skewed('skew, 3 engines')], 4)).toContain(
+      'Upgrade checked: fail-closed, which this rule set extends, ran beside it in the 3 skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews the swarm too, --no-upgrade leaves the upgrade out)',
+    );
+    // One cut at its million states, one never searched: not a check of the upgrade.
+    expect(lines([world('default', false), skewed('skew'), skewed('skew, broker key', false)], 4)).toContain(
+      'Upgrade checked only in part: fail-closed, which this rule set extends, ran beside it to the end in 1 of the 3 skewed small worlds (the others were cut by the suite\'s bound of states); check the upgrade alone: npx outbox-sim check --rules ./mine.ts --old-rules fail-closed --small-worlds-only',
+    );
+  });
   it('a world cut short is not a proof, and says so', () => {
     const cut = { ...world('big', false), complete: false, stoppedBy: 'max-states' };
     const text = renderSmallWorlds(smallWorldsReport([cut], 1, 1));

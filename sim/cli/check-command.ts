@@ -166,8 +166,8 @@ export interface FinishExtras {
   parts?: CheckParts;
   /** Traces of violations found in seeds or small worlds the report does not count (an interrupt or a stop ended the suite first): kept, and named. */
   keptOutside?: readonly string[];
-  /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`); the pair is the swarm's, without it. */
-  upgradeChecked?: boolean;
+  /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`) in this many skewed worlds; the pair is the swarm's, without it. */
+  upgradeWorlds?: number;
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -211,16 +211,18 @@ export type CheckResult = CheckReport & {
  * another and no `--old-rules` was given (docs/rules.md, 'Version skew'): a change is deployed
  * from something, most often by a rolling deploy, and some flaws only show
  * with both versions running (a key format changed, a field renamed).
- * `checked`: the check ran it in its skewed small worlds; else the note
- * says it was left out, with the command that checks it.
+ * `checkedIn`: the check ran it, in that many skewed small worlds; else
+ * the note says it was left out, with the command that checks it.
  */
-export function upgradeOf(pair: RulesPair, checked = false): { upgrade?: UpgradeNote } {
+export function upgradeOf(pair: RulesPair, checkedIn: number | null = null): { upgrade?: UpgradeNote } {
   const from = pair.rules.extends;
   if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
-  if (checked) return { upgrade: { from, checked: true, command: null } };
   const origin = pair.rulesOrigin;
   const rules = origin.source === IN_PROCESS ? `<the file that exports ${origin.name}>` : origin.source === 'catalog' ? origin.name : origin.source;
-  return { upgrade: { from, checked: false, command: catalogRules(from) !== undefined ? `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}` : null } };
+  const both = `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}`;
+  // Checked: the command that checks the upgrade by itself, for the skewed worlds a suite's bound of states cut.
+  if (checkedIn !== null) return { upgrade: { from, checked: true, worlds: checkedIn, command: `${both} --small-worlds-only` } };
+  return { upgrade: { from, checked: false, command: catalogRules(from) !== undefined ? both : null } };
 }
 
 /**
@@ -251,7 +253,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
     }),
-    ...upgradeOf(pair, extras.upgradeChecked === true),
+    ...upgradeOf(pair, extras.upgradeWorlds ?? null),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
@@ -439,7 +441,7 @@ async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: Che
     const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
     return finishCheckOutcome(seedPair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
-      ...(upgradeFrom !== null ? { upgradeChecked: true } : {}),
+      ...(upgradeFrom !== null ? { upgradeWorlds: worlds.filter((w) => w.sizes.skew).length } : {}),
       written: early,
       keptOutside,
       parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },

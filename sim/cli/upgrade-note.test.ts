@@ -29,7 +29,7 @@ describe('the upgrade from the rule set a rule set extends', () => {
     const r = await runCli('check', '--rules', SKEW_ONLY, '--seeds', '20', '--json', '--out', tmp);
     expect(r.code).toBe(1);
     const json = report(r);
-    expect(json.upgrade).toEqual({ from: 'fail-closed', checked: true, command: null });
+    expect(json.upgrade).toEqual({ from: 'fail-closed', checked: true, worlds: smallWorlds(true).length - smallWorlds(false).length, command: `npx outbox-sim check --rules ./${SKEW_ONLY} --old-rules fail-closed --small-worlds-only` });
     expect(json.oldRules).toBeNull();
     const names = json.smallWorlds?.worlds.map((w) => w.name) ?? [];
     expect(names).toEqual(smallWorlds(true, { broker: null }, true).map((w) => w.name));
