@@ -97,7 +97,8 @@ const ONE_VERSION: readonly [string, Over][] = [
  * an operator action run by either version's tool, with more attempts
  * and crashes on one engine that upgrades, with an operator's requeue
  * under a broker deduping by key (a requeued cycle's key), and with a
- * corruption (a damaged record one version reads as the other wrote it). Each is a few hundred thousand
+ * corruption (a damaged record one version reads as the other wrote it),
+ * and with a clock (leases and long waits). Each is a few hundred thousand
  * states at most: skew multiplies a world's states.
  */
 const SKEWED: readonly [string, Over][] = [
@@ -112,6 +113,9 @@ const SKEWED: readonly [string, Over][] = [
   // A damaged or legacy record met by the other version: a migration that writes back the record as read (its
   // defaults filled in) turns a lost evidence flag into false (a blind review's schema bump, found by no skewed world).
   ['skew, 1 engine, 1 body, 1 corruption', { engines: 1, bodiesPerId: 1, corruptionsMax: 1 }],
+  // A clock: a rule that reads the time (a back-off, a window, a lease) judged with both versions; without one, a
+  // back-off's quiet states wait for a time the skewed worlds never reach (a blind review's upgrade, left unjudged).
+  ['skew, 1 body, no crash, clock to tick 2, lease 1, long waits', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: LONG_WAIT_TICKS } }],
 ];
 
 /**
@@ -149,6 +153,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, 1 engine, attempts 3, crashes 2': 150,
   'skew, 1 engine, 1 body, 1 operator action, broker key': 30,
   'skew, 1 engine, 1 body, 1 corruption': 60,
+  'skew, 1 body, no crash, clock to tick 2, lease 1, long waits': 70,
 };
 
 /**
