@@ -156,6 +156,11 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, 1 body, no crash, clock to tick 2, lease 1, long waits': 70,
 };
 
+/** A suite world's cost in {@link WORLD_COST}; a world not listed counts as a middling one. */
+function worldCost(w: SmallWorld): number {
+  return WORLD_COST[w.name] ?? 200;
+}
+
 /**
  * The order in which a check job hands out the suite's worlds (the main
  * thread from its front, worker threads from its back): the first world
@@ -164,8 +169,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
  * rest heaviest first (ties in suite order).
  */
 export function threadOrder(worlds: readonly SmallWorld[]): number[] {
-  const cost = (w: SmallWorld): number => WORLD_COST[w.name] ?? 200;
-  const rest = worlds.map((_, i) => i).slice(1).sort((a, b) => cost(worlds[b]) - cost(worlds[a]) || a - b);
+  const rest = worlds.map((_, i) => i).slice(1).sort((a, b) => worldCost(worlds[b]) - worldCost(worlds[a]) || a - b);
   return worlds.length === 0 ? [] : [0, ...rest];
 }
 
@@ -205,8 +209,8 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   // last worlds (a blind review's capped history left 4 of them unsearched, the cheap one that held its flaw among them).
   const skewed = skew ? SKEWED.map((w) => build(true, w)) : [];
   const own = ONE_VERSION.map((w) => build(false, w));
-  const cost = (w: SmallWorld): number => WORLD_COST[w.name] ?? 200;
-  const all = skewedLast ? [...own, ...skewed.map((w, i) => [w, i] as const).sort(([a, i], [b, j]) => cost(a) - cost(b) || i - j).map(([w]) => w)] : [...skewed, ...own];
+  // (Array sort is stable: ties keep their order.)
+  const all = skewedLast ? [...own, ...[...skewed].sort((a, b) => worldCost(a) - worldCost(b))] : [...skewed, ...own];
   const seen = new Set<string>();
   return all.filter((w) => {
     const key = JSON.stringify(w.sizes);

@@ -17,7 +17,6 @@ import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
 import { buildReport, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
-import { catalogRules } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
@@ -222,7 +221,7 @@ export function upgradeOf(pair: RulesPair, checkedIn: number | null = null): { u
   const both = `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}`;
   // Checked: the command that checks the upgrade by itself, for the skewed worlds a suite's bound of states cut.
   if (checkedIn !== null) return { upgrade: { from, checked: true, worlds: checkedIn, command: `${both} --small-worlds-only` } };
-  return { upgrade: { from, checked: false, command: catalogRules(from) !== undefined ? both : null } };
+  return { upgrade: { from, checked: false, command: upgradeBase(pair.rules) !== null ? both : null } };
 }
 
 /**

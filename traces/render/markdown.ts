@@ -9,9 +9,8 @@ import { outboxProperties } from '../../sim/outbox/properties.ts';
 import { QUIET_AFTER_HEALING } from '../../sim/core/explore-liveness.ts';
 import { cleanEnd, cleanHeading, replayFromHere, rulesOf, titleLine, type RenderOptions } from './facts.ts';
 import { sequenceDiagram } from './mermaid.ts';
-import { statesOf } from './states.ts';
+import { statesOf, type TraceState } from './states.ts';
 import { changeNotes, isDurable, noteContextOf, shownLabel, type Area } from './summary.ts';
-import { lanesOf } from './step-drawings.ts';
 import { worldLines } from './world-line.ts';
 
 /** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
@@ -42,8 +41,7 @@ function row(cells: readonly string[]): string {
 
 const STORE_AREAS: Area[] = ['records', 'claims', 'files', 'broker'];
 
-function storeTable(trace: Trace): string[] {
-  const states = statesOf(trace);
+function storeTable(trace: Trace, states: readonly TraceState[]): string[] {
   const rows: string[] = [];
   trace.steps.forEach((s, i) => {
     const notes = changeNotes(states[i], states[i + 1], s.change, noteContextOf(trace, s)).filter((n) => isDurable(n.area));
@@ -80,18 +78,20 @@ const QUIET_MEANING = 'once faults stop, the system becomes quiet within the liv
 /** Renders a trace as Markdown (ends with a newline). */
 export function renderMarkdown(trace: Trace, options: RenderOptions): string {
   const v = trace.header.violation;
+  // Rebuilt once for the world line and the store table.
+  const states = statesOf(trace);
   const heading = v === null ? `outbox-sim trace ${mdCode(trace.id)}: ${mdText(cleanHeading(trace))}` : `outbox-sim: ${mdCode(v.property)} violated under ${mdCode(rulesOf(trace))}`;
   return [
     `## ${heading}`,
     '',
     mdText(titleLine(trace)),
     '',
-    ...worldLines(trace, lanesOf(trace, statesOf(trace))).flatMap((l) => [mdText(l), '']),
+    ...worldLines(trace, states).flatMap((l) => [mdText(l), '']),
     codeBlock('mermaid', sequenceDiagram(trace)),
     '',
     '### Store changes, step by step',
     '',
-    ...storeTable(trace),
+    ...storeTable(trace, states),
     '',
     '### Violation',
     '',

@@ -42,19 +42,24 @@ export const SYSTEM_LANE = 'System';
 /** The lanes of a trace: producer, each engine process, the outbox (the store), the broker and, when it acts, the operator. */
 export function lanesOf(trace: Trace, states: readonly TraceState[]): Lane[] {
   if (trace.header.model !== 'outbox') return [{ id: SYSTEM_LANE, label: SYSTEM_LANE }];
-  const versions = new Map<number, string>();
-  for (const s of states) for (const p of enginesOf(s)) versions.set(p.pid, p.version);
   const operator = trace.steps.some((s) => {
     const e = worldEvent(s.event);
     return s.group === 'operator' || (e !== null && kindOf(e).tag === 'operator');
   });
   return [
     { id: 'Producer', label: 'Producer (results/)' },
-    ...[...versions.entries()].sort(([a], [b]) => a - b).map(([pid, v]) => ({ id: `e${pid}`, label: `Gateway e${pid} (${rulesWords(trace, v)})` })),
+    ...engineVersions(states).map(([pid, v]) => ({ id: `e${pid}`, label: `Gateway e${pid} (${rulesWords(trace, v)})` })),
     { id: 'Outbox', label: 'Outbox' },
     { id: 'Broker', label: 'Broker' },
     ...(operator ? [{ id: 'Operator', label: 'Operator' }] : []),
   ];
+}
+
+/** Every engine process of a trace's states, by pid, with the rule-set version it runs. */
+export function engineVersions(states: readonly TraceState[]): [number, string][] {
+  const versions = new Map<number, string>();
+  for (const s of states) for (const p of enginesOf(s)) versions.set(p.pid, p.version);
+  return [...versions.entries()].sort(([a], [b]) => a - b);
 }
 
 /**
@@ -62,7 +67,7 @@ export function lanesOf(trace: Trace, states: readonly TraceState[]): Lane[] {
  * world of both (then with the name), since a lone "new rules" read as
  * the proposed change, in a diff's old side too.
  */
-function rulesWords(trace: Trace, version: string): string {
+export function rulesWords(trace: Trace, version: string): string {
   const { rules, oldRules } = trace.header;
   if (oldRules === null) return rules.name;
   return version === 'old' ? `old rules: ${oldRules.name}` : `new rules: ${rules.name}`;

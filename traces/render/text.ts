@@ -6,7 +6,6 @@
 import type { Trace } from '../../sim/trace-format.ts';
 import { phaseWord, replayFromHere, titleLine, violationLine, type RenderOptions } from './facts.ts';
 import { statesOf } from './states.ts';
-import { lanesOf } from './step-drawings.ts';
 import { worldLines } from './world-line.ts';
 import { changeNotes, noteContextOf, shownLabel } from './summary.ts';
 // Control characters would move a terminal's cursor: every cell is printed escaped.
@@ -38,7 +37,7 @@ export function renderText(trace: Trace, options: RenderOptions): string {
       .trimEnd();
   return [
     printable(titleLine(trace)),
-    ...worldLines(trace, lanesOf(trace, states)).map(printable),
+    ...worldLines(trace, states).map(printable),
     printable(violationLine(trace)),
     '',
     line(head),

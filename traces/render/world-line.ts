@@ -8,7 +8,8 @@
  */
 import { SETTINGS } from '../../sim/outbox/events/table.ts';
 import type { Trace } from '../../sim/trace-format.ts';
-import type { Lane } from './step-drawings.ts';
+import type { TraceState } from './states.ts';
+import { engineVersions, rulesWords } from './step-drawings.ts';
 
 /** A count with its noun, plural past one. */
 function count(n: number, noun: string, plural = `${noun}s`): string {
@@ -18,10 +19,10 @@ function count(n: number, noun: string, plural = `${noun}s`): string {
 /**
  * `world: 1 id, 2 bodies per id, 2 engines, attempts limit 2, at most 1 crash, ...`;
  * under version skew a second line, `engines: e1 old rules: fail-closed; ...`
- * (from `lanes`, the diagram's). None for a trace whose options are not an
- * outbox world's.
+ * (in the words of the diagram's lanes; `states` as statesOf rebuilds them).
+ * None for a trace whose options are not an outbox world's.
  */
-export function worldLines(trace: Trace, lanes: readonly Lane[]): string[] {
+export function worldLines(trace: Trace, states: readonly TraceState[]): string[] {
   if (trace.header.model !== 'outbox') return [];
   const o = trace.header.options;
   if (o === null || typeof o !== 'object') return [];
@@ -53,9 +54,9 @@ export function worldLines(trace: Trace, lanes: readonly Lane[]): string[] {
     }
   }
   const lines = parts.length > 0 ? [`world: ${parts.join(', ')}`] : [];
-  // Under skew, which engine ran which rule set: each lane names its own (step-drawings.ts, lanesOf).
+  // Under skew, which engine ran which rule set, as the diagram's lanes say it (step-drawings.ts).
   if (trace.header.oldRules !== null) {
-    const engines = lanes.filter((l) => /^e\d+$/.test(l.id)).map((l) => `${l.id} ${l.label.replace(/^Gateway e\d+ \((.*)\)$/, '$1')}`);
+    const engines = engineVersions(states).map(([pid, v]) => `e${pid} ${rulesWords(trace, v)}`);
     if (engines.length > 0) lines.push(`engines: ${engines.join('; ')}`);
   }
   return lines;

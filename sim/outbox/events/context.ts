@@ -6,7 +6,7 @@
 import { readSlot } from '../../../model/record.ts';
 import { schemaOf } from '../../../model/schema.ts';
 import type { RuleSet, Who } from '../../../model/rules.ts';
-import type { ClaimView, RecordRead } from '../../../model/types.ts';
+import type { ClaimView, RecordRead, RecordSlot } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { Stepper } from '../stepper.ts';
 import type { EngineProc, World } from '../world.ts';
@@ -54,10 +54,21 @@ export function whoOf(ctx: WorldContext, proc: EngineProc): Who {
   return { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
 }
 
-/** A record as the engine `proc` reads it (its rule set decides which schemas it knows). */
+/** The rule set an engine process does not run: the other version under skew; undefined without one. */
+export function otherRulesOf(ctx: WorldContext, proc: EngineProc): RuleSet | undefined {
+  const { rules, oldRules } = ctx.worldRules;
+  if (oldRules === undefined) return undefined;
+  return proc.version === 'old' ? rules : oldRules;
+}
+
+/** A record slot as an engine of `rules` reads it (its rule set decides which schemas it knows). */
+export function readAs(rules: RuleSet, slot: RecordSlot | undefined): RecordRead {
+  return readSlot(slot, rules.schemaKnown, rules.recordShape, schemaOf(rules));
+}
+
+/** A record as the engine `proc` reads it. */
 export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: string): RecordRead {
-  const rules = rulesOf(ctx, proc);
-  return readSlot(w.records[id], rules.schemaKnown, rules.recordShape, schemaOf(rules));
+  return readAs(rulesOf(ctx, proc), w.records[id]);
 }
 
 /** A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. */

@@ -13,7 +13,7 @@ import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { copyWorld, withEntry, withMemory, withoutEntry } from '../world-copy.ts';
 import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
 import { hasClock, leaseUntil, nowOf } from './clock.ts';
-import { claimView, readFor, rulesOf, type WorldContext } from './context.ts';
+import { claimView, otherRulesOf, readFor, rulesOf, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
 export interface AnswerEffect {
@@ -163,7 +163,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     if (answer.received && envelope !== null) {
       const sent = envelope;
       // Under skew, what the other version would key this POST's record by (rekeyed.ts): asked only where an operator's action would excuse a second store.
-      const otherKey = ctx.skew ? () => otherVersionKey(rulesOf(ctx, proc), proc.version === 'old' ? ctx.worldRules.rules : ctx.worldRules.oldRules, w.records[sent.id], sent) : undefined;
+      const otherKey = ctx.skew ? () => otherVersionKey(rulesOf(ctx, proc), otherRulesOf(ctx, proc), w.records[sent.id], sent) : undefined;
       received = brokerReceives(ctx.options.broker, w, envelope, otherKey);
     }
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).

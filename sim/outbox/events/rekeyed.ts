@@ -21,11 +21,10 @@
  * store has no state more than before.
  */
 import { dedupesByKey, type BrokerAcceptance, type Holding } from '../../../model/broker.ts';
-import { readSlot } from '../../../model/record.ts';
 import type { RuleSet } from '../../../model/rules.ts';
-import { schemaOf } from '../../../model/schema.ts';
 import type { BrokerMode, Envelope, RecordSlot } from '../../../model/types.ts';
 import type { World } from '../world.ts';
+import { readAs } from './context.ts';
 
 /**
  * The holding a POST leaves at the broker (`acceptance.holding`), noted
@@ -51,8 +50,8 @@ export function heldAfter(mode: BrokerMode, w: World, held: Holding | null, acce
  */
 export function otherVersionKey(own: RuleSet, other: RuleSet | undefined, slot: RecordSlot | undefined, envelope: Envelope): string | null {
   if (other === undefined || other === own) return null;
-  const mine = readSlot(slot, own.schemaKnown, own.recordShape, schemaOf(own));
-  const theirs = readSlot(slot, other.schemaKnown, other.recordShape, schemaOf(other));
+  const mine = readAs(own, slot);
+  const theirs = readAs(other, slot);
   if (mine.kind !== 'found' || theirs.kind !== 'found') return null;
   try {
     if (own.envelope(envelope.id, mine.record).key !== envelope.key) return null;

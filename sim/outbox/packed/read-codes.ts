@@ -11,11 +11,10 @@
  * values its step saw against the ones computed here ({@link check}), so a
  * reader that drifted from the world's throws instead of sharing.
  */
-import { readSlot } from '../../../model/record.ts';
 import type { RuleSet } from '../../../model/rules.ts';
-import { schemaOf } from '../../../model/schema.ts';
 import type { RecordRead, RecordSlot } from '../../../model/types.ts';
 import type { EngineProc } from '../world.ts';
+import { readAs } from '../events/context.ts';
 import type { RecordProjection } from './record-reads.ts';
 import { valueAt } from './read-watch.ts';
 import { sparseInts, sparseList } from './arrays.ts';
@@ -25,7 +24,7 @@ export type Readers = Record<EngineProc['version'], (slot: RecordSlot | undefine
 
 /** The readers of a world's rule sets: an old engine runs the old rules when there are any (as `rulesOf` in the event table). */
 export function readersOf(worldRules: { rules: RuleSet; oldRules?: RuleSet }): Readers {
-  const reader = (rules: RuleSet) => (slot: RecordSlot | undefined) => readSlot(slot, rules.schemaKnown, rules.recordShape, schemaOf(rules));
+  const reader = (rules: RuleSet) => (slot: RecordSlot | undefined) => readAs(rules, slot);
   return { new: reader(worldRules.rules), old: reader(worldRules.oldRules ?? worldRules.rules) };
 }
 
