@@ -39,6 +39,17 @@ function node(args: string[], onStdout?: (text: string, child: ReturnType<typeof
   });
 }
 
+/** The relay fixture in `mode`, its process handed to `signal` once, when it first prints that it is ready. */
+function relayed(mode: string, signal: (child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  let sent = false;
+  return node(['sim/cli/supervisor-fixtures/relay-parent.mjs', mode], (out, child) => {
+    if (!sent && out.includes('ready')) {
+      sent = true;
+      signal(child);
+    }
+  });
+}
+
 describe('supervisor', () => {
   it('a decision that never returns: exit 2 within the budget and a few seconds, one line naming it, the seed and the step', { timeout: 60_000 }, async () => {
     const r = await node(['bin/outbox-sim.mjs', 'check', '--swarm-only', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--decision-timeout', '1', '--out', tmp]);
@@ -55,38 +66,22 @@ describe('supervisor', () => {
     expect(r.stderr).toMatch(/^outbox-sim: rule file properties\/broken-rules\/import-loops\.ts: its import did not finish within 1 s \(--decision-timeout\)[^\n]*\n$/);
   });
   it('relays SIGTERM to a command thread that never yields; the command exits with its own code', { timeout: 60_000 }, async () => {
-    let sent = false;
-    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'answer'], (out, child) => {
-      if (!sent && out.includes('ready')) {
-        sent = true;
-        child.kill('SIGTERM');
-      }
-    });
+    const r = await relayed('answer', (child) => child.kill('SIGTERM'));
     expect(r.stdout).toBe('ready\nsaw SIGTERM\n');
     // The command's own code (143 - 100 here), not one the supervisor made up.
     expect(r.code).toBe(43);
   });
   it('takes one signal delivered twice at once (timeout signals the command and its group) as one request: the command still ends with its own code', { timeout: 60_000 }, async () => {
-    let sent = false;
-    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'answer'], (out, child) => {
-      if (!sent && out.includes('ready')) {
-        sent = true;
-        child.kill('SIGINT');
-        child.kill('SIGINT');
-      }
+    const r = await relayed('answer', (child) => {
+      child.kill('SIGINT');
+      child.kill('SIGINT');
     });
     expect(r.stdout).toBe('ready\nsaw SIGINT\n');
     expect(r.code).toBe(30);
     expect(r.stderr).toBe('');
   });
   it('terminates a command thread that does not stop within the grace period: 130 for SIGINT', { timeout: 60_000 }, async () => {
-    let sent = false;
-    const r = await node(['sim/cli/supervisor-fixtures/relay-parent.mjs', 'ignore'], (out, child) => {
-      if (!sent && out.includes('ready')) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
+    const r = await relayed('ignore', (child) => child.kill('SIGINT'));
     expect(r.stdout).toBe('ready\n');
     expect(r.code).toBe(130);
     expect(r.seconds).toBeLessThan(15);
