@@ -11,6 +11,7 @@ import type { RecheckFlags } from './recheck-command.ts';
 import type { settingFlags } from './world-settings.ts';
 import { terminalSafeIo } from '../terminal-text.ts';
 import { packageVersion } from '../package-version.ts';
+import { repeatedFlagLine } from './repeated-flag.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
 
 /** `outbox-sim/cli` is `main(argv, io)`: the type of its `io` too, for a caller to write one. */
@@ -250,6 +251,11 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     return 2;
   }
   const { program, exitCode } = buildProgram(io, await partsFor(argv));
+  const twice = repeatedFlagLine(program, argv);
+  if (twice !== null) {
+    io.err(twice);
+    return 2;
+  }
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
