@@ -88,10 +88,10 @@ describe('the long life line', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
     expect(text).toContain(`  ${deepCyclesLine(merged.longLife ?? { ...none, deep: { runs: -1, cycles: 0, steps: 0, ends: {} } })}`);
     expect(deepCyclesLine({ ...none, deep: { runs: 5, cycles: 4, steps: 9_000, ends: { settled: 1, violation: 1, 'did-not-repeat': 1, 'steps-bound': 1 } } })).toBe(
-      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): 5 runs, 4 cycles, 9,000 steps: 1 broke a property, 1 settled clean, 1 could not be taken again, 1 hit the bound of 4,000 steps',
+      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): 5 runs, 4 cycles, 9,000 steps: 1 broke a property, 1 settled clean, 1 could not be taken again, 1 hit the bound of 4,000 steps',
     );
     expect(deepCyclesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBe(
-      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop): no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)',
+      'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)',
     );
   });
 });

@@ -192,10 +192,15 @@ const DEEP_ENDS: Record<DeepEnd, string> = {
   'steps-bound': `hit the bound of ${n(DEEP_CYCLES.stepsMax)} steps`,
 };
 
+/** How a deep cycle's run went on after its rounds. */
+export function deepTail(faultSteps: number): string {
+  return faultSteps === 0 ? ', then faults stopped' : `, then ${n(faultSteps)} more steps of faults before they stopped`;
+}
+
 /** The summary's line on deep cycles: the sampled runs in which a record came back, and how their cycles taken many times ended. */
 export function deepCyclesLine(l: LongLifeCounts): string {
   const d = l.deep;
-  const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop)`;
+  const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop at once or after up to ${DEEP_CYCLES.tailFaultSteps} more steps)`;
   if (d.runs === 0) return `${head}: no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)`;
   return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
 }
@@ -355,7 +360,7 @@ export function renderReport(r: CheckReport): string[] {
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
-      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? ', then faults stopped' : ''} (the world's operator, crash and corruption budgets raised for them)`);
+      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps) : ''} (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }

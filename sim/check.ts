@@ -65,7 +65,7 @@ export interface RawCounterexample {
    * faults stopped), in a world whose budgets (`options`) are raised for
    * them.
    */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean };
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number };
 }
 
 /**
@@ -346,7 +346,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
     const p = life.violation.property;
     result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
     const { cycle } = life;
-    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from, deep: life.deep } };
+    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from, deep: life.deep, tailFaultSteps: life.tailFaultSteps } };
     return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
   }
   const p = run.violation.property;

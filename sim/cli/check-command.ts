@@ -16,7 +16,7 @@ import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
-import { buildReport, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
+import { buildReport, deepTail, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
@@ -125,7 +125,7 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
 /** What made a counterexample of the swarm, as its trace's header says: a seed's run of `command` (check, compare), or long life from it (sim/outbox/long-life.ts). */
 function originOf(c: RawCounterexample, command = 'check'): string {
   if (c.longLife === undefined) return command;
-  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? ', then faults stopped' : ''})`;
+  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? deepTail(c.longLife.tailFaultSteps) : ''})`;
 }
 
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed); `command` made them (check, compare). */

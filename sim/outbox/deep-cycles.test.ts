@@ -1,27 +1,39 @@
 /**
  * Deep cycles (deep-cycles.ts): a sampled run's cycle taken a fixed number
- * of rounds, then faults stop. requeue-cap-strands (an id requeued more than
- * 15 times is never selected again) is found, past every budget a bounded
- * world has; requeue-cap-parks (the same cap, parked) and fail-closed settle
- * clean; the events a deep cycle returns are a real trace of its world.
+ * of rounds, then faults stop, at once or after a tail of faults.
+ * requeue-cap-strands (an id requeued more than 15 times is never selected
+ * again) is found, past every budget a bounded world has, and so is
+ * timeout-fast-fail (a timeout taken as transient after 8 attempts), which
+ * needs the cycle that counts attempts up, and presend-skipped-late (no
+ * pre-send write past 10 requeues), which needs a crash after the rounds;
+ * requeue-cap-parks (the same cap, parked) and fail-closed settle clean; the
+ * events a deep cycle returns are a real trace of its world.
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import requeueCapStrands from '../../properties/rule-api/requeue-cap-strands.ts';
 import requeueCapParks from '../../properties/rule-api/requeue-cap-parks.ts';
+import timeoutFastFail, { BREAKER_ATTEMPTS } from '../../properties/rule-api/timeout-fast-fail.ts';
+import presendSkippedLate from '../../properties/rule-api/presend-skipped-late.ts';
 import { runSeed } from '../core/random.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, runShard, seedBounds, steppersFor, type CheckPlan } from '../check.ts';
-import { DEEP_CYCLES, liveDeep } from './deep-cycles.ts';
+import { DEEP_CYCLES, deepCyclesOf, liveDeep } from './deep-cycles.ts';
 import { longLifeOptions, recordCycles } from './long-life.ts';
 import { swarmOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
 
 const plan = (rules: RuleSet): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT });
 
-/** The seed where the swarm's deep cycles first break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts`). */
+/** A seed where the swarm's deep cycles break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts` finds it first at 400). */
 const STRANDED_AT = 1696;
+
+/** The first seed where they break timeout-fast-fail (`check --rules properties/rule-api/timeout-fast-fail.ts --swarm-only --seeds 20000`). */
+const BREAKER_AT = 13_792;
+
+/** The first seed where they break presend-skipped-late (`check --rules properties/rule-api/presend-skipped-late.ts --swarm-only --seeds 30000`). */
+const SKIPPED_AT = 15_376;
 
 describe('deep cycles', () => {
   it('find a record stranded after more requeues than any world allows, and its trace replays in its own world', () => {
@@ -37,6 +49,54 @@ describe('deep cycles', () => {
     expect(first.events).toContain(null);
     const system = outboxSystem(first.options, { rules: requeueCapStrands }, steppersFor(requeueCapStrands, null));
     expect(simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax }).violation?.property).toBe('settled-after-healing');
+  });
+
+  it('find a timeout taken as transient past 8 attempts, on the cycle that counts attempts up', () => {
+    const shard = runShard(plan(timeoutFastFail), BREAKER_AT, BREAKER_AT + 1);
+    const first = shard.first['honest-park'];
+    expect(first?.longLife).toMatchObject({ deep: true, rounds: DEEP_CYCLES.rounds });
+    if (first === undefined) return;
+    const system = outboxSystem(first.options, { rules: timeoutFastFail }, steppersFor(timeoutFastFail, null));
+    expect(simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax }).violation?.property).toBe('honest-park');
+    // fail-closed on the same seed: the same deep rounds and tails, clean.
+    expect(Object.keys(runShard(plan(failClosed), BREAKER_AT, BREAKER_AT + 1).first)).toEqual([]);
+  });
+
+  it('find a pre-send write skipped past 10 requeues, in a tail that keeps faults on after the rounds', () => {
+    const shard = runShard(plan(presendSkippedLate), SKIPPED_AT, SKIPPED_AT + 1);
+    const first = shard.first['honest-park'];
+    expect(first?.longLife?.deep).toBe(true);
+    // With faults stopped at once no crash comes after the rounds: the tail had faults.
+    expect(first?.longLife?.tailFaultSteps).toBeGreaterThan(0);
+    expect(first?.longLife?.tailFaultSteps).toBeLessThanOrEqual(DEEP_CYCLES.tailFaultSteps);
+    if (first === undefined) return;
+    const system = outboxSystem(first.options, { rules: presendSkippedLate }, steppersFor(presendSkippedLate, null));
+    expect(simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax }).violation?.property).toBe('honest-park');
+    expect(Object.keys(runShard(plan(failClosed), SKIPPED_AT, SKIPPED_AT + 1).first)).toEqual([]);
+  });
+
+  it('take besides the shortest cycle the one whose rounds count the record up', () => {
+    const seed = BREAKER_AT;
+    const options = swarmOptions(seed, {});
+    const steppers = steppersFor(timeoutFastFail, null);
+    const run = runSeed(outboxSystem(options, { rules: timeoutFastFail }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
+    const events = run.steps.map((s) => s.event);
+    const states = run.states ?? [];
+    const system = outboxSystem(longLifeOptions(options, DEEP_CYCLES.rounds + 1), { rules: timeoutFastFail }, steppers);
+    const cycles = recordCycles(states, events, false);
+    const taken = deepCyclesOf(system, events, states, cycles);
+    expect(taken[0]).toBe(cycles[0]);
+    expect(taken).toHaveLength(2);
+    // Its rounds take the record's attempts past the breaker's count; the shortest cycle's do not.
+    const attemptsAfter = (c: (typeof cycles)[number]): number => {
+      const life = liveDeep(system, events, states, c, seed, BOUNDS_DEFAULT.healStepsMax);
+      // The rounds end where the first tail's end of faults is (it stops faults at once).
+      const again = simulateEvents(system, life.events.slice(0, life.events.indexOf(null)), { healStepsMax: 0 });
+      const slot = again.steps.at(-1)?.state.records[c.id];
+      return slot?.kind === 'record' ? slot.record.attempts : -1;
+    };
+    expect(attemptsAfter(taken[1])).toBeGreaterThanOrEqual(BREAKER_ATTEMPTS);
+    expect(attemptsAfter(taken[0])).toBeLessThan(BREAKER_ATTEMPTS);
   });
 
   it('leave a rule set whose cap parks the item, and fail-closed, settled clean', () => {

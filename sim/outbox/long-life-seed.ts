@@ -10,7 +10,7 @@ import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
 import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles, type RecordCycle } from './long-life.ts';
-import { DEEP_CYCLES, liveDeep } from './deep-cycles.ts';
+import { DEEP_CYCLES, deepCyclesOf, liveDeep } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -66,6 +66,8 @@ export interface LongLifeFinding {
   rounds: number;
   /** Found by deep cycles: the rounds were a fixed number, then faults stopped. */
   deep: boolean;
+  /** Deep cycles: the steps of faults after the rounds before faults stopped (0: at once). */
+  tailFaultSteps: number;
 }
 
 /** Re-runs a finding's events in the world its trace names: it must break the same property at the same step. */
@@ -117,7 +119,7 @@ export function longLifeOfSeed(
     if (life.violation === null) continue;
     // The world the trace names: budgets raised by the rounds begun, not by the most allowed.
     const own = longLifeOptions(options, life.rounds + 1);
-    return { options: own, events: life.events, violation: confirmed(systemFor(own), seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds + 1, deep: false };
+    return { options: own, events: life.events, violation: confirmed(systemFor(own), seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds + 1, deep: false, tailFaultSteps: 0 };
   }
   return null;
 }
@@ -133,17 +135,19 @@ function deepOfRun(
   counts: LongLifeCounts,
 ): LongLifeFinding | null {
   counts.deep.runs++;
-  // The shortest cycle before faults stopped: one after it could not be healed again.
+  // The cycles before faults stopped: one after it could not be healed again.
   const faultsEnd = events.indexOf(null);
-  const cycle = recordCycles(states, events, false).find((c) => faultsEnd < 0 || c.to <= faultsEnd);
-  if (cycle === undefined) return null;
+  const before = recordCycles(states, events, false).filter((c) => faultsEnd < 0 || c.to <= faultsEnd);
   // One world for the rounds, the end of faults and the trace: its budgets cover every round.
   const own = longLifeOptions(options, DEEP_CYCLES.rounds + 1);
   const system = systemFor(own);
-  const life = liveDeep(system, events, states, cycle, seed, bounds.healStepsMax);
-  counts.deep.cycles++;
-  counts.deep.steps += life.steps;
-  counts.deep.ends[life.end] = (counts.deep.ends[life.end] ?? 0) + 1;
-  if (life.violation === null) return null;
-  return { options: own, events: life.events, violation: confirmed(system, seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds, deep: true };
+  for (const cycle of deepCyclesOf(system, events, states, before)) {
+    const life = liveDeep(system, events, states, cycle, seed, bounds.healStepsMax);
+    counts.deep.cycles++;
+    counts.deep.steps += life.steps;
+    counts.deep.ends[life.end] = (counts.deep.ends[life.end] ?? 0) + 1;
+    if (life.violation === null) continue;
+    return { options: own, events: life.events, violation: confirmed(system, seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds, deep: true, tailFaultSteps: life.tailFaultSteps };
+  }
+  return null;
 }
