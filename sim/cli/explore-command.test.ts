@@ -187,6 +187,8 @@ describe('outbox-sim explore', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('note: searched on the object system (slower, the same search): the packed fast path cannot hold this world: engine e1 holds an envelope for "a#0" while working on "a"');
     expect(r.out).toContain('RESULT: no-phantom-delivery violated');
+    // The body is at the broker, under the id the envelope gave: the detail says where (docs/protocol.md).
+    expect(r.out).toContain('but the broker holds nothing under a (it holds A under a#0, the result id the envelope gave; a consumer reads a task\'s result under the task id)');
   });
 
   it('--help names the properties a search checks and the exit codes, 3 for a bound reached', async () => {

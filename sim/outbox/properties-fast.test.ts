@@ -17,7 +17,7 @@ import { runSeed } from '../core/random.ts';
 import type { Property, Violation } from '../core/system.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { boundedRecordOf, honestPark, noPhantomDelivery, NOT_DELIVERED_REASONS, outboxProperties } from './properties.ts';
+import { boundedRecordOf, heldText, honestPark, noPhantomDelivery, NOT_DELIVERED_REASONS, outboxProperties } from './properties.ts';
 import { swarmOptions } from './options.ts';
 import type { World } from './world.ts';
 
@@ -30,11 +30,11 @@ const plain = {
       const slot = w.records[id];
       if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
       const held = w.broker[id]?.body;
-      if (held !== slot.record.payload) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${held ?? 'nothing'}`);
+      if (held !== slot.record.payload) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
     for (const id of Object.keys(w.reported).sort()) {
       const held = w.broker[id]?.body;
-      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${held ?? 'nothing'}`);
+      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
     return null;
   },

@@ -46,6 +46,21 @@ function phantomSeen(w: World): boolean {
   return false;
 }
 
+/**
+ * What the broker holds for `id`, in a violation's words. A consumer reads
+ * a task's result under the task id, by contract
+ * (docs/protocol.md, 'Envelope and idempotency key'): a rule set whose
+ * envelope files the body under another result id (`v2/a`) delivered it
+ * where nobody reads it, and the words say where it went rather than only
+ * "nothing".
+ */
+export function heldText(w: World, id: string, body: string): string {
+  const held = w.broker[id]?.body;
+  if (held !== undefined) return held;
+  const elsewhere = Object.keys(w.broker).sort().find((other) => w.broker[other]?.body === body);
+  return elsewhere === undefined ? 'nothing' : `nothing under ${id} (it holds ${body} under ${elsewhere}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
+}
+
 /** {@link noPhantomDelivery}'s violation: the first in sorted order, records before the archive. */
 function phantomViolation(w: World): Violation | null {
   for (const id of Object.keys(w.records).sort()) {
@@ -55,14 +70,14 @@ function phantomViolation(w: World): Violation | null {
     const held = w.broker[id]?.body;
     if (held !== slot.record.payload) {
       return violation('no-phantom-delivery', id, slot.record.payload, 'record',
-        `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${held ?? 'nothing'}`);
+        `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
   }
   for (const id of Object.keys(w.reported).sort()) {
     const held = w.broker[id]?.body;
     if (held !== w.reported[id]) {
       return violation('no-phantom-delivery', id, w.reported[id], 'archive',
-        `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${held ?? 'nothing'}`);
+        `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
   }
   return null;
