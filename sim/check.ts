@@ -317,7 +317,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
-  const watch = new CycleWatch(idNames(options.ids));
+  const watch = new CycleWatch(idNames(options.ids, options.longIds === true));
   const system = watchCycles(systemFor(options), watch);
   const bounds = seedBounds(plan.bounds, options);
   let run: SeedOutcome;

@@ -102,6 +102,7 @@ function sizeFlags(o: WorldSizeOptions): ExploreFlags {
     ids: text(o.ids),
     bodies: text(o.bodies),
     ...(o.sameBodies === true ? { sameBodies: true } : {}),
+    ...(o.longIds === true ? { longIds: true } : {}),
     engines: text(o.engines),
     attempts: text(o.attempts),
     crashes: text(o.crashes),

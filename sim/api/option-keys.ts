@@ -17,7 +17,7 @@ type KeyList<T> = { readonly [K in keyof Required<T>]: true };
 
 const SETTING_KEYS: KeyList<WorldSettingOptions> = { dedupeWindow: true, lateLanding: true, retention: true, ticks: true, lease: true, jump: true, stableIds: true, settings: true };
 
-const SIZE_KEYS: KeyList<WorldSizeOptions> = { ids: true, bodies: true, sameBodies: true, engines: true, attempts: true, crashes: true, corruptions: true, operator: true, broker: true };
+const SIZE_KEYS: KeyList<WorldSizeOptions> = { ids: true, bodies: true, sameBodies: true, longIds: true, engines: true, attempts: true, crashes: true, corruptions: true, operator: true, broker: true };
 
 const CHECK_KEYS: KeyList<CheckOptions> = {
   rules: true,
@@ -124,7 +124,7 @@ export function checkedOptions<T extends object>(command: CommandName, options: 
 }
 
 /** The options that are switches: true or false only. */
-const BOOLEAN_KEYS: ReadonlySet<string> = new Set<keyof (CheckOptions & ExploreOptions)>(['sameBodies', 'swarmOnly', 'smallWorldsOnly', 'symmetry', 'stopOnFirst', 'por', 'continue']);
+const BOOLEAN_KEYS: ReadonlySet<string> = new Set<keyof (CheckOptions & ExploreOptions)>(['sameBodies', 'longIds', 'swarmOnly', 'smallWorldsOnly', 'symmetry', 'stopOnFirst', 'por', 'continue']);
 
 /** Whether `v` is a shard as the options type it: an object of two integers. */
 function isShard(v: unknown): boolean {

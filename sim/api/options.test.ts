@@ -84,6 +84,13 @@ describe('each option works as its flag', () => {
     await expect(check({ lease: 2, swarmOnly: true })).rejects.toThrow('--lease needs a clock: give --ticks N too');
   });
 
+  it('explore: longIds is --long-ids', async () => {
+    const out = join(dir, 'long');
+    const long = await explore({ rules: 'fresh-cycle', ids: 2, bodies: 2, engines: 1, longIds: true, out });
+    expect(JSON.stringify(long.violations)).toContain('tenant-42-order-000');
+    expect(steady(long)).toEqual(steady(await cliJson('explore', '--rules', 'fresh-cycle', '--ids', '2', '--bodies', '2', '--engines', '1', '--long-ids', '--out', out)));
+  });
+
   it('explore and diff: sameBodies is --same-bodies', async () => {
     const out = join(dir, 'same');
     const world = ['--ids', '2', '--bodies', '2', '--engines', '1', '--out', out];

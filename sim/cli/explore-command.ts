@@ -54,6 +54,7 @@ export interface ExploreFlags {
   ids?: string;
   bodies?: string;
   sameBodies?: boolean;
+  longIds?: boolean;
   engines?: string;
   attempts?: string;
   crashes?: string;
@@ -114,6 +115,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     settings: settingsOf(flags),
     ...(atMostOnceAsked(flags.property, broker) ? { atMostOnce: true } : {}),
     ...(flags.sameBodies === true ? { sameBodies: true } : {}),
+    ...(flags.longIds === true ? { longIds: true } : {}),
     skew,
   };
 }
@@ -224,7 +226,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}${sizes.longIds === true ? ' (named alike)' : ''}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

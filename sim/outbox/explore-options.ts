@@ -25,6 +25,8 @@ export interface ExploreSizes {
   atMostOnce?: boolean;
   /** Every id's bodies are the same (`WorldOptions.sameBodies`). */
   sameBodies?: boolean;
+  /** Ids named alike, as production ids (`WorldOptions.longIds`). */
+  longIds?: boolean;
 }
 
 export const EXPLORE_DEFAULTS: ExploreSizes = {
@@ -62,7 +64,7 @@ function uniformSettings(given: Readonly<Record<string, number>>): Readonly<Reco
 /**
  * World options for a search. Every world's options have one hidden class
  * (V8's map): every field is written, in one order, the optional ones
- * (`settings`, `atMostOnce`, `sameBodies`) undefined when the sizes lack them (absent
+ * (`settings`, `atMostOnce`, `sameBodies`, `longIds`) undefined when the sizes lack them (absent
  * for every reader: `?.`, `=== true`, JSON and the world's key skip
  * undefined). Spreads of sizes with and without them gave each suite world
  * of `check` its own class, and code optimised on the first worlds (every
@@ -81,6 +83,7 @@ export function exploreOptions(s: ExploreSizes): WorldOptions {
     settings: s.settings === undefined ? undefined : uniformSettings(s.settings),
     atMostOnce: s.atMostOnce,
     sameBodies: s.sameBodies,
+    longIds: s.longIds,
     crashesMax: s.crashesMax,
     corruptionsMax: s.corruptionsMax,
     operatorActionsMax: s.operatorActionsMax,

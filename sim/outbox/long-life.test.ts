@@ -26,7 +26,7 @@ function seedRun(rules: RuleSet, seed: number) {
   const steppers = steppersFor(rules, null);
   const systemFor = (o: WorldOptions) => outboxSystem(o, { rules }, steppers);
   const options = swarmOptions(seed, {});
-  const watch = new CycleWatch(idNames(options.ids));
+  const watch = new CycleWatch(idNames(options.ids, options.longIds === true));
   const run = runSeed(watchCycles(systemFor(options), watch), seed, seedBounds(BOUNDS_DEFAULT, options), true);
   const events = run.steps.map((s) => s.event);
   return { systemFor, options, watch, run, events, states: run.states ?? [] };

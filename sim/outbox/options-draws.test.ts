@@ -61,6 +61,8 @@ function plainOptions(seed: number, fixed: FixedOptions): WorldOptions {
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     // One seed in four of two ids gives both the same bodies, from a stream of its own.
     sameBodies: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'bodies:same').next() < 1 / 4 ? true : undefined,
+    // And, from another stream, ids named alike.
+    longIds: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'ids:long').next() < 1 / 4 ? true : undefined,
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget,

@@ -51,6 +51,15 @@ export interface WorldOptions {
    */
   sameBodies?: boolean;
   /**
+   * Ids named as production ids are, long and alike (tenant-42-order-0001,
+   * tenant-42-order-0002; `idNames`): a rule that cuts an id to a few
+   * characters for a key, lowercases, hashes or shards it changes nothing on
+   * one letter, and two ids alike then share what it makes of them. Absent:
+   * a, b. A suite world's (sim/small-worlds.ts), `explore --long-ids`, and
+   * one swarm seed in four of those with two ids.
+   */
+  longIds?: boolean;
+  /**
    * Each kind's swarm weight by its name in the event table (0: switched off
    * for this world; a name absent, as in a trace from before the kind: 0).
    */
@@ -195,6 +204,11 @@ function sameBodiesDrawn(seed: number, ids: number): true | undefined {
   return ids >= 2 && lightStream(seed, 'bodies:same').next() < 1 / 4 ? true : undefined;
 }
 
+/** Whether a seed's ids are named alike (`WorldOptions.longIds`): one seed in four of those with two ids, from a stream of its own (`ids:long`), true or undefined as {@link sameBodiesDrawn}. */
+function longIdsDrawn(seed: number, ids: number): true | undefined {
+  return ids >= 2 && lightStream(seed, 'ids:long').next() < 1 / 4 ? true : undefined;
+}
+
 /**
  * Draws a world's options from the seed's `swarm` stream: sizes (engines 1-3,
  * ids 1-2, bodies per id 1-3, attempts limit 1-5), broker mode, budgets and
@@ -230,6 +244,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     settings: drawSettings(seed, fixed.settings),
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
+    longIds: longIdsDrawn(seed, fixed.ids ?? ids),
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget(seed, operatorActionsMax),
@@ -251,7 +266,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

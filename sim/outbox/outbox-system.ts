@@ -64,7 +64,7 @@ export function outboxSystem(
 ): TransitionSystem<World, WorldEvent> {
   // Every seed's options of one hidden class, whichever way they were drawn (options-copy.ts).
   const options = uniformOptions(drawn);
-  const ids = idNames(options.ids);
+  const ids = idNames(options.ids, options.longIds === true);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
   const timed = hasClock(options);

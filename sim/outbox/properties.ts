@@ -57,7 +57,8 @@ function phantomSeen(w: World): boolean {
 export function heldText(w: World, id: string, body: string): string {
   const held = w.broker[id]?.body;
   if (held !== undefined) return held;
-  const elsewhere = Object.keys(w.broker).sort().find((other) => w.broker[other]?.body === body);
+  // Under a result id that is no task's (a task's own holding, the same body by chance, says nothing of where this one went).
+  const elsewhere = Object.keys(w.broker).sort().find((other) => w.broker[other]?.body === body && !(other in w.records));
   return elsewhere === undefined ? 'nothing' : `nothing under ${id} (it holds ${body} under ${elsewhere}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
 }
 

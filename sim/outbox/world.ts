@@ -70,10 +70,17 @@ export interface DeclaredEvents {}
 /** Everything that can happen in the world: the events the table's entries declare. */
 export type WorldEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
 
-/** The outbox ids of a world with `n` ids. */
-export function idNames(n: number): string[] {
+/** The prefix every id shares in a world of ids named alike (`WorldOptions.longIds`). */
+export const LONG_ID_PREFIX = 'tenant-42-order-000';
+
+/**
+ * The outbox ids of a world with `n` ids: a, b, c; with `long`, ids named as
+ * production ids are, long and alike (tenant-42-order-0001, -0002): a rule
+ * that cuts, hashes or shards an id changes nothing on one letter.
+ */
+export function idNames(n: number, long = false): string[] {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(String.fromCharCode(97 + i));
+  for (let i = 0; i < n; i++) out.push(long ? `${LONG_ID_PREFIX}${i + 1}` : String.fromCharCode(97 + i));
   return out;
 }
 

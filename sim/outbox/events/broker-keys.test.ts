@@ -58,6 +58,19 @@ describe('the search, two ids under a broker deduping by key', () => {
     expect(sameBodies(failClosed, true).violations).toEqual([]);
   });
 
+  it('finds a key that cuts the id to 8 characters where ids are named alike (a world of --long-ids), not on ids a and b', () => {
+    const keyCutId = extendRules(failClosed, { name: 'key-cut-id', summary: 'the key names the first 8 characters of the id', envelope: (id, record) => ({ ...failClosed.envelope(id, record), key: `${id.slice(0, 8)}#${record.resendEpoch}` }) });
+    const alike = (rules: RuleSet, long: boolean) =>
+      exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', ...(long ? { longIds: true } : {}) }), { rules }, steppersFor(rules, null), { statesMax: 200_000 }, { verify: true });
+    const found = alike(keyCutId, true);
+    expect(found.violations.map((v) => v.violation.property)).toEqual(['no-phantom-delivery']);
+    expect(found.violations[0].violation.subject).toBe('tenant-42-order-0002');
+    expect(alike(keyCutId, false).violations).toEqual([]);
+    // The names change nothing else: fail-closed's space is the same size.
+    expect(alike(failClosed, true).violations).toEqual([]);
+    expect(alike(failClosed, true).states).toBe(alike(failClosed, false).states);
+  });
+
   it('holds for fail-closed, whose keys name the id', () => {
     const r = search(failClosed);
     expect([r.complete, r.violations]).toEqual([true, []]);

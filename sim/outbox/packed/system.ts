@@ -67,7 +67,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 
 /** The shared parts of one world's packed system (throws `Unrepresentable` for a world it cannot list). */
 function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>, stepReads: StepReads | null, concretePids: boolean): PackedContext {
-  const ids = idNames(options.ids);
+  const ids = idNames(options.ids, options.longIds === true);
   requirePackedKinds(options);
   // An engine's context holds one bit per id (see `contextOf` in expansion.ts).
   if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);
