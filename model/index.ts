@@ -3,7 +3,7 @@
  */
 export { extendRules, ruleSetProblem } from './rules.ts';
 export type { Admission, AdmitView, DecisionView, Disposal, DisposeView, EngineLimits, OperatorAction, OperatorWho, RequeueView, RuleDecisions, RuleSet, SelectView, Who } from './rules.ts';
-export { FENCED_WRITES } from './time.ts';
+export { FENCED_WRITES, TIME_ORIGIN } from './time.ts';
 export type { FencedWrite, TimeView } from './time.ts';
 export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
 export { admitFreshCycleWhen } from './catalog/fresh-cycle-when.ts';

@@ -13,7 +13,7 @@
  */
 import { assign, setup } from 'xstate';
 import { selects, type RuleSet, type Who } from './rules.ts';
-import { fencesWrite, type FencedWrite } from './time.ts';
+import { fencesWrite, TIME_ORIGIN, type FencedWrite } from './time.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
 /** An engine's memory of the item it is working on. Lost when it crashes. */
@@ -67,7 +67,7 @@ function holds(event: EngineEvent): boolean {
   return c !== null && c.kind === 'held' && c.mine;
 }
 function nowOf(event: EngineEvent): number {
-  return event.now ?? 0;
+  return event.now ?? TIME_ORIGIN;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { RecordShape } from './record.ts';
 import { recordSchemaProblem, type RecordSchema } from './schema.ts';
-import type { FencedWrite, TimeView } from './time.ts';
+import { TIME_ORIGIN, type FencedWrite, type TimeView } from './time.ts';
 import { isPending } from './types.ts';
 import type {
   ClaimView,
@@ -234,7 +234,7 @@ export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'f
 export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectView, 'now'> & { now?: number }): boolean {
   if (!isPending(record.status)) return false;
   if (rules.selectable === undefined) return true;
-  return rules.selectable(record, view.now === undefined ? { ...view, now: 0 } : (view as SelectView));
+  return rules.selectable(record, view.now === undefined ? { ...view, now: TIME_ORIGIN } : (view as SelectView));
 }
 
 /** Why `value` is not a rule set, or null when it is one. */

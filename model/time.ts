@@ -6,8 +6,21 @@
  * The clock counts ticks, not seconds: a world with a clock advances it by
  * one with each `tick` event (time passing between steps) and by a lease's
  * length when an engine stalls (a pause: the world runs on, the engine does
- * not). A world without a clock shows every decision `now: 0`.
+ * not). A decision sees it as a wall clock reads, {@link TIME_ORIGIN} plus
+ * the ticks; a world without a clock shows every decision `now` at the
+ * origin.
  */
+
+/**
+ * What `now` reads at tick 0: a wall clock's milliseconds (2023-11-14), not
+ * 0. A real clock never reads 0, and a clock that did made two mistakes of
+ * its own (docs/rules.md, 'Time'): `if (record.unknownSince)` read a stamp
+ * written at 0 as no stamp, a false alarm; and a time field that a
+ * migration fills with 0 looked a moment old instead of decades, so a
+ * window measured from it (`now - firstTriedAt > 20`) never closed at once,
+ * as it does in production.
+ */
+export const TIME_ORIGIN = 1_700_000_000_000;
 
 /**
  * What a decision sees of the clock. Decisions are pure: the same `now`,
@@ -15,7 +28,7 @@
  * says so by comparing `now` with a time it wrote on the record.
  */
 export interface TimeView {
-  /** The world's logical clock, in ticks (0 in a world without a clock). */
+  /** The world's logical clock: {@link TIME_ORIGIN} plus its ticks (the origin in a world without a clock). */
   now: number;
 }
 

@@ -5,6 +5,7 @@
  * uses one of them, and the tool finds the flaw it makes expressible (and
  * not in the fixed variant).
  */
+import { TIME_ORIGIN } from '../model/time.ts';
 import { describe, expect, it } from 'vitest';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { guardRules, RuleFault } from '../model/rule-contract.ts';
@@ -188,7 +189,7 @@ describe('a world without a clock: its time stands still, so a wait there is not
     const system = outboxSystem(exploreOptions({ ...EXPLORE_DEFAULTS, ...TIMELESS }), { rules: retryBackoff }, steppersFor(retryBackoff, null));
     const healed = system.heal?.(w) as World;
     const slot = w.records.a;
-    expect([w.clock, slot?.kind === 'record' ? slot.record.retryAt : null, system.quiescent?.(healed), system.waitsForTime?.(healed)]).toEqual([undefined, 2, true, true]);
+    expect([w.clock, slot?.kind === 'record' ? slot.record.retryAt : null, system.quiescent?.(healed), system.waitsForTime?.(healed)]).toEqual([undefined, TIME_ORIGIN + 2, true, true]);
     expect(quietVerdict(system, healed)).toBe('waiting');
     // Asked of the world the check keeps: the probe leaves it without a clock.
     expect(w.clock).toBeUndefined();

@@ -4,6 +4,7 @@
  * finds the flaw that part makes expressible (and not in the fixed variant).
  */
 import { describe, expect, it } from 'vitest';
+import { TIME_ORIGIN } from '../model/time.ts';
 import type { RuleSet } from '../model/rules.ts';
 import { steppersFor } from '../sim/check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
@@ -110,7 +111,7 @@ describe('operator actions: the executing version\'s rules, and resubmit of READ
     const views: RequeueView[] = [];
     const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
     const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
-    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: 0, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
+    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: TIME_ORIGIN, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
     expect(w.operatorActions).toBe(1);
   });
   it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {

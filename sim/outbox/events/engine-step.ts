@@ -13,6 +13,7 @@ import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { copyWorld, withEntry, withMemory, withoutEntry } from '../world-copy.ts';
 import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
 import { hasClock, leaseUntil, nowOf } from './clock.ts';
+import { TIME_ORIGIN } from '../../../model/time.ts';
 import { claimView, otherRulesOf, readFor, rulesOf, type WorldContext } from './context.ts';
 
 /** What a broker answer means for the step: whether the broker received the POST, the reply seen, and whether the engine dies. */
@@ -36,7 +37,7 @@ function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: Engine
   const event = observed(ctx, w, proc, e, reply, observe);
   // The clock, in a world with one; a world without one tells decisions 0 and keeps its events as
   // they were, but for the quiet test's probe of a later time (outbox-system.ts, `waitsForTime`).
-  if (hasClock(ctx.options) || w.clock !== undefined) event.now = nowOf(w);
+  if (hasClock(ctx.options) || w.clock !== undefined) event.now = TIME_ORIGIN + nowOf(w);
   return event;
 }
 

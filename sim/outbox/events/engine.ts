@@ -9,6 +9,7 @@ import type { EngineProc, WorldEvent } from '../world.ts';
 import { selects } from '../../../model/rules.ts';
 import { isPending } from '../../../model/types.ts';
 import { nowOf } from './clock.ts';
+import { TIME_ORIGIN } from '../../../model/time.ts';
 import { claimView, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine, type Observe } from './engine-step.ts';
 import { stepText, eventKind, type EventKind } from './kind.ts';
@@ -76,7 +77,7 @@ export const drain: EventKind<Drain> = eventKind({
     // drained. The clock is read for `selectable` only (without it every pending record is selected,
     // whatever the time: `selects` answers so without its view, which is then not made; most records
     // a drain is asked about are not pending, and every step asks).
-    return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: TIME_ORIGIN + nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   reads: ['live', 'records', 'clock'],
   // The clock only for a rule set that selects (a retry schedule selects by time): a tick then leaves the listing.

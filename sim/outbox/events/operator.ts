@@ -17,6 +17,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import { sameCanonical } from '../../core/canonical.ts';
 import { nowOf } from './clock.ts';
+import { TIME_ORIGIN } from '../../../model/time.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, eventKind, type EventKind } from './kind.ts';
 
@@ -63,7 +64,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
     claim: claimView(w, id, OPERATOR_PID),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
     ...(read.kind === 'found' ? { stored: read.stored } : {}),
-    now: nowOf(w),
+    now: TIME_ORIGIN + nowOf(w),
   });
   // Returned unchanged, the action is refused and nothing is written (docs/rules.md, 'Operator actions'): written back,
   // the record as read would store the defaults the read filled in for damaged fields, and erase what they said.
