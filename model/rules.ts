@@ -229,7 +229,7 @@ export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'f
 /**
  * Whether an engine of `rules` selects `record` to work on: pending (READY
  * or QUEUED), and `selectable` (default: every pending record). A caller in
- * a world without a clock may leave `now` out: the decision is told 0.
+ * a world without a clock may leave `now` out: the decision is told the clock's origin (model/time.ts).
  */
 export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectView, 'now'> & { now?: number }): boolean {
   if (!isPending(record.status)) return false;

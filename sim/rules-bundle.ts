@@ -111,12 +111,31 @@ function cacheDirs(): string[] {
 /** Bundles kept in a cache folder; older ones (by when they were written) are removed, so edits do not pile up. */
 const KEEP = 32;
 
-function prune(dir: string): void {
+/**
+ * Beyond the newest {@link KEEP}, a bundle is removed only once it has gone
+ * unwritten this long. The folder is shared by every process of the
+ * checkout: with the newest 32 alone, other commands bundling files of
+ * their own (a test run, a reviewer's batch) removed a running check's
+ * bundle, and the check ended with exit 2 when a thread or a copy imported
+ * it minutes later.
+ */
+export const PRUNE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** The bundles of `dir` that pruning removes at `now`: beyond the newest {@link KEEP}, and unwritten for {@link PRUNE_AFTER_MS}. */
+export function prunable(bundles: readonly { f: string; at: number }[], now: number): string[] {
+  return [...bundles]
+    .sort((a, b) => b.at - a.at)
+    .slice(KEEP)
+    .filter((b) => now - b.at > PRUNE_AFTER_MS)
+    .map((b) => b.f);
+}
+
+/** Prunes `dir` after `written` was written there: its stamp is the time now, as the file system tells it (no clock is read here). */
+function prune(dir: string, written: string): void {
   const bundles = readdirSync(dir)
     .filter((f) => f.startsWith('rules-') && f.endsWith('.mjs'))
-    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const { f } of bundles.slice(KEEP)) rmSync(join(dir, f), { force: true });
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs }));
+  for (const f of prunable(bundles, statSync(written).mtimeMs)) rmSync(join(dir, f), { force: true });
 }
 
 /** Writes `text` as a content-named bundle in the first cache folder that takes it; returns its path. */
@@ -133,7 +152,7 @@ function store(text: string): string {
       // Written whole under a temporary name, then renamed: a reader sees all of it or nothing.
       writeFileAtomic(file, text);
       // Only a new bundle can take the folder past what it keeps.
-      if (!known) prune(dir);
+      if (!known) prune(dir, file);
       return file;
     } catch (err) {
       last = err;

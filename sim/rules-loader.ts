@@ -219,7 +219,7 @@ export async function freshCopy(spec: string, loaded: LoadedRules): Promise<Rule
   copies++;
   const copy = await watchedLoad(spec, async () => {
     const url = storedBundle(pin.bundle);
-    if (url === null) throw new UsageError(`rule file ${loaded.origin.source}: its bundle was removed from the cache while this command ran (another process keeps only the newest 32): run the command again`);
+    if (url === null) throw new UsageError(`rule file ${loaded.origin.source}: its bundle was removed from the cache while this command ran (a day after it was written, with 32 newer): run the command again`);
     const exported = await importBundle(`${url}?copy=${copies}`, loaded.origin.source);
     const problem = ruleSetProblem(exported);
     if (problem !== null) throw new UsageError(`rule file ${loaded.origin.source} is not a rule set when imported again: ${problem}`);

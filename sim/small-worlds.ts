@@ -82,7 +82,7 @@ const ONE_VERSION: readonly [string, Over][] = [
   ['2 ids, 1 body each, 1 engine', { ids: 2, bodiesPerId: 1, engines: 1 }],
   // Two tasks with the same payload, at a broker that dedupes by key across ids: a rule that tells ids apart by
   // their bodies (a key hashed from the payload) loses one of them. Their ids are named alike, as production ids
-  // (tenant-42-order-0001, -0002): a rule that cuts or hashes the id for its key loses one of them the same way,
+  // (eu-west-1.tenant-42.order-000017, ...tenant-43...): a rule that cuts or hashes the id for its key loses one of them the same way,
   // and on ids a and b cut nothing. Without crashes: a sixth of the states.
   ['2 ids named alike, the same body, 1 engine, no crash, broker key', { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, longIds: true }],
   ['retention: 1 sweep', { settings: { retention: 1 } }],

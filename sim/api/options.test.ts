@@ -87,7 +87,7 @@ describe('each option works as its flag', () => {
   it('explore: longIds is --long-ids', async () => {
     const out = join(dir, 'long');
     const long = await explore({ rules: 'fresh-cycle', ids: 2, bodies: 2, engines: 1, longIds: true, out });
-    expect(JSON.stringify(long.violations)).toContain('tenant-42-order-000');
+    expect(JSON.stringify(long.violations)).toContain('eu-west-1.tenant-4');
     expect(steady(long)).toEqual(steady(await cliJson('explore', '--rules', 'fresh-cycle', '--ids', '2', '--bodies', '2', '--engines', '1', '--long-ids', '--out', out)));
   });
 

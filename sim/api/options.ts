@@ -75,7 +75,7 @@ export interface WorldSizeOptions {
   bodies?: number;
   /** Every id gets the same bodies (`--same-bodies`), as tasks with identical payloads. */
   sameBodies?: boolean;
-  /** Ids named alike, as production ids (`--long-ids`): tenant-42-order-0001, tenant-42-order-0002 instead of a, b. */
+  /** Ids named alike, as production ids (`--long-ids`): eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017 instead of a, b. */
   longIds?: boolean;
   engines?: number;
   attempts?: number;

@@ -56,7 +56,7 @@ function worldSizeOptions(command: Command): Command {
     .option('--ids <n>', 'outbox ids (1-2)')
     .option('--bodies <n>', 'bodies per id (1-3)')
     .option('--same-bodies', 'every id gets the same bodies (A, B for a and for b), as tasks with identical payloads')
-    .option('--long-ids', 'ids named alike, as production ids (tenant-42-order-0001, tenant-42-order-0002) instead of a, b')
+    .option('--long-ids', 'ids named alike, as production ids (eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017) instead of a, b')
     .option('--engines <n>', 'engine processes')
     .option('--attempts <n>', 'attempts limit')
     .option('--crashes <n>', 'engine crashes allowed')

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TIME_ORIGIN } from '../../model/time.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { guardRules, RuleFault } from '../../model/rule-contract.ts';
@@ -33,7 +34,7 @@ function lateRules(before: NonNullable<RuleSet['selectable']>): RuleSet {
       name: 'late',
       summary: '',
       selectable: (record, view) => {
-        if (view.now >= 500) throw new Error(`late clock ${view.now}`);
+        if (view.now - TIME_ORIGIN >= 500) throw new Error(`late clock ${view.now - TIME_ORIGIN}`);
         return before(record, view);
       },
     }),

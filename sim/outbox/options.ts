@@ -51,8 +51,9 @@ export interface WorldOptions {
    */
   sameBodies?: boolean;
   /**
-   * Ids named as production ids are, long and alike (tenant-42-order-0001,
-   * tenant-42-order-0002; `idNames`): a rule that cuts an id to a few
+   * Ids named as production ids are, long and alike
+   * (eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017;
+   * `idNames`): a rule that cuts an id to a few
    * characters for a key, lowercases, hashes or shards it changes nothing on
    * one letter, and two ids alike then share what it makes of them. Absent:
    * a, b. A suite world's (sim/small-worlds.ts), `explore --long-ids`, and

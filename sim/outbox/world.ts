@@ -70,17 +70,25 @@ export interface DeclaredEvents {}
 /** Everything that can happen in the world: the events the table's entries declare. */
 export type WorldEvent = { [K in keyof DeclaredEvents]: { kind: K } & DeclaredEvents[K] }[keyof DeclaredEvents];
 
-/** The prefix every id shares in a world of ids named alike (`WorldOptions.longIds`). */
-export const LONG_ID_PREFIX = 'tenant-42-order-000';
+/**
+ * The id number `i` (0-based) of a world of ids named alike
+ * (`WorldOptions.longIds`): eu-west-1.tenant-42.order-000017,
+ * eu-west-1.tenant-43.order-000017, ... They differ in one character in the
+ * middle, so that an id cut to its first 18 characters or its last 13 is one
+ * string for all of them.
+ */
+export function longIdName(i: number): string {
+  return `eu-west-1.tenant-4${i + 2}.order-000017`;
+}
 
 /**
  * The outbox ids of a world with `n` ids: a, b, c; with `long`, ids named as
- * production ids are, long and alike (tenant-42-order-0001, -0002): a rule
- * that cuts, hashes or shards an id changes nothing on one letter.
+ * production ids are, long and alike ({@link longIdName}): a rule that cuts,
+ * hashes or shards an id changes nothing on one letter.
  */
 export function idNames(n: number, long = false): string[] {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(long ? `${LONG_ID_PREFIX}${i + 1}` : String.fromCharCode(97 + i));
+  for (let i = 0; i < n; i++) out.push(long ? longIdName(i) : String.fromCharCode(97 + i));
   return out;
 }
 

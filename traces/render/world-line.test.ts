@@ -17,7 +17,7 @@ describe('the world line', () => {
   it('says the sizes, the broker and the settings that were on, in words', () => {
     const options = { ids: 2, longIds: true, bodiesPerId: 1, sameBodies: true, engines: 1, attemptsMax: 3, crashesMax: 0, corruptionsMax: 1, operatorActionsMax: 2, broker: 'key', settings: { ticks: 2, lease: 1, stableIds: 0 } };
     expect(worldLines(trace(options), states)).toEqual([
-      'world: 2 ids named alike (tenant-42-order-0001, ...), 1 body per id (the same for every id), 1 engine, attempts limit 3, no crash, at most 1 corruption, at most 2 operator actions, broker key, clock to tick 2, lease 1',
+      'world: 2 ids named alike (eu-west-1.tenant-42.order-000017, ...), 1 body per id (the same for every id), 1 engine, attempts limit 3, no crash, at most 1 corruption, at most 2 operator actions, broker key, clock to tick 2, lease 1',
     ]);
   });
   it('names which engine ran which rule set under version skew, and nothing for a trace of another model', () => {

@@ -35,7 +35,7 @@ export function worldLines(trace: Trace, states: readonly TraceState[]): string[
     const v = num(k);
     if (v !== null) parts.push(say(v));
   };
-  sized('ids', (n) => `${count(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (tenant-42-order-0001, ...)' : ''}`);
+  sized('ids', (n) => `${count(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}`);
   sized('bodiesPerId', (n) => `${count(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}`);
   sized('engines', (n) => count(n, 'engine'));
   sized('attemptsMax', (n) => `attempts limit ${n}`);

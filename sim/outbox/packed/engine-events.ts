@@ -8,6 +8,7 @@
 import { readSlot } from '../../../model/record.ts';
 import { schemaOf } from '../../../model/schema.ts';
 import { selects } from '../../../model/rules.ts';
+import { TIME_ORIGIN } from '../../../model/time.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { answerInWorld, answerOffered, type Answer } from '../events/broker.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
@@ -66,7 +67,8 @@ export function engineEvents(c: PackedContext): EngineEvents {
     if (r < 0) {
       const read = readSlot(tables.records.value(recId), schemaKnown[version], shapes[version], schemas[version]);
       const who = { pid: proc.pid, rules: rules.name, schema: rules.schemaKnown };
-      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who, now }) ? 1 : 0;
+      // The decision reads the clock as every decision does, from its origin (model/time.ts).
+      r = read.kind === 'found' && selects(rules, read.record, { id: ids[j], who, now: TIME_ORIGIN + now }) ? 1 : 0;
       table.set(recId, k, r);
     }
     return r === 1;

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
-import type { RuleSet } from '../../../model/rules.ts';
+import { extendRules, type RuleSet } from '../../../model/rules.ts';
+import { TIME_ORIGIN } from '../../../model/time.ts';
 import { steppersFor } from '../../check.ts';
 import { explore } from '../../core/explore.ts';
 import type { TransitionSystem } from '../../core/system.ts';
@@ -22,6 +23,7 @@ import leaseUnfenced from '../../../properties/rule-api/lease-unfenced.ts';
 import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-same-body.ts';
 import okFalseAsConfirmed from '../../../properties/mutants/ok-false-as-confirmed.ts';
 import keyMarksRequeue from '../../../properties/rule-api/key-marks-requeue.ts';
+import retryBackoff from '../../../properties/rule-api/retry-backoff.ts';
 import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
@@ -31,6 +33,20 @@ import type { WorldOptions } from '../options.ts';
 function packable(o: WorldOptions): WorldOptions {
   return { ...o, weights: Object.fromEntries(Object.entries(o.weights).map(([k, v]) => [k, PACKED_KINDS.has(k) ? v : 0])) };
 }
+
+/** fail-closed whose decisions throw when told a time before the clock's origin: every caller tells them the time from it (model/time.ts). */
+const clockFromOrigin: RuleSet = extendRules(failClosed, {
+  name: 'clock-from-origin',
+  summary: 'fail-closed that refuses a clock below TIME_ORIGIN',
+  selectable: (_record, view) => {
+    if (view.now < TIME_ORIGIN) throw new Error(`selectable told now ${view.now}`);
+    return true;
+  },
+  preSend: (record, view) => {
+    if ((view?.now ?? TIME_ORIGIN) < TIME_ORIGIN) throw new Error(`preSend told now ${view?.now}`);
+    return failClosed.preSend(record, view);
+  },
+});
 
 interface Case {
   name: string;
@@ -65,6 +81,11 @@ const CASES: Case[] = [
   { name: 'clock to tick 2, lease 1, 1 body, no crash', sizes: { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'clock to tick 3, lease 2, 1 engine, crashes', sizes: { engines: 1, settings: { ticks: 3, lease: 2 } }, rules: failClosed, statesMax: 40_000 },
   { name: 'clock to tick 2, no lease', sizes: { engines: 1, settings: { ticks: 2 } }, rules: failClosed, statesMax: 40_000 },
+  // A back-off that selectable reads against the clock: the packed listing asks selectable itself, with the time as every decision sees it
+  // (from the clock's origin: it told selectable the bare ticks once, and a stamp another decision wrote never came due).
+  { name: 'a back-off selectable reads, clock to tick 3', sizes: { engines: 1, bodiesPerId: 1, crashesMax: 0, settings: { ticks: 3 } }, rules: retryBackoff, statesMax: 40_000 },
+  { name: 'selectable refuses a clock below its origin, clock to tick 2', sizes: { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, settings: { ticks: 2 } }, rules: clockFromOrigin, statesMax: 40_000 },
+  { name: 'selectable refuses a clock below its origin, no clock', sizes: { engines: 1, bodiesPerId: 1, operatorActionsMax: 1 }, rules: clockFromOrigin, statesMax: 40_000 },
   // A rule set that classifies ok:false apart from a 400: the broker's refuse-ok-false is offered (events/broker.ts), to
   // its engines, and under skew to the other version's too.
   { name: 'ok:false told apart', sizes: { engines: 2 }, rules: okFalseAsConfirmed, statesMax: 20_000 },
