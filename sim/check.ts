@@ -62,8 +62,8 @@ export interface RawCounterexample {
   /**
    * Set when long life found it (sim/outbox/long-life.ts): the record of `id`
    * sent round its cycle `rounds` more times (`deep`: a fixed number, then
-   * faults stopped), in a world whose budgets (`options`) are raised for
-   * them.
+   * faults stopped, after `tailFaultSteps` more steps of them), in a world
+   * whose budgets (`options`) are raised for them.
    */
   longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number };
 }

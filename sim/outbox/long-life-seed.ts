@@ -64,7 +64,7 @@ export interface LongLifeFinding {
   cycle: RecordCycle;
   /** Rounds of the cycle after the recorded one, the last one cut at the violation. */
   rounds: number;
-  /** Found by deep cycles: the rounds were a fixed number, then faults stopped. */
+  /** Found by deep cycles: the rounds were a fixed number, then faults stopped (at once, or after a tail of them). */
   deep: boolean;
   /** Deep cycles: the steps of faults after the rounds before faults stopped (0: at once). */
   tailFaultSteps: number;
@@ -124,7 +124,7 @@ export function longLifeOfSeed(
   return null;
 }
 
-/** Deep cycles of a recorded run: its shortest cycle (bigger or not) taken its rounds, then to quiet. */
+/** Deep cycles of a recorded run: its shortest cycle (bigger or not), and the one that counts its record up, each taken its rounds, then to quiet (deep-cycles.ts). */
 function deepOfRun(
   systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
   options: WorldOptions,
