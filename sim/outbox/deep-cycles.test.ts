@@ -24,6 +24,15 @@ import { longLifeOptions, recordCycles } from './long-life.ts';
 import { swarmOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
 
+/** `seed`'s run under `rules` as the swarm runs it, its states kept, and the world of raised budgets deep cycles take it in. */
+function recordedRun(rules: RuleSet, seed: number) {
+  const options = swarmOptions(seed, {});
+  const steppers = steppersFor(rules, null);
+  const run = runSeed(outboxSystem(options, { rules }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
+  const deepSystem = outboxSystem(longLifeOptions(options, DEEP_CYCLES.rounds + 1), { rules }, steppers);
+  return { events: run.steps.map((s) => s.event), states: run.states ?? [], system: deepSystem };
+}
+
 const plan = (rules: RuleSet): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT });
 
 /** A seed where the swarm's deep cycles break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts` finds it first at 400). */
@@ -77,12 +86,7 @@ describe('deep cycles', () => {
 
   it('take besides the shortest cycle the one whose rounds count the record up', () => {
     const seed = BREAKER_AT;
-    const options = swarmOptions(seed, {});
-    const steppers = steppersFor(timeoutFastFail, null);
-    const run = runSeed(outboxSystem(options, { rules: timeoutFastFail }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
-    const events = run.steps.map((s) => s.event);
-    const states = run.states ?? [];
-    const system = outboxSystem(longLifeOptions(options, DEEP_CYCLES.rounds + 1), { rules: timeoutFastFail }, steppers);
+    const { events, states, system } = recordedRun(timeoutFastFail, seed);
     const cycles = recordCycles(states, events, false);
     const taken = deepCyclesOf(system, events, states, cycles);
     expect(taken[0]).toBe(cycles[0]);
@@ -114,14 +118,10 @@ describe('deep cycles', () => {
 
   it('take the cycle its rounds, then stop faults and run to quiet', () => {
     const seed = STRANDED_AT;
-    const options = swarmOptions(seed, {});
-    const steppers = steppersFor(failClosed, null);
-    const run = runSeed(outboxSystem(options, { rules: failClosed }, steppers), seed, seedBounds(BOUNDS_DEFAULT, options), true);
-    const events = run.steps.map((s) => s.event);
-    const [cycle] = recordCycles(run.states ?? [], events, false);
+    const { events, states, system } = recordedRun(failClosed, seed);
+    const [cycle] = recordCycles(states, events, false);
     expect(cycle).toBeDefined();
-    const system = outboxSystem(longLifeOptions(options, DEEP_CYCLES.rounds + 1), { rules: failClosed }, steppers);
-    const life = liveDeep(system, events, run.states ?? [], cycle, seed, BOUNDS_DEFAULT.healStepsMax);
+    const life = liveDeep(system, events, states, cycle, seed, BOUNDS_DEFAULT.healStepsMax);
     expect(life).toMatchObject({ end: 'settled', rounds: DEEP_CYCLES.rounds, violation: null });
     // The rounds, then one end of faults, then the liveness phase's own steps.
     expect(life.events.filter((e) => e === null)).toHaveLength(1);
