@@ -88,6 +88,8 @@ describe('the decisions a check asked', () => {
     expect(queued.get('requeue: resubmit (QUEUED)')).toBeGreaterThan(0);
     expect(failClosedAsked.get('requeue: resubmit (QUEUED)')).toBe(0);
     expect(failClosedAsked.get('requeue: resubmit (READY)')).toBeGreaterThan(0);
+    // An operator's action while a live engine holds the claim, counted besides the action.
+    expect(failClosedAsked.get('requeue: while a live engine holds the claim')).toBeGreaterThan(0);
     const select = askedOf(selectBelowCap, 300);
     expect(select.get('selectable: selected')).toBeGreaterThan(0);
     expect(select.get('selectable: passed over')).toBeGreaterThan(0);

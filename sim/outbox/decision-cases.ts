@@ -82,8 +82,10 @@ const COMPLETE = casesOf('complete', {
 
 // `requeue`: the operator's action.
 // A resubmit takes a pending record, READY or QUEUED (events/operator.ts): each its own case, so that a
-// QUEUED one no run reached is listed as not asked, not counted with the READY ones.
-const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', resubmitQueued: 'resubmit (QUEUED)', damaged: 'record with a damaged field' });
+// QUEUED one no run reached is listed as not asked, not counted with the READY ones. An action taken while a
+// live engine holds the id's claim (an attempt may be in flight) is counted besides: a rule's branch for it
+// was asked or not, and the counts of the actions alone did not say (a blind review's question).
+const REQUEUE = casesOf('requeue', { plain: 'requeue', reset: 'requeue, attempts reset', resubmit: 'resubmit (READY)', resubmitQueued: 'resubmit (QUEUED)', claimLive: 'while a live engine holds the claim', damaged: 'record with a damaged field' });
 
 // `dispose`: what the pass did, and whether the file it read is still the live one.
 // A newer copy of the very body read (an operator's restore of a file another engine quarantined) is a case of
@@ -208,6 +210,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     },
     requeue: (record, reset, view) => {
       m[requeueCase(record, reset, view)] = 1;
+      if (view?.claim.kind === 'held' && view.claim.ownerAlive) m[REQUEUE.claimLive] = 1;
       if (damaged(view?.stored)) m[REQUEUE.damaged] = 1;
       return rules.requeue(record, reset, view);
     },
