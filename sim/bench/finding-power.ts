@@ -47,7 +47,10 @@ export async function rulesPair(rules: string, oldRules?: string): Promise<Rules
 export async function defaultCheckPair(f: Pick<FlawedRules, 'rules' | 'oldRules'>): Promise<{ pair: RulesPair; upgrade: boolean }> {
   const alone = await rulesPair(f.rules, f.oldRules ?? undefined);
   const base = f.oldRules === null ? upgradeBase(alone.rules) : null;
-  return base === null ? { pair: alone, upgrade: false } : { pair: await rulesPair(f.rules, base), upgrade: true };
+  if (base === null) return { pair: alone, upgrade: false };
+  // The checked rule set is loaded once: only the base beside it.
+  const o = await loadRules(base);
+  return { pair: { ...alone, oldRules: o.rules, oldRulesOrigin: o.origin }, upgrade: true };
 }
 
 /** The goal: every flawed rule set found by the default check within this many seconds. */

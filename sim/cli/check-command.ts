@@ -79,12 +79,22 @@ export interface CheckFlags {
  * command's threads and later pieces (`PlanSpec.pins`), and what was loaded
  * (for {@link probeRuleFiles}, which the command calls before it runs them).
  */
-export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<RulesPair & { pins: RulePins; loaded: LoadedSpecs }> {
+export async function rulesPair(rules: string | undefined, oldRules: string | undefined): Promise<LoadedPair> {
   const spec = rules ?? 'fail-closed';
   const r = await loadRules(spec);
-  const o = oldRules !== undefined ? await loadRules(oldRules) : null;
-  const loaded: LoadedSpecs = [[spec, r], ...(oldRules !== undefined ? [[oldRules, o] as const] : [])];
-  return { rules: r.rules, rulesOrigin: r.origin, oldRules: o?.rules ?? null, oldRulesOrigin: o?.origin ?? null, pins: pinsOf(loaded), loaded };
+  const loaded: LoadedSpecs = [[spec, r]];
+  const alone: LoadedPair = { rules: r.rules, rulesOrigin: r.origin, oldRules: null, oldRulesOrigin: null, pins: pinsOf(loaded), loaded };
+  return oldRules === undefined ? alone : withOldRules(alone, oldRules);
+}
+
+/** A pair of rule sets as loaded, with what pins their code (`rulesPair`). */
+type LoadedPair = RulesPair & { pins: RulePins; loaded: LoadedSpecs };
+
+/** `pair` (its checked rules alone) with `oldRules` loaded beside: the checked rule set is not loaded again. */
+async function withOldRules(pair: LoadedPair, oldRules: string): Promise<LoadedPair> {
+  const o = await loadRules(oldRules);
+  const loaded: LoadedSpecs = [...pair.loaded, [oldRules, o]];
+  return { ...pair, oldRules: o.rules, oldRulesOrigin: o.origin, pins: pinsOf(loaded), loaded };
 }
 
 /** `pins` as a plan's optional field: none when no rule file was loaded. */
@@ -280,7 +290,7 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   const alone = await rulesPair(flags.rules, flags.oldRules);
   refuseConflictingFlags(flags);
   const upgradeFrom = upgradeByDefault(flags, alone.rules);
-  const pair = upgradeFrom === null ? alone : await rulesPair(flags.rules, upgradeFrom);
+  const pair = upgradeFrom === null ? alone : await withOldRules(alone, upgradeFrom);
   try {
     return await checkPair(pair, flags, io, upgradeFrom);
   } catch (err) {
@@ -307,7 +317,7 @@ export function refuseConflictingFlags(flags: CheckFlags): void {
  * (`upgradeByDefault`), the old rules of `pair`; the swarm then runs the
  * checked rule set alone, as without it.
  */
-async function checkPair(pair: Awaited<ReturnType<typeof rulesPair>>, flags: CheckFlags, io: Io, upgradeFrom: string | null): Promise<Outcome<CheckResult>> {
+async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFrom: string | null): Promise<Outcome<CheckResult>> {
   const single = flags.seed !== undefined;
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);

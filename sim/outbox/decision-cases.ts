@@ -119,9 +119,12 @@ export function noDecisionRuns(): number[] {
 
 const damaged = (stored: StoredFields | undefined): boolean => stored !== undefined && (stored.missing.length > 0 || stored.illTyped.length > 0);
 
+/** A claim another engine, alive, holds (the case 'while a live engine holds the claim' of admit and requeue). */
+const heldByLive = (claim: ClaimView): boolean => claim.kind === 'held' && !claim.mine && claim.ownerAlive;
+
 function admitCases(view: AdmitView, marks: Uint8Array): void {
   const read = view.read;
-  if (view.claim.kind === 'held' && !view.claim.mine && view.claim.ownerAlive) marks[ADMIT.claimLive] = 1;
+  if (heldByLive(view.claim)) marks[ADMIT.claimLive] = 1;
   if (read.kind === 'absent') marks[ADMIT.absent] = 1;
   else if (read.kind === 'corrupt') marks[ADMIT.corrupt] = 1;
   else if (read.kind === 'unknown-version') marks[ADMIT.unknown] = 1;
@@ -210,7 +213,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     },
     requeue: (record, reset, view) => {
       m[requeueCase(record, reset, view)] = 1;
-      if (view?.claim.kind === 'held' && view.claim.ownerAlive) m[REQUEUE.claimLive] = 1;
+      if (view !== undefined && heldByLive(view.claim)) m[REQUEUE.claimLive] = 1;
       if (damaged(view?.stored)) m[REQUEUE.damaged] = 1;
       return rules.requeue(record, reset, view);
     },

@@ -6,15 +6,11 @@
  * world, and a rolling upgrade's trace did not say which engine ran the
  * old rules (the Markdown's diagram names them on its lanes).
  */
+import { countNoun } from '../../sim/count-text.ts';
 import { SETTINGS } from '../../sim/outbox/events/table.ts';
 import type { Trace } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 import { engineVersions, rulesWords } from './step-drawings.ts';
-
-/** A count with its noun, plural past one. */
-function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${n} ${n === 1 ? noun : plural}`;
-}
 
 /**
  * `world: 1 id, 2 bodies per id, 2 engines, attempts limit 2, at most 1 crash, ...`;
@@ -35,11 +31,11 @@ export function worldLines(trace: Trace, states: readonly TraceState[]): string[
     const v = num(k);
     if (v !== null) parts.push(say(v));
   };
-  sized('ids', (n) => `${count(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}`);
-  sized('bodiesPerId', (n) => `${count(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}`);
-  sized('engines', (n) => count(n, 'engine'));
+  sized('ids', (n) => `${countNoun(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}`);
+  sized('bodiesPerId', (n) => `${countNoun(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}`);
+  sized('engines', (n) => countNoun(n, 'engine'));
   sized('attemptsMax', (n) => `attempts limit ${n}`);
-  const most = (n: number, noun: string, plural?: string): string => (n === 0 ? `no ${noun}` : `at most ${count(n, noun, plural)}`);
+  const most = (n: number, noun: string, plural?: string): string => (n === 0 ? `no ${noun}` : `at most ${countNoun(n, noun, plural)}`);
   // Whole phrases: a bare word that is an event kind's name belongs to its entry file alone (events/no-copies.test.ts).
   sized('crashesMax', (n) => (n === 0 ? 'no crash' : n === 1 ? 'at most 1 crash' : `at most ${n} crashes`));
   sized('corruptionsMax', (n) => most(n, 'corruption'));

@@ -163,8 +163,9 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
     envelope = proc.ctx.envelope;
     if (answer.received && envelope !== null) {
       const sent = envelope;
-      // Under skew, what the other version would key this POST's record by (rekeyed.ts): asked only where an operator's action would excuse a second store.
-      const otherKey = ctx.skew ? () => otherVersionKey(rulesOf(ctx, proc), otherRulesOf(ctx, proc), w.records[sent.id], sent) : undefined;
+      // Under skew, what the other version would key this POST's record by (rekeyed.ts): asked only where an
+      // operator's action would excuse a second store, so no closure is made for a POST before any action.
+      const otherKey = ctx.skew && w.operatorActions > 0 ? () => otherVersionKey(rulesOf(ctx, proc), otherRulesOf(ctx, proc), w.records[sent.id], sent) : undefined;
       received = brokerReceives(ctx.options.broker, w, envelope, otherKey);
     }
     // An accepted POST gets the broker's own reply (a duplicate may be answered 409).
