@@ -299,6 +299,13 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   }
 }
 
+/** The header's broker: fixed, drawn per seed, or log for the seeds of --property at-most-once (the small worlds keep each its own). */
+function brokerBanner(broker: BrokerMode | null, seedsBroker: BrokerMode | null, parts: { smallWorlds: boolean; swarm: boolean }): string {
+  if (broker !== null || seedsBroker === null) return broker ?? 'drawn per seed';
+  if (!parts.swarm) return 'each small world its own';
+  return `${seedsBroker} for the seeds (--property at-most-once reads its log)${parts.smallWorlds ? ', each small world its own' : ''}`;
+}
+
 /**
  * Flags that say opposite things, or one that has nothing to act on: each
  * ignored without a word before (an audit: `--seeds 10 --seed 3` ran one
@@ -325,6 +332,9 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const settings = settingsOf(flags);
   const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = atMostOnceAsked(flags.property, broker);
+  // The seeds' broker: under --property at-most-once without --broker, log, the one mode that keeps what the property reads
+  // (docs/properties.md, 'at-most-once (always, opt-in)'); drawn per seed it never came up, and the seeds were a clean verdict no run could break.
+  const seedsBroker: BrokerMode | null = broker ?? (atMostOnce ? 'log' : null);
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
@@ -332,7 +342,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const [from, to] = shardRange(seedStart, seeds, shard);
   // With a rule file, some seeds leave a witness of their run, run again at the end in a fresh copy of the file (rules-state-probe.ts).
   const witnessed = Object.keys(pair.pins).length > 0 ? { witnessEvery: witnessEvery(from, to) } : {};
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), ...witnessed, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
   const choice = flags.workers === undefined ? chooseWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }) : null;
@@ -344,7 +354,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
-  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const fixed: FixedOptions = { ...(seedsBroker !== null ? { broker: seedsBroker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
   // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first.
   const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
   // The pair the swarm's seeds run, write and replay with: without the old rules of an upgrade by default.
@@ -354,7 +364,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
     const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in the small worlds` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.
