@@ -107,7 +107,7 @@ export interface ReportedViolation {
 
 /** The whole report; `--json` prints it. */
 export interface CheckReport {
-  /** No property violated, in the small worlds nor in the swarm. */
+  /** No property violated, in the small worlds nor in the swarm, and the check ran to its end: false for an interrupted one. */
   ok: boolean;
   /** The small worlds explored before the swarm; null when not run (`--swarm-only`, `--seed`, `--shard`, merge). */
   smallWorlds: SmallWorldsReport | null;
@@ -341,8 +341,29 @@ function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): stri
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
 }
 
-/** The summary a person reads. */
-export function renderReport(r: CheckReport): string[] {
+/** How far an interrupted check got: the seeds that ran of those asked, as `check --json`'s `interrupted` counts them. */
+export interface InterruptedCounts {
+  runs: number;
+  seeds: number;
+}
+
+/**
+ * What of an interrupted check ran: the small worlds searched to their end
+ * or to a violation, of the suite's, and the seeds run, of those asked.
+ */
+export function interruptedScope(i: InterruptedCounts, sw: SmallWorldsReport | null): string {
+  const parts: string[] = [];
+  if (sw !== null) {
+    const planned = sw.worlds.length + sw.unsearched;
+    const decided = sw.worlds.filter((w) => w.complete || w.violations.length > 0).length;
+    parts.push(`${n(decided)} of ${n(planned)} small world${planned === 1 ? '' : 's'}`);
+  }
+  if (i.seeds > 0 || sw === null) parts.push(`${n(i.runs)} of ${n(i.seeds)} seed${i.seeds === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/** The summary a person reads; an interrupted run's clean result says it is no verdict. */
+export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts | null }): string[] {
   const lines: string[] = [];
   lines.push(`outbox-sim check: rules ${terminalText(r.rules)}${r.oldRules ? `, old rules ${terminalText(r.oldRules)} (version skew)` : ''}`);
   const sw = r.smallWorlds;
@@ -353,7 +374,10 @@ export function renderReport(r: CheckReport): string[] {
   lines.push('');
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
   const violated = new Set([...r.violations.map((v) => v.property), ...(sw === null ? [] : sw.worlds.flatMap((w) => w.violations.map((v) => v.property)))]).size;
-  if (violated === 0) {
+  const interrupted = r.interrupted ?? null;
+  if (violated === 0 && interrupted !== null) {
+    lines.push(`RESULT: interrupted: no violation in what ran (${interruptedScope(interrupted, sw)}); not a verdict`);
+  } else if (violated === 0) {
     lines.push('RESULT: no property violated', ...cleanScope(r.swarm && r.reached.decisions !== null));
   } else {
     lines.push(`RESULT: ${violated} propert${violated === 1 ? 'y' : 'ies'} violated${sw === null ? '' : ` (${smallViolated} in the small worlds, ${r.violations.length} in the swarm)`}`);

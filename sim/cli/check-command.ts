@@ -16,7 +16,7 @@ import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
-import { buildReport, deepTail, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
+import { buildReport, deepTail, interruptedScope, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
@@ -196,10 +196,10 @@ function stoppedLine(s: StoppedRun): string {
   return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${countText(s.runs)} of ${countText(s.seeds)} seeds ran; the rest were not run`;
 }
 
-/** The line that heads the summary of an interrupted check. */
-function interruptedLine(i: InterruptedRun): string {
+/** The line that heads the summary of an interrupted check: what of it ran. */
+function interruptedLine(i: InterruptedRun, sw: SmallWorldsReport | null): string {
   const cause = i.signal === 'save' ? 'a watched file was saved' : i.signal;
-  return `INTERRUPTED (${cause}): ${countText(i.runs)} of ${countText(i.seeds)} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+  return `INTERRUPTED (${cause}): ${interruptedScope(i, sw)} ran; this summary covers what ran only, not a verdict on the rest`;
 }
 
 /** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
@@ -254,14 +254,17 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
 export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
   const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
   const stopped = extras.stopped ?? null;
-  const report: CheckResult = {
-    ...buildReport(merged, written, {
+  const built = buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
-    }),
+    });
+  const report: CheckResult = {
+    ...built,
+    // An interrupted run is no pass, whatever it found so far (`ok` false; `interrupted` says how far it got).
+    ok: built.ok && interrupted === null,
     ...upgradeOf(pair, extras.upgradeWorlds ?? null),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
@@ -269,7 +272,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
   };
   if (json) io.out(JSON.stringify(report));
   else {
-    if (interrupted !== null) io.out(interruptedLine(interrupted));
+    if (interrupted !== null) io.out(interruptedLine(interrupted, report.smallWorlds));
     if (stopped !== null) io.out(stoppedLine(stopped));
     if (report.keptOutside !== undefined) io.out(keptOutsideLine(report.keptOutside));
     for (const line of renderReport(report)) io.out(line);
