@@ -9,7 +9,7 @@
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
-import { traceEnd, type TraceHeader } from '../trace-format.ts';
+import { traceEnd, type BrokenDecisionNote, type TraceEnd, type TraceHeader } from '../trace-format.ts';
 import { replayExactly, rerunTrace, type ExactReplay } from '../outbox/rerun-trace.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
@@ -30,7 +30,12 @@ export interface ReplayFlags {
 
 /** What `replay --json` prints: an exact replay (identical, or where it diverges), or the verdict of a re-run `--under` other rules. */
 export type ReplayResult =
-  | ({ trace: string } & ExactReplay)
+  | ({ trace: string } & ExactReplay & {
+      /** How the recorded trace ends, as the text says it: in its violation (`property`), before a broken decision, at a diff's first difference, or clean. */
+      end: TraceEnd;
+      /** The decision the trace stops before (`end` 'broken-decision': its run cannot go on past it), else null. */
+      brokenDecision: BrokenDecisionNote | null;
+    })
   | { trace: string; rules: string; verdict: RecheckVerdict; recorded: string | null; property: string | null; departedAt: number | null; skipped: number; steps: number };
 
 /** How the trace ends, after its step count: its violation, a broken decision it stops before, or a diff's first difference. */
@@ -58,7 +63,7 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
   const supplied = { rules: flags.rules, oldRules: flags.oldRules };
   if (flags.under === undefined) {
     const r = await replayExactly(trace, supplied);
-    const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null };
+    const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null, end: traceEnd(trace.header), brokenDecision: trace.header.brokenDecision ?? null };
     if (flags.json) io.out(JSON.stringify(result));
     else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${endWords(trace.header)}`);
     else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
