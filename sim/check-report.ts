@@ -127,6 +127,13 @@ export interface CheckReport {
    * runs both side by side). Absent when the rule set extends none.
    */
   upgrade?: UpgradeNote;
+  /**
+   * A shard (`--shard`) and a merge of shards: the small worlds (the suite of
+   * bounded worlds, the upgrade's skewed worlds among them) were not run,
+   * only the swarm's seeds; `command` runs them, once, beside the shards.
+   * Absent from every other report.
+   */
+  smallWorldsNotRun?: { command: string };
   runs: number;
   steps: number;
   seconds: number;
@@ -341,6 +348,14 @@ function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): stri
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
 }
 
+/** What a shard or a merge of shards left out, and the command that runs it: the verdict above is the seeds' only. */
+function notRunLines(command: string): string[] {
+  return [
+    "Not run: the small worlds (the suite of bounded worlds an unsharded check explores completely, the upgrade's skewed worlds among them);",
+    `  shards run the swarm's seeds only, so the result above is theirs. Run the small worlds once beside the shards: ${terminalText(command)}`,
+  ];
+}
+
 /** How far an interrupted check got: the seeds that ran of those asked, as `check --json`'s `interrupted` counts them. */
 export interface InterruptedCounts {
   runs: number;
@@ -389,6 +404,7 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
+  if (r.smallWorldsNotRun !== undefined) lines.push(...notRunLines(r.smallWorldsNotRun.command));
   if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade, sw === null ? [] : sw.worlds.filter((w) => w.sizes.skew)));
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));

@@ -39,6 +39,7 @@ import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts
 import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
+import { SETTINGS } from '../outbox/events/table.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
 import { chooseWorkers } from '../workers/default-workers.ts';
@@ -177,6 +178,29 @@ export interface FinishExtras {
   keptOutside?: readonly string[];
   /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`) in this many skewed worlds; the pair is the swarm's, without it. */
   upgradeWorlds?: number;
+  /** A shard, or a merge of shards: the small worlds were not run; the command that runs them (`CheckReport.smallWorldsNotRun`). */
+  smallWorldsNotRun?: string;
+}
+
+/**
+ * The command that runs the small worlds a sharded check leaves out (shards
+ * run the swarm's seeds only): `check --small-worlds-only` with the
+ * shards' rules and options. Under at-most-once the seeds' broker log came
+ * from the property (`seedsBroker`), not a flag: left to the suite, which
+ * has its broker-log world.
+ */
+export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): string {
+  const words = ['npx outbox-sim check', `--rules ${shellQuote(spec.rules)}`];
+  if (spec.oldRules !== null) words.push(`--old-rules ${shellQuote(spec.oldRules)}`);
+  if (spec.broker !== null && !(spec.atMostOnce === true && spec.broker === 'log')) words.push(`--broker ${spec.broker}`);
+  for (const s of SETTINGS) {
+    const value = spec.settings?.[s.name];
+    if (value !== undefined) words.push(`${s.flag} ${value}`);
+  }
+  if (spec.operatorActionsMax !== undefined) words.push(`--operator ${spec.operatorActionsMax}`);
+  if (spec.atMostOnce === true) words.push('--property at-most-once');
+  words.push('--small-worlds-only');
+  return words.join(' ');
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -269,6 +293,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
+    ...(extras.smallWorldsNotRun !== undefined ? { smallWorldsNotRun: { command: extras.smallWorldsNotRun } } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
@@ -464,6 +489,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     return finishCheckOutcome(seedPair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
       ...(upgradeFrom !== null ? { upgradeWorlds: worlds.filter((w) => w.sizes.skew).length } : {}),
+      ...(shard !== null ? { smallWorldsNotRun: smallWorldsCommand(spec) } : {}),
       written: early,
       keptOutside,
       parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },
