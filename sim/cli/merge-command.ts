@@ -23,7 +23,7 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
   const files = paths.map(shardFile);
-  const problem = shardsProblem(files);
+  const problem = shardsProblem(files, paths);
   if (problem !== null) throw new UsageError(problem);
   const { spec, rules: rulesOrigin, oldRules: oldRulesOrigin } = files[0];
   const rules = await shardRules(rulesOrigin, flags.rules, '--rules');
