@@ -107,7 +107,7 @@ export interface ReportedViolation {
 
 /** The whole report; `--json` prints it. */
 export interface CheckReport {
-  /** No property violated, in the small worlds nor in the swarm. */
+  /** No property violated, in the small worlds nor in the swarm, and the check ran to its end: false for an interrupted one. */
   ok: boolean;
   /** The small worlds explored before the swarm; null when not run (`--swarm-only`, `--seed`, `--shard`, merge). */
   smallWorlds: SmallWorldsReport | null;
@@ -127,6 +127,13 @@ export interface CheckReport {
    * runs both side by side). Absent when the rule set extends none.
    */
   upgrade?: UpgradeNote;
+  /**
+   * A shard (`--shard`) and a merge of shards: the small worlds (the suite of
+   * bounded worlds, the upgrade's skewed worlds among them) were not run,
+   * only the swarm's seeds; `command` runs them, once, beside the shards.
+   * Absent from every other report.
+   */
+  smallWorldsNotRun?: { command: string };
   runs: number;
   steps: number;
   seconds: number;
@@ -341,8 +348,37 @@ function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): stri
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];
 }
 
-/** The summary a person reads. */
-export function renderReport(r: CheckReport): string[] {
+/** What a shard or a merge of shards left out, and the command that runs it: the verdict above is the seeds' only. */
+function notRunLines(command: string): string[] {
+  return [
+    "Not run: the small worlds (the suite of bounded worlds an unsharded check explores completely, the upgrade's skewed worlds among them);",
+    `  shards run the swarm's seeds only, so the result above is theirs. Run the small worlds once beside the shards: ${terminalText(command)}`,
+  ];
+}
+
+/** How far an interrupted check got: the seeds that ran of those asked, as `check --json`'s `interrupted` counts them. */
+export interface InterruptedCounts {
+  runs: number;
+  seeds: number;
+}
+
+/**
+ * What of an interrupted check ran: the small worlds searched to their end
+ * or to a violation, of the suite's, and the seeds run, of those asked.
+ */
+export function interruptedScope(i: InterruptedCounts, sw: SmallWorldsReport | null): string {
+  const parts: string[] = [];
+  if (sw !== null) {
+    const planned = sw.worlds.length + sw.unsearched;
+    const decided = sw.worlds.filter((w) => w.complete || w.violations.length > 0).length;
+    parts.push(`${n(decided)} of ${n(planned)} small world${planned === 1 ? '' : 's'}`);
+  }
+  if (i.seeds > 0 || sw === null) parts.push(`${n(i.runs)} of ${n(i.seeds)} seed${i.seeds === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+/** The summary a person reads; an interrupted run's clean result says it is no verdict. */
+export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts | null }): string[] {
   const lines: string[] = [];
   lines.push(`outbox-sim check: rules ${terminalText(r.rules)}${r.oldRules ? `, old rules ${terminalText(r.oldRules)} (version skew)` : ''}`);
   const sw = r.smallWorlds;
@@ -353,7 +389,10 @@ export function renderReport(r: CheckReport): string[] {
   lines.push('');
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;
   const violated = new Set([...r.violations.map((v) => v.property), ...(sw === null ? [] : sw.worlds.flatMap((w) => w.violations.map((v) => v.property)))]).size;
-  if (violated === 0) {
+  const interrupted = r.interrupted ?? null;
+  if (violated === 0 && interrupted !== null) {
+    lines.push(`RESULT: interrupted: no violation in what ran (${interruptedScope(interrupted, sw)}); not a verdict`);
+  } else if (violated === 0) {
     lines.push('RESULT: no property violated', ...cleanScope(r.swarm && r.reached.decisions !== null));
   } else {
     lines.push(`RESULT: ${violated} propert${violated === 1 ? 'y' : 'ies'} violated${sw === null ? '' : ` (${smallViolated} in the small worlds, ${r.violations.length} in the swarm)`}`);
@@ -365,6 +404,7 @@ export function renderReport(r: CheckReport): string[] {
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
   }
+  if (r.smallWorldsNotRun !== undefined) lines.push(...notRunLines(r.smallWorldsNotRun.command));
   if (r.upgrade !== undefined) lines.push(...upgradeLines(r.upgrade, sw === null ? [] : sw.worlds.filter((w) => w.sizes.skew)));
   lines.push('');
   if (sw !== null) lines.push(...renderSmallWorlds(sw));

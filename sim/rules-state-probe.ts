@@ -31,6 +31,7 @@ import type { RuleSet } from '../model/rules.ts';
 import { freshCopy, type LoadedRules, type LoadedSpecs } from './rules-loader.ts';
 import { ruleSetLabel } from './rules-guard.ts';
 import { UsageError } from './usage-error.ts';
+import { watchingIn } from './watch.ts';
 
 /**
  * Seeds the probe runs in each copy: the swarm's first sixteen, which
@@ -40,6 +41,12 @@ import { UsageError } from './usage-error.ts';
  * 0.71-0.73 s, 16 to 0.66-0.69 s.
  */
 export const STATE_PROBE_SEEDS = 16;
+
+/** Where a decision that hangs in the probe was, as the watchdog names it (watch-lines.ts). */
+const PROBE_PLACE = `the probe for kept state before the command's own run (the default swarm's seeds 1-${STATE_PROBE_SEEDS})`;
+
+/** Where a decision that hangs in the re-run of a check's witnessed seeds was. */
+const WITNESS_PLACE = "the re-run of the check's witnessed seeds in a fresh copy of the file, after its own run";
 
 /** What a plan of one seed needs beside its rule sets (the check's own, or the probe's default). */
 type SeedPlan = Omit<CheckPlan, 'rules' | 'oldRules' | 'seedStart' | 'seeds'>;
@@ -103,7 +110,8 @@ export async function refuseStatefulRules(spec: string, loaded: LoadedRules): Pr
   const found = await onceFor(findings, pin.bundle, async () => {
     const first = await freshCopy(spec, loaded);
     const second = await freshCopy(spec, loaded);
-    return first === null || second === null ? null : repeatedOrRefused([[spec, loaded]], () => probeState([first, second]));
+    // A decision that hangs here is named in the probe, not at a seed of the command's own run (which may run none).
+    return first === null || second === null ? null : repeatedOrRefused([[spec, loaded]], () => watchingIn(PROBE_PLACE, () => probeState([first, second])));
   });
   if (found === null) return;
   throw refusal([loaded], `seed ${found.seed} ran differently in two fresh copies of the file, each after other seeds had run in it (${found.inOrder}; then ${found.reversed})`);
@@ -165,7 +173,7 @@ export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan,
   if (rules === null) return;
   // In reverse: a short check witnesses every seed, and a copy that ran them in the check's order would build up the same state.
   const seeds = Object.keys(witnesses).map(Number).sort((a, b) => b - a);
-  for (const [seed, again] of repeatedOrRefused(loaded, () => witnessesIn(rules, oldRules, seeds, plan))) {
+  for (const [seed, again] of repeatedOrRefused(loaded, () => watchingIn(WITNESS_PLACE, () => witnessesIn(rules, oldRules, seeds, plan)))) {
     const was = witnesses[seed];
     if (again === was) continue;
     const alike = read(again) === read(was) ? ': as long, ended alike, other faults or actions on the way' : '';

@@ -40,7 +40,7 @@ describe('shard file integrity', () => {
     expect(merged.err).toEqual([]);
     expect(merged.code).toBe(whole.code);
     const report = JSON.parse(merged.out.join('\n')) as CheckReport;
-    const comparable = (r: CheckReport) => ({ ...r, seconds: 0, violations: r.violations.map((v) => ({ ...v, path: '', replay: '' })) });
+    const comparable = (r: CheckReport) => ({ ...r, seconds: 0, smallWorldsNotRun: undefined, violations: r.violations.map((v) => ({ ...v, path: '', replay: '' })) });
     expect(comparable(report)).toEqual(comparable(whole.report));
     expect(report.runs).toBe(300);
   });
@@ -72,5 +72,17 @@ describe('shard file integrity', () => {
     const r = await merge(old, shard(2));
     expect(r.code).toBe(2);
     expect(r.err).toEqual([`outbox-sim: ${old} is shard format version 1; this outbox-sim reads version 2: re-run that shard with it`]);
+  });
+});
+
+describe('shards that do not make one run', () => {
+  it('a shard of another run is named by its file; one shard missing is said in the singular', async () => {
+    const other = join(tmp, 'other-2.json');
+    await runCli('check', '--swarm-only', '--rules', 'fresh-cycle', '--seeds', '30', '--shard', '2/2', '--shard-out', other, '--json', '--out', join(tmp, 'other'));
+    const r = await merge(shard(1), other);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual([`outbox-sim: shard file ${other} (shard 2/2) comes from a different run than ${shard(1)} (rules, seeds or options differ): give the shards of one run`]);
+    const missing = await merge(shard(1));
+    expect(missing.err).toEqual(['outbox-sim: shard 2/2 is missing']);
   });
 });

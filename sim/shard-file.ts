@@ -89,18 +89,21 @@ export function readShardFile(path: string): ShardFile {
   return f as ShardFile;
 }
 
-/** Checks that shards belong to one run and cover it exactly once; returns a one-line problem or null. */
-export function shardsProblem(files: readonly ShardFile[]): string | null {
+/** Checks that shards belong to one run and cover it exactly once; returns a one-line problem or null, naming the files by `paths` (in the order of `files`). */
+export function shardsProblem(files: readonly ShardFile[], paths: readonly string[]): string | null {
   const [a] = files;
   const same = (f: ShardFile) =>
     JSON.stringify([f.spec, f.rules, f.oldRules, f.seedStart, f.seeds, f.shard.count]) ===
     JSON.stringify([a.spec, a.rules, a.oldRules, a.seedStart, a.seeds, a.shard.count]);
-  const other = files.find((f) => !same(f));
-  if (other !== undefined) return `shard ${other.shard.index}/${other.shard.count} comes from a different run (rules, seeds or options differ)`;
+  const other = files.findIndex((f) => !same(f));
+  if (other >= 0) {
+    const o = files[other];
+    return `shard file ${paths[other] ?? '?'} (shard ${o.shard.index}/${o.shard.count}) comes from a different run than ${paths[0] ?? '?'} (rules, seeds or options differ): give the shards of one run`;
+  }
   const indexes = files.map((f) => f.shard.index).sort((x, y) => x - y);
   const dup = indexes.find((x, i) => i > 0 && indexes[i - 1] === x);
   if (dup !== undefined) return `shard ${dup}/${a.shard.count} is given twice`;
   const missing = Array.from({ length: a.shard.count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
-  if (missing.length > 0) return `shards ${missing.map((i) => `${i}/${a.shard.count}`).join(', ')} are missing`;
+  if (missing.length > 0) return `${missing.length === 1 ? 'shard' : 'shards'} ${missing.map((i) => `${i}/${a.shard.count}`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`;
   return null;
 }

@@ -17,6 +17,7 @@ import { writeCounterexample } from './outbox/record-trace.ts';
 import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
+import { watchingIn } from './watch.ts';
 
 /** One world of the suite: a name a person reads, and its sizes over explore's defaults. */
 export interface SmallWorld {
@@ -307,6 +308,12 @@ export interface SuiteRun {
  * trace of the first property found, written so that it replays).
  */
 export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld, index: number, run: SuiteRun): SmallWorldResult {
+  // A decision that hangs names the world (watch-lines.ts), with the search's depth in it.
+  return watchingIn(`small world "${world.name}"`, () => searchSmallWorld(pair, steppers, world, index, run));
+}
+
+/** {@link exploreSmallWorld}, in its watched place. */
+function searchSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld, index: number, run: SuiteRun): SmallWorldResult {
   const options = exploreOptions(world.sizes);
   // A suite world under skew runs both rule sets; without, only the checked one (its engines are all new).
   const worldRules = { rules: pair.rules, ...(world.sizes.skew && pair.oldRules ? { oldRules: pair.oldRules } : {}) };

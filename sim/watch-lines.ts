@@ -8,9 +8,16 @@
 import { DECISIONS } from '../model/rules.ts';
 import { POSITION_RUN, POSITION_SEARCH, WATCH_IDLE, WATCH_IMPORT, type WatchSlot } from './watch.ts';
 
-/** Where a slot's call was: the seed and step of a run, or the depth of a search. */
+/**
+ * Where a slot's call was: the part of the command (a small world, the
+ * probe before the run), and in it the seed and step of a run (step only
+ * for a trace's replay, seed 0) or the depth of a search; a place not
+ * known is said so, never guessed from what ran before.
+ */
 function whereOf(slot: WatchSlot): string {
-  return slot.mode === POSITION_RUN ? `; at seed ${slot.a}, step ${slot.b}` : slot.mode === POSITION_SEARCH ? `; at search depth ${slot.a}` : '';
+  const at = slot.mode === POSITION_RUN ? (slot.a > 0 ? `seed ${slot.a}, step ${slot.b}` : `step ${slot.b} of a replayed trace`) : slot.mode === POSITION_SEARCH ? `search depth ${slot.a}` : null;
+  if (slot.place !== null) return `; in ${slot.place}${at === null ? '' : `, at ${at}`}`;
+  return at === null ? '; where in the command is not known' : `; at ${at}`;
 }
 
 /** The decision a slot's call is in, by name. */

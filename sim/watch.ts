@@ -13,7 +13,7 @@
  * plain typed-array stores, a few per call: nothing when no cell is attached.
  */
 
-/** Ints per slot: call counter, what runs, its label, position mode, two position numbers. */
+/** Ints per slot: call counter, what runs, its label, position mode, two position numbers, the part of the command it is in. */
 const SLOT_INTS = 8;
 const SEQ = 0;
 const WHAT = 1;
@@ -21,6 +21,7 @@ const LABEL = 2;
 const MODE = 3;
 const A = 4;
 const B = 5;
+const PLACE = 6;
 /** Slots: the command's thread and up to 64 worker threads, with room to spare. */
 const SLOTS_MAX = 72;
 /** Header ints: the next free slot, the next free byte of the string table. */
@@ -103,6 +104,29 @@ export function watchAt(mode: number, a: number, b = 0): void {
   ints[base + B] = b;
 }
 
+/**
+ * The part of the command this thread is in, in words (`small world
+ * "default"`, the probe of a rule file before the command's own run), or
+ * null for none named; the position is unknown until the next
+ * {@link watchAt}, so that a position left by another part is never
+ * reported as this one's.
+ */
+export function watchPlace(text: string | null): void {
+  if (ints === null) return;
+  ints[base + PLACE] = text === null ? 0 : watchLabel(text);
+  ints[base + MODE] = POSITION_NONE;
+}
+
+/** Runs `f` in the part of the command named `text` ({@link watchPlace}), and leaves it after, whatever `f` does. */
+export function watchingIn<T>(text: string, f: () => T): T {
+  watchPlace(text);
+  try {
+    return f();
+  } finally {
+    watchPlace(null);
+  }
+}
+
 /** The step of the seeded run under way (the hot path: one store). */
 export function watchStep(step: number): void {
   if (ints !== null) ints[base + B] = step;
@@ -117,6 +141,8 @@ export interface WatchSlot {
   mode: number;
   a: number;
   b: number;
+  /** The part of the command it is in ({@link watchPlace}); null when none was named. */
+  place: string | null;
 }
 
 function readLabel(sab: SharedArrayBuffer, id: number): string | null {
@@ -134,7 +160,7 @@ export function readWatch(sab: SharedArrayBuffer): WatchSlot[] {
   const out: WatchSlot[] = [];
   for (let slot = 0; slot < used; slot++) {
     const o = HEADER_INTS + slot * SLOT_INTS;
-    out.push({ slot, seq: view[o + SEQ], what: view[o + WHAT], label: readLabel(sab, view[o + LABEL]), mode: view[o + MODE], a: view[o + A], b: view[o + B] });
+    out.push({ slot, seq: view[o + SEQ], what: view[o + WHAT], label: readLabel(sab, view[o + LABEL]), mode: view[o + MODE], a: view[o + A], b: view[o + B], place: readLabel(sab, view[o + PLACE]) });
   }
   return out;
 }

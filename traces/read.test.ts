@@ -66,6 +66,15 @@ describe('readTrace', () => {
   it('a file cut in the middle of a line', () => {
     expect(errorOf(variant('cut.jsonl', text.slice(0, text.length - 40))).kind).toBe('truncated');
   });
+  it('a trace whose only loss is its final newline is read (before: called truncated); one cut a character further is truncated', () => {
+    const whole = readTrace(variant('whole.jsonl', text));
+    const nonl = readTrace(variant('nonl.jsonl', text.trimEnd()));
+    expect(nonl.id).toBe(whole.id);
+    expect(nonl.steps).toHaveLength(whole.steps.length);
+    const cut = errorOf(variant('cut-brace.jsonl', text.trimEnd().slice(0, -1)));
+    expect(cut.kind).toBe('truncated');
+    expect(cut.message).toMatch(/ends in the middle of line \d+; the trace is truncated$/);
+  });
   it('a file cut at a line boundary', () => {
     const lines = text.trimEnd().split('\n');
     expect(errorOf(variant('short.jsonl', `${lines.slice(0, -1).join('\n')}\n`)).kind).toBe('truncated');

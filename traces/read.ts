@@ -60,6 +60,16 @@ function parseSealed(path: string, text: string, lineNo: number): Record<string,
   return content;
 }
 
+/** A last line without its final newline: read as any other when whole, else the trace is truncated. */
+function lastLine(path: string, text: string, lineNo: number): Record<string, unknown> {
+  try {
+    return parseSealed(path, text, lineNo);
+  } catch (err) {
+    if (err instanceof TraceReadError && err.kind === 'corrupt-line') throw new TraceReadError('truncated', `${basename(path)} ends in the middle of line ${lineNo}; the trace is truncated`);
+    throw err;
+  }
+}
+
 /** The line's checksum; a value nested deeper than the stack allows (JSON.parse takes any depth) is refused, not a crash. */
 function sumOf(path: string, content: unknown, lineNo: number): string {
   try {
@@ -171,17 +181,15 @@ export function readTrace(path: string): Trace {
   const steps: TraceStep[] = [];
   for (let i = 1; i < lines.length; i++) {
     const last = i === lines.length - 1;
-    if (last && !endsClean) {
-      throw new TraceReadError('truncated', `${basename(path)} ends in the middle of line ${i + 1}; the trace is truncated`);
-    }
-    const sealedStep = parseSealed(path, lines[i], i + 1);
+    // A last line without its newline is read when it is whole (valid JSON, its checksum right): a copy or an editor
+    // that drops the final newline loses nothing. A line cut short fails one or the other: the trace is truncated.
+    const sealedStep = last && !endsClean ? lastLine(path, lines[i], i + 1) : parseSealed(path, lines[i], i + 1);
     const stepShapeProblem = stepProblem(sealedStep);
     if (stepShapeProblem !== null) throw badShape(path, i + 1, stepShapeProblem);
     const step = sealedStep as unknown as TraceStep;
     if (step.n !== i) throw new TraceReadError('corrupt-line', `${basename(path)}: line ${i + 1} is step ${String(step.n)}, expected ${i}; the trace is corrupt`);
     steps.push(step);
   }
-  if (!endsClean) throw new TraceReadError('truncated', `${basename(path)} ends without a final newline; the trace is truncated`);
   if (steps.length !== header.stepCount) {
     throw new TraceReadError('truncated', `${basename(path)} has ${steps.length} steps but its header declares ${header.stepCount}; the trace is truncated`);
   }

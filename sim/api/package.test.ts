@@ -12,7 +12,7 @@
  * at the same time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,11 @@ describe('npm pack', () => {
     const targets = [...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))), ...Object.values(pkg.bin)];
     expect(targets.map((t) => t.replace(/^\.\//, '')).filter((t) => !paths.includes(t))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+    // What the shipped docs point at (a blind review: README's traces/README.md and traces/corpus, scale-out.md's recipes) is shipped.
+    const corpus = readdirSync(join(root, 'traces', 'corpus')).filter((f) => f.endsWith('.trace.jsonl')).map((f) => `traces/corpus/${f}`);
+    expect(corpus.length).toBeGreaterThan(0);
+    const recipes = readdirSync(join(root, 'docs', 'scale-out')).map((f) => `docs/scale-out/${f}`);
+    expect(['traces/README.md', ...corpus, ...recipes].filter((p) => !paths.includes(p))).toEqual([]);
     expect(packed.entryCount).toBe(paths.length);
   });
 });

@@ -16,7 +16,7 @@ import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
 import { writeShardFile } from '../shard-file.ts';
-import { buildReport, deepTail, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
+import { buildReport, deepTail, interruptedScope, renderReport, type CheckReport, type UpgradeNote } from '../check-report.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
@@ -39,6 +39,7 @@ import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts
 import { withInterruptSignals } from './signals.ts';
 import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
+import { SETTINGS } from '../outbox/events/table.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
 import { runCheckJob } from '../workers/check-job.ts';
 import { chooseWorkers } from '../workers/default-workers.ts';
@@ -177,6 +178,29 @@ export interface FinishExtras {
   keptOutside?: readonly string[];
   /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`) in this many skewed worlds; the pair is the swarm's, without it. */
   upgradeWorlds?: number;
+  /** A shard, or a merge of shards: the small worlds were not run; the command that runs them (`CheckReport.smallWorldsNotRun`). */
+  smallWorldsNotRun?: string;
+}
+
+/**
+ * The command that runs the small worlds a sharded check leaves out (shards
+ * run the swarm's seeds only): `check --small-worlds-only` with the
+ * shards' rules and options. Under at-most-once the seeds' broker log came
+ * from the property (`seedsBroker`), not a flag: left to the suite, which
+ * has its broker-log world.
+ */
+export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): string {
+  const words = ['npx outbox-sim check', `--rules ${shellQuote(spec.rules)}`];
+  if (spec.oldRules !== null) words.push(`--old-rules ${shellQuote(spec.oldRules)}`);
+  if (spec.broker !== null && !(spec.atMostOnce === true && spec.broker === 'log')) words.push(`--broker ${spec.broker}`);
+  for (const s of SETTINGS) {
+    const value = spec.settings?.[s.name];
+    if (value !== undefined) words.push(`${s.flag} ${value}`);
+  }
+  if (spec.operatorActionsMax !== undefined) words.push(`--operator ${spec.operatorActionsMax}`);
+  if (spec.atMostOnce === true) words.push('--property at-most-once');
+  words.push('--small-worlds-only');
+  return words.join(' ');
 }
 
 /** What a check ran besides the swarm's seeds: the small worlds, whether the swarm ran, its pair coverage. */
@@ -196,10 +220,10 @@ function stoppedLine(s: StoppedRun): string {
   return `STOPPED AT THE FIRST VIOLATION (--stop-on-first): ${countText(s.runs)} of ${countText(s.seeds)} seeds ran; the rest were not run`;
 }
 
-/** The line that heads the summary of an interrupted check. */
-function interruptedLine(i: InterruptedRun): string {
+/** The line that heads the summary of an interrupted check: what of it ran. */
+function interruptedLine(i: InterruptedRun, sw: SmallWorldsReport | null): string {
   const cause = i.signal === 'save' ? 'a watched file was saved' : i.signal;
-  return `INTERRUPTED (${cause}): ${countText(i.runs)} of ${countText(i.seeds)} seeds ran; this summary covers those seeds only, not a verdict on the rest`;
+  return `INTERRUPTED (${cause}): ${interruptedScope(i, sw)} ran; this summary covers what ran only, not a verdict on the rest`;
 }
 
 /** What `check --json` (and `merge --json`) prints: the report, and whether a signal cut the run short. */
@@ -254,22 +278,26 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
 export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
   const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
   const stopped = extras.stopped ?? null;
-  const report: CheckResult = {
-    ...buildReport(merged, written, {
+  const built = buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
-    }),
+    });
+  const report: CheckResult = {
+    ...built,
+    // An interrupted run is no pass, whatever it found so far (`ok` false; `interrupted` says how far it got).
+    ok: built.ok && interrupted === null,
     ...upgradeOf(pair, extras.upgradeWorlds ?? null),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
+    ...(extras.smallWorldsNotRun !== undefined ? { smallWorldsNotRun: { command: extras.smallWorldsNotRun } } : {}),
   };
   if (json) io.out(JSON.stringify(report));
   else {
-    if (interrupted !== null) io.out(interruptedLine(interrupted));
+    if (interrupted !== null) io.out(interruptedLine(interrupted, report.smallWorlds));
     if (stopped !== null) io.out(stoppedLine(stopped));
     if (report.keptOutside !== undefined) io.out(keptOutsideLine(report.keptOutside));
     for (const line of renderReport(report)) io.out(line);
@@ -299,6 +327,13 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   }
 }
 
+/** The header's broker: fixed, drawn per seed, or log for the seeds of --property at-most-once (the small worlds keep each its own). */
+function brokerBanner(broker: BrokerMode | null, seedsBroker: BrokerMode | null, parts: { smallWorlds: boolean; swarm: boolean }): string {
+  if (broker !== null || seedsBroker === null) return broker ?? 'drawn per seed';
+  if (!parts.swarm) return 'each small world its own';
+  return `${seedsBroker} for the seeds (--property at-most-once reads its log)${parts.smallWorlds ? ', each small world its own' : ''}`;
+}
+
 /**
  * Flags that say opposite things, or one that has nothing to act on: each
  * ignored without a word before (an audit: `--seeds 10 --seed 3` ran one
@@ -325,6 +360,9 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const settings = settingsOf(flags);
   const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = atMostOnceAsked(flags.property, broker);
+  // The seeds' broker: under --property at-most-once without --broker, log, the one mode that keeps what the property reads
+  // (docs/properties.md, 'at-most-once (always, opt-in)'); drawn per seed it never came up, and the seeds were a clean verdict no run could break.
+  const seedsBroker: BrokerMode | null = broker ?? (atMostOnce ? 'log' : null);
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
@@ -332,7 +370,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const [from, to] = shardRange(seedStart, seeds, shard);
   // With a rule file, some seeds leave a witness of their run, run again at the end in a fresh copy of the file (rules-state-probe.ts).
   const witnessed = Object.keys(pair.pins).length > 0 ? { witnessEvery: witnessEvery(from, to) } : {};
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), ...witnessed, broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
   const choice = flags.workers === undefined ? chooseWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }) : null;
@@ -344,7 +382,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
-  const fixed: FixedOptions = { ...(broker ? { broker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const fixed: FixedOptions = { ...(seedsBroker !== null ? { broker: seedsBroker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
   // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first.
   const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
   // The pair the swarm's seeds run, write and replay with: without the old rules of an upgrade by default.
@@ -354,7 +392,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
     const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in the small worlds` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${broker ?? 'drawn per seed'}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.
@@ -451,6 +489,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     return finishCheckOutcome(seedPair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
       ...(upgradeFrom !== null ? { upgradeWorlds: worlds.filter((w) => w.sizes.skew).length } : {}),
+      ...(shard !== null ? { smallWorldsNotRun: smallWorldsCommand(spec) } : {}),
       written: early,
       keptOutside,
       parts: { smallWorlds: smallReport, swarm: swarmRuns, coverage, seedStart: from },

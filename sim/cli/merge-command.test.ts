@@ -44,6 +44,9 @@ describe('merge of shards run with a rule file', () => {
     const merged = await run('merge', shard(1), shard(2), '--rules', rules, '--json', '--out', join(tmp, 'merged'));
     expect(merged.code).toBe(0);
     expect(JSON.parse(merged.out.join('\n')).runs).toBe(40);
+    // The shards ran no small worlds (nor this rule set's upgrade from fail-closed): the text says so, with the command that runs them.
+    const text = await run('merge', shard(1), shard(2), '--rules', rules, '--quiet', '--out', join(tmp, 'merged'));
+    expect(text.out).toContain(`  shards run the swarm's seeds only, so the result above is theirs. Run the small worlds once beside the shards: npx outbox-sim check --rules ${rules} --small-worlds-only`);
   });
 });
 

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mergeShards } from '../check.ts';
 import { readShardFile, shardsProblem, type ShardFile } from '../shard-file.ts';
-import { finishCheck, swarmCoverage } from './check-command.ts';
+import { finishCheck, smallWorldsCommand, swarmCoverage } from './check-command.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { fileHash, loadRules } from '../rules-loader.ts';
@@ -23,7 +23,7 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   const outDir = flags.out ?? 'traces/found';
   checkOutputFolder('--out', outDir);
   const files = paths.map(shardFile);
-  const problem = shardsProblem(files);
+  const problem = shardsProblem(files, paths);
   if (problem !== null) throw new UsageError(problem);
   const { spec, rules: rulesOrigin, oldRules: oldRulesOrigin } = files[0];
   const rules = await shardRules(rulesOrigin, flags.rules, '--rules');
@@ -36,7 +36,7 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
   const { seedStart, seeds } = files[0];
-  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds, merged.exercised), seedStart } });
+  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds, merged.exercised), seedStart }, smallWorldsNotRun: smallWorldsCommand(spec) });
 }
 
 /** A shard file, read; a folder is named as one (reading it would call it a corrupt shard). */

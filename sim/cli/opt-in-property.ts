@@ -4,8 +4,9 @@
  * (docs/properties.md, 'at-most-once (always, opt-in)'): under another fixed
  * broker mode it can never fail, so a search would call the world proved
  * for a property it never looked at. That is bad input. A check whose broker
- * is drawn per seed (no `--broker`) meets the log in some seeds and in the
- * suite's broker-log world, so it may ask.
+ * is drawn per seed (no `--broker`) never draws log: under at-most-once its
+ * seeds run under log instead (check-command.ts), and its small worlds keep
+ * the suite's broker-log world, so it may ask.
  */
 import type { BrokerMode } from '../../model/types.ts';
 import { OPT_IN_PROPERTIES } from '../outbox/properties.ts';

@@ -132,3 +132,13 @@ describe('recheckTable', () => {
     expect(head.indexOf('verdict')).toBe(line.indexOf('no longer violates'));
   });
 });
+
+describe('recheck of a folder that is not there', () => {
+  it('says it does not exist, and where the shipped corpus is; a file is told apart from a missing folder', async () => {
+    const missing = await run('recheck', 'traces/no-such-corpus', '--under', 'fail-closed');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toEqual(['outbox-sim: traces/no-such-corpus does not exist; give a folder of traces (the corpus this package ships is node_modules/outbox-sim/traces/corpus in a project that installed it)']);
+    const file = await run('recheck', 'package.json', '--under', 'fail-closed');
+    expect(file.err).toEqual(['outbox-sim: package.json is not a folder of traces; give the folder (replay TRACE --under R re-runs one trace)']);
+  });
+});

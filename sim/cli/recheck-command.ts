@@ -42,7 +42,8 @@ export async function recheckCommand(dir: string, flags: RecheckFlags, io: Io): 
   if (flags.under !== undefined && flags.rules !== undefined && flags.under !== flags.rules) throw new UsageError('--rules is the former name of --under: give one of them');
   const under = flags.under ?? flags.rules;
   if (under === undefined) throw new UsageError('recheck needs --under R (the rule set to re-run the traces under)');
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder of traces`);
+  if (!existsSync(dir)) throw new UsageError(`${dir} does not exist; give a folder of traces (the corpus this package ships is node_modules/outbox-sim/traces/corpus in a project that installed it)`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`${dir} is not a folder of traces; give the folder (replay TRACE --under R re-runs one trace)`);
   const files = readdirSync(dir).filter((f) => f.endsWith('.trace.jsonl')).sort();
   if (files.length === 0) throw new UsageError(`${dir} holds no .trace.jsonl files`);
   const traces = files.map((f) => ({ file: f, trace: readTrace(join(dir, f)) }));

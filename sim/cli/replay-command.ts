@@ -9,7 +9,8 @@
  */
 import { loadRules } from '../rules-loader.ts';
 import { readTrace } from '../../traces/read.ts';
-import { traceEnd, type TraceHeader } from '../trace-format.ts';
+import { clip } from '../../traces/render/bound.ts';
+import { traceEnd, type BrokenDecisionNote, type TraceEnd, type TraceHeader } from '../trace-format.ts';
 import { replayExactly, rerunTrace, type ExactReplay } from '../outbox/rerun-trace.ts';
 import type { Outcome } from './outcome.ts';
 import { UsageError } from '../usage-error.ts';
@@ -30,7 +31,12 @@ export interface ReplayFlags {
 
 /** What `replay --json` prints: an exact replay (identical, or where it diverges), or the verdict of a re-run `--under` other rules. */
 export type ReplayResult =
-  | ({ trace: string } & ExactReplay)
+  | ({ trace: string } & ExactReplay & {
+      /** How the recorded trace ends, as the text says it: in its violation (`property`), before a broken decision, at a diff's first difference, or clean. */
+      end: TraceEnd;
+      /** The decision the trace stops before (`end` 'broken-decision': its run cannot go on past it), else null. */
+      brokenDecision: BrokenDecisionNote | null;
+    })
   | { trace: string; rules: string; verdict: RecheckVerdict; recorded: string | null; property: string | null; departedAt: number | null; skipped: number; steps: number };
 
 /** How the trace ends, after its step count: its violation, a broken decision it stops before, or a diff's first difference. */
@@ -57,8 +63,10 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
   const trace = readTrace(path);
   const supplied = { rules: flags.rules, oldRules: flags.oldRules };
   if (flags.under === undefined) {
-    const r = await replayExactly(trace, supplied);
-    const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null };
+    const exact = await replayExactly(trace, supplied);
+    // A trace is data from anywhere: a label of a megabyte is cut as show cuts it (traces/render/bound.ts).
+    const r = exact.identical ? exact : { ...exact, why: clip(exact.why) };
+    const result: ReplayResult = { trace: trace.id, ...r, property: trace.header.violation?.property ?? null, end: traceEnd(trace.header), brokenDecision: trace.header.brokenDecision ?? null };
     if (flags.json) io.out(JSON.stringify(result));
     else if (r.identical) io.out(`trace ${trace.id} replays identically: ${r.steps} steps${endWords(trace.header)}`);
     else io.out(`trace ${trace.id} diverges at step ${r.step}: ${terminalText(r.why)}`);
@@ -76,10 +84,10 @@ export async function runReplay(path: string, flags: ReplayFlags, io: Io): Promi
   if (flags.json) {
     io.out(JSON.stringify(result));
   } else {
-    io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${terminalText(verdictText(verdict, recorded, now))}${r.violation ? ` at step ${r.violation.step}: ${terminalText(r.violation.detail)}` : ''}`);
+    io.out(`trace ${trace.id} under ${terminalText(rules.name)}: ${terminalText(verdictText(verdict, recorded, now))}${r.violation ? ` at step ${r.violation.step}: ${terminalText(clip(r.violation.detail))}` : ''}`);
     // The re-run goes on past the recording's last step when the world is not quiet there (the liveness phase): said, so that a step number past the trace's end is not a puzzle.
     const past = r.steps > trace.steps.length ? `, then runs on by itself to step ${r.steps} (faults stopped, choices seeded; those steps are not written)` : '';
-    io.out(r.departedAt === null ? `  follows the recording to its end${past}` : `  departs from the recording at step ${r.departedAt} (${terminalText(trace.steps[r.departedAt - 1]?.label ?? '?')}); ${r.skipped} recorded events were not enabled`);
+    io.out(r.departedAt === null ? `  follows the recording to its end${past}` : `  departs from the recording at step ${r.departedAt} (${terminalText(clip(trace.steps[r.departedAt - 1]?.label ?? '?'))}); ${r.skipped} recorded events were not enabled`);
   }
   return { code: r.violation !== null ? 1 : 0, result };
 }

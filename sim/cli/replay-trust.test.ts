@@ -164,3 +164,14 @@ describe('recheck never runs what a trace names', () => {
     expect(JSON.parse(r.out[0])).toMatchObject({ rules: 'fail-closed' });
   });
 });
+
+describe('replay of a trace with an edited, resealed label', () => {
+  it('a label of 100,000 characters is cut as show cuts it: one bounded line (before: the whole label printed)', async () => {
+    const steps = recorded.steps.map((s, i) => (i === 0 ? { ...s, label: 'y'.repeat(100_000) } : s));
+    const r = await run('replay', writeTrace(join(tmp, 'long-label'), recorded.header, steps).path);
+    expect(r.code).toBe(1);
+    expect(r.out).toHaveLength(1);
+    expect(r.out[0]).toMatch(/^trace \w+ diverges at step 1: label "[^"]*", recorded "y+… \([\d,]+ more characters\)$/);
+    expect(r.out[0].length).toBeLessThan(400);
+  });
+});

@@ -50,8 +50,26 @@ describe('check, interrupted in-process', () => {
     clearTimeout(timer);
     expect(r.code).toBe(130);
     const line = r.out.find((l) => l.startsWith('INTERRUPTED'));
-    expect(line).toMatch(/^INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran; this summary covers those seeds only/);
-    expect(r.out).toContain('RESULT: no property violated');
+    expect(line).toMatch(/^INTERRUPTED \(SIGINT\): [\d,]+ of 200,000 seeds ran; this summary covers what ran only/);
+    // No pass: before, an interrupted clean run read 'RESULT: no property violated'.
+    expect(r.out).not.toContain('RESULT: no property violated');
+    expect(r.out).toContainEqual(expect.stringMatching(/^RESULT: interrupted: no violation in what ran \([\d,]+ of 200,000 seeds\); not a verdict$/));
+  }, 60_000);
+
+  it('interrupted during the small worlds: JSON ok false (before: true), and the text counts the worlds and seeds that ran', async () => {
+    requestInterrupt('SIGTERM');
+    const j = await run('check', '--json', '--seeds', '50', '--out', join(dir, 'check-small'));
+    expect(j.code).toBe(143);
+    const report = JSON.parse(j.out.join('\n')) as CheckReport & { interrupted: InterruptedRun };
+    expect(report.violations).toEqual([]);
+    expect(report.interrupted).toEqual({ signal: 'SIGTERM', runs: 0, seeds: 50 });
+    expect(report.ok).toBe(false);
+    clearInterrupt();
+    requestInterrupt('SIGINT');
+    const t = await run('check', '--seeds', '50', '--workers', '1', '--out', join(dir, 'check-small'));
+    expect(t.code).toBe(130);
+    expect(t.out.find((l) => l.startsWith('INTERRUPTED'))).toMatch(/^INTERRUPTED \(SIGINT\): \d+ of 18 small worlds, 0 of 50 seeds ran; this summary covers what ran only, not a verdict on the rest$/);
+    expect(t.out).toContainEqual(expect.stringMatching(/^RESULT: interrupted: no violation in what ran \(\d+ of 18 small worlds, 0 of 50 seeds\); not a verdict$/));
   }, 60_000);
 });
 
@@ -63,7 +81,7 @@ describe('what an interrupted check does not do', () => {
     expect(r.code).toBe(130);
     expect(existsSync(shardOut)).toBe(false);
     expect(r.out).toContain(`  shard result not written to ${shardOut}: the run was interrupted (re-run this shard)`);
-    expect(r.out.find((l) => l.startsWith('INTERRUPTED'))).toBe('INTERRUPTED (SIGINT): 0 of 500 seeds ran; this summary covers those seeds only, not a verdict on the rest');
+    expect(r.out.find((l) => l.startsWith('INTERRUPTED'))).toBe('INTERRUPTED (SIGINT): 0 of 500 seeds ran; this summary covers what ran only, not a verdict on the rest');
   });
   it('compare, which reads its runs as a verdict, runs every seed whatever the request', async () => {
     requestInterrupt('SIGINT');

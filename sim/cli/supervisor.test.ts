@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decisionTimeoutSeconds, needsSupervisor } from './supervisor.ts';
 import { endedLine, hungLine } from '../watch-lines.ts';
-import { POSITION_NONE, POSITION_RUN, POSITION_SEARCH, WATCH_IDLE, WATCH_IMPORT } from '../watch.ts';
+import { attachWatch, newWatchBuffer, POSITION_NONE, POSITION_RUN, POSITION_SEARCH, readWatch, WATCH_IDLE, WATCH_IMPORT, watchAt, watchingIn } from '../watch.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'supervisor-'));
@@ -55,8 +55,9 @@ describe('supervisor', () => {
     const r = await node(['bin/outbox-sim.mjs', 'check', '--swarm-only', '--rules', 'properties/broken-rules/classify-loops.ts', '--seeds', '5', '--decision-timeout', '1', '--out', tmp]);
     expect(r.code).toBe(2);
     expect(r.seconds).toBeLessThan(1 + 15);
-    // The first seed that POSTs (seed 1 of this swarm never does).
-    expect(r.stderr).toMatch(/^outbox-sim: rule set "classify-loops" \(\.\/properties\/broken-rules\/classify-loops\.ts\): classify did not return within 1 s \(--decision-timeout\); at seed [1-5], step \d+\n$/);
+    // In the probe of the file before the check's own seeds, at its first seed that POSTs: named as the probe's
+    // (before, 'at seed 2, step 9' read as the check's own seed, also under --seed 7 or --small-worlds-only).
+    expect(r.stderr).toMatch(/^outbox-sim: rule set "classify-loops" \(\.\/properties\/broken-rules\/classify-loops\.ts\): classify did not return within 1 s \(--decision-timeout\); in the probe for kept state before the command's own run \(the default swarm's seeds 1-16\), at seed \d+, step \d+\n$/);
     // What the command wrote before the hang reached the terminal (a worker's own stream would have held it).
     expect(r.stdout).toMatch(/^outbox-sim check: rules classify-loops; [^\n]+\n {2}swarm: [^\n]+\n$/);
   });
@@ -107,21 +108,42 @@ describe('supervisor parts', () => {
     expect(() => decisionTimeoutSeconds('1s')).toThrow(/--decision-timeout/);
   });
   it('names a hung decision or import', () => {
-    expect(hungLine({ slot: 0, seq: 3, what: 5, label: '"r" (./r.ts)', mode: POSITION_RUN, a: 7, b: 12 }, 5)).toBe('rule set "r" (./r.ts): classify did not return within 5 s (--decision-timeout); at seed 7, step 12');
-    expect(hungLine({ slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: 0, a: 0, b: 0 }, 2)).toMatch(/^rule file \.\/r\.ts: its import did not finish within 2 s/);
+    expect(hungLine({ slot: 0, seq: 3, what: 5, label: '"r" (./r.ts)', mode: POSITION_RUN, a: 7, b: 12, place: null }, 5)).toBe('rule set "r" (./r.ts): classify did not return within 5 s (--decision-timeout); at seed 7, step 12');
+    expect(hungLine({ slot: 0, seq: 3, what: 5, label: 'r', mode: POSITION_SEARCH, a: 4, b: 0, place: 'small world "default"' }, 5)).toBe('rule set r: classify did not return within 5 s (--decision-timeout); in small world "default", at search depth 4');
+    expect(hungLine({ slot: 0, seq: 3, what: 5, label: 'r', mode: POSITION_NONE, a: 0, b: 0, place: 'small world "default"' }, 5)).toBe('rule set r: classify did not return within 5 s (--decision-timeout); in small world "default"');
+    // No position and no part named: said so, not a place made up.
+    expect(hungLine({ slot: 0, seq: 3, what: 5, label: 'r', mode: POSITION_NONE, a: 0, b: 0, place: null }, 5)).toBe('rule set r: classify did not return within 5 s (--decision-timeout); where in the command is not known');
+    expect(hungLine({ slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: 0, a: 0, b: 0, place: null }, 2)).toMatch(/^rule file \.\/r\.ts: its import did not finish within 2 s/);
+  });
+});
+
+describe('the watch cell names the part of the command a thread is in', () => {
+  it('inside watchingIn: its place, with the position set there; after it: neither, not a position left by that part', () => {
+    const sab = newWatchBuffer();
+    attachWatch(sab);
+    watchAt(POSITION_RUN, 1, 3);
+    const inside = watchingIn('small world "x"', () => {
+      expect(readWatch(sab)[0]).toMatchObject({ place: 'small world "x"', mode: POSITION_NONE });
+      watchAt(POSITION_SEARCH, 5);
+      return readWatch(sab)[0];
+    });
+    expect(inside).toMatchObject({ place: 'small world "x"', mode: POSITION_SEARCH, a: 5 });
+    expect(readWatch(sab)[0]).toMatchObject({ place: null, mode: POSITION_NONE });
+    expect(() => watchingIn('the probe', () => { throw new Error('broke'); })).toThrow('broke');
+    expect(readWatch(sab)[0]).toMatchObject({ place: null, mode: POSITION_NONE });
   });
 });
 
 describe('a command thread that ended before its result', () => {
-  const idle = { slot: 0, seq: 1, what: WATCH_IDLE, label: null, mode: POSITION_NONE, a: 0, b: 0 };
+  const idle = { slot: 0, seq: 1, what: WATCH_IDLE, label: null, mode: POSITION_NONE, a: 0, b: 0, place: null };
   it('names the import that never finished', () => {
-    expect(endedLine([idle, { slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: POSITION_NONE, a: 0, b: 0 }], 13)).toMatch(/^rule file \.\/r\.ts: its import never finished: /);
+    expect(endedLine([idle, { slot: 1, seq: 1, what: WATCH_IMPORT, label: './r.ts', mode: POSITION_NONE, a: 0, b: 0, place: null }], 13)).toMatch(/^rule file \.\/r\.ts: its import never finished: /);
   });
   it('names the decision that ended it, and where the run or search was', () => {
-    expect(endedLine([{ slot: 0, seq: 4, what: 3, label: '"x" (./x.ts)', mode: POSITION_RUN, a: 7, b: 3 }], 0)).toBe(
+    expect(endedLine([{ slot: 0, seq: 4, what: 3, label: '"x" (./x.ts)', mode: POSITION_RUN, a: 7, b: 3, place: null }], 0)).toBe(
       'rule set "x" (./x.ts): preSend ended the command from inside the call (process.exit?); at seed 7, step 3: nothing was checked; a decision must return its answer',
     );
-    expect(endedLine([idle, { slot: 1, seq: 2, what: 4, label: 'y', mode: POSITION_SEARCH, a: 9, b: 0 }], 0)).toMatch(/^rule set y: envelope ended the command .*; at search depth 9: /);
+    expect(endedLine([idle, { slot: 1, seq: 2, what: 4, label: 'y', mode: POSITION_SEARCH, a: 9, b: 0, place: null }], 0)).toMatch(/^rule set y: envelope ended the command .*; at search depth 9: /);
   });
   it('says what it can when no slot is busy', () => {
     expect(endedLine([idle], 3)).toMatch(/^the command ended before its result \(its thread exited with code 3\)/);

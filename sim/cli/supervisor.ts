@@ -56,7 +56,7 @@ export type CommandThreadMessage = { stdout: string } | { stderr: string } | { c
 export function decisionTimeoutSeconds(value: string | undefined): number {
   if (value === undefined) return DECISION_TIMEOUT_DEFAULT;
   const n = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-  if (!(n > 0 && n <= 86_400)) throw new UsageError(`--decision-timeout must be a number of seconds between 0 and 86400 (for example 5 or 0.5), got "${value}"`);
+  if (!(n > 0 && n <= 86_400)) throw new UsageError(`--decision-timeout must be a number of seconds above 0 and at most 86400 (for example 5 or 0.5), got "${value}"`);
   return n;
 }
 

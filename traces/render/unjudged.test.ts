@@ -20,6 +20,7 @@ let oldSide: Trace;
 let oldPath: string;
 let newSide: Trace;
 let broken: Trace;
+let brokenPath: string;
 
 beforeAll(async () => {
   const out: string[] = [];
@@ -34,7 +35,8 @@ beforeAll(async () => {
   expect(exit).toBe(2);
   const path = /: (\S+\.trace\.jsonl)$/.exec(err[0] ?? '')?.[1];
   expect(path, err[0]).toBeDefined();
-  broken = readTrace(path as string);
+  brokenPath = path as string;
+  broken = readTrace(brokenPath);
 });
 afterAll(() => removeDir(dir));
 
@@ -59,6 +61,18 @@ describe('a trace that recorded no violation', () => {
     const out: string[] = [];
     expect(await main(['replay', oldPath], { out: (l) => out.push(l), err: () => undefined, tty: false })).toBe(0);
     expect(out[0]).toContain("stopping at a diff's first difference");
+  });
+
+  it('replay --json says how the trace ends as the text does: a broken decision named, a diff side marked (before: a clean-looking identical, property null)', async () => {
+    const replay = async (...argv: string[]): Promise<string> => {
+      const out: string[] = [];
+      expect(await main(['replay', ...argv], { out: (l) => out.push(l), err: () => undefined, tty: false })).toBe(0);
+      return out[0] ?? '';
+    };
+    const rules = ['--rules', 'properties/broken-rules/classify-throws.ts'];
+    expect(JSON.parse(await replay(brokenPath, ...rules, '--json'))).toMatchObject({ identical: true, property: null, end: 'broken-decision', brokenDecision: { decision: 'classify', kind: 'threw' } });
+    expect(await replay(brokenPath, ...rules)).toContain('stopping before a broken decision');
+    expect(JSON.parse(await replay(oldPath, '--json'))).toMatchObject({ identical: true, property: null, end: 'diff', brokenDecision: null });
   });
 
   it('names the engines by their rule set outside version skew: the old side is not drawn as "new rules"', () => {
