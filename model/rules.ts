@@ -169,8 +169,8 @@ export interface RuleDecisions {
    * defaults filled in and `view.stored`; under `retention: 'tombstone'` not
    * of a record already without payload (nothing is left to take). A real
    * cleanup job's `DELETE ... WHERE status = 'DELIVERED'`, or `WHERE
-   * created_at < now() - interval` whatever the status (docs/rules.md,
-   * 'Retention').
+   * created_at < now() - interval` whatever the status.
+   * See docs/rules.md, 'Retention'.
    */
   sweepable?(record: OutboxRecord, view: SweepView): boolean;
   /**
