@@ -55,6 +55,7 @@ const NEAR: Record<(typeof DECISIONS)[number], fc.Arbitrary<unknown>> = {
   mayClaim: maybe(fc.boolean()),
   selectable: maybe(fc.boolean()),
   fences: maybe(fc.boolean()),
+  sweepable: maybe(fc.boolean()),
   preSend: fc.oneof(record, fc.constant(null)),
   envelope,
   classify: fc.constantFrom('confirmed', 'definite', 'transient', 'indeterminate', 'unclassified', 'ok'),

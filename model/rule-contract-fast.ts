@@ -90,6 +90,7 @@ export function keepsContract(decision: Decision, value: unknown, shape: RecordS
       case 'mayClaim':
       case 'selectable':
       case 'fences':
+      case 'sweepable':
         return typeof value === 'boolean';
       case 'classify':
         return OUTCOME_SET.has(value);

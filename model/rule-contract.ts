@@ -61,6 +61,7 @@ function contractFor(record: typeof fullRecord | typeof metadataRecord, payload:
     mayClaim: { schema: z.boolean(), expected: 'a boolean' },
     selectable: { schema: z.boolean(), expected: 'a boolean' },
     fences: { schema: z.boolean(), expected: 'a boolean' },
+    sweepable: { schema: z.boolean(), expected: 'a boolean' },
     preSend: { schema: record.nullable(), expected: `an OutboxRecord or null${payload}` },
     envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
     classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },

@@ -92,6 +92,19 @@ export interface RequeueView extends TimeView {
   stored?: StoredFields;
 }
 
+/**
+ * What the retention sweeper's `sweepable` sees besides the record: the id,
+ * the clock, the record as stored (which declared fields it lacked or held
+ * with another type: docs/rules.md, 'Record schema') and the rule set of
+ * the sweeper, a deployed job no engine process runs (`pid` null): the
+ * checked rule set's, under version skew too.
+ */
+export interface SweepView extends TimeView {
+  id: string;
+  who: OperatorWho;
+  stored: StoredFields;
+}
+
 /** The publish decision. */
 export type Admission =
   /** Write this record (a new one, or a rebuilt fresh cycle), then drain it. */
@@ -148,6 +161,18 @@ export interface RuleDecisions {
    * `recordShape: { payload: 'optional' }` to read as found).
    */
   retention?: 'delete' | 'tombstone';
+  /**
+   * Which intact records the retention sweeper may take once no engine is
+   * working on their id (optional; default: a DELIVERED record that still
+   * holds its payload). Asked of every record that reads as found (whatever
+   * its schema, as the operator's tool reads it), given as read with the
+   * defaults filled in and `view.stored`; under `retention: 'tombstone'` not
+   * of a record already without payload (nothing is left to take). A real
+   * cleanup job's `DELETE ... WHERE status = 'DELIVERED'`, or `WHERE
+   * created_at < now() - interval` whatever the status.
+   * See docs/rules.md, 'Retention'.
+   */
+  sweepable?(record: OutboxRecord, view: SweepView): boolean;
   /**
    * The record schema it declares (default `SCHEMA_DEFAULT`: the base fields
    * digest, attempts and resendEpoch, version 1, unknown fields kept, 256
@@ -221,10 +246,10 @@ export function extendRules(
 }
 
 /** The decisions of a rule set, in the order of the interface; the optional ones last (their index is a watchdog's code). */
-export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable', 'fences'] as const satisfies readonly (keyof RuleDecisions)[];
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable', 'fences', 'sweepable'] as const satisfies readonly (keyof RuleDecisions)[];
 
 /** Decisions a rule set may leave out, each with its default. */
-export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences']);
+export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences', 'sweepable']);
 
 /**
  * Whether an engine of `rules` selects `record` to work on: pending (READY

@@ -36,6 +36,10 @@ import transientWritesNothing from './rule-api/transient-writes-nothing.ts';
 import queuedInFlight from './rule-api/queued-in-flight.ts';
 import queuedHandedOn from './rule-api/queued-handed-on.ts';
 import queuedStranded from './rule-api/queued-stranded.ts';
+import sweepParked from './rule-api/sweep-parked.ts';
+import sweepByAge, { SWEEP_AGE } from './rule-api/sweep-by-age.ts';
+import sweepDeliveredDeclared from './rule-api/sweep-delivered-declared.ts';
+import { sweptBy } from '../sim/outbox/events/retention.ts';
 
 /** `outbox-sim explore` with the eventually properties; every violated property when `all`. */
 export function search(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSizes>, all = false) {
@@ -164,6 +168,47 @@ describe('a record with no payload is legal when the rule set declares it (recor
     const r = search(tombstoneTrustsAbsent, null, {});
     expect(r.found).toEqual(['no-phantom-delivery']);
     expect(r.violations[0].violation.layer).toBe('archive');
+  });
+});
+
+describe("which records the retention sweeper takes is a decision (sweepable)", () => {
+  const record = (status: 'READY' | 'DELIVERED' | 'PARKED', extra: Record<string, unknown> = {}) => ({ kind: 'record', record: { ...freshRecord('A', 0), status, ...extra } }) as const;
+  it('left out, an intact DELIVERED record with its payload only; declared, what it answers, told the clock from its origin', () => {
+    expect(['READY', 'DELIVERED', 'PARKED'].map((st) => sweptBy(failClosed, record(st as 'READY'), 'a', 0))).toEqual([false, true, false]);
+    expect(sweptBy(failClosed, tombstone(record('DELIVERED').record) as never, 'a', 0)).toBe(false);
+    expect(sweptBy(failClosed, { kind: 'record', record: tombstone(record('DELIVERED').record) }, 'a', 0)).toBe(false);
+    expect(['READY', 'DELIVERED', 'PARKED'].map((st) => sweptBy(sweepParked, record(st as 'READY'), 'a', 0))).toEqual([false, true, true]);
+    // By age, whatever the status: written at the origin, taken once more than SWEEP_AGE ticks have passed.
+    const old = record('READY', { writtenAt: TIME_ORIGIN });
+    expect([sweptBy(sweepByAge, old, 'a', SWEEP_AGE), sweptBy(sweepByAge, old, 'a', SWEEP_AGE + 1)]).toEqual([false, true]);
+    // Under retention: 'tombstone' a record already without payload is not asked about (nothing is left to take).
+    expect(sweptBy({ ...sweepParked, sweepable: () => true }, { kind: 'record', record: tombstone(record('PARKED').record) }, 'a', 0)).toBe(false);
+    expect(sweptBy({ ...sweepParked, retention: 'delete', sweepable: () => true }, { kind: 'record', record: tombstone(record('PARKED').record) }, 'a', 0)).toBe(true);
+  });
+  it('is an optional decision held to its contract (a boolean), told the record as read and what was stored', () => {
+    expect(ruleSetProblem({ ...sweepParked, sweepable: 'yes' })).toMatch(/missing the decision `sweepable`/);
+    const broken = guardRules({ ...sweepParked, name: 'sweepable-broken', sweepable: () => 'yes' as never });
+    expect(() => sweptBy(broken, record('PARKED'), 'a', 0)).toThrow(/sweepable returned "yes", expected a boolean/);
+    const views: unknown[] = [];
+    sweptBy({ ...failClosed, sweepable: (_r, view) => views.push(view) > 0 }, record('PARKED'), 'a', 3);
+    expect(views).toEqual([{ id: 'a', now: TIME_ORIGIN + 3, who: { pid: null, rules: 'fail-closed', schema: failClosed.schemaKnown }, stored: { raw: record('PARKED').record, missing: ['inFlight', 'unknownSeen'], illTyped: [] } }]);
+  });
+  it('declared as the default (DELIVERED records only): clean, the same states as fail-closed in the retention world', () => {
+    const declared = search(sweepDeliveredDeclared, null, { settings: { retention: 1 } });
+    const plain = search(failClosed, null, { settings: { retention: 1 } });
+    expect([declared.complete, declared.found, declared.states, declared.transitions]).toEqual([true, [], plain.states, plain.transitions]);
+    expect(plain.states).toBe(20215);
+  });
+  it('taking PARKED records too: a parked body is gone with nothing left for an operator (no-silent-loss)', () => {
+    const r = search(sweepParked, null, { settings: { retention: 1 } });
+    expect(r.found).toEqual(['no-silent-loss']);
+    expect(r.paths[0]).toContain('retention sweeper deletes the PARKED record of a');
+  });
+  it('by age whatever the status: a pending record is deleted with its evidence of an attempt that stored the body (honest-park), only where the clock passes the age', () => {
+    expect(search(sweepByAge, null, { bodiesPerId: 1, crashesMax: 0, settings: { retention: 1 } }).found).toEqual([]);
+    const r = search(sweepByAge, null, { bodiesPerId: 1, crashesMax: 0, settings: { retention: 1, ticks: 2, jump: 100_000_000 } });
+    expect(r.found).toEqual(['honest-park']);
+    expect(r.paths[0]).toContain('retention sweeper deletes the READY record of a');
   });
 });
 

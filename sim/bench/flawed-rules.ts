@@ -10,7 +10,10 @@
  * Left out: the mutants pinned as equivalent (SURVIVORS in
  * properties/mutants/index.ts, their files in properties/mutants/equivalent/:
  * no property tells them from fail-closed),
- * the fixed variants (clean), and the rule sets that break the rule
+ * the fixed variants (clean), `rule-api/sweep-by-age.ts` (its flaw needs a
+ * clock that passes a day beside a retention sweeper, which no small world
+ * of the default check combines: the swarm finds it, rule-api.test.ts
+ * explores its world), and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a
  * property violation.
@@ -61,6 +64,8 @@ export function flawedRules(): FlawedRules[] {
     // Parks at the cap it selects by, but an operator's requeue keeps the attempts: the requeued record is never selected.
     ruleApi('select-below-cap-parks.ts', null, { engines: 1, operatorActionsMax: 2 }),
     ruleApi('tombstone-trusts-absent.ts'),
+    // A retention sweeper that also takes PARKED records (docs/rules.md, 'Retention'): the suite's retention world.
+    ruleApi('sweep-parked.ts', null, { settings: { retention: 1 } }),
     ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
     ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),

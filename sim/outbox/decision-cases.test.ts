@@ -10,6 +10,7 @@ import type { RuleSet } from '../../model/rules.ts';
 import leaseUnfenced from '../../properties/rule-api/lease-unfenced.ts';
 import queuedInFlight from '../../properties/rule-api/queued-in-flight.ts';
 import selectBelowCap from '../../properties/rule-api/select-below-cap.ts';
+import sweepDeliveredDeclared from '../../properties/rule-api/sweep-delivered-declared.ts';
 import { BOUNDS_DEFAULT, mergeShards, runShard, seedBounds, steppersFor } from '../check.ts';
 import { renderDecisions } from '../check-report.ts';
 import { canonicalJson } from '../core/canonical.ts';
@@ -58,6 +59,7 @@ describe('watched rule sets', () => {
     const watched = watchedRules(failClosed, marks);
     expect(watched.selectable).toBeUndefined();
     expect(watched.fences).toBeUndefined();
+    expect(watched.sweepable).toBeUndefined();
     expect(watched.name).toBe(failClosed.name);
     expect(watchedRules(failClosed, marks)).toBe(watched);
     expect(watchedRules(failClosed, new DecisionMarks())).not.toBe(watched);
@@ -67,6 +69,16 @@ describe('watched rule sets', () => {
 
 describe('the decisions a check asked', () => {
   const failClosedAsked = askedOf(failClosed, 400);
+
+  it("counts sweepable's cases by the record the sweeper asked about, only for a rule set that declares it", () => {
+    const declared = askedOf(sweepDeliveredDeclared, 400);
+    for (const c of ['sweepable: a DELIVERED record', 'sweepable: a PARKED record', 'sweepable: a pending record (READY or QUEUED)']) {
+      expect(declared.get(c), c).toBeGreaterThan(0);
+      expect(failClosedAsked.get(c), c).toBe(0);
+    }
+    // Under fail-closed's tombstone retention a record without payload is never asked about.
+    expect(declared.get('sweepable: a record without payload (retained)')).toBe(0);
+  });
 
   it('counts each case in the runs that met it: fail-closed asked on every read, claim and outcome the world makes', () => {
     for (const c of ['admit: no record', 'admit: corrupt record', 'admit: PARKED, new body', 'admit: DELIVERED, new body', 'mayClaim: free', 'mayClaim: held by a dead engine', 'mayClaim: torn', 'mayClaim: held by itself (a predecessor under its identity)', 'complete: confirmed', 'complete: definite refusal', 'complete: indeterminate', 'dispose: POST confirmed', 'dispose: file replaced by another body, or gone', 'requeue: requeue']) {

@@ -15,7 +15,7 @@
  * clears them before a run and counts them after), so the counts are those
  * of the seeds run, whatever thread ran them.
  */
-import type { AdmitView, DisposeView, RequeueView, RuleSet } from '../../model/rules.ts';
+import type { AdmitView, DisposeView, RequeueView, RuleSet, SweepView } from '../../model/rules.ts';
 import { FENCED_WRITES, type FencedWrite } from '../../model/time.ts';
 import type { ClaimView, Outcome, OutboxRecord, Status, StoredFields } from '../../model/types.ts';
 
@@ -95,6 +95,16 @@ const DISPOSE = casesOf('dispose', { confirmed: 'POST confirmed', unconfirmed: '
 // `fences` (a rule set that declares it): the write at which the engine found its claim gone.
 const FENCES = casesOf('fences', Object.fromEntries(FENCED_WRITES.map((w) => [w, w])) as Record<FencedWrite, string>);
 
+// `sweepable` (a rule set that declares it): the record the retention sweeper asks about, by status; one
+// without payload (a tombstone) apart; and one with a damaged field besides.
+const SWEEP = casesOf('sweepable', {
+  DELIVERED: 'a DELIVERED record',
+  PARKED: 'a PARKED record',
+  pending: 'a pending record (READY or QUEUED)',
+  meta: 'a record without payload (retained)',
+  damaged: 'a record with a damaged field',
+});
+
 /** Every case, in the order the report lists them (grouped by decision). */
 export const DECISION_CASES: readonly DecisionCase[] = cases;
 
@@ -169,6 +179,14 @@ function requeueCase(record: OutboxRecord, reset: boolean, view: RequeueView | u
   return reset ? REQUEUE.reset : REQUEUE.plain;
 }
 
+function sweepCases(record: OutboxRecord, view: SweepView, marks: Uint8Array): void {
+  if (damaged(view.stored)) marks[SWEEP.damaged] = 1;
+  if (typeof record.payload !== 'string') marks[SWEEP.meta] = 1;
+  else if (record.status === 'DELIVERED') marks[SWEEP.DELIVERED] = 1;
+  else if (record.status === 'PARKED') marks[SWEEP.PARKED] = 1;
+  else marks[SWEEP.pending] = 1;
+}
+
 function disposeCase(view: DisposeView): number {
   if (view.live !== null && view.live.generation !== view.file.generation && view.live.body === view.file.body) return DISPOSE.copy;
   if (view.live === null || view.live.generation !== view.file.generation) return DISPOSE.replaced;
@@ -181,7 +199,7 @@ const wrapped = new WeakMap<RuleSet, WeakMap<DecisionMarks, RuleSet>>();
 
 /**
  * `rules`, each decision marking its case in `marks` before it answers as
- * `rules` does. A decision the rule set leaves out (`selectable`, `fences`)
+ * `rules` does. A decision the rule set leaves out (`selectable`, `fences`, `sweepable`)
  * stays out: the world reads its absence as the default.
  */
 export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
@@ -190,7 +208,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
   const known = byMarks.get(marks);
   if (known !== undefined) return known;
   const m = marks.asked;
-  const { selectable, fences } = rules;
+  const { selectable, fences, sweepable } = rules;
   const w: RuleSet = {
     ...rules,
     admit: (view) => {
@@ -236,6 +254,14 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
           fences: (write) => {
             m[FENCES[write]] = 1;
             return fences.call(rules, write);
+          },
+        }),
+    ...(sweepable === undefined
+      ? {}
+      : {
+          sweepable: (record, view) => {
+            sweepCases(record, view, m);
+            return sweepable.call(rules, record, view);
           },
         }),
   };

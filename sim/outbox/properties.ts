@@ -109,7 +109,8 @@ function dishonestParkSeen(w: World): boolean {
   const records = w.records;
   for (const id in records) {
     const slot = records[id];
-    if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+    // A metadata-only PARKED record (a tombstone a retention sweeper left) names no body, as a DELIVERED one names none.
+    if (slot.kind !== 'record' || slot.record.status !== 'PARKED' || typeof slot.record.payload !== 'string') continue;
     const reason = slot.record.reason;
     if (reason !== undefined && NOT_DELIVERED_REASONS.includes(reason) && w.broker[id]?.body === slot.record.payload) return true;
   }
@@ -120,7 +121,7 @@ function dishonestParkSeen(w: World): boolean {
 function dishonestPark(w: World): Violation | null {
   for (const id of Object.keys(w.records).sort()) {
     const slot = w.records[id];
-    if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
+    if (slot.kind !== 'record' || slot.record.status !== 'PARKED' || typeof slot.record.payload !== 'string') continue;
     const reason = slot.record.reason;
     if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
     if (w.broker[id]?.body === slot.record.payload) {

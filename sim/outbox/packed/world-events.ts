@@ -5,7 +5,7 @@
  * actions; `last` (after the crashes) the corruptions, field corruptions among them.
  */
 import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
-import { isPending } from '../../../model/types.ts';
+import { isPending, STATUSES } from '../../../model/types.ts';
 import type { WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { EventCache } from './event-cache.ts';
@@ -15,6 +15,7 @@ import { emptyList } from '../world-copy.ts';
 import { healedWaitTo } from '../events/clock.ts';
 import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
+import { sweepOf, sweptBy } from '../events/retention.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -186,17 +187,24 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
       if (s[ids.indexOf(quarantined[index].id) * PER_ID + LIVE] === 0) out.push(c.events.get(code(8, 0, index), () => ({ kind: 'restore', index })));
     }
   };
-  /** The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget. */
+  /**
+   * The retention sweeper (events/retention.ts), after the operator's own actions and outside their budget:
+   * the records the checked rule set's sweeper takes (`sweepable`, told the clock; default: DELIVERED with a
+   * payload). Its answer depends on the record and the clock, both in the prefix world-programs.ts memoises on.
+   */
+  const sweeper = worldRules.rules;
   const sweeps = (s: Int32Array, out: WorldEvent[]): void => {
     if (s[g + SWEEPS] >= sweepsMax) return;
     const busy = busyIds(s);
     for (let j = 0; j < ids.length; j++) {
       if ((busy & (1 << j)) !== 0) continue;
       const slot = tables.records.value(s[j * PER_ID + REC]);
-      // A tombstone (no payload) has nothing left to sweep.
-      if (slot?.kind === 'record' && slot.record.status === 'DELIVERED' && typeof slot.record.payload === 'string') {
-        const id = ids[j];
-        out.push(c.events.get(code(15, 0, j), () => ({ kind: 'sweep', id })));
+      if (slot?.kind !== 'record') continue;
+      const id = ids[j];
+      if (sweptBy(sweeper, slot, id, s[g + CLOCK])) {
+        const status = slot.record.status;
+        // A code per status: the event names a status other than DELIVERED.
+        out.push(c.events.get(code(15, STATUSES.indexOf(status), j), () => sweepOf(id, status)));
       }
     }
   };
