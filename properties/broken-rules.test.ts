@@ -36,12 +36,12 @@ const CASES: [file: string, line: RegExp][] = [
   ['classify-throws.ts', new RegExp(`^rule set "classify-throws" \\(${SHOWN}/classify-throws\\.ts\\): classify threw Error: cannot classify [a-z0-9-]+; at seed \\d+, step \\d+${TRACE}`)],
   ['complete-mutates.ts', new RegExp(`^rule set "complete-mutates" \\(${SHOWN}/complete-mutates\\.ts\\): complete threw TypeError: Cannot assign to read only property 'attempts' of object '#<Object>' \\(a decision must not change a record it is given: return a new one, \\{ \\.\\.\\.record, field: value \\}\\); at seed \\d+, step \\d+${TRACE}`)],
   ['keeps-state.ts', new RegExp(`^rule set "keeps-state" \\(${SHOWN}/keeps-state\\.ts\\): its decisions do not answer from their arguments alone: seed \\d+ ran differently in two fresh copies of the file, each after other seeds had run in it \\(\\d+ steps, ended [a-z-]+.*; then \\d+ steps, ended [a-z-]+.*\\); keep no state between calls .+, and no randomness or clock$`)],
-  ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${SHOWN}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); at seed \\d+, step \\d+$`)],
+  ['classify-loops.ts', new RegExp(`^rule set "classify-loops" \\(${SHOWN}/classify-loops\\.ts\\): classify did not return within 1 s \\(--decision-timeout\\); in the probe for kept state before the command's own run \\(the default swarm's seeds 1-16\\), at seed \\d+, step \\d+$`)],
   ['import-loops.ts', new RegExp(`^rule file ${DIR}/import-loops\\.ts: its import did not finish within 1 s \\(--decision-timeout\\)`)],
   // Nothing else left to run, the thread ends with the import unfinished: before, exit 1 and no line at all.
   ['import-never-settles.ts', new RegExp(`^rule file ${DIR}/import-never-settles\\.ts: its import never finished: it waits at the top level on something that never comes`)],
   // process.exit in a decision ends the thread it runs on: before, exit 0 (the command thread) or a stack (a worker thread).
-  ['classify-exits.ts', new RegExp(`^rule set "classify-exits" \\(${SHOWN}/classify-exits\\.ts\\): classify ended the command from inside the call \\(process\\.exit\\?\\); at seed \\d+, step \\d+: nothing was checked`)],
+  ['classify-exits.ts', new RegExp(`^rule set "classify-exits" \\(${SHOWN}/classify-exits\\.ts\\): classify ended the command from inside the call \\(process\\.exit\\?\\); in the probe for kept state before the command's own run \\(the default swarm's seeds 1-16\\), at seed \\d+, step \\d+: nothing was checked`)],
   ['syntax-error.ts', new RegExp(`^rule file does not compile: ${SHOWN}/syntax-error\\.ts:\\d+:\\d+: Expected .+`)],
   ['wrong-export.ts', new RegExp(`^rule file ${SHOWN}/wrong-export\\.ts is not a rule set: the default export is not an object`)],
 ];
