@@ -262,6 +262,16 @@ export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectV
   return rules.selectable(record, view.now === undefined ? { ...view, now: TIME_ORIGIN } : (view as SelectView));
 }
 
+/**
+ * Whether a rule set's selection depends on the record alone: it declares no
+ * `selectable`, or one written with the record as its only parameter (an
+ * arrow function of one parameter cannot read the view: neither the clock nor
+ * who asks). A world then need not list a drain again when time passes.
+ */
+export function selectsByRecordAlone(rules: RuleDecisions): boolean {
+  return rules.selectable === undefined || rules.selectable.length < 2;
+}
+
 /** Why `value` is not a rule set, or null when it is one. */
 export function ruleSetProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'the default export is not an object';

@@ -26,6 +26,8 @@ import { readSlot } from '../model/record.ts';
 import { guardRules, RuleFault } from '../model/rule-contract.ts';
 import tombstoneDelivered, { tombstone } from './rule-api/tombstone-delivered.ts';
 import tombstoneTrustsAbsent from './rule-api/tombstone-trusts-absent.ts';
+import payloadTrusted from './rule-api/payload-trusted.ts';
+import payloadLowercased from './rule-api/payload-lowercased.ts';
 import tombstoneUndeclared from './rule-api/tombstone-undeclared.ts';
 import selectBelowCap from './rule-api/select-below-cap.ts';
 import selectBelowCapParks from './rule-api/select-below-cap-parks.ts';
@@ -269,5 +271,26 @@ describe('complete may write nothing (an empty list)', () => {
   it('a 503 that writes nothing is never counted, so the engine retries it forever: quiet-after-healing', () => {
     const r = search(transientWritesNothing, null, {});
     expect(r.found).toEqual(['quiet-after-healing']);
+  });
+});
+
+describe('a stored payload altered but still readable (alter-payload, delivered-as-written)', () => {
+  const CORRUPT = { corruptionsMax: 1, crashesMax: 0 };
+  it('a rule set that sends a pending record whatever its digest says delivers the altered body: delivered-as-written, while the record and the broker agree', () => {
+    const r = search(payloadTrusted, null, CORRUPT, true);
+    expect(r.found).toContain('delivered-as-written');
+    const path = r.paths[r.found.indexOf('delivered-as-written')];
+    expect(path).toContain('alter-payload a');
+    expect(path.indexOf('alter-payload a')).toBeLessThan(path.findIndex((l) => l.includes('POST')));
+  });
+  it('a rule set that stores every body in lower case is found by delivered-as-written alone, without any fault', () => {
+    const r = search(payloadLowercased, null, { crashesMax: 0 }, true);
+    expect(r.found).toEqual(['delivered-as-written']);
+  });
+  it('fail-closed, which checks the digest before it sends, is clean under alter-payload (and under two corruptions)', () => {
+    const r = search(failClosed, null, { ...CORRUPT, engines: 1 }, true);
+    expect([r.complete, r.found]).toEqual([true, []]);
+    const two = search(failClosed, null, { engines: 1, bodiesPerId: 1, corruptionsMax: 2, crashesMax: 0 }, true);
+    expect([two.complete, two.found]).toEqual([true, []]);
   });
 });

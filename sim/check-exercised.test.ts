@@ -12,6 +12,7 @@ import type { CheckReport } from './check-report.ts';
 import { BOUNDS_DEFAULT, fixedOptions, mergeShards, runShard, seedBounds, steppersFor, type CheckPlan } from './check.ts';
 import { main } from './cli/main.ts';
 import { runSeed } from './core/random.ts';
+import { FENCED_POST_TAG } from './outbox/events/engine-step.ts';
 import { kindOf } from './outbox/events/table.ts';
 import { swarmOptions, type WorldOptions } from './outbox/options.ts';
 import { outboxSystem } from './outbox/outbox-system.ts';
@@ -21,11 +22,15 @@ const plan: CheckPlan = { rules: failClosed, oldRules: null, seedStart: 1, seeds
 const fixed = fixedOptions(plan);
 const layout = pairLayout(fixed);
 
-/** The kinds of the steps a seed's run took, from its recorded events (what the counter tags stand for). */
+/**
+ * The kinds of the steps a seed's run took, from its recorded events (what the counter tags stand for),
+ * but an answer to a POST the engine's rules fenced out: the POST never left the engine, so no answer
+ * came and none is counted (events/engine-step.ts; seed 21 takes garbled-unsent so after a torn claim).
+ */
 function kindsTaken(seed: number, options: WorldOptions): Set<string> {
   const system = outboxSystem(options, { rules: plan.rules }, steppersFor(plan.rules, null));
   const run = runSeed(system, seed, seedBounds(plan.bounds, options));
-  return new Set(run.steps.flatMap((s) => (s.event === null ? [] : [kindOf(s.event).name])));
+  return new Set(run.steps.flatMap((s) => (s.event === null || (s.event.kind === 'answer' && s.tags.includes(FENCED_POST_TAG)) ? [] : [kindOf(s.event).name])));
 }
 
 describe('check: pairs exercised', () => {
@@ -36,7 +41,7 @@ describe('check: pairs exercised', () => {
     const fromEvents = pairCoverage(1, 61, fixed, (seed) => swarmOptions(seed, fixed), (seed) => kindsTaken(seed, swarmOptions(seed, fixed)));
     const fromShard = coverageOf(layout, whole.exercised ?? [], 1, 61);
     expect(fromShard).toEqual(fromEvents);
-    // Fewer than drawn in 60 seeds (measured: about 890 of 1,005), more than none.
+    // Fewer than drawn in 60 seeds (measured: 953 of 1,097), more than none.
     expect(fromShard.covered).toBeGreaterThan(500);
     expect(fromShard.covered).toBeLessThan(pairCoverage(1, 61, fixed, (seed) => swarmOptions(seed, fixed)).covered);
   });

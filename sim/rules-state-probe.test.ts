@@ -4,7 +4,7 @@
  * Math.random is refused in one line naming the seed, and a catalog rule set
  * is not probed (there is no file to import again). After a check, its
  * witnessed seeds run again in a fresh copy: state that builds up over many
- * seeds, which the probe's sixteen miss, is refused there. A rule file
+ * seeds, which the probe's seventeen miss, is refused there. A rule file
  * keeping a module-level set is refused by the CLI in
  * properties/broken-rules.test.ts.
  */

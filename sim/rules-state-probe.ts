@@ -34,13 +34,13 @@ import { UsageError } from './usage-error.ts';
 import { watchingIn } from './watch.ts';
 
 /**
- * Seeds the probe runs in each copy: the swarm's first sixteen, which
+ * Seeds the probe runs in each copy: the swarm's first seventeen (one covering block), which
  * between them take every pair of its feature values (covering arrays).
  * Measured on a command on a rule file (`check --seed 3`, 5 alternated
  * rounds against the build before): 32 seeds took it from 0.57-0.61 s to
  * 0.71-0.73 s, 16 to 0.66-0.69 s.
  */
-export const STATE_PROBE_SEEDS = 16;
+export const STATE_PROBE_SEEDS = 17;
 
 /** Where a decision that hangs in the probe was, as the watchdog names it (watch-lines.ts). */
 const PROBE_PLACE = `the probe for kept state before the command's own run (the default swarm's seeds 1-${STATE_PROBE_SEEDS})`;
@@ -160,7 +160,7 @@ export function witnessEvery(from: number, to: number): number {
  * in the check (where earlier seeds, and for a thread other seeds, had run
  * in the same module) is refused as {@link refuseStatefulRules} refuses,
  * naming both runs. It covers what the probe before the check misses: a
- * decision on a path its sixteen seeds seldom take (a 503's classification,
+ * decision on a path its seventeen seeds seldom take (a 503's classification,
  * say), and state that builds up over hundreds of seeds. Nothing for a
  * check without a rule file or without witnesses.
  */

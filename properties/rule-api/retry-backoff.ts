@@ -23,7 +23,8 @@ export function backoffRules(name: string, backoff: number): RuleSet {
     summary: `fail-closed, but a failed attempt is retried no sooner than ${backoff} ticks later.`,
     complete: (record, outcome, limits, view) =>
       failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + backoff } : r)),
-    selectable: (record, view) => typeof record.retryAt !== 'number' || view.now >= record.retryAt,
+    // fail-closed's own selection first: a payload its digest does not name is never sent.
+    selectable: (record, view) => (failClosed.selectable?.(record, view) ?? true) && (typeof record.retryAt !== 'number' || view.now >= record.retryAt),
   });
 }
 

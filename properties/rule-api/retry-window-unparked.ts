@@ -17,6 +17,8 @@ const retryWindowUnparked: RuleSet = extendRules(retryWindow, {
   summary: `retry-window, but a record past its ${RETRY_WINDOW}-tick window is no longer selected instead of parked.`,
   complete: failClosed.complete,
   selectable: (record, view) => {
+    // fail-closed's own selection first: a payload its digest does not name is never sent.
+    if (failClosed.selectable?.(record, view) === false) return false;
     const first = firstTriedAt(record);
     return first === null || view.now - first < RETRY_WINDOW;
   },

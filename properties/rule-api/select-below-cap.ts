@@ -9,7 +9,7 @@
  * quarantined (settled-after-healing: the file is left live with no cause).
  * `select-below-cap-parks.ts` parks at the cap it selects by.
  */
-import failClosed from '../../model/catalog/fail-closed.ts';
+import failClosed, { payloadDamaged } from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 
 /** Attempts after which a record is no longer selected. */
@@ -18,7 +18,8 @@ export const SELECT_CAP = 1;
 const selectBelowCap: RuleSet = extendRules(failClosed, {
   name: 'select-below-cap',
   summary: `fail-closed, but only records with fewer than ${SELECT_CAP} attempts are selected; nothing parks at that cap.`,
-  selectable: (record) => record.attempts < SELECT_CAP,
+  // fail-closed's own selection too: a payload its digest does not name is never sent.
+  selectable: (record) => record.attempts < SELECT_CAP && !payloadDamaged(record),
 });
 
 export default selectBelowCap;

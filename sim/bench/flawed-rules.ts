@@ -66,6 +66,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('tombstone-trusts-absent.ts'),
     // A retention sweeper that also takes PARKED records (docs/rules.md, 'Retention'): the suite's retention world.
     ruleApi('sweep-parked.ts', null, { settings: { retention: 1 } }),
+    ruleApi('payload-trusted.ts', null, { corruptionsMax: 1, crashesMax: 0 }),
+    ruleApi('payload-lowercased.ts'),
     ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
     ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),

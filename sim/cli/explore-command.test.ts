@@ -43,10 +43,10 @@ describe('outbox-sim explore', () => {
     expect(j).toMatchObject({ ok: true, complete: true, proof: true, stoppedBy: null, states: 7177, transitions: 20678, symmetry: true, symmetryOff: null, violations: [] });
     const whole = JSON.parse((await run('explore', '--json', '--no-symmetry')).out) as ExploreJson;
     expect(whole).toMatchObject({ ok: true, complete: true, states: 19823, transitions: 54308, symmetry: false });
-    expect(j.checked).toEqual(['no-phantom-delivery', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'retries-deduped', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
+    expect(j.checked).toEqual(['no-phantom-delivery', 'delivered-as-written', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'retries-deduped', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
     expect(j.statesPerSecond).toBeGreaterThan(0);
     const text = await run('explore');
-    expect(text.out).toContain('checked: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, retries-deduped, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
+    expect(text.out).toContain('checked: no-phantom-delivery, delivered-as-written, honest-park, parked-stays-parked, exclusive-attempt, retries-deduped, bounded-record, no-silent-loss, settled-after-healing, quiet-after-healing');
     expect(text.out).toContain('RESULT: no property violated in the whole bounded space (a proof for this world)');
     expect(text.out).toContain('symmetry: on: one state stored per class of states equal up to renaming engine pids');
     expect((await run('explore', '--no-symmetry')).out).toContain('symmetry: off (--no-symmetry): every state stored');
@@ -193,7 +193,7 @@ describe('outbox-sim explore', () => {
 
   it('--help names the properties a search checks and the exit codes, 3 for a bound reached', async () => {
     const r = await run('explore', '--help');
-    expect(r.out).toContain('always: no-phantom-delivery, honest-park, parked-stays-parked, exclusive-attempt, retries-deduped, bounded-record');
+    expect(r.out).toContain('always: no-phantom-delivery, delivered-as-written, honest-park, parked-stays-parked, exclusive-attempt, retries-deduped, bounded-record');
     expect(r.out).toContain('eventually, where the system would be quiet once faults stop: no-silent-loss, settled-after-healing');
     expect(r.out).toContain('quiet-after-healing: no reachable cycle of steps the system takes by itself');
     // The exit codes once, in the block every command's help has (help-contract.ts).

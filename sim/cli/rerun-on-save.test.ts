@@ -90,7 +90,7 @@ describe('--watch', () => {
   it('checks again on each save of an imported file, goes on past a save that does not compile, and ends on Ctrl-C with 130', async () => {
     const { rules, helper } = ruleFiles('rules');
     const { io, lines } = capture();
-    const flags: CheckFlags = { rules, watch: true, seeds: '30', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
+    const flags: CheckFlags = { rules, watch: true, seeds: '40', swarmOnly: true, quiet: true, out: join(dir, 'traces') };
     const watching = rerunOnSave('check', flags, io, async () => (await runCheck(flags, io)).code, { pollMs: 20 });
     await until(lines, /^watching /);
     expect(lines.filter((l) => l.startsWith('RESULT'))).toEqual(['RESULT: no property violated']);
@@ -227,7 +227,7 @@ describe('--watch', () => {
 
   it('through the command line: the rule file runs on the supervised thread, a save runs it again, SIGINT ends it with 130', async () => {
     const { rules, helper } = ruleFiles('cli');
-    const { lines, exited, kill, stop } = cliProcess(['check', '--rules', rules, '--watch', '--seeds', '30', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')]);
+    const { lines, exited, kill, stop } = cliProcess(['check', '--rules', rules, '--watch', '--seeds', '40', '--swarm-only', '--quiet', '--out', join(dir, 'cli-traces')]);
     try {
       await until(lines, /^watching /);
       writeFileSync(helper, HELPER_FLAWED);

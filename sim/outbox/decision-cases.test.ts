@@ -29,6 +29,9 @@ function askedOf(rules: RuleSet, seeds: number): Map<string, number> {
   return new Map(DECISION_CASES.map((c, i) => [`${c.decision}: ${c.name}`, runs[i]]));
 }
 
+/** fail-closed without its selection (its digest check): a rule set that declares no `selectable`. */
+const UNSELECTING: RuleSet = { ...failClosed, name: 'fail-closed-unselecting', selectable: undefined };
+
 describe('watched rule sets', () => {
   it('answer as the rule set does: every run the same, step for step', () => {
     const marks = new DecisionMarks();
@@ -57,9 +60,11 @@ describe('watched rule sets', () => {
   it('leave out the optional decisions a rule set leaves out, and are made once per rule set and marks', () => {
     const marks = new DecisionMarks();
     const watched = watchedRules(failClosed, marks);
-    expect(watched.selectable).toBeUndefined();
+    // fail-closed selects by the record alone (its digest check): watched, it still takes the record alone.
+    expect(watched.selectable?.length).toBe(1);
     expect(watched.fences).toBeUndefined();
     expect(watched.sweepable).toBeUndefined();
+    expect(watchedRules(UNSELECTING, marks).selectable).toBeUndefined();
     expect(watched.name).toBe(failClosed.name);
     expect(watchedRules(failClosed, marks)).toBe(watched);
     expect(watchedRules(failClosed, new DecisionMarks())).not.toBe(watched);
@@ -87,9 +92,9 @@ describe('the decisions a check asked', () => {
     // Every run publishes into an empty outbox first, and no count exceeds the runs.
     expect(failClosedAsked.get('admit: no record')).toBe(400);
     for (const n of failClosedAsked.values()) expect(n).toBeLessThanOrEqual(400);
-    // Nobody writes QUEUED, and fail-closed declares neither selectable nor fences.
+    // Nobody writes QUEUED, and fail-closed declares no fences; it selects every record but a damaged one.
     expect(failClosedAsked.get('admit: QUEUED, same body')).toBe(0);
-    expect(failClosedAsked.get('selectable: selected')).toBe(0);
+    expect(failClosedAsked.get('selectable: selected')).toBeGreaterThan(0);
     expect(failClosedAsked.get('fences: post')).toBe(0);
   });
 
@@ -111,7 +116,7 @@ describe('the decisions a check asked', () => {
 
   it('are those of the rule set checked: under skew, the new engines asked on what the old ones wrote, and no old decision counted', () => {
     const skewed = (oldRules: RuleSet) => {
-      const r = runShard({ ...planOf(failClosed, 400), oldRules }, 1, 401);
+      const r = runShard({ ...planOf(UNSELECTING, 400), oldRules }, 1, 401);
       return new Map(DECISION_CASES.map((c, i) => [`${c.decision}: ${c.name}`, (r.decisions ?? [])[i]]));
     };
     expect(skewed(queuedInFlight).get('admit: QUEUED, same body')).toBeGreaterThan(0);

@@ -242,11 +242,18 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     ...(selectable === undefined
       ? {}
       : {
-          selectable: (record, view) => {
-            const yes = selectable.call(rules, record, view);
-            m[yes ? SELECT.yes : SELECT.no] = 1;
-            return yes;
-          },
+          // Of the same arity as the rule set's: a selection by the record alone stays one (selectsByRecordAlone).
+          selectable: selectable.length < 2
+            ? (record: OutboxRecord) => {
+                const yes = (selectable as (r: OutboxRecord) => boolean).call(rules, record);
+                m[yes ? SELECT.yes : SELECT.no] = 1;
+                return yes;
+              }
+            : (record, view) => {
+                const yes = selectable.call(rules, record, view);
+                m[yes ? SELECT.yes : SELECT.no] = 1;
+                return yes;
+              },
         }),
     ...(fences === undefined
       ? {}

@@ -48,7 +48,7 @@ describe('explore: pinned state counts of fail-closed', () => {
     [{ engines: 3, crashesMax: 1 }, 221313, 822118],
   ] as const)('%o with the eventually properties: %i states, %i transitions, complete, no violation', (sizes, states, transitions) => {
     const r = searchLive(failClosed, sizes);
-    expect(r.checked).toEqual(['no-phantom-delivery', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'retries-deduped', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
+    expect(r.checked).toEqual(['no-phantom-delivery', 'delivered-as-written', 'honest-park', 'parked-stays-parked', 'exclusive-attempt', 'retries-deduped', 'bounded-record', 'no-silent-loss', 'settled-after-healing', 'quiet-after-healing']);
     expect([r.complete, r.stoppedBy, r.violations, r.states, r.transitions]).toEqual([true, null, [], states, transitions]);
   });
   it.each([

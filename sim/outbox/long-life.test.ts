@@ -54,7 +54,8 @@ describe('grown cycles', () => {
   });
 
   it('lists cycles shortest first', () => {
-    const r = seedRun(epochHistory, 21);
+    // Seed 19: ten grown cycles.
+    const r = seedRun(epochHistory, 19);
     const lengths = grownCycles(r.states, r.events).map((c) => c.to - c.from);
     expect(lengths.length).toBeGreaterThan(0);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
@@ -64,7 +65,7 @@ describe('grown cycles', () => {
 describe('an event enabled again', () => {
   it('is found by listing its kind\'s group only, as by listing every group', () => {
     let asked = 0;
-    for (const seed of [21, 22, 38, 144]) {
+    for (const seed of [19, 23, 40, 42]) {
       const r = seedRun(epochHistory, seed);
       const system = r.systemFor(r.options);
       // Each recorded state, asked for the events taken at it and at the states around it (most not enabled there).
@@ -83,7 +84,8 @@ describe('an event enabled again', () => {
 
 describe('sending a cycle round again', () => {
   it('breaks bounded-record for a list that grows every requeue, in a real trace of the world of raised budgets', () => {
-    const r = seedRun(epochHistory, 21);
+    // Seed 19: its first grown cycle breaks bounded-record after 42 rounds.
+    const r = seedRun(epochHistory, 19);
     expect(r.run.violation).toBeNull();
     const [cycle] = grownCycles(r.states, r.events);
     const life = liveLong(r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax)), r.events, r.states, cycle);
@@ -97,7 +99,8 @@ describe('sending a cycle round again', () => {
   });
 
   it('repeats a cycle that crashes an engine on the engine that took its place', () => {
-    const r = seedRun(epochHistory, 22);
+    // Seed 23: two grown cycles with a restart in them, the second breaks bounded-record.
+    const r = seedRun(epochHistory, 23);
     const withRestart = grownCycles(r.states, r.events).filter((c) => r.events.slice(c.from, c.to).some((e) => e?.kind === 'restart'));
     const wide = r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax));
     const ends = withRestart.map((c) => liveLong(wide, r.events, r.states, c).end);
@@ -106,9 +109,10 @@ describe('sending a cycle round again', () => {
   });
 
   it('stops when the record stops growing: a history kept to its last three, and fail-closed', () => {
-    for (const rules of [epochHistoryLast, failClosed]) {
+    // fail-closed's records come back bigger rarely: in seeds 1 to 1,000, only seed 662 (a cycle that stops growing after 17 rounds).
+    for (const [rules, from] of [[epochHistoryLast, 1], [failClosed, 601]] as const) {
       const ends = new Set<string>();
-      for (let seed = 1; seed <= 120; seed++) {
+      for (let seed = from; seed < from + 120; seed++) {
         const r = seedRun(rules, seed);
         for (const cycle of grownCycles(r.states, r.events)) {
           const life = liveLong(r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax)), r.events, r.states, cycle);
@@ -121,7 +125,7 @@ describe('sending a cycle round again', () => {
   });
 
   it('reports its bounds when hit', () => {
-    const r = seedRun(epochHistory, 21);
+    const r = seedRun(epochHistory, 19);
     const [cycle] = grownCycles(r.states, r.events);
     const wide = r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax));
     expect(liveLong(wide, r.events, r.states, cycle, { roundsMax: 2, stallRounds: 8, stepsMax: 100_000 }).end).toBe('rounds-bound');
@@ -147,10 +151,11 @@ describe('long life in a check', () => {
   });
 
   it('keeps fail-closed clean, counts what it did, and counts the same whichever way the seeds are split', () => {
-    const whole = runShard(plan(failClosed), 1, 401);
+    // Seeds 401 to 800: seed 662 brings a record back bigger (fail-closed's only one in seeds 1 to 1,000).
+    const whole = runShard(plan(failClosed), 401, 801);
     expect(Object.keys(whole.first)).toEqual([]);
     expect(whole.longLife?.runs).toBeGreaterThan(0);
-    const split = mergeShards([runShard(plan(failClosed), 1, 150), runShard(plan(failClosed), 150, 401)]);
+    const split = mergeShards([runShard(plan(failClosed), 401, 662), runShard(plan(failClosed), 662, 801)]);
     expect(split.longLife).toEqual(whole.longLife);
   });
 

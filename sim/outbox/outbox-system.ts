@@ -18,7 +18,7 @@ import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
-import { idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { bodyName, idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 import { copyWorld, emptyList } from './world-copy.ts';
 import { uniformOptions } from './options-copy.ts';
 import { ruleFaultOf } from '../../model/rule-fault.ts';
@@ -284,7 +284,7 @@ export function outboxSystem(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules)),
+    properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules), writtenBodies(ids, options)),
     heal,
     quiescent,
     settle,
@@ -293,6 +293,17 @@ export function outboxSystem(
     ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
   };
   return system;
+}
+
+/** The bodies the producer writes for each id, in order (events/producer.ts): what delivered-as-written compares the broker with. */
+function writtenBodies(ids: readonly string[], options: WorldOptions): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (let i = 0; i < ids.length; i++) {
+    const bodies: string[] = [];
+    for (let k = 0; k < options.bodiesPerId; k++) bodies.push(bodyName(i, k, options.bodiesPerId, options.sameBodies === true));
+    out[ids[i]] = bodies;
+  }
+  return out;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { metadataBytes } from '../../model/record.ts';
 import { isPending, PARK_REASONS, STATUSES, type OutboxRecord } from '../../model/types.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
-import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
+import { declaredFields, digestOf, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
 
@@ -39,11 +39,22 @@ function phantomSeen(w: World): boolean {
   for (const id in records) {
     const slot = records[id];
     if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
-    if (broker[id]?.body !== slot.record.payload) return true;
+    const held = broker[id]?.body;
+    if (held !== slot.record.payload && !namesByDigest(slot.record, held)) return true;
   }
   const reported = w.reported;
   for (const id in reported) if (broker[id]?.body !== reported[id]) return true;
   return false;
+}
+
+/**
+ * Whether a record whose payload is not `held` names `held` by its digest: its
+ * payload was altered in the store after the body it stands for was written
+ * (alter-payload), so a DELIVERED record of it reports the body the broker
+ * holds, its stored copy damaged. Asked only where payload and broker differ.
+ */
+function namesByDigest(record: OutboxRecord, held: string | undefined): boolean {
+  return held !== undefined && typeof record.digest === 'string' && record.digest === digestOf(held);
 }
 
 /**
@@ -69,7 +80,7 @@ function phantomViolation(w: World): Violation | null {
     // A metadata-only DELIVERED record names no body; the archive layer below still checks what was reported.
     if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
     const held = w.broker[id]?.body;
-    if (held !== slot.record.payload) {
+    if (held !== slot.record.payload && !namesByDigest(slot.record, held)) {
       return violation('no-phantom-delivery', id, slot.record.payload, 'record',
         `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
@@ -83,6 +94,59 @@ function phantomViolation(w: World): Violation | null {
   }
   return null;
 }
+
+/**
+ * The bodies the producer writes for each id, in the order it writes them
+ * (`bodyName` in sim/outbox/world.ts): the first `produced[id]` of an id's
+ * list are the ones written so far. An id not listed is no task's.
+ */
+export type WrittenBodies = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * delivered-as-written: the broker holds for an id only a body the producer
+ * wrote for that id (and, under `--broker log`, accepted no other). It
+ * compares the broker with the producer, not with the record, so a record
+ * whose payload was altered (a storage fault, or a rule set that rewrites
+ * payloads) and then sent is caught although the record and the broker
+ * agree (docs/properties.md, 'delivered-as-written (always)').
+ */
+export function deliveredAsWrittenOf(written: WrittenBodies): Property<World> {
+  /** Whether `body` is among the first `n` bodies written for `id`; an id that is no task's is not judged here (no-phantom-delivery says where its body went). */
+  const wrote = (id: string, body: string, n: number): boolean => {
+    const bodies = written[id];
+    if (bodies === undefined) return true;
+    const k = bodies.indexOf(body);
+    return k >= 0 && k < n;
+  };
+  /** The first body held or accepted for `id` the producer did not write, or null (a plain loop: checked after most steps). */
+  const unwritten = (w: World, id: string): string | null => {
+    const h = w.broker[id];
+    const n = w.produced[id] ?? 0;
+    if (!wrote(id, h.body, n)) return h.body;
+    const log = h.log;
+    if (log !== undefined) for (let i = 0; i < log.length; i++) if (!wrote(id, log[i], n)) return log[i];
+    return null;
+  };
+  return {
+    name: 'delivered-as-written',
+    kind: 'always',
+    reads: ['broker', 'produced'],
+    description: 'the broker holds (and, under --broker log, accepted) for an id only bodies the producer wrote for that id, whatever the record says',
+    check(w) {
+      let found: string | null = null;
+      // The first id in sorted order, without sorting (the broker changes at many steps).
+      for (const id in w.broker) if (unwritten(w, id) !== null && (found === null || id < found)) found = id;
+      if (found === null) return null;
+      const body = unwritten(w, found) ?? '';
+      const bodies = (written[found] ?? []).slice(0, w.produced[found] ?? 0);
+      return violation('delivered-as-written', found, body, 'stored',
+        `the broker holds ${body} for ${found}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.join(', ')}): a payload altered in the outbox was sent`);
+    },
+  };
+}
+
+/** No bodies: {@link deliveredAsWrittenOf} judging no id (the property's name and kind for the commands' lists). */
+const NO_WRITTEN: WrittenBodies = Object.freeze({});
 
 /** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
 export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts', 'retry-window-exhausted'];
@@ -143,6 +207,12 @@ export function visibility(w: World, id: string, body: string): string | null {
   // An unreadable record is held for the operator under a named cause.
   if (slot?.kind === 'torn') return 'corrupt record';
   if (slot?.kind === 'record' && slot.record.schema > 1) return 'record of a newer schema';
+  if (slot?.kind === 'record' && typeof slot.record.payload === 'string' && typeof slot.record.digest === 'string') {
+    const { payload, digest, status } = slot.record;
+    // A payload altered in the store (alter-payload): a record not DELIVERED that names the body by its
+    // digest holds it behind a named cause, as a torn record does. A DELIVERED one says it went out.
+    if (payload !== body && status !== 'DELIVERED' && digest === digestOf(body)) return 'damaged payload';
+  }
   if (slot?.kind === 'record' && slot.record.payload === body) {
     if (slot.record.status === 'PARKED') return 'parked';
     if (isPending(slot.record.status) && w.claims[id]?.kind === 'torn') return `${slot.record.status.toLowerCase()} (torn claim)`;
@@ -393,30 +463,37 @@ export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
 /**
  * Every property of the outbox, safety first; `withAtMostOnce` adds the
  * opt-in at-most-once; `schema`, the checked rule set's, states the bounds
- * bounded-record holds it to.
+ * bounded-record holds it to; `written`, the bodies the world's producer
+ * writes per id, is what delivered-as-written compares the broker with
+ * (without it, the property judges no id: the lists of names).
  */
-export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT): Property<World>[] {
+export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT, written: WrittenBodies = NO_WRITTEN): Property<World>[] {
   let bySchema = PROPERTIES.get(schema);
   if (bySchema === undefined) {
-    bySchema = [null, null];
+    bySchema = new Map();
     PROPERTIES.set(schema, bySchema);
   }
-  const at = withAtMostOnce ? 1 : 0;
-  const properties = (bySchema[at] ??= Object.freeze(propertiesOf(withAtMostOnce, schema)));
+  const key = `${withAtMostOnce ? 1 : 0}${JSON.stringify(written)}`;
+  let properties = bySchema.get(key);
+  if (properties === undefined) {
+    properties = Object.freeze(propertiesOf(withAtMostOnce, schema, written));
+    bySchema.set(key, properties);
+  }
   // A copy of the shared list: a caller may change its own; the properties themselves are shared.
   return [...properties];
 }
 
 /**
- * The properties built once per schema (without and with at-most-once): `check` builds a
+ * The properties built once per schema, per at-most-once and per world's bodies (a few): `check` builds a
  * system per seed, and the seed runner prepares each property list once (fast-run.ts).
  */
-const PROPERTIES = new WeakMap<RecordSchema, [readonly Property<World>[] | null, readonly Property<World>[] | null]>();
+const PROPERTIES = new WeakMap<RecordSchema, Map<string, readonly Property<World>[]>>();
 
-function propertiesOf(withAtMostOnce: boolean, schema: RecordSchema): Property<World>[] {
+function propertiesOf(withAtMostOnce: boolean, schema: RecordSchema, written: WrittenBodies): Property<World>[] {
   return [
     noPhantomDelivery,
     ...(withAtMostOnce ? [atMostOnce] : []),
+    deliveredAsWrittenOf(written),
     honestPark,
     parkedStaysParked,
     exclusiveAttempt,

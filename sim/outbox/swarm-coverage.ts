@@ -373,7 +373,7 @@ export function coveringArray(sizes: readonly number[], seed = 21, quiet: readon
 /**
  * Seeds 1 to this take covering rows: one covering array after another,
  * each built with its own tie-breaks, so every pair occurs again in every
- * block (about 16 seeds) and the blocks differ in the combinations beyond
+ * block (about 17 seeds) and the blocks differ in the combinations beyond
  * pairs they hold.
  */
 export const COVERED_SEEDS = 256;
@@ -471,7 +471,7 @@ export interface PairCoverage {
 /** A kind whose step shows a feature's value exercised: its name and the tag that counts its steps. */
 export interface ShownKind {
   name: string;
-  /** Its counter tag (events/kind.ts `counter`), which every step of it adds. */
+  /** Its counter tag (events/kind.ts `counter`), which every step of it adds but an answer to a POST its rules fenced out (never sent: events/engine-step.ts). */
   counter: string;
 }
 

@@ -6,6 +6,7 @@
  */
 import { brokerReceives, receiptTags, type BrokerReceipt } from './broker-keys.ts';
 import { otherVersionKey } from './rekeyed.ts';
+import { payloadAltered } from './alter-payload.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
@@ -63,8 +64,10 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
       case 'write-record': {
         // Written by the engine's serializer: fields its schema does not know are dropped if it says so.
         w.records = withEntry<RecordSlot>(w.records, fx.id, { kind: 'record', record: asWritten(schema, fx.record) });
-        // A metadata-only record (no payload) publishes no body.
-        const pub = typeof fx.record.payload === 'string' ? `${fx.id}:${fx.record.payload}` : null;
+        // A metadata-only record (no payload) publishes no body; nor does one whose payload is not the body
+        // its digest names (alter-payload): that body was published when it was written, and the altered
+        // payload is a damaged copy of it, which delivered-as-written judges if it is ever sent.
+        const pub = typeof fx.record.payload === 'string' && !payloadAltered(fx.record) ? `${fx.id}:${fx.record.payload}` : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(tagOf(WRITE_AT, proc.state), tagOf(STATUS, fx.record.status));
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');

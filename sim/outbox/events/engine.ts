@@ -6,7 +6,7 @@
  */
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../model/lifecycle.ts';
 import type { EngineProc, WorldEvent } from '../world.ts';
-import { selects } from '../../../model/rules.ts';
+import { selects, selectsByRecordAlone } from '../../../model/rules.ts';
 import { isPending } from '../../../model/types.ts';
 import { nowOf } from './clock.ts';
 import { TIME_ORIGIN } from '../../../model/time.ts';
@@ -77,11 +77,12 @@ export const drain: EventKind<Drain> = eventKind({
     // drained. The clock is read for `selectable` only (without it every pending record is selected,
     // whatever the time: `selects` answers so without its view, which is then not made; most records
     // a drain is asked about are not pending, and every step asks).
-    return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: TIME_ORIGIN + nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
+    return rules.selectable === undefined || selects(rules, read.record, { id, who: whoOf(ctx, engine), now: selectsByRecordAlone(rules) ? TIME_ORIGIN : TIME_ORIGIN + nowOf(w) }) ? [{ kind: 'drain', pid: engine.pid, id }] : [];
   },
   reads: ['live', 'records', 'clock'],
   // The clock only for a rule set that selects (a retry schedule selects by time): a tick then leaves the listing.
-  readsIn: (ctx) => (ctx.worldRules.rules.selectable === undefined && ctx.worldRules.oldRules?.selectable === undefined ? ['live', 'records'] : ['live', 'records', 'clock']),
+  // A selection by the record alone (`selectsByRecordAlone`: fail-closed's digest check) reads no clock either.
+  readsIn: (ctx) => (selectsByRecordAlone(ctx.worldRules.rules) && (ctx.worldRules.oldRules === undefined || selectsByRecordAlone(ctx.worldRules.oldRules)) ? ['live', 'records'] : ['live', 'records', 'clock']),
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
   label: (e) => `e${e.pid} drain ${e.id}`,

@@ -10,6 +10,7 @@ import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../mode
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
+import { payloadAltered } from './alter-payload.ts';
 import type { WorldContext, WorldRules } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
 
@@ -174,7 +175,8 @@ export const legacyRecord = damage(
   ['records'],
   (w, id, ctx) => {
     const slot = w.records[id];
-    return slot?.kind === 'record' && holdsPostLegacyField(slot.record, schemaOf(ctx.worldRules.rules));
+    // Not over a payload altered in the store: dropping its digest too would leave nothing that tells.
+    return slot?.kind === 'record' && holdsPostLegacyField(slot.record, schemaOf(ctx.worldRules.rules)) && !payloadAltered(slot.record);
   },
   (w, e, ctx) => {
     const slot = w.records[e.id];
@@ -186,7 +188,7 @@ export const legacyRecord = damage(
   },
   {
     example: 'legacy-record a',
-    enabled: '`a` has an intact record that holds a field the checked rule set declares introduced after the legacy schema (0)',
+    enabled: '`a` has an intact record that holds a field the checked rule set declares introduced after the legacy schema (0), and whose payload is the one its digest names (not over a payload altered in the store: with the digest gone too, nothing would tell)',
     does: 'removes every such field: for a rule set without a schema declaration, `attempts`, `resendEpoch` and `digest`',
     stands: 'a record written by an older deployment, before those fields existed, still in the store',
   },

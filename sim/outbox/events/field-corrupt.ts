@@ -13,6 +13,7 @@ import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
+import { payloadAltered } from './alter-payload.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob } from './kind.ts';
 
@@ -76,9 +77,11 @@ function earlier(decl: FieldDecl, value: unknown): unknown {
 /** The corruptions of `record` an event of this kind may make, in declaration order. */
 function corruptions(record: OutboxRecord, ctx: WorldContext, id: string): FieldCorrupt[] {
   const out: FieldCorrupt[] = [];
+  // The digest of a payload altered in the store is all that tells of it: it is not damaged too.
+  const altered = payloadAltered(record);
   for (const [field, decl] of declaredFields(schemaOf(ctx.worldRules.rules))) {
     const value = record[field];
-    if (value === undefined) continue;
+    if (value === undefined || (altered && field === 'digest')) continue;
     out.push({ kind: 'field-corrupt', id, field, how: 'missing' });
     if (hasType(value, decl.type)) out.push({ kind: 'field-corrupt', id, field, how: 'wrong-type' });
     if (earlier(decl, value) !== undefined) out.push({ kind: 'field-corrupt', id, field, how: 'earlier' });
@@ -134,7 +137,7 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = eventKind({
   doc: {
     example: 'field-corrupt a attempts wrong-type',
     enabled:
-      "`a` has an intact record holding a field the checked rule set declares (`recordSchema`; the base ones: digest, attempts, resendEpoch); corruptions are allowed (`corruptionsMax` > 0) and left. One event per field and damage: `missing` (any), `wrong-type` (a field of its declared type), `earlier` (a count above 0, a non-empty history)",
+      "`a` has an intact record holding a field the checked rule set declares (`recordSchema`; the base ones: digest, attempts, resendEpoch); corruptions are allowed (`corruptionsMax` > 0) and left (the digest not of a payload altered in the store: nothing else would tell). One event per field and damage: `missing` (any), `wrong-type` (a field of its declared type), `earlier` (a count above 0, a non-empty history)",
     does:
       'stores the record with that one field removed; or of the wrong type (a count of 0 or 1 as a boolean, a larger count as a string, a flag as 0 or 1, a string as a number, a history as its length); or torn back (a count one lower, a history without its last entry). The rest of the record reads fine',
     stands:

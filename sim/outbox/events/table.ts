@@ -6,6 +6,7 @@
  * entry in its group's file, listed here.
  */
 import type { WorldContext } from './context.ts';
+import { alterPayload } from './alter-payload.ts';
 import { answers } from './broker.ts';
 import { longWait, stall, tick } from './clock.ts';
 import { forget } from './dedupe-window.ts';
@@ -100,6 +101,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   tearClaim,
   fieldCorrupt,
   stall,
+  alterPayload,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();

@@ -7,7 +7,7 @@
  */
 import { readSlot } from '../../../model/record.ts';
 import { schemaOf } from '../../../model/schema.ts';
-import { selects } from '../../../model/rules.ts';
+import { selects, selectsByRecordAlone } from '../../../model/rules.ts';
 import { TIME_ORIGIN } from '../../../model/time.ts';
 import { PairTable } from '../../core/pair-table.ts';
 import { answerInWorld, answerOffered, type Answer } from '../events/broker.ts';
@@ -59,9 +59,10 @@ export function engineEvents(c: PackedContext): EngineEvents {
     const version = proc.version;
     const rules = rulesFor[version];
     // The decision is told the id and the pid: both are in the key (at most 30 ids).
-    const k = ((rules.selectable === undefined ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
+    const byRecord = selectsByRecordAlone(rules);
+    const k = ((byRecord ? 0 : proc.pid) * 32 + j) * 2 + (version === 'old' ? 1 : 0);
     // `selectable` is told the time too (a retry schedule selects by it): with a clock, memoised per reading.
-    const now = clocked ? s[g + CLOCK] : 0;
+    const now = clocked && !byRecord ? s[g + CLOCK] : 0;
     const table = now === 0 ? drainable : (drainableAt[now] ??= new PairTable());
     let r = table.get(recId, k);
     if (r < 0) {

@@ -43,6 +43,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'tear-claim',
   'field-corrupt',
   'stall',
+  'alter-payload',
 ]);
 
 /** Whether a kind is on in a world (its knob's weight; a kind without a knob always is). */

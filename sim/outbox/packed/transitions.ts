@@ -655,6 +655,7 @@ export class PackedTransitions {
       case 'newer-schema':
       case 'legacy-record':
       case 'field-corrupt':
+      case 'alter-payload':
       case 'sweep':
         // Reads and writes the id's record (the sweeper's sweeps counter is written as a delta: COUNTERS); it should touch nothing else of the id's (watched).
         this.pushIdAs(s, this.layout.ids.indexOf(e.id), RECORD_FAULT_SLOTS);

@@ -16,6 +16,7 @@ import { healedWaitTo } from '../events/clock.ts';
 import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
 import { sweepOf, sweptBy } from '../events/retention.ts';
+import { payloadAltered, payloadMatchesDigest } from '../events/alter-payload.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -58,6 +59,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     legacyRecord: kindOn(options, 'legacy-record'),
     tearClaim: kindOn(options, 'tear-claim'),
     fieldCorrupt: kindOn(options, 'field-corrupt'),
+    alterPayload: kindOn(options, 'alter-payload'),
   };
   /**
    * A record's field corruptions (one per declared field it holds and
@@ -243,7 +245,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     if (slot?.kind === 'record') {
       if (on.tearRecord) out.push(c.events.get(code(10, 0, j), () => ({ kind: 'tear-record', id })));
       if (slot.record.schema <= newest && on.newerSchema) out.push(c.events.get(code(11, 0, j), () => ({ kind: 'newer-schema', id })));
-      if (holdsPostLegacyField(slot.record, schema) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
+      if (holdsPostLegacyField(slot.record, schema) && !payloadAltered(slot.record) && on.legacyRecord) out.push(c.events.get(code(12, 0, j), () => ({ kind: 'legacy-record', id })));
     }
     if (tables.claims.value(s[j * PER_ID + CLAIM])?.kind === 'held' && on.tearClaim) {
       out.push(c.events.get(code(13, 0, j), () => ({ kind: 'tear-claim', id })));
@@ -266,10 +268,22 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     }
   };
 
+  /** After the stalls (its entry is the fault group's last, events/alter-payload.ts), per id: a payload altered, its digest kept. */
+  const alterations = (s: Int32Array, out: WorldEvent[]): void => {
+    if (!on.alterPayload || s[g + CORRUPTIONS] >= options.corruptionsMax) return;
+    for (let j = 0; j < ids.length; j++) {
+      const slot = tables.records.value(s[j * PER_ID + REC]);
+      if (slot?.kind !== 'record' || !payloadMatchesDigest(slot.record)) continue;
+      const id = ids[j];
+      out.push(c.events.get(code(20, 0, j), () => ({ kind: 'alter-payload', id })));
+    }
+  };
+
   const last: Lister = (s, out) => {
     if (s[g + HEALING] === 1) return;
     corruptions(s, out);
     stalls(s, out);
+    alterations(s, out);
   };
 
   return { middle, last };
