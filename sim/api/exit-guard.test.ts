@@ -39,7 +39,7 @@ describe('a library call guarded against a decision that ends the process', () =
     const r = runScript('exits', true);
     expect(r.status).toBe(2);
     expect(r.stdout).not.toContain('after check');
-    expect(r.stderr.trim()).toMatch(/^outbox-sim: rule set "exits" \([^)]+\): classify ended the command from inside the call \(process\.exit\?\); in the probe for kept state before the command's own run \(the default swarm's seeds 1-16\), at seed \d+, step \d+: nothing was checked; a decision must return its answer$/);
+    expect(r.stderr.trim()).toMatch(/^outbox-sim: rule set "exits" \([^)]+\): classify ended the command from inside the call \(process\.exit\?\); in the probe for kept state before the command's own run \(the default swarm's seeds 1-17\), at seed \d+, step \d+: nothing was checked; a decision must return its answer$/);
   });
   it('leaves an exit of the caller\'s own, after the call, as it is', { timeout: 150_000 }, () => {
     const r = runScript('returns', false);

@@ -57,7 +57,7 @@ describe('supervisor', () => {
     expect(r.seconds).toBeLessThan(1 + 15);
     // In the probe of the file before the check's own seeds, at its first seed that POSTs: named as the probe's
     // (before, 'at seed 2, step 9' read as the check's own seed, also under --seed 7 or --small-worlds-only).
-    expect(r.stderr).toMatch(/^outbox-sim: rule set "classify-loops" \(\.\/properties\/broken-rules\/classify-loops\.ts\): classify did not return within 1 s \(--decision-timeout\); in the probe for kept state before the command's own run \(the default swarm's seeds 1-16\), at seed \d+, step \d+\n$/);
+    expect(r.stderr).toMatch(/^outbox-sim: rule set "classify-loops" \(\.\/properties\/broken-rules\/classify-loops\.ts\): classify did not return within 1 s \(--decision-timeout\); in the probe for kept state before the command's own run \(the default swarm's seeds 1-17\), at seed \d+, step \d+\n$/);
     // What the command wrote before the hang reached the terminal (a worker's own stream would have held it).
     expect(r.stdout).toMatch(/^outbox-sim check: rules classify-loops; [^\n]+\n {2}swarm: [^\n]+\n$/);
   });
