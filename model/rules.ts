@@ -262,14 +262,28 @@ export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectV
   return rules.selectable(record, view.now === undefined ? { ...view, now: TIME_ORIGIN } : (view as SelectView));
 }
 
+/** The `selectable` decisions marked as deciding by the record alone ({@link byRecordAlone}). */
+const RECORD_ONLY = new WeakSet<object>();
+
+/**
+ * Marks a `selectable` that decides by the record alone, never by its view
+ * (neither the clock nor who asks), and returns it. The mark is explicit,
+ * not read off the function's arity: a decision of one declared parameter
+ * may still read the view through a default or rest parameter.
+ */
+export function byRecordAlone<F extends NonNullable<RuleDecisions['selectable']>>(f: F): F {
+  RECORD_ONLY.add(f);
+  return f;
+}
+
 /**
  * Whether a rule set's selection depends on the record alone: it declares no
- * `selectable`, or one written with the record as its only parameter (an
- * arrow function of one parameter cannot read the view: neither the clock nor
- * who asks). A world then need not list a drain again when time passes.
+ * `selectable`, or one marked {@link byRecordAlone} (fail-closed's digest
+ * check). A world then need not list a drain again when time passes; an
+ * unmarked decision is taken to read the clock.
  */
 export function selectsByRecordAlone(rules: RuleDecisions): boolean {
-  return rules.selectable === undefined || rules.selectable.length < 2;
+  return rules.selectable === undefined || RECORD_ONLY.has(rules.selectable);
 }
 
 /** Why `value` is not a rule set, or null when it is one. */

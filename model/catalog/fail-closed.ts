@@ -7,7 +7,7 @@
  * generation it read.
  */
 import { digestOf, freshRecordOf, SCHEMA_CURRENT } from '../record.ts';
-import type { Admission, DecisionView, DisposeView, Disposal, RuleSet } from '../rules.ts';
+import { byRecordAlone, type Admission, type DecisionView, type DisposeView, type Disposal, type RuleSet } from '../rules.ts';
 import type { RecordSchema } from '../schema.ts';
 import type { OutboxRecord, Outcome, RecordRead, Reply, StoredFields } from '../types.ts';
 import { match } from 'ts-pattern';
@@ -229,7 +229,7 @@ const failClosed: RuleSet = {
   // damage releases it at its next step without a POST. The API has no "park instead of
   // send" (a pre-send write of PARKED is POSTed all the same), so the record stays as it
   // is, its body named by its digest (docs/rules.md, 'fail-closed').
-  selectable: (record) => !payloadDamaged(record),
+  selectable: byRecordAlone((record) => !payloadDamaged(record)),
   // A claim of its own is one its predecessor under the same identity took before it stopped
   // (a restart under stable identities, docs/faults.md): refused, no engine would ever take it
   // (its holder lives), and the record would wait for ever (settled-after-healing).

@@ -15,7 +15,7 @@
  * clears them before a run and counts them after), so the counts are those
  * of the seeds run, whatever thread ran them.
  */
-import type { AdmitView, DisposeView, RequeueView, RuleSet, SweepView } from '../../model/rules.ts';
+import { byRecordAlone, selectsByRecordAlone, type AdmitView, type DisposeView, type RequeueView, type RuleSet, type SweepView } from '../../model/rules.ts';
 import { FENCED_WRITES, type FencedWrite } from '../../model/time.ts';
 import type { ClaimView, Outcome, OutboxRecord, Status, StoredFields } from '../../model/types.ts';
 
@@ -242,13 +242,13 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     ...(selectable === undefined
       ? {}
       : {
-          // Of the same arity as the rule set's: a selection by the record alone stays one (selectsByRecordAlone).
-          selectable: selectable.length < 2
-            ? (record: OutboxRecord) => {
+          // A selection by the record alone stays one, marked so (selectsByRecordAlone).
+          selectable: selectsByRecordAlone(rules)
+            ? byRecordAlone((record: OutboxRecord) => {
                 const yes = (selectable as (r: OutboxRecord) => boolean).call(rules, record);
                 m[yes ? SELECT.yes : SELECT.no] = 1;
                 return yes;
-              }
+              })
             : (record, view) => {
                 const yes = selectable.call(rules, record, view);
                 m[yes ? SELECT.yes : SELECT.no] = 1;
