@@ -12,6 +12,30 @@ export const SCHEMA_CURRENT = 1;
 export { digestOf } from './schema.ts';
 
 /**
+ * Whether a record's payload is readable but not the body its stored digest
+ * names: a column that truncated, a charset conversion, a migration that
+ * rewrote it (the fault `alter-payload`), or a rule set that rewrote it
+ * itself. fail-closed never sends such a payload, and the world publishes no
+ * body of its own for it (docs/faults.md, 'Storage and process faults'). A read fills in a
+ * missing or ill-typed digest from the payload, so only a digest stored
+ * beside another payload says so.
+ */
+export function payloadAltered(record: OutboxRecord): boolean {
+  return payloadAgainstDigest(record) === 'altered';
+}
+
+/** Whether a record's payload is the body its stored digest names (both stored as strings): one the fault may still alter. */
+export function payloadIntact(record: OutboxRecord): boolean {
+  return payloadAgainstDigest(record) === 'intact';
+}
+
+/** A record's payload against its stored digest; `unknown` when either is missing or not a string. */
+function payloadAgainstDigest(record: OutboxRecord): 'intact' | 'altered' | 'unknown' {
+  if (typeof record.payload !== 'string' || typeof record.digest !== 'string') return 'unknown';
+  return digestOf(record.payload) === record.digest ? 'intact' : 'altered';
+}
+
+/**
  * The shape of the records a rule set writes and accepts, as it declares it
  * (`RuleSet.recordShape`). `payload: 'optional'` makes a record without a
  * payload (a metadata-only record, as some designs write once a body is

@@ -6,28 +6,15 @@
  * when the body the outbox confirmed sending is that file's body, of the
  * generation it read.
  */
-import { digestOf, freshRecordOf, SCHEMA_CURRENT } from '../record.ts';
+import { digestOf, freshRecordOf, payloadAltered, SCHEMA_CURRENT } from '../record.ts';
 import { byRecordAlone, type Admission, type DecisionView, type DisposeView, type Disposal, type RuleSet } from '../rules.ts';
 import type { RecordSchema } from '../schema.ts';
 import type { OutboxRecord, Outcome, RecordRead, Reply, StoredFields } from '../types.ts';
 import { match } from 'ts-pattern';
 
-/**
- * Whether a record's payload is not the body its digest names: a store that
- * rewrote it (a truncating column, a charset conversion) left it readable,
- * and only the digest tells. Such a payload is never sent, and a file is
- * matched to such a record by the digest, not the payload
- * (docs/rules.md, 'fail-closed'). A read fills in a missing or ill-typed
- * digest from the payload, so only a digest stored beside another payload
- * says so.
- */
-export function payloadDamaged(record: OutboxRecord): boolean {
-  return typeof record.payload === 'string' && typeof record.digest === 'string' && digestOf(record.payload) !== record.digest;
-}
-
 /** Whether a record holds `body`: its payload, or, for a damaged payload, the body its digest names. */
 function holdsBody(record: OutboxRecord, body: string): boolean {
-  return record.payload === body || (payloadDamaged(record) && record.digest === digestOf(body));
+  return record.payload === body || (payloadAltered(record) && record.digest === digestOf(body));
 }
 
 /** A decision's rule for one case of its input (the branch ts-pattern picked), applied to the input itself. */
@@ -59,7 +46,7 @@ function admitRule(read: RecordRead): AdmitRule {
       // a different body waits until it ends.
       // A record whose payload is not the body its digest names is never sent (`selectable`): its file
       // is quarantined with that cause, as a corrupt record's is, and the record is left as it is.
-      .with({ kind: 'found', record: { status: 'READY' } }, { kind: 'found', record: { status: 'QUEUED' } }, () => (r) => (payloadDamaged(recordOf(r)) ? { kind: 'quarantine', cause: 'damaged-payload' } : { kind: 'keep' }))
+      .with({ kind: 'found', record: { status: 'READY' } }, { kind: 'found', record: { status: 'QUEUED' } }, () => (r) => (payloadAltered(recordOf(r)) ? { kind: 'quarantine', cause: 'damaged-payload' } : { kind: 'keep' }))
       .with({ kind: 'found', record: { status: 'DELIVERED' } }, () => (r, body) => (holdsBody(recordOf(r), body) ? { kind: 'keep' } : { kind: 'quarantine', cause: 'delivered-id-new-body' }))
       .with({ kind: 'found', record: { status: 'PARKED' } }, () => (r, body) => {
         const record = recordOf(r);
@@ -224,12 +211,12 @@ const failClosed: RuleSet = {
   recordShape: { payload: 'optional' },
   recordSchema: FAIL_CLOSED_SCHEMA,
   admit,
-  // A payload that is not the body its digest names (`payloadDamaged`) is not sent: the
+  // A payload that is not the body its digest names (`payloadAltered`, model/record.ts) is not sent: the
   // record is not selected, so no engine claims it, and one that claimed it before the
   // damage releases it at its next step without a POST. The API has no "park instead of
   // send" (a pre-send write of PARKED is POSTed all the same), so the record stays as it
   // is, its body named by its digest (docs/rules.md, 'fail-closed').
-  selectable: byRecordAlone((record) => !payloadDamaged(record)),
+  selectable: byRecordAlone((record) => !payloadAltered(record)),
   // A claim of its own is one its predecessor under the same identity took before it stopped
   // (a restart under stable identities, docs/faults.md): refused, no engine would ever take it
   // (its holder lives), and the record would wait for ever (settled-after-healing).
@@ -249,7 +236,7 @@ const failClosed: RuleSet = {
   complete,
   requeue: (record, resetAttempts, view) => {
     // A damaged payload is not made READY again: it would not be sent (the record unchanged refuses the action).
-    if (payloadDamaged(record)) return record;
+    if (payloadAltered(record)) return record;
     const { reason: _reason, ...rest } = record;
     // unknownSeen survives: a requeue does not undo an earlier attempt that may
     // have stored the body, so a later refusal must not park as a non-delivery

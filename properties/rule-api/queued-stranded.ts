@@ -10,13 +10,13 @@
  */
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import queuedInFlight from './queued-in-flight.ts';
-import { payloadDamaged } from '../../model/catalog/fail-closed.ts';
+import { payloadAltered } from '../../model/record.ts';
 
 const queuedStranded: RuleSet = extendRules(queuedInFlight, {
   name: 'queued-stranded',
   summary: 'QUEUED as the pre-send write, and only READY records selected: a QUEUED record is never sent again.',
   // fail-closed's own selection too: a payload its digest does not name is never sent.
-  selectable: (record) => record.status === 'READY' && !payloadDamaged(record),
+  selectable: (record) => record.status === 'READY' && !payloadAltered(record),
 });
 
 export default queuedStranded;

@@ -9,7 +9,8 @@
  * quarantined (settled-after-healing: the file is left live with no cause).
  * `select-below-cap-parks.ts` parks at the cap it selects by.
  */
-import failClosed, { payloadDamaged } from '../../model/catalog/fail-closed.ts';
+import failClosed from '../../model/catalog/fail-closed.ts';
+import { payloadAltered } from '../../model/record.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 
 /** Attempts after which a record is no longer selected. */
@@ -19,7 +20,7 @@ const selectBelowCap: RuleSet = extendRules(failClosed, {
   name: 'select-below-cap',
   summary: `fail-closed, but only records with fewer than ${SELECT_CAP} attempts are selected; nothing parks at that cap.`,
   // fail-closed's own selection too: a payload its digest does not name is never sent.
-  selectable: (record) => record.attempts < SELECT_CAP && !payloadDamaged(record),
+  selectable: (record) => record.attempts < SELECT_CAP && !payloadAltered(record),
 });
 
 export default selectBelowCap;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
-import type { RuleSet } from '../../model/rules.ts';
+import { selectsByRecordAlone, type RuleSet } from '../../model/rules.ts';
 import leaseUnfenced from '../../properties/rule-api/lease-unfenced.ts';
 import queuedInFlight from '../../properties/rule-api/queued-in-flight.ts';
 import selectBelowCap from '../../properties/rule-api/select-below-cap.ts';
@@ -60,8 +60,8 @@ describe('watched rule sets', () => {
   it('leave out the optional decisions a rule set leaves out, and are made once per rule set and marks', () => {
     const marks = new DecisionMarks();
     const watched = watchedRules(failClosed, marks);
-    // fail-closed selects by the record alone (its digest check): watched, it still takes the record alone.
-    expect(watched.selectable?.length).toBe(1);
+    // fail-closed selects by the record alone (its digest check, marked byRecordAlone): watched, it stays marked.
+    expect(selectsByRecordAlone(watched)).toBe(true);
     expect(watched.fences).toBeUndefined();
     expect(watched.sweepable).toBeUndefined();
     expect(watchedRules(UNSELECTING, marks).selectable).toBeUndefined();
@@ -69,6 +69,8 @@ describe('watched rule sets', () => {
     expect(watchedRules(failClosed, marks)).toBe(watched);
     expect(watchedRules(failClosed, new DecisionMarks())).not.toBe(watched);
     expect(watchedRules(selectBelowCap, marks).selectable).toBeTypeOf('function');
+    // select-below-cap's selection is not marked, so it is taken to read the clock, watched or not.
+    expect(selectsByRecordAlone(watchedRules(selectBelowCap, marks))).toBe(false);
   });
 });
 

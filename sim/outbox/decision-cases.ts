@@ -66,6 +66,11 @@ const CLAIM = casesOf('mayClaim', {
 // `selectable` (a rule set that declares it): its answers.
 const SELECT = casesOf('selectable', { yes: 'selected', no: 'passed over' });
 
+/** The watched `selectable`, marked as a selection by the record alone when the rule set's own is one (it must stay one: selectsByRecordAlone). */
+function markedAs(rules: RuleSet, watched: NonNullable<RuleSet['selectable']>): NonNullable<RuleSet['selectable']> {
+  return selectsByRecordAlone(rules) ? byRecordAlone(watched) : watched;
+}
+
 // `preSend`: the record it is given.
 const PRESEND = casesOf('preSend', { intact: 'intact record', damaged: 'record with a damaged field' });
 
@@ -242,18 +247,11 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     ...(selectable === undefined
       ? {}
       : {
-          // A selection by the record alone stays one, marked so (selectsByRecordAlone).
-          selectable: selectsByRecordAlone(rules)
-            ? byRecordAlone((record: OutboxRecord) => {
-                const yes = (selectable as (r: OutboxRecord) => boolean).call(rules, record);
-                m[yes ? SELECT.yes : SELECT.no] = 1;
-                return yes;
-              })
-            : (record, view) => {
-                const yes = selectable.call(rules, record, view);
-                m[yes ? SELECT.yes : SELECT.no] = 1;
-                return yes;
-              },
+          selectable: markedAs(rules, (record, view) => {
+            const yes = selectable.call(rules, record, view);
+            m[yes ? SELECT.yes : SELECT.no] = 1;
+            return yes;
+          }),
         }),
     ...(fences === undefined
       ? {}

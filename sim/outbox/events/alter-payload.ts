@@ -7,7 +7,7 @@
  * Shares the corruption budget with the other storage faults; its swarm knob
  * has its own stream.
  */
-import { digestOf } from '../../../model/schema.ts';
+import { payloadIntact } from '../../../model/record.ts';
 import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
@@ -49,21 +49,6 @@ export function alteredPayload(payload: string): string {
   return lower !== payload ? lower : `${payload}?`;
 }
 
-/**
- * Whether a record's payload is not the body its stored digest names (altered
- * by this fault, or written so by a rule set): such a write publishes no body
- * of its own (events/engine-step.ts), and the damages that would drop the
- * digest leave such a record alone (events/faults.ts, events/field-corrupt.ts).
- */
-export function payloadAltered(record: OutboxRecord): boolean {
-  return typeof record.payload === 'string' && typeof record.digest === 'string' && digestOf(record.payload) !== record.digest;
-}
-
-/** Whether a record's payload is still the one its digest names (the fault alters it once). */
-export function payloadMatchesDigest(record: OutboxRecord): boolean {
-  return typeof record.payload === 'string' && typeof record.digest === 'string' && digestOf(record.payload) === record.digest;
-}
-
 export const alterPayload: EventKind<AlterPayload> = eventKind({
   name: 'alter-payload',
   group: 'fault',
@@ -73,7 +58,7 @@ export const alterPayload: EventKind<AlterPayload> = eventKind({
   enabled: (w, ctx, { id }) => {
     if (id === null || w.corruptions >= ctx.options.corruptionsMax || knob.weight(ctx.options) <= 0) return [];
     const slot = w.records[id];
-    return slot?.kind === 'record' && payloadMatchesDigest(slot.record) ? [{ kind: 'alter-payload', id }] : [];
+    return slot?.kind === 'record' && payloadIntact(slot.record) ? [{ kind: 'alter-payload', id }] : [];
   },
   reads: ['corruptions', 'records'],
   // Corruptions are counted from 0: with no budget, or the knob off, none is ever made.

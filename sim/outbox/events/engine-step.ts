@@ -6,7 +6,7 @@
  */
 import { brokerReceives, receiptTags, type BrokerReceipt } from './broker-keys.ts';
 import { otherVersionKey } from './rekeyed.ts';
-import { payloadAltered } from './alter-payload.ts';
+import { payloadAltered } from '../../../model/record.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';

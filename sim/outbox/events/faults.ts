@@ -10,7 +10,7 @@ import { fieldsAfterLegacy, holdsPostLegacyField, schemaOf } from '../../../mode
 import type { LifecycleState } from '../../../model/lifecycle.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
-import { payloadAltered } from './alter-payload.ts';
+import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext, WorldRules } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
 

@@ -13,7 +13,7 @@ import type { OutboxRecord } from '../../../model/types.ts';
 import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
-import { payloadAltered } from './alter-payload.ts';
+import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob } from './kind.ts';
 

@@ -16,7 +16,7 @@ import { healedWaitTo } from '../events/clock.ts';
 import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
 import { sweepOf, sweptBy } from '../events/retention.ts';
-import { payloadAltered, payloadMatchesDigest } from '../events/alter-payload.ts';
+import { payloadAltered, payloadIntact } from '../../../model/record.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
 const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
@@ -273,7 +273,7 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     if (!on.alterPayload || s[g + CORRUPTIONS] >= options.corruptionsMax) return;
     for (let j = 0; j < ids.length; j++) {
       const slot = tables.records.value(s[j * PER_ID + REC]);
-      if (slot?.kind !== 'record' || !payloadMatchesDigest(slot.record)) continue;
+      if (slot?.kind !== 'record' || !payloadIntact(slot.record)) continue;
       const id = ids[j];
       out.push(c.events.get(code(20, 0, j), () => ({ kind: 'alter-payload', id })));
     }
