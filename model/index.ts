@@ -7,7 +7,7 @@ export { FENCED_WRITES, TIME_ORIGIN } from './time.ts';
 export type { FencedWrite, TimeView } from './time.ts';
 export { CATALOG, catalogRules, failClosed, freshCycle, freshCycleAfterDefinite } from './catalog/index.ts';
 export { admitFreshCycleWhen } from './catalog/fresh-cycle-when.ts';
-export { digestOf, freshRecord, freshRecordOf, SCHEMA_CURRENT } from './record.ts';
+export { digestOf, freshRecord, freshRecordOf, payloadAltered, SCHEMA_CURRENT } from './record.ts';
 export { BASE_FIELDS, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT } from './schema.ts';
 export type { FieldDecl, FieldType, RecordSchema, StoredRecord, UnknownFields } from './schema.ts';
 export type * from './types.ts';
