@@ -9,5 +9,8 @@
 /** The extensions a rule file may have. */
 const RULE_FILE_EXTENSIONS = ['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs', '.jsx'] as const;
 
+/** The extensions a rule file may have, as the loader's messages list them. */
+export const RULE_FILE_EXTENSIONS_TEXT = RULE_FILE_EXTENSIONS.join(', ');
+
 /** Whether `name` ends as a rule file does. */
 export const isRuleFileName = (name: string): boolean => RULE_FILE_EXTENSIONS.some((ext) => name.endsWith(ext));

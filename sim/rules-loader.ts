@@ -14,7 +14,7 @@ import { resolve, sep } from 'node:path';
 import { CATALOG, catalogRules } from '../model/catalog/index.ts';
 import { ruleSetProblem, type RuleSet } from '../model/rules.ts';
 import { bundleRuleFile, RuleCompileError, shownPath, storedBundle } from './rules-bundle.ts';
-import { isRuleFileName } from './rule-file-names.ts';
+import { isRuleFileName, RULE_FILE_EXTENSIONS_TEXT } from './rule-file-names.ts';
 import { UsageError } from './usage-error.ts';
 import { watchedLoad } from './rules-guard.ts';
 import { IN_PROCESS, ruleValue } from './rule-values.ts';
@@ -166,6 +166,9 @@ async function loadUnguarded(spec: string, recorded?: RulesSource): Promise<Load
     const was = recorded === undefined ? '' : `; the trace was recorded with ${recorded.source}, relative to the folder it was made in: give the path of that file from here`;
     throw new UsageError(`rule file ${spec} does not exist${was}`);
   }
+  // esbuild would read a .json, .yaml or .txt file as a script and fail on its first line with a parse error
+  // that names neither the cause nor the fix: a rule set's decisions are functions, which data cannot hold.
+  if (!isRuleFileName(path)) throw new UsageError(`rule file ${spec} is not a module: a rule set's decisions are functions, so give a ${RULE_FILE_EXTENSIONS_TEXT} file whose default export is a rule set (docs/rules.md, 'Writing a rule set')`);
   const source = readFileSync(path);
   const hash = hashOf(source);
   if (recorded !== undefined && hash !== recorded.hash) {

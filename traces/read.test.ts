@@ -75,6 +75,17 @@ describe('readTrace', () => {
     expect(cut.kind).toBe('truncated');
     expect(cut.message).toMatch(/ends in the middle of line \d+; the trace is truncated$/);
   });
+  it('blank lines after the last step are read as the end (an editor adds one); a blank line between steps is still corrupt', () => {
+    const whole = readTrace(variant('whole2.jsonl', text));
+    for (const tail of ['\n', '\n\n', '\n \t\n', '\r\n']) {
+      const padded = readTrace(variant('padded.jsonl', text + tail));
+      expect(padded.id).toBe(whole.id);
+      expect(padded.steps).toHaveLength(whole.steps.length);
+    }
+    const lines = text.trimEnd().split('\n');
+    const gap = errorOf(variant('gap.jsonl', `${[...lines.slice(0, 2), '', ...lines.slice(2)].join('\n')}\n`));
+    expect(gap.kind).toBe('corrupt-line');
+  });
   it('a file cut at a line boundary', () => {
     const lines = text.trimEnd().split('\n');
     expect(errorOf(variant('short.jsonl', `${lines.slice(0, -1).join('\n')}\n`)).kind).toBe('truncated');

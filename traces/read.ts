@@ -143,6 +143,9 @@ export function readTrace(path: string): Trace {
   const endsClean = text.endsWith('\n');
   const lines = text.split('\n');
   if (endsClean) lines.pop();
+  // Blank lines after the last step (an editor or a paste that adds one) hold no step: they are not read as a
+  // corrupt line. A blank line between steps still is (the step after it is out of place).
+  while (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
   // The header first: its version decides whether we can read the rest at all.
   let rawHeader: unknown;
   tooLong(path, lines[0], 1);

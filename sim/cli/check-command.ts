@@ -121,7 +121,7 @@ export function parseShard(value: string | undefined): { index: number; count: n
   if (m === null) throw new UsageError(`--shard must look like I/N (for example 2/4), got "${value}"`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${value}: I must be between 1 and N`);
+  if (count < 1 || index < 1 || index > count) throw new UsageError(`--shard ${value}: give shard I of N with 1 <= I <= N and N >= 1 (for example ${count >= 1 ? `1/${count}` : '1/2'})`);
   return { index, count };
 }
 

@@ -2,7 +2,7 @@
  * Flags of `check` that say opposite things, or one with nothing to act on,
  * are bad input (one line, exit 2), not one of them silently dropped.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './test-cli.ts';
@@ -16,11 +16,22 @@ describe('check flags that conflict', () => {
     [['--seeds', '10', '--seed', '3'], '--seed S runs that one seed; --seeds N runs N seeds from 1: give one of them'],
     [['--shard-out', '.tmp-test/never.json'], '--shard-out FILE writes the result of a shard: give --shard I/N too (or leave --shard-out out)'],
     [['--quiet', '--verbose', '--seeds', '5'], '--quiet prints only the summary and --verbose prints more: give one of them'],
+    [['--shard', '3/2'], '--shard 3/2: give shard I of N with 1 <= I <= N and N >= 1 (for example 1/2)'],
+    [['--shard', '0/0'], '--shard 0/0: give shard I of N with 1 <= I <= N and N >= 1 (for example 1/2)'],
   ])('%j: exit 2 and one line', async (argv, line) => {
     const r = await runCli('check', '--swarm-only', ...argv);
     expect(r.code).toBe(2);
     expect(r.err).toEqual([`outbox-sim: ${line}`]);
     expect(r.out).toEqual([]);
+  });
+  it('a data file given as a rule file is called one, not a script that does not compile', async () => {
+    for (const name of ['rules.json', 'rules.yaml']) {
+      const path = join(tmp, name);
+      writeFileSync(path, '{"name": "mine"}\n');
+      const r = await runCli('check', '--rules', path, '--seeds', '5');
+      expect(r.code).toBe(2);
+      expect(r.err).toEqual([`outbox-sim: rule file ${path} is not a module: a rule set's decisions are functions, so give a .ts, .mts, .cts, .tsx, .js, .mjs, .cjs, .jsx file whose default export is a rule set (docs/rules.md, 'Writing a rule set')`]);
+    }
   });
   it('a folder given as a rule file is called a folder', async () => {
     const r = await runCli('check', '--rules', './properties/', '--seeds', '5');

@@ -226,7 +226,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
   if (defines('statechart')) program
     .command('statechart')
     .description("export the lifecycle statechart: JSON machine config (Stately's editor imports it) or a Mermaid stateDiagram-v2")
-    .option('--format <format>', 'json or mermaid (default: json)')
+    .option('--format <format>', 'json or mermaid (default: mermaid for an --out ending .mmd or .mermaid, else json)')
     .option('--out <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (opts: { format?: string; out?: string }) => {
       code = (await import('./statechart-command.ts')).statechartCommand(opts, io);

@@ -33,6 +33,17 @@ describe('outbox-sim statechart', () => {
     expect(readFileSync(path, 'utf8')).toBe(`${mermaidStatechart(lifecycleMachine)}\n`);
     expect(r.err.join('\n')).toContain(path);
   });
+  it('without --format, an --out ending .mmd or .mermaid is written as Mermaid (before: JSON in a .mmd file); any other as JSON', async () => {
+    for (const name of ['chart.mmd', 'chart.MERMAID']) {
+      expect((await run('statechart', '--out', join(dir, name))).code).toBe(0);
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(`${mermaidStatechart(lifecycleMachine)}\n`);
+    }
+    expect((await run('statechart', '--out', join(dir, 'chart.json'))).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'chart.json'), 'utf8'))).toEqual(machineConfig(lifecycleMachine));
+    // --format given wins over the name.
+    expect((await run('statechart', '--format', 'json', '--out', join(dir, 'forced.mmd'))).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'forced.mmd'), 'utf8'))).toEqual(machineConfig(lifecycleMachine));
+  });
   it('an unknown format is one line on stderr, exit 2', async () => {
     const r = await run('statechart', '--format', 'svg');
     expect(r.code).toBe(2);

@@ -21,9 +21,17 @@ export function renderStatechart(format: (typeof STATECHART_FORMATS)[number]): s
   return format === 'json' ? `${JSON.stringify(machineConfig(lifecycleMachine), null, 2)}\n` : `${mermaidStatechart(lifecycleMachine)}\n`;
 }
 
+/**
+ * The format an --out FILE's name asks for, when --format is not given: a
+ * `.mmd` or `.mermaid` file is meant for Mermaid, and was written as JSON.
+ */
+function formatOfName(out: string | undefined): (typeof STATECHART_FORMATS)[number] {
+  return out !== undefined && /\.(mmd|mermaid)$/i.test(out) ? 'mermaid' : 'json';
+}
+
 /** Exit 0; a bad flag or an --out that cannot be written throws {@link UsageError} (exit 2). */
 export function statechartCommand(flags: { format?: string; out?: string }, io: Io): number {
-  const format = choiceFlag('--format', flags.format, STATECHART_FORMATS, 'json');
+  const format = choiceFlag('--format', flags.format, STATECHART_FORMATS, formatOfName(flags.out));
   if (flags.out !== undefined) checkOutputFile('--out', flags.out);
   const text = renderStatechart(format);
   emitDocument(text, flags.out, io, `the lifecycle statechart (${format})`);
