@@ -52,6 +52,11 @@ describe('por: the same verdicts as the unreduced search', () => {
     { ids: 2, bodiesPerId: 1, engines: 1 },
     { engines: 3, attemptsMax: 1, crashesMax: 1 },
     { bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 1 },
+    // The world's own events, reasoned about as an actor of their own (packed/independence.ts), and the storage faults.
+    { settings: { retention: 1 } },
+    { settings: { dedupeWindow: 2 } },
+    { settings: { lateLanding: 1 } },
+    { bodiesPerId: 1, crashesMax: 1, corruptionsMax: 1 },
   ] as Partial<ExploreSizes>[])('fail-closed, %o: complete, no violation, at most as many states, some reduced', (sizes) => {
     const whole = search(failClosed, null, sizes, { por: false });
     const reduced = search(failClosed, null, sizes, { por: true });

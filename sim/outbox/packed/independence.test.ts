@@ -50,7 +50,7 @@ function check(sizes: Partial<ExploreSizes>, statesMax: number, skew = false): n
   while (queue.length > 0 && problems.length === 0) {
     const s = queue.shift() as Int32Array;
     const before = pids(s);
-    const actors = [...before, 'restart', 'producer', 'operator', 'corruption'] as const;
+    const actors = [...before, 'restart', 'producer', 'operator', 'corruption', 'world'] as const;
     for (const e of system.events(s)) {
       const a = actorOf(e);
       const reach = chooser.reach(s, a, crashesLeft(s));
@@ -87,8 +87,15 @@ describe('independence: every event within its actor\'s reach, and reaches only 
   it.each([
     [{}, 20_000, false],
     [{ ids: 2, bodiesPerId: 1 }, 20_000, false],
-    // (A world with corruptions is searched on the object system: no packed footprints to hold.)
     [{ operatorActionsMax: 2 }, 20_000, false],
+    // The storage faults, every one of them within the corruption budget (the operator has none).
+    [{ corruptionsMax: 1, crashesMax: 0 }, 20_000, false],
+    // The world's own events, with neither an operator's nor a corruption budget: before, a sweep, a tick, a
+    // forgetting or a landing was taken for the operator's, whose reach was empty without its budget.
+    [{ settings: { retention: 1 } }, 20_000, false],
+    [{ bodiesPerId: 1, crashesMax: 1, settings: { ticks: 2, lease: 1, jump: 1000 } }, 20_000, false],
+    [{ settings: { dedupeWindow: 2 } }, 20_000, false],
+    [{ settings: { lateLanding: 1 } }, 20_000, false],
     [{ engines: 3, crashesMax: 2 }, 20_000, false],
     [{ engines: 2 }, 20_000, true],
   ] as const)('%o: up to %i states, skew %s', (sizes, statesMax, skew) => {

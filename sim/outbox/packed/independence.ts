@@ -17,17 +17,37 @@
  * invisible (C2) only if no event in it writes a slot an `always` property
  * reads. Engines are resources by pid, not by position: a crash shifts the
  * positions of the engines after it without touching them.
+ *
+ * The world's own events that no budget of the operator or the corruptions
+ * bounds (the clock, the retention sweeper, a broker's forgetting, a POST
+ * landing late, and any kind added later) are one more actor, `world`, that
+ * may touch any id's slots and the lists while any such kind is on. Until
+ * 2026-12-05 they were taken for the operator's, whose reach was empty when
+ * the operator had no budget: a sweep deleting a record an engine was about
+ * to read was taken as independent of it.
+ * docs/explore-reduction.md, 'The conditions, and where each is kept'
  */
 import { dedupesByKey } from '../../../model/broker.ts';
 import type { AmpleChooser } from '../../core/por.ts';
 import type { Property } from '../../core/system.ts';
+import { longWait, stall, tick } from '../events/clock.ts';
+import { answers } from '../events/broker.ts';
+import { drain, scan, step } from '../events/engine.ts';
+import { crash, legacyRecord, newerSchema, tearClaim, tearRecord } from '../events/faults.ts';
+import { alterPayload } from '../events/alter-payload.ts';
+import { fieldCorrupt } from '../events/field-corrupt.ts';
+import type { AnyKind } from '../events/kind.ts';
+import { requeue, requeueReset, resubmit, restore } from '../events/operator.ts';
+import { restart, upgrade } from '../events/process.ts';
+import { produce } from '../events/producer.ts';
+import { EVENT_KINDS, kindOf } from '../events/table.ts';
 import type { WorldOptions } from '../options.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 import type { PackedOutbox } from './system.ts';
 
-const { ARCHIVED, BROKER, CLAIM, CORRUPTIONS, CRASHES, ENGINE_COUNT, ENGINES, HEALING, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PARKED_GONE, PER_ID, PRODUCED, PUBLISHED, QUARANTINED, REC, REPORTED } = L;
+const { ARCHIVED, BROKER, CLAIM, CLOCK, CORRUPTIONS, CRASHES, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, NEXT_GEN, NEXT_PID, OPERATOR, PARKED, PARKED_GONE, PER_ID, PRODUCED, PUBLISHED, QUARANTINED, REC, REPORTED, SWEEPS } = L;
 
 // Program operations (transitions.ts): slot writes, and engine operations by pid.
 const OP_ENGINE_REMOVE = 4;
@@ -129,25 +149,30 @@ const ENGINE_VIEWS: Readonly<Record<string, (p: EngineProc) => string | null>> =
   'exclusive-attempt': (p) => (p.state === 'completing' ? p.ctx.id : null),
 };
 
-/** An actor: the events of one engine (with its crash and upgrade), the restarts, the producer, the operator and the corruptions. */
-type Actor = number | 'restart' | 'producer' | 'operator' | 'corruption';
+/**
+ * An actor: the events of one engine (with its crash, upgrade and stall), the restarts, the producer, the
+ * operator's actions (within its budget), the corruptions (within theirs) and the world's own events.
+ */
+export type Actor = number | 'restart' | 'producer' | 'operator' | 'corruption' | 'world';
+
+/** The operator's actions: each spends the operator's budget. */
+const OPERATOR_KINDS: ReadonlySet<AnyKind> = new Set<AnyKind>([requeue, requeueReset, resubmit, restore] as AnyKind[]);
+/** The storage faults: each spends the corruption budget. */
+const CORRUPTION_KINDS: ReadonlySet<AnyKind> = new Set<AnyKind>([tearRecord, newerSchema, legacyRecord, tearClaim, fieldCorrupt, alterPayload] as AnyKind[]);
+/** The kinds whose footprints the engines' and the other actors' reaches state one by one: any other kind on makes the `world` actor's reach wide. */
+const STATED_KINDS: ReadonlySet<AnyKind> = new Set<AnyKind>([scan, drain, step, ...answers, crash, upgrade, restart, produce, ...OPERATOR_KINDS, ...CORRUPTION_KINDS] as AnyKind[]);
+/** The clock's kinds, which write the clock slot. */
+const CLOCK_KINDS: readonly AnyKind[] = [tick, longWait, stall] as AnyKind[];
 
 /** The actor whose event `e` is. */
 export function actorOf(e: WorldEvent): Actor {
   if ('pid' in e) return e.pid;
-  switch (e.kind) {
-    case 'restart':
-      return 'restart';
-    case 'produce':
-      return 'producer';
-    case 'tear-record':
-    case 'tear-claim':
-    case 'newer-schema':
-    case 'legacy-record':
-      return 'corruption';
-    default:
-      return 'operator';
-  }
+  const k = kindOf(e);
+  if (k === (restart as AnyKind)) return 'restart';
+  if (k === (produce as AnyKind)) return 'producer';
+  if (OPERATOR_KINDS.has(k)) return 'operator';
+  if (CORRUPTION_KINDS.has(k)) return 'corruption';
+  return 'world';
 }
 
 /** The ample-set chooser of a packed outbox world; `census` counts why states were expanded fully. */
@@ -156,8 +181,12 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
   const g = layout.globals;
   const ids = layout.ids.length;
   const base = g + ENGINES;
-  const crashOn = kindOn(options, 'crash');
+  const crashOn = kindOn(options, crash.name);
   const skew = options.skew === true;
+  const on = (k: AnyKind): boolean => kindOn(options, k.name);
+  // The world's own events (the clock, retention, forgetting, late landing, a kind not stated here): on for the whole search.
+  const worldOn = EVENT_KINDS.some((k) => !STATED_KINDS.has(k) && on(k));
+  const clockWritten = CLOCK_KINDS.some(on);
 
   // C2: the slots the `always` properties read; the engines through their views, or whole.
   const visibleSlots = new Set<number>();
@@ -207,6 +236,10 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     }
     f.both(g + ARCHIVED, g + QUARANTINED, g + PUBLISHED, g + PARKED, g + PARKED_GONE);
     f.read(g + CRASHES, g + HEALING);
+    // Its POSTs join those in transit and age a dedupe window's memory; every step is told the clock, and its stall moves it.
+    f.both(g + IN_TRANSIT, g + DEDUPE);
+    f.read(g + CLOCK);
+    if (clockWritten) f.write(g + CLOCK);
     f.anyAlive = true;
     if (p !== null) f.both(f.eng(p.pid), f.alive(p.pid));
     // Its crash, or a crash inside its POST (a broker answer), while crashes are left.
@@ -227,21 +260,31 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
       // A restart (now, or once a crash frees a place) starts an engine that may touch as much as any.
       if (s[g + ENGINE_COUNT] < options.engines || crashesLeft) {
         f.both(g + NEXT_PID, g + ENGINE_COUNT);
-        f.read(g + HEALING);
+        f.read(g + HEALING, g + CLOCK);
         engineReach(f, null, crashesLeft);
       }
     } else if (actor === 'producer') {
-      f.read(g + HEALING);
+      f.read(g + HEALING, g + CLOCK);
       for (let j = 0; j < ids; j++) {
         if ((tables.numbers.value(s[j * PER_ID + PRODUCED]) ?? 0) >= options.bodiesPerId) continue;
         for (let x = 0; x < PER_ID; x++) f.read(j * PER_ID + x);
         f.both(j * PER_ID + LIVE, j * PER_ID + PRODUCED, g + NEXT_GEN, g + PUBLISHED);
       }
+    } else if (actor === 'world') {
+      // Any id's slots and the world-wide lists, the clock and the kinds' own slots, while any such kind is on
+      // (not bounded by a budget of the operator's or the corruptions'); never the engines, the pids or the crashes.
+      if (worldOn) {
+        for (let r = 0; r < g; r++) f.both(r);
+        f.both(g + ARCHIVED, g + QUARANTINED, g + PUBLISHED, g + PARKED, g + PARKED_GONE, g + NEXT_GEN, g + SWEEPS, g + DEDUPE, g + IN_TRANSIT);
+        f.read(g + HEALING, g + CLOCK);
+        if (clockWritten) f.write(g + CLOCK);
+        f.anyAlive = true;
+      }
     } else if (actor === 'operator' ? s[g + OPERATOR] < options.operatorActionsMax : s[g + CORRUPTIONS] < options.corruptionsMax) {
       // Any id's slots and the world-wide lists and counters, but not the engines, the pids or the crashes.
       for (let r = 0; r < g; r++) f.both(r);
       f.both(g + ARCHIVED, g + QUARANTINED, g + PUBLISHED, g + PARKED, g + PARKED_GONE, g + NEXT_GEN, g + OPERATOR, g + CORRUPTIONS);
-      f.read(g + HEALING);
+      f.read(g + HEALING, g + CLOCK);
       f.anyAlive = true;
     }
     return f;
@@ -250,7 +293,8 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
   /** What `events` (one actor's, enabled in `s`) read (their keys, and what enables them) and write (their programs). */
   const current = (s: Int32Array, actor: Actor, events: readonly WorldEvent[]): Footprint => {
     const f = new Footprint(base, s[g + NEXT_PID]);
-    f.read(g + HEALING);
+    // Every step is keyed by the clock (transitions.ts), so taken to read it.
+    f.read(g + HEALING, g + CLOCK);
     if (typeof actor === 'number') {
       const p = proc(procOfPid(s, actor)) as EngineProc;
       // Alive, and its process: what decides which of its events are enabled.
@@ -264,13 +308,15 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
       if (e.kind === 'crash') f.read(g + CRASHES);
       if (e.kind === 'upgrade') f.read(g + NEXT_PID);
       const p = typeof actor === 'number' ? (proc(procOfPid(s, actor)) as EngineProc) : null;
-      const j = e.kind === 'scan' || e.kind === 'drain' ? idOf(e.id) : (e.kind === 'step' || e.kind === 'answer') && p !== null ? idOf(p.ctx.id) : -1;
+      const j = e.kind === 'scan' || e.kind === 'drain' ? idOf(e.id) : (e.kind === 'step' || e.kind === 'answer' || e.kind === 'post-in-transit') && p !== null ? idOf(p.ctx.id) : -1;
       if (j >= 0) {
         // The transition key (transitions.ts): the record, the claim, the live file; the broker and parkedGone for an answer; whether the claim's holder is alive.
         const o = j * PER_ID;
         f.read(o + REC, o + CLAIM, o + LIVE, o + BROKER, g + PARKED_GONE);
         // A broker deduping by key knows keys across ids (events/broker-keys.ts): an answer reads every id's holding.
         if (e.kind === 'answer' && dedupesByKey(options.broker)) for (let i = 0; i < ids; i++) f.read(i * PER_ID + BROKER);
+        // A POST sent or landing late reads the POSTs in transit and a dedupe window's memory.
+        f.read(g + IN_TRANSIT, g + DEDUPE);
         const h = holderOf(s, j);
         if (h >= 0) f.read(f.alive(h));
         // An engine step may overwrite the reported body without reading it: a write in every state.
@@ -311,7 +357,7 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     return by;
   };
 
-  const ALL_ACTORS_BUT_ENGINES: Actor[] = ['restart', 'producer', 'operator', 'corruption'];
+  const ALL_ACTORS_BUT_ENGINES: Actor[] = ['restart', 'producer', 'operator', 'corruption', 'world'];
 
   return {
     census,
