@@ -121,6 +121,17 @@ function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evide
   return damaged ? { inFlight: true, unknownSeen: true } : trusted;
 }
 
+/**
+ * The sends started in the record's cycle, as stored: a count lost or of
+ * another type (a damaged field, a legacy record) is taken as the completed
+ * attempts, the fewest it can have been.
+ */
+function sendsOf(record: OutboxRecord, stored: StoredFields | undefined): number {
+  const lost = stored !== undefined && (stored.missing.includes('sends') || stored.illTyped.includes('sends'));
+  const sends = record.sends;
+  return lost || typeof sends !== 'number' ? record.attempts : Math.max(sends, record.attempts);
+}
+
 /** What `complete` writes for one outcome, given the record, the record's flags cleared (`base`) and its evidence. */
 type CompleteRule = (record: OutboxRecord, base: OutboxRecord, ev: Evidence, limits: { attemptsMax: number }, outcome: Outcome) => OutboxRecord[];
 
@@ -189,6 +200,8 @@ export const FAIL_CLOSED_SCHEMA: RecordSchema = {
     inFlight: { type: 'boolean', since: 1, default: false },
     /** An attempt's outcome was unknown (it may have stored the body): a later refusal is no proof of non-delivery. */
     unknownSeen: { type: 'boolean', since: 1, default: false },
+    /** Sends started in this cycle (counted by the pre-send write): more than `attempts` when some never completed (a poison body's crash). */
+    sends: { type: 'number', since: 1, default: 0 },
   },
 };
 
@@ -214,9 +227,21 @@ const failClosed: RuleSet = {
   // from here on (honest-park: a later refusal must not park as a
   // non-delivery).
   // A flag it cannot trust counts as set (`evidence`).
+  // `sends` counts the sends started in the cycle. A send that never completes (the engine
+  // died building or making its POST, as a poison body kills it every time) counts no
+  // attempt, so past the attempts cap, with a send that never completed, the record parks
+  // instead of being sent again (docs/properties.md, 'quiet-after-healing (liveness bound)').
+  // Its reason is outcome-unknown: such a send may have stored the body (a crash after the
+  // broker stored it looks the same), so it claims nothing (honest-park).
   preSend: (record, view) => {
     const ev = evidence(record, view?.stored);
-    return { ...record, inFlight: true, unknownSeen: ev.unknownSeen || ev.inFlight };
+    const unknownSeen = ev.unknownSeen || ev.inFlight;
+    const sends = sendsOf(record, view?.stored);
+    const cap = view?.limits?.attemptsMax;
+    if (cap !== undefined && sends >= cap && sends > record.attempts) {
+      return { ...record, inFlight: false, unknownSeen: true, sends, status: 'PARKED', reason: 'outcome-unknown' };
+    }
+    return { ...record, inFlight: true, unknownSeen, sends: sends + 1 };
   },
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,
@@ -227,7 +252,9 @@ const failClosed: RuleSet = {
     // have stored the body, so a later refusal must not park as a non-delivery
     // (and evidence it cannot trust counts as set: `evidence`).
     const { unknownSeen } = evidence(record, view?.stored);
-    return { ...rest, unknownSeen, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts };
+    // The operator forgives the sends that never completed: those counted are the attempts kept.
+    const attempts = resetAttempts ? 0 : record.attempts;
+    return { ...rest, unknownSeen, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts, sends: attempts };
   },
   dispose,
 };
