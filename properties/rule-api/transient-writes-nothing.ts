@@ -12,6 +12,11 @@ const transientWritesNothing: RuleSet = extendRules(failClosed, {
   name: 'transient-writes-nothing',
   summary: 'fail-closed, but a transient outcome writes nothing (the record is left as it was read).',
   complete: (record, outcome, limits, view) => (outcome === 'transient' ? [] : failClosed.complete(record, outcome, limits, view)),
+  // fail-closed's pre-send write as it was: it counts no started send (fail-closed's count would park the endless retry).
+  preSend: (record, view) => {
+    const written = failClosed.preSend(record, view === undefined ? undefined : { who: view.who, now: view.now, ...(view.stored === undefined ? {} : { stored: view.stored }) });
+    return written === null ? null : { ...written, sends: typeof record.sends === 'number' ? record.sends : 0 };
+  },
 });
 
 export default transientWritesNothing;
