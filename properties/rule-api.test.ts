@@ -160,7 +160,7 @@ describe('a record with no payload is legal when the rule set declares it (recor
   });
   it('declared and matched by digest: clean, the same state space as fail-closed', () => {
     const r = search(tombstoneDelivered, null, {});
-    expect([r.complete, r.found, r.states]).toEqual([true, [], 20855]);
+    expect([r.complete, r.found, r.states]).toEqual([true, [], 17611]);
   });
   it('a tombstone taken as "this id is done" archives a new body as delivered: no-phantom-delivery', () => {
     const r = search(tombstoneTrustsAbsent, null, {});
@@ -172,7 +172,7 @@ describe('a record with no payload is legal when the rule set declares it (recor
 describe('which records an engine selects is a decision (selectable)', () => {
   it('left out, every READY record is selected: fail-closed and a rule set selecting everything search the same states', () => {
     const all = search({ ...failClosed, name: 'select-all', selectable: () => true }, null, {});
-    expect([all.complete, all.found, all.states, all.transitions]).toEqual([true, [], 20855, 56228]);
+    expect([all.complete, all.found, all.states, all.transitions]).toEqual([true, [], 17611, 48482]);
   });
   it('selecting attempts < N without parking at N leaves a body unsettled: settled-after-healing and no-silent-loss', () => {
     const r = search(selectBelowCap, null, {}, true);

@@ -122,14 +122,21 @@ function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evide
 }
 
 /**
- * The sends started in the record's cycle, as stored: a count lost or of
- * another type (a damaged field, a legacy record) is taken as the completed
- * attempts, the fewest it can have been.
+ * fail-closed's pre-send write: `inFlight` set for the POST about to be made.
+ * Found already set, an earlier send of this cycle never completed: the
+ * outcome is unknown from here on and, given the attempts cap `cap`, that
+ * send counts as an attempt; at the cap the record parks `outcome-unknown`
+ * instead of being sent (docs/rules.md, 'The decisions'). Without a cap the
+ * unfinished send is not counted (the write as it was before preSend could
+ * park: rule files that keep it call this so).
  */
-function sendsOf(record: OutboxRecord, stored: StoredFields | undefined): number {
-  const lost = stored !== undefined && (stored.missing.includes('sends') || stored.illTyped.includes('sends'));
-  const sends = record.sends;
-  return lost || typeof sends !== 'number' ? record.attempts : Math.max(sends, record.attempts);
+export function markInFlight(record: OutboxRecord, view: DecisionView | undefined, cap: number | undefined): OutboxRecord {
+  const ev = evidence(record, view?.stored);
+  const unknownSeen = ev.unknownSeen || ev.inFlight;
+  if (!ev.inFlight || cap === undefined) return { ...record, inFlight: true, unknownSeen };
+  const attempts = record.attempts + 1;
+  if (attempts >= cap) return { ...record, inFlight: false, unknownSeen: true, attempts, status: 'PARKED', reason: 'outcome-unknown' };
+  return { ...record, inFlight: true, unknownSeen, attempts };
 }
 
 /** What `complete` writes for one outcome, given the record, the record's flags cleared (`base`) and its evidence. */
@@ -200,8 +207,6 @@ export const FAIL_CLOSED_SCHEMA: RecordSchema = {
     inFlight: { type: 'boolean', since: 1, default: false },
     /** An attempt's outcome was unknown (it may have stored the body): a later refusal is no proof of non-delivery. */
     unknownSeen: { type: 'boolean', since: 1, default: false },
-    /** Sends started in this cycle (counted by the pre-send write): more than `attempts` when some never completed (a poison body's crash). */
-    sends: { type: 'number', since: 1, default: 0 },
   },
 };
 
@@ -227,22 +232,16 @@ const failClosed: RuleSet = {
   // from here on (honest-park: a later refusal must not park as a
   // non-delivery).
   // A flag it cannot trust counts as set (`evidence`).
-  // `sends` counts the sends started in the cycle. A send that never completes (the engine
-  // died building or making its POST, as a poison body kills it every time) counts no
-  // attempt, so past the attempts cap, with a send that never completed, the record parks
-  // instead of being sent again (docs/properties.md, 'quiet-after-healing (liveness bound)').
-  // Its reason is outcome-unknown: such a send may have stored the body (a crash after the
-  // broker stored it looks the same), so it claims nothing (honest-park).
-  preSend: (record, view) => {
-    const ev = evidence(record, view?.stored);
-    const unknownSeen = ev.unknownSeen || ev.inFlight;
-    const sends = sendsOf(record, view?.stored);
-    const cap = view?.limits?.attemptsMax;
-    if (cap !== undefined && sends >= cap && sends > record.attempts) {
-      return { ...record, inFlight: false, unknownSeen: true, sends, status: 'PARKED', reason: 'outcome-unknown' };
-    }
-    return { ...record, inFlight: true, unknownSeen, sends: sends + 1 };
-  },
+  // Found set, that send never completed (no completion cleared the flag), so it counts as an
+  // attempt here, where it is found: a body that kills the engine at its POST (a poison
+  // message) completes no attempt, and would otherwise be sent for ever. Counted so, at the
+  // attempts cap the record parks instead of being sent again.
+  // docs/properties.md, 'quiet-after-healing (liveness bound)'
+  // Its reason is outcome-unknown: the unfinished send may have stored the body (a crash after
+  // the broker stored it looks the same), so the park claims nothing (honest-park). Only a send
+  // cut short (a crash, or a holder whose claim was taken over) leaves the flag set, so only
+  // those paths write a count here.
+  preSend: (record, view) => markInFlight(record, view, view?.limits?.attemptsMax),
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,
   complete,
@@ -252,9 +251,7 @@ const failClosed: RuleSet = {
     // have stored the body, so a later refusal must not park as a non-delivery
     // (and evidence it cannot trust counts as set: `evidence`).
     const { unknownSeen } = evidence(record, view?.stored);
-    // The operator forgives the sends that never completed: those counted are the attempts kept.
-    const attempts = resetAttempts ? 0 : record.attempts;
-    return { ...rest, unknownSeen, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts, sends: attempts };
+    return { ...rest, unknownSeen, status: 'READY', resendEpoch: record.resendEpoch + 1, attempts: resetAttempts ? 0 : record.attempts };
   },
   dispose,
 };
