@@ -10,7 +10,10 @@
  * Left out: the mutants pinned as equivalent (SURVIVORS in
  * properties/mutants/index.ts, their files in properties/mutants/equivalent/:
  * no property tells them from fail-closed),
- * the fixed variants (clean), and the rule sets that break the rule
+ * the fixed variants (clean), stamp-version.ts (flawed while the engine
+ * POSTed a PARKED pre-send write; since preSend may park instead of send
+ * its flaw no longer exists, and it stays a fixture of a rule set that
+ * reads pids), and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a
  * property violation.
@@ -61,7 +64,6 @@ export function flawedRules(): FlawedRules[] {
     // Parks at the cap it selects by, but an operator's requeue keeps the attempts: the requeued record is never selected.
     ruleApi('select-below-cap-parks.ts', null, { engines: 1, operatorActionsMax: 2 }),
     ruleApi('tombstone-trusts-absent.ts'),
-    ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
     ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),
     ruleApi('flags-trust-defaults.ts', null, { engines: 1, bodiesPerId: 1, corruptionsMax: 1 }),
@@ -88,6 +90,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
     // A history that grows a few bytes a requeue: past the bound only after dozens of cycles (long life).
     { ...ruleApi('epoch-history.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
+    // A body that kills the engine at its POST, retried for ever: the crash loop once faults stop (the suite's poison world).
+    ruleApi('poison-retried.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }),
     // A cap on requeues that strands the record: past every operator budget (deep cycles).
     { ...ruleApi('requeue-cap-strands.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
   ];
