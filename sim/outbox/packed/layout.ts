@@ -228,6 +228,9 @@ export class PackedLayout {
       inTransit: t.transitLists.value(s[g + IN_TRANSIT]),
       clock: clock !== 0 ? clock : undefined,
       sweeps: sweeps !== 0 ? sweeps : undefined,
+      // Poison bodies are never packed (packed/kinds.ts: a world with them is searched on the object system).
+      poisoned: undefined,
+      poisonCrashes: undefined,
     };
     return w;
   }
