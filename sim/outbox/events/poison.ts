@@ -86,10 +86,14 @@ function crashed(w: World, pid: number, ctx: WorldContext, tags: string[]): Worl
   const next = copyWorld(w);
   const crashes = w.poisonCrashes ?? 0;
   const full = crashes >= POISON_CRASHES_MAX;
-  // Under stable identities, and once the bound holds, it comes back under its own pid (appended, as such a restart is).
-  const fresh = !full && !stableIdsIn(ctx.options);
-  const engines = w.engines.filter((p) => p.pid !== pid);
-  engines.push(newEngineProc(fresh ? w.nextPid : pid, 'new', ctx.options.attemptsMax));
+  // Under stable identities it comes back under its own pid, appended, as such a restart is. Once the bound
+  // holds it comes back under its own pid in its own place (the engines stay in pid order, as the packed
+  // explorer holds them). Else under the next pid, appended.
+  const stable = stableIdsIn(ctx.options);
+  const fresh = !full && !stable;
+  const restarted = newEngineProc(fresh ? w.nextPid : pid, 'new', ctx.options.attemptsMax);
+  const engines = stable || fresh ? w.engines.filter((p) => p.pid !== pid) : w.engines.map((p) => (p.pid === pid ? restarted : p));
+  if (stable || fresh) engines.push(restarted);
   next.engines = engines;
   if (fresh) next.nextPid = w.nextPid + 1;
   next.poisonCrashes = full ? crashes : crashes + 1;

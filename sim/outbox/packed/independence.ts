@@ -157,6 +157,10 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
   const ids = layout.ids.length;
   const base = g + ENGINES;
   const crashOn = kindOn(options, 'crash');
+  // A body marked poison kills any engine about to POST it (events/poison.ts): a mark changes every engine's
+  // steps and a crash restarts an engine under the next pid, which the footprints below do not hold. Such a
+  // world is expanded fully.
+  const poisonOn = kindOn(options, 'poison');
   const skew = options.skew === true;
 
   // C2: the slots the `always` properties read; the engines through their views, or whole.
@@ -318,7 +322,7 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     reach,
     current,
     ample(s, events) {
-      if (s[g + HEALING] === 1) return null;
+      if (s[g + HEALING] === 1 || poisonOn) return null;
       const by = candidates(events);
       if (by.size < 2) {
         census.oneActor++;
