@@ -201,7 +201,7 @@ describe("which records the retention sweeper takes is a decision (sweepable)", 
     const declared = search(sweepDeliveredDeclared, null, { settings: { retention: 1 } });
     const plain = search(failClosed, null, { settings: { retention: 1 } });
     expect([declared.complete, declared.found, declared.states, declared.transitions]).toEqual([true, [], plain.states, plain.transitions]);
-    expect(plain.states).toBe(20215);
+    expect(plain.states).toBe(17971);
   });
   it('taking PARKED records too: a parked body is gone with nothing left for an operator (no-silent-loss)', () => {
     const r = search(sweepParked, null, { settings: { retention: 1 } });
