@@ -113,7 +113,7 @@ export function implementationsFor(rules: RuleSet) {
   // The stored record and its missing or ill-typed fields (docs/rules.md, 'Record schema').
   const preSendOf = lastCall(({ context, event }: Args) => {
     const read = readyRead(context, event);
-    return read === null ? null : rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event) });
+    return read === null ? null : rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event), limits: { attemptsMax: context.attemptsMax } });
   });
   /**
    * The engine abandons the attempt before `write`: the claim is no longer
@@ -136,6 +136,8 @@ export function implementationsFor(rules: RuleSet) {
       fencedOutComplete: fencedOut('complete'),
       fencedOutRelease: fencedOut('release'),
       noPreSend: (a: Args) => preSendOf(a) === null,
+      // The rule parks the record instead of sending it (docs/rules.md, 'The decisions'): written, never POSTed.
+      preSendParks: (a: Args) => preSendOf(a)?.status === 'PARKED',
       completionDone: ({ context }: Args) => context.pending !== null && context.pending.length === 0,
       completionUnreadable: ({ context, event }: Args) => context.pending === null && readOf(event)?.kind !== 'found',
       disposeArchives: (a: Args) => disposal(a).kind === 'archive',
@@ -168,7 +170,7 @@ export function implementationsFor(rules: RuleSet) {
       buildEnvelope: assignCtx(({ context, event }: Args) => {
         const read = readyRead(context, event);
         if (read === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event) }) ?? read.record) };
+        return { envelope: rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event), limits: { attemptsMax: context.attemptsMax } }) ?? read.record) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null
@@ -282,6 +284,8 @@ export const lifecycleMachine = setup({
           // The claim was taken over: a fenced engine abandons the attempt (an unfenced one writes on).
           { guard: 'fencedOutPreSend', target: 'disposing' },
           { guard: 'recordNotReady', target: 'releasing' },
+          // Park instead of send: the attempt ends as after a completion that parks (release, then dispose).
+          { guard: 'preSendParks', target: 'releasing', actions: ['writePreSend', { type: 'persist', params: ({ context }) => context.effect }] },
           { target: 'posting', actions: ['writePreSend', { type: 'persist', params: ({ context }) => context.effect }, 'buildEnvelope'] },
         ],
       },

@@ -97,7 +97,8 @@ export function keepsContract(decision: Decision, value: unknown, shape: RecordS
       case 'admit':
         return isAdmission(value, payloadOptional);
       case 'preSend':
-        return value === null || isRecord(value, payloadOptional, false);
+        // A PARKED pre-send write parks instead of sending, and must carry its park reason.
+        return value === null || (isRecord(value, payloadOptional, false) && ((value as Record<string, unknown>).status !== 'PARKED' || (value as Record<string, unknown>).reason !== undefined));
       case 'complete':
         return isRecordList(value, payloadOptional);
       case 'requeue':

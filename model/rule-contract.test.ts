@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import failClosed from './catalog/fail-closed.ts';
-import { freshRecord } from './record.ts';
+import { freshRecord, SHAPE_DEFAULT } from './record.ts';
 import { contractProblem, guardRules, preview, RuleFault, type Decision } from './rule-contract.ts';
+import { keepsContract } from './rule-contract-fast.ts';
 import { extendRules } from './rules.ts';
 
 const record = freshRecord('A', 0);
@@ -20,7 +21,7 @@ const GOOD: Record<Decision, unknown[]> = {
   selectable: [true, false],
   fences: [true, false],
   sweepable: [true, false],
-  preSend: [null, record, { ...record, inFlight: true }],
+  preSend: [null, record, { ...record, inFlight: true }, { ...record, status: 'PARKED', reason: 'outcome-unknown' }],
   envelope: [{ id: 'a', body: 'A', key: 'a#0' }],
   classify: ['confirmed', 'definite', 'transient', 'indeterminate', 'unclassified'],
   complete: [[], [record], [record, { ...record, status: 'PARKED', reason: 'max-attempts' }]],
@@ -34,7 +35,7 @@ const BAD: Record<Decision, unknown[]> = {
   selectable: [undefined, 'yes', 0, null],
   fences: [undefined, 'no', 0, null],
   sweepable: [undefined, 'yes', 1, null, { delete: true }],
-  preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }],
+  preSend: [undefined, 42, { ...record, digest: 7 }, { ...record, status: 'SENT' }, { ...record, status: 'PARKED' }],
   envelope: [undefined, { id: 'a', body: 'A' }, { id: 'a', body: 1, key: 'k' }, 'a#0'],
   classify: ['strange', undefined, 'ok', null],
   complete: ['done', [null], [legacy], undefined, record],
@@ -56,6 +57,14 @@ describe('decision contracts', () => {
       expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason }])).toBeNull();
     }
     expect(contractProblem('complete', [{ ...record, status: 'PARKED', reason: 'gave-up' }])).toMatch(/^returned .+, expected /);
+  });
+  it('a PARKED record returned by preSend (park instead of send) must carry its park reason; complete may park without one', () => {
+    expect(contractProblem('preSend', { ...record, status: 'PARKED' })).toMatch(/^returned .+, expected .+ \(reason: a PARKED record \(park instead of send\) needs its park reason\)$/);
+    expect(contractProblem('preSend', { ...record, status: 'PARKED', reason: 'outcome-unknown' })).toBeNull();
+    expect(contractProblem('complete', [{ ...record, status: 'PARKED' }])).toBeNull();
+    // The fast check leaves it to the schema (which refuses it), and passes the same record with its reason.
+    expect(keepsContract('preSend', { ...record, status: 'PARKED' }, SHAPE_DEFAULT)).toBe(false);
+    expect(keepsContract('preSend', { ...record, status: 'PARKED', reason: 'outcome-unknown' }, SHAPE_DEFAULT)).toBe(true);
   });
   it('names the field that breaks a nested contract', () => {
     expect(contractProblem('preSend', { ...record, digest: 7 })).toContain('(digest: ');

@@ -62,7 +62,11 @@ function contractFor(record: typeof fullRecord | typeof metadataRecord, payload:
     selectable: { schema: z.boolean(), expected: 'a boolean' },
     fences: { schema: z.boolean(), expected: 'a boolean' },
     sweepable: { schema: z.boolean(), expected: 'a boolean' },
-    preSend: { schema: record.nullable(), expected: `an OutboxRecord or null${payload}` },
+    // A PARKED record parks instead of sending (docs/rules.md, 'The decisions'): it must say why, as a park in `complete` may not.
+    preSend: {
+      schema: (record.nullable() as z.ZodType<{ status: string; reason?: string } | null>).refine((r) => r === null || r.status !== 'PARKED' || r.reason !== undefined, { message: 'a PARKED record (park instead of send) needs its park reason', path: ['reason'] }),
+      expected: `an OutboxRecord or null, a PARKED one with its park reason${payload}`,
+    },
     envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
     classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
     complete: { schema: z.array(record), expected: `an array of OutboxRecords (empty: nothing written)${payload}` },

@@ -53,6 +53,12 @@ export interface DecisionView extends TimeView {
    * and `complete`.
    */
   stored?: StoredFields;
+  /**
+   * The engine's limits (`attemptsMax`), given by the world to `preSend`: a
+   * rule that counts started sends parks past its cap instead of sending
+   * (docs/rules.md, 'The decisions').
+   */
+  limits?: EngineLimits;
 }
 
 /** What `publish` sees: the body on offer, how the record read, and the id's claim now. */
@@ -202,7 +208,10 @@ export interface RuleDecisions {
   mayClaim(claim: ClaimView): boolean;
   /**
    * An optional durable write before the POST; null when the rule writes nothing.
-   * `view` (who decides) is always given by the world; it is optional only so
+   * A PARKED record (with a `reason`) parks instead of sending: the engine
+   * writes it and does not POST; the attempt ends as after a completion that
+   * parks (the claim released, the file disposed of).
+   * `view` (who decides, and the engine's limits) is always given by the world; it is optional only so
    * that a rule may call another rule set's decision without it.
    */
   preSend(record: OutboxRecord, view?: DecisionView): OutboxRecord | null;

@@ -79,21 +79,28 @@ describe('the suite', () => {
 
 describe('a violation in a small world', () => {
   it('is the shortest trace of the world, written so that it replays (the old-version flaw needs the skewed world)', async () => {
-    const pair = await rulesPair('properties/rule-api/stamp-version.ts', 'properties/rule-api/stamp-version-old.ts');
+    // fail-closed beside an older engine that drops the fields it does not know (record-schema.test.ts).
+    // (stamp-version.ts served here until a PARKED pre-send write was no longer POSTed: it is clean now.)
+    const old = 'properties/rule-api/flags-old-drops.ts';
+    const pair = await rulesPair('fail-closed', old);
     const [skew] = smallWorlds(true);
     const out = join(tmp, 'suite');
     const [r] = exploreSuite(pair, [skew], { outDir: out, replayCommand: (p) => p, now });
     expect(r.name).toBe('skew');
-    expect(r.violations.map((v) => v.property)).toEqual(['parked-stays-parked']);
+    expect(r.violations.map((v) => v.property)).toEqual(['honest-park']);
     expect(r.stoppedBy).toBe('violation');
-    // Stamping who.pid turns the symmetry reduction off, and the world's result says why (check --json, the suite's table).
-    expect(r.symmetryOff).toMatch(/reads an engine's pid \(who\.pid/);
-    const replay = await run('replay', r.violations[0].path, '--rules', 'properties/rule-api/stamp-version.ts', '--old-rules', 'properties/rule-api/stamp-version-old.ts');
+    const replay = await run('replay', r.violations[0].path, '--rules', 'fail-closed', '--old-rules', old);
     expect(replay.err).toEqual([]);
     expect(replay.code).toBe(0);
     // The same rule set on one version is clean in the default world: the flaw is the skew's.
     const [alone] = exploreSuite(pair, [smallWorlds(false)[0]], { outDir: out, replayCommand: (p) => p, now });
     expect([alone.complete, alone.violations]).toEqual([true, []]);
+  });
+  it('says why symmetry was off: stamping who.pid turns it off, and the world\'s result says so (check --json, the suite\'s table)', async () => {
+    const pair = await rulesPair('properties/rule-api/stamp-version.ts', undefined);
+    const [r] = exploreSuite(pair, [smallWorlds(false)[0]], { outDir: join(tmp, 'suite'), replayCommand: (p) => p, now });
+    expect([r.complete, r.violations]).toEqual([true, []]);
+    expect(r.symmetryOff).toMatch(/reads an engine's pid \(who\.pid/);
   });
 });
 
@@ -119,20 +126,20 @@ describe('a lasso near the start of a suite world', () => {
       const r = exploreOutbox(options, { rules: pair.rules }, steppersFor(pair.rules, null), { statesMax: 1_000_000, liveness: true, stopAtFirst: true, symmetry: true, lookAhead: 0 });
       return [r.states, r.violations.map((v) => v.violation.property)];
     };
-    expect(await search('properties/mutants/retry-past-cap.ts')).toEqual([5_772, ['quiet-after-healing']]);
-    expect(await search('properties/mutants/unclassified-not-counted.ts')).toEqual([2_035, ['honest-park']]);
+    expect(await search('properties/mutants/retry-past-cap.ts')).toEqual([5_869, ['quiet-after-healing']]);
+    expect(await search('properties/mutants/unclassified-not-counted.ts')).toEqual([1_997, ['honest-park']]);
   });
 });
 
 describe('symmetry reduction in the suite', () => {
-  it('each world stores one state per class of states equal up to renaming pids (the default world: 7,177 states, not 19,823); symmetry false stores every state, the same verdict', async () => {
+  it('each world stores one state per class of states equal up to renaming pids (the default world: 6,581 states, not 17,611); symmetry false stores every state, the same verdict', async () => {
     const pair = await rulesPair('fail-closed', undefined);
     const [world] = smallWorlds(false);
     const run = { outDir: join(tmp, 'sym'), replayCommand: (p: string) => p, now };
     const [on] = exploreSuite(pair, [world], run);
     const [off] = exploreSuite(pair, [world], { ...run, symmetry: false });
-    expect([on.states, on.symmetry, on.complete, on.violations]).toEqual([7_177, true, true, []]);
-    expect([off.states, off.symmetry, off.complete, off.violations]).toEqual([19_823, false, true, []]);
+    expect([on.states, on.symmetry, on.complete, on.violations]).toEqual([6_581, true, true, []]);
+    expect([off.states, off.symmetry, off.complete, off.violations]).toEqual([17_611, false, true, []]);
   });
   it('check --no-symmetry searches the small worlds without it (the same world, more states)', async () => {
     const argv = ['check', '--rules', 'fresh-cycle-after-definite', '--small-worlds-only', '--stop-on-first', '--json'];
@@ -198,9 +205,9 @@ describe('the summary', () => {
     const suite = smallWorlds(false).slice(0, 5);
     const outDir = join(tmp, 'spent');
     const replayCommand = (p: string) => p;
-    // The default world holds 7,177 states, the corruption world 43,009: a bound of 10,000 ends the suite after the second.
+    // The default world holds 6,581 states, the corruption world 43,061: a bound of 10,000 ends the suite after the second.
     const one = exploreSuite(pair, suite, { outDir, replayCommand, now: () => 0, suiteStatesMax: 10_000 });
-    expect(one.map((w) => [w.name, w.states])).toEqual([['default', 7177], ['1 corruption, no crash', 43009]]);
+    expect(one.map((w) => [w.name, w.states])).toEqual([['default', 6581], ['1 corruption, no crash', 43061]]);
     const steppers = steppersFor(pair.rules, null);
     const two = await runCheckJob(
       { rules: 'fail-closed', oldRules: null, worlds: suite, outDir, symmetry: true, plan: null, workers: 2, stopOnFirst: false, suiteStatesMax: 10_000 },

@@ -91,6 +91,9 @@ const ONE_VERSION: readonly [string, Over][] = [
   // Restarts under an old identity (an engine that is gone comes back under its pid, and finds its predecessor's
   // claim as its own): searched on the object system, without symmetry, so kept small.
   ['1 body, attempts 1, stable identities', { bodiesPerId: 1, attemptsMax: 1, settings: { stableIds: 1 } }],
+  // A poison message (a body that kills the engine about to send it, for ever): a rule set that retries it
+  // never becomes quiet. Without crashes of the budget: the poison makes its own.
+  ['1 engine, 1 body, attempts 2, no crash, 1 poison message', { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }],
   ['1 engine, 1 body, attempts 1, no crash, 6 operator actions', { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }],
 ];
 
@@ -147,6 +150,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'retention: 1 sweep': 45,
   'late landing: 1 POST in transit': 58,
   '1 body, attempts 1, stable identities': 60,
+  '1 engine, 1 body, attempts 2, no crash, 1 poison message': 20,
   '1 engine, 1 body, attempts 1, no crash, 6 operator actions': 340,
   skew: 500,
   'skew, broker id-409': 500,

@@ -128,6 +128,24 @@ function evidence(record: OutboxRecord, stored: StoredFields | undefined): Evide
   return damaged ? { inFlight: true, unknownSeen: true } : trusted;
 }
 
+/**
+ * fail-closed's pre-send write: `inFlight` set for the POST about to be made.
+ * Found already set, an earlier send of this cycle never completed: the
+ * outcome is unknown from here on and, given the attempts cap `cap`, that
+ * send counts as an attempt; at the cap the record parks `outcome-unknown`
+ * instead of being sent (docs/rules.md, 'The decisions'). Without a cap the
+ * unfinished send is not counted (the write as it was before preSend could
+ * park: rule files that keep it call this so).
+ */
+export function markInFlight(record: OutboxRecord, view: DecisionView | undefined, cap: number | undefined): OutboxRecord {
+  const ev = evidence(record, view?.stored);
+  const unknownSeen = ev.unknownSeen || ev.inFlight;
+  if (!ev.inFlight || cap === undefined) return { ...record, inFlight: true, unknownSeen };
+  const attempts = record.attempts + 1;
+  if (attempts >= cap) return { ...record, inFlight: false, unknownSeen: true, attempts, status: 'PARKED', reason: 'outcome-unknown' };
+  return { ...record, inFlight: true, unknownSeen, attempts };
+}
+
 /** What `complete` writes for one outcome, given the record, the record's flags cleared (`base`) and its evidence. */
 type CompleteRule = (record: OutboxRecord, base: OutboxRecord, ev: Evidence, limits: { attemptsMax: number }, outcome: Outcome) => OutboxRecord[];
 
@@ -227,10 +245,16 @@ const failClosed: RuleSet = {
   // from here on (honest-park: a later refusal must not park as a
   // non-delivery).
   // A flag it cannot trust counts as set (`evidence`).
-  preSend: (record, view) => {
-    const ev = evidence(record, view?.stored);
-    return { ...record, inFlight: true, unknownSeen: ev.unknownSeen || ev.inFlight };
-  },
+  // Found set, that send never completed (no completion cleared the flag), so it counts as an
+  // attempt here, where it is found: a body that kills the engine at its POST (a poison
+  // message) completes no attempt, and would otherwise be sent for ever. Counted so, at the
+  // attempts cap the record parks instead of being sent again.
+  // docs/properties.md, 'quiet-after-healing (liveness bound)'
+  // Its reason is outcome-unknown: the unfinished send may have stored the body (a crash after
+  // the broker stored it looks the same), so the park claims nothing (honest-park). Only a send
+  // cut short (a crash, or a holder whose claim was taken over) leaves the flag set, so only
+  // those paths write a count here.
+  preSend: (record, view) => markInFlight(record, view, view?.limits?.attemptsMax),
   envelope: (id, record) => ({ id, body: record.payload, key: `${id}#${record.resendEpoch}` }),
   classify,
   complete,

@@ -14,8 +14,8 @@ import { extendRules, type RuleSet } from '../../model/rules.ts';
 const flagsTrustDefaults: RuleSet = extendRules(failClosed, {
   name: 'flags-trust-defaults',
   summary: 'fail-closed, but inFlight and unknownSeen are read with their defaults filled in, never checked against the stored record.',
-  // Called without the view: fail-closed then sees no stored record and trusts the values as read.
-  preSend: (record) => failClosed.preSend(record),
+  // Called without the stored record: fail-closed then trusts the values as read (who, the time and the limits passed on).
+  preSend: (record, view) => failClosed.preSend(record, view === undefined ? undefined : { who: view.who, now: view.now, ...(view.limits === undefined ? {} : { limits: view.limits }) }),
   complete: (record, outcome, limits) => failClosed.complete(record, outcome, limits),
   requeue: (record, resetAttempts) => failClosed.requeue(record, resetAttempts),
 });

@@ -1,5 +1,6 @@
 /**
- * `stamp-version.ts` with its mistake fixed: the first version to attempt a
+ * `stamp-version.ts` with the mistake it had (while the engine POSTed a
+ * PARKED pre-send write) fixed another way: the first version to attempt a
  * body is stamped (`firstBy`, from `who.rules`) before the POST, and the
  * park happens in `complete`, after the attempt, so no POST is made while
  * the record says PARKED.

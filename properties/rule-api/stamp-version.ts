@@ -6,10 +6,14 @@
  * A body an engine of another version had already attempted is parked for
  * review instead of sent again.
  *
- * Mistake: it parks in `preSend`, the write before the POST. The engine POSTs
- * after its pre-send write whatever that write says, so the body is sent
- * while its record says PARKED (parked-stays-parked). `stamp-version-fixed.ts`
- * parks in `complete` instead.
+ * It parks in `preSend`, the write before the POST. That was its mistake
+ * while the engine POSTed after its pre-send write whatever that write said:
+ * the body was sent while its record said PARKED (parked-stays-parked,
+ * under skew). Since a PARKED pre-send write parks instead of sending
+ * (docs/rules.md, 'The decisions') the flaw no longer exists: it is clean,
+ * and no longer in the finding-power list. It stays a fixture of a rule set
+ * that reads pids (symmetry off). `stamp-version-fixed.ts` parks in
+ * `complete` instead, clean too.
  */
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';

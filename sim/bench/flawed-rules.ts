@@ -13,7 +13,10 @@
  * the fixed variants (clean), `rule-api/sweep-by-age.ts` (its flaw needs a
  * clock that passes a day beside a retention sweeper, which no small world
  * of the default check combines: the swarm finds it, rule-api.test.ts
- * explores its world), and the rule sets that break the rule
+ * explores its world), stamp-version.ts (flawed while the engine POSTed a
+ * PARKED pre-send write; since preSend may park instead of send its flaw
+ * no longer exists, and it stays a fixture of a rule set that reads pids),
+ * and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a
  * property violation.
@@ -68,7 +71,6 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('sweep-parked.ts', null, { settings: { retention: 1 } }),
     ruleApi('payload-trusted.ts', null, { corruptionsMax: 1, crashesMax: 0 }),
     ruleApi('payload-lowercased.ts'),
-    ruleApi('stamp-version.ts', 'stamp-version-old.ts'),
     // Its phantom needs the old version's operator tool (rule-api.test.ts).
     ruleApi('reopen-max-attempts.ts', 'reopen-max-attempts-old.ts', { operatorActionsMax: 1 }),
     ruleApi('flags-trust-defaults.ts', null, { engines: 1, bodiesPerId: 1, corruptionsMax: 1 }),
@@ -95,6 +97,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('key-from-body.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true }),
     // A history that grows a few bytes a requeue: past the bound only after dozens of cycles (long life).
     { ...ruleApi('epoch-history.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
+    // A body that kills the engine at its POST, retried for ever: the crash loop once faults stop (the suite's poison world).
+    ruleApi('poison-retried.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }),
     // A cap on requeues that strands the record: past every operator budget (deep cycles).
     { ...ruleApi('requeue-cap-strands.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
   ];

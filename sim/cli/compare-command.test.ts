@@ -75,15 +75,15 @@ describe('compare rows belong to their arguments', () => {
 
 describe('compare writes the traces its table names, and no others', () => {
   it('fresh-cycle: a property both the seeds and the search violate leaves one trace in --out, the one its cell shows', async () => {
-    // At 200 seeds, the seeds and the search both violate no-silent-loss (the search's trace was written too, and named
-    // nowhere); the search alone violates no-phantom-delivery, and the seeds alone parked-stays-parked (seed 40, since
-    // alter-payload joined the swarm's draws).
+    // At 200 seeds, the seeds and the search both violate no-silent-loss and no-phantom-delivery (seeds 2 and 16; the
+    // search's traces were written too, and named nowhere); the seeds alone violate honest-park (seed 89) and
+    // parked-stays-parked (seed 196), since poison joined the swarm's draws.
     const out = join(tmp, 'named');
     const lines: string[] = [];
     const code = await main(['compare', 'fresh-cycle', '--seeds', '200', '--format', 'json', '--out', out], { out: (l) => lines.push(l), err: () => {}, tty: false });
     expect(code).toBe(1);
     const violated = (JSON.parse(lines[0]) as { rows: CompareRow[] }).rows.filter((x) => x.verdict === 'violated');
-    expect(violated.map((x) => x.property)).toEqual(['no-phantom-delivery', 'parked-stays-parked', 'no-silent-loss']);
+    expect(violated.map((x) => x.property)).toEqual(['no-phantom-delivery', 'honest-park', 'parked-stays-parked', 'no-silent-loss']);
     expect(readdirSync(out).sort()).toEqual(violated.map((x) => `${String(x.trace)}.trace.jsonl`).sort());
   });
 });

@@ -34,7 +34,7 @@ const weight = fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: f
 // Every weight the swarm draws, by kind name; the healthy answer's is never 0 (as the swarm's `base` draw).
 const KNOBS = swarmKnobs();
 
-/** World options as the check swarm draws them: sizes, broker mode, fault budgets and weights, the dedupe window, late landing and retention. */
+/** World options as the check swarm draws them: sizes, broker mode, fault budgets and weights, the dedupe window, late landing, retention and poison messages. */
 export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
   .record({
     engines: fc.integer({ min: 1, max: 3 }),
@@ -58,13 +58,15 @@ export const worldOptionsArb: fc.Arbitrary<WorldOptions> = fc
     retention: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 1 }),
     // The world's clock (docs/rules.md, 'Time'): none in most scenarios, else leases of 1-3 ticks (the stall fault's weight is drawn with the others).
     lease: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.integer({ min: 1, max: 3 }), weight: 1 }),
+    // Poison messages (events/poison.ts): none in most scenarios, else one body (as the swarm draws them).
+    poison: fc.oneof({ arbitrary: fc.constant(0), weight: 3 }, { arbitrary: fc.constant(1), weight: 1 }),
   })
-  .map(({ drawn, dedupeWindow, lateLanding, retention, lease, ...o }) => ({
+  .map(({ drawn, dedupeWindow, lateLanding, retention, lease, poison, ...o }) => ({
     ...o,
     skew: false,
     weights: Object.fromEntries(KNOBS.map((k, i) => [k.name, drawn[i]])),
     // A lease comes with a clock whose horizon is check's.
-    settings: { dedupeWindow, lateLanding, retention, ...(lease > 0 ? { ticks: TICKS_DRAWN, lease } : {}) },
+    settings: { dedupeWindow, lateLanding, retention, poison, ...(lease > 0 ? { ticks: TICKS_DRAWN, lease } : {}) },
   }));
 
 /** A schedule of up to `maxSteps` choices; an index shrinks toward 0, the first event enabled. */

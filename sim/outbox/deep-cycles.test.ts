@@ -35,7 +35,7 @@ function recordedRun(rules: RuleSet, seed: number) {
 
 const plan = (rules: RuleSet): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT });
 
-/** A seed where the swarm's deep cycles break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts` finds it first at 400). */
+/** A seed where the swarm's deep cycles break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts` finds it first at 16, 400 before poison messages joined the covering rows). */
 const STRANDED_AT = 1696;
 
 /** The first seed where they break timeout-fast-fail (`check --rules properties/rule-api/timeout-fast-fail.ts --swarm-only --seeds 20000`). */

@@ -4,7 +4,7 @@
  * a key that leaves a field out merges states that differ in it. It left out
  * the broker's log (`--broker log`) and the rekeyed note (retries-deduped),
  * and the object explorer found 19,823 states in a default world under
- * `--broker log` where the packed explorer found 26,465.
+ * `--broker log` where the packed explorer found 26,465 (20,717 since fail-closed counts an unfinished send as an attempt).
  */
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
@@ -68,6 +68,6 @@ describe('the object world key', () => {
     const packed = exploreOutbox(options, { rules: failClosed }, steppersFor(failClosed, null), { statesMax: 100_000, symmetry: false });
     expect(packed.explorer).toBe('packed');
     expect([objects.states, objects.transitions]).toEqual([packed.states, packed.transitions]);
-    expect(objects.states).toBe(26465);
+    expect(objects.states).toBe(20717);
   });
 });

@@ -24,13 +24,15 @@ import { initialMemory, xstateStepper, type EngineMemory } from './stepper.ts';
 
 /**
  * The rule sets whose machines the paths are searched in: the catalog, and
- * two decisions the rule-set API allows that no catalog rule set makes
- * (leave a file live for a later pass; no pre-send write).
+ * three decisions the rule-set API allows that no catalog rule set makes
+ * (leave a file live for a later pass; no pre-send write; park in the
+ * pre-send write at once, instead of sending).
  */
 const RULE_SETS: readonly RuleSet[] = [
   ...CATALOG,
   { ...failClosed, name: 'leaves-files-live', admit: () => ({ kind: 'leave' }) },
   { ...failClosed, name: 'no-pre-send-write', preSend: () => null },
+  { ...failClosed, name: 'parks-before-send', preSend: (record) => ({ ...record, status: 'PARKED', reason: 'outcome-unknown' }) },
 ];
 
 const FOUND = new Map<string, LifecyclePaths>(RULE_SETS.map((r) => [r.name, lifecyclePaths(engineMachine(r))]));

@@ -54,8 +54,8 @@ describe('grown cycles', () => {
   });
 
   it('lists cycles shortest first', () => {
-    // Seed 19: ten grown cycles.
-    const r = seedRun(epochHistory, 19);
+    // Seed 196: six grown cycles.
+    const r = seedRun(epochHistory, 196);
     const lengths = grownCycles(r.states, r.events).map((c) => c.to - c.from);
     expect(lengths.length).toBeGreaterThan(0);
     expect(lengths).toEqual([...lengths].sort((a, b) => a - b));
@@ -84,8 +84,8 @@ describe('an event enabled again', () => {
 
 describe('sending a cycle round again', () => {
   it('breaks bounded-record for a list that grows every requeue, in a real trace of the world of raised budgets', () => {
-    // Seed 19: its first grown cycle breaks bounded-record after 42 rounds.
-    const r = seedRun(epochHistory, 19);
+    // Seed 2: its first grown cycle breaks bounded-record after 43 rounds.
+    const r = seedRun(epochHistory, 2);
     expect(r.run.violation).toBeNull();
     const [cycle] = grownCycles(r.states, r.events);
     const life = liveLong(r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax)), r.events, r.states, cycle);
@@ -99,8 +99,8 @@ describe('sending a cycle round again', () => {
   });
 
   it('repeats a cycle that crashes an engine on the engine that took its place', () => {
-    // Seed 23: two grown cycles with a restart in them, the second breaks bounded-record.
-    const r = seedRun(epochHistory, 23);
+    // Seed 38: two grown cycles, one with a restart in it, which breaks bounded-record.
+    const r = seedRun(epochHistory, 38);
     const withRestart = grownCycles(r.states, r.events).filter((c) => r.events.slice(c.from, c.to).some((e) => e?.kind === 'restart'));
     const wide = r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax));
     const ends = withRestart.map((c) => liveLong(wide, r.events, r.states, c).end);
@@ -109,7 +109,8 @@ describe('sending a cycle round again', () => {
   });
 
   it('stops when the record stops growing: a history kept to its last three, and fail-closed', () => {
-    // fail-closed's records come back bigger rarely: in seeds 1 to 1,000, only seed 662 (a cycle that stops growing after 17 rounds).
+    // fail-closed's records come back bigger rarely: in seeds 1 to 1,000, six seeds (108, 229, 247, 501, 662, 749); of
+    // seeds 601 to 720, seed 662 (a cycle that stops growing after 17 rounds).
     for (const [rules, from] of [[epochHistoryLast, 1], [failClosed, 601]] as const) {
       const ends = new Set<string>();
       for (let seed = from; seed < from + 120; seed++) {
@@ -125,7 +126,8 @@ describe('sending a cycle round again', () => {
   });
 
   it('reports its bounds when hit', () => {
-    const r = seedRun(epochHistory, 19);
+    // Seed 2: the cycle above, 43 rounds to its violation.
+    const r = seedRun(epochHistory, 2);
     const [cycle] = grownCycles(r.states, r.events);
     const wide = r.systemFor(longLifeOptions(r.options, LONG_LIFE_LIMITS.roundsMax));
     expect(liveLong(wide, r.events, r.states, cycle, { roundsMax: 2, stallRounds: 8, stepsMax: 100_000 }).end).toBe('rounds-bound');
@@ -151,7 +153,7 @@ describe('long life in a check', () => {
   });
 
   it('keeps fail-closed clean, counts what it did, and counts the same whichever way the seeds are split', () => {
-    // Seeds 401 to 800: seed 662 brings a record back bigger (fail-closed's only one in seeds 1 to 1,000).
+    // Seeds 401 to 800: seeds 501, 662 and 749 bring a record back bigger (of fail-closed's six in seeds 1 to 1,000).
     const whole = runShard(plan(failClosed), 401, 801);
     expect(Object.keys(whole.first)).toEqual([]);
     expect(whole.longLife?.runs).toBeGreaterThan(0);

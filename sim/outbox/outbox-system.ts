@@ -13,6 +13,7 @@ import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
 import { answerEvent } from './events/broker.ts';
 import { hasClock, later, LOOK_AHEAD_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
+import { POISON_CRASH_TAG } from './events/poison.ts';
 import { gonePids, stableIdsIn } from './events/process.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
@@ -220,7 +221,8 @@ export function outboxSystem(
    * Engine `pid`'s pass in `w` walked on until the engine is idle (at most
    * 32 steps), the broker giving its steady answer: the world then, or null
    * when a step POSTs. The quiet test walks each pass it could start so, and
-   * `settle` each pass under way.
+   * `settle` each pass under way. A step in which a poison body kills the
+   * engine counts as a POST here.
    */
   const endPass = (w: World, pid: number): World | null => {
     let cur = w;
@@ -228,7 +230,8 @@ export function outboxSystem(
       const p = cur.engines.find((x) => x.pid === pid);
       if (p === undefined || p.state === 'idle') break;
       const out = probeStep(cur, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
-      if (out.tags.includes('layer:post')) return null;
+      // A pass that ends in a poison body's crash is a crash loop, not quiet (as one that POSTs is not).
+      if (out.tags.includes('layer:post') || out.tags.includes(POISON_CRASH_TAG)) return null;
       cur = out.state;
     }
     return cur;

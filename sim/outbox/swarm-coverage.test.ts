@@ -49,12 +49,12 @@ describe('the swarm\'s first seeds', () => {
     // The kinds in trace format 1's order (answers, then faults), which keeps the covering rows of seeds 1-256.
     const answers = ['refuse-400', 'refuse-409', 'unavailable-503', 'timeout-unsent', 'lost-reply', 'garbled-200', 'crash-in-post', 'garbled-unsent'];
     // Then the kinds added since, in table order: those drawn on or off, and the forgetting broker and the sweep, which follow a setting.
-    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'timeout-in-transit', 'forget', 'sweep', 'field-corrupt', 'stall', 'alter-payload'];
+    const faults = ['crash', 'tear-record', 'tear-claim', 'newer-schema', 'legacy-record', 'timeout-in-transit', 'forget', 'sweep', 'field-corrupt', 'stall', 'alter-payload', 'poison'];
     // No feature for the corruption budget: a kind that spends it gets it when its row switches it on.
     expect(features.map((f) => f.name)).toEqual(['engines', 'broker', 'operator', ...answers, ...faults]);
     expect(rows).toHaveLength(COVERED_SEEDS);
     const c = pairCoverage(1, block + 1, {}, swarm({}));
-    expect(c.pairs).toBe(1097);
+    expect(c.pairs).toBe(1193);
     expect(c.covered).toBe(c.pairs);
     expect(c.allBySeed).toBeLessThanOrEqual(block);
     // Seeds past the covering rows are the swarm's random draws: they reach every pair much later.

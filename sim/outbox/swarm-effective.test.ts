@@ -34,7 +34,7 @@ const EVERYTHING: WorldOptions = {
   corruptionsMax: 2,
   operatorActionsMax: 2,
   // The window and bounds at the top of what the swarm draws, so a state here is one any drawn world reaches.
-  settings: { ticks: 64, lease: 2, lateLanding: 6, retention: 6, dedupeWindow: 6 },
+  settings: { ticks: 64, lease: 2, lateLanding: 6, retention: 6, dedupeWindow: 6, poison: 1 },
   weights: Object.fromEntries(swarmKnobs().map((k) => [k.name, k.name === HEALTHY_ANSWER ? 8 : 1])),
   faultGroupWeight: 2,
   healAnswer: HEALTHY_ANSWER,

@@ -39,11 +39,11 @@ describe('symmetry: pinned state counts of fail-closed (explore.test.ts holds th
   it.each([
     // One engine: a restarted engine's fresh pid is the only pid alive, nothing to merge.
     [{ engines: 1, crashesMax: 0 }, 340, 492],
-    [{ engines: 1, crashesMax: 1 }, 1194, 2003],
-    // The default world: 19,823 states, 54,308 transitions without.
-    [{ engines: 2, crashesMax: 1 }, 7177, 20678],
-    // 221,313 and 822,118 without.
-    [{ engines: 3, crashesMax: 1 }, 23874, 96696],
+    [{ engines: 1, crashesMax: 1 }, 1108, 1853],
+    // The default world: 17,611 states, 48,482 transitions without.
+    [{ engines: 2, crashesMax: 1 }, 6581, 19115],
+    // 192,993 and 721,588 without.
+    [{ engines: 3, crashesMax: 1 }, 21782, 89304],
   ] as const)('%o: %i classes, %i transitions, complete, no violation, with the eventually properties', (sizes, states, transitions) => {
     const r = search(failClosed, sizes, true, { liveness: true });
     expect([r.symmetry, r.symmetryOff, r.explorer, r.complete, r.violations, r.states, r.transitions]).toEqual([true, null, 'packed', true, [], states, transitions]);
@@ -51,14 +51,14 @@ describe('symmetry: pinned state counts of fail-closed (explore.test.ts holds th
 
   it('off unless asked: the whole space', () => {
     const r = search(failClosed, {}, false);
-    expect([r.symmetry, r.states, r.transitions]).toEqual([false, 19823, 54308]);
+    expect([r.symmetry, r.states, r.transitions]).toEqual([false, 17611, 48482]);
   });
 
   it('the object explorer stores the same classes', () => {
     const options = exploreOptions(EXPLORE_DEFAULTS);
     const system = outboxSystem(options, { rules: failClosed }, steppersFor(failClosed, null));
     const r = explore(system, { statesMax: 100_000 }, undefined, worldSymmetry(system));
-    expect([r.complete, r.states, r.transitions, r.depth]).toEqual([true, 7177, 20678, 22]);
+    expect([r.complete, r.states, r.transitions, r.depth]).toEqual([true, 6581, 19115, 22]);
   });
 
   it('engines of different rule sets are never merged: under skew, classes are finer than without it', () => {
@@ -210,8 +210,9 @@ describe('symmetry: a rule set that reads an engine pid', () => {
     expect([r.explorer, r.states, r.transitions]).toEqual(['packed', 22822, 60543]);
   });
 
-  it('under skew: the old version reads it as well; the violation is still found', () => {
+  it('under skew: the old version reads it as well; symmetry stays off, and the search is clean', () => {
+    // It found parked-stays-parked until a PARKED pre-send write was no longer POSTed (docs/rules.md, 'Who decides').
     const r = search(stampVersion, { skew: true }, true, { oldRules: stampVersionOld, liveness: true });
-    expect([r.symmetry, r.violations[0]?.violation.property]).toEqual([false, 'parked-stays-parked']);
+    expect([r.symmetry, r.complete, r.violations]).toEqual([false, true, []]);
   });
 });

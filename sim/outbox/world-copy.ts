@@ -40,6 +40,8 @@ export function copyWorld(w: World): World {
     inTransit: w.inTransit,
     clock: w.clock,
     sweeps: w.sweeps,
+    poisoned: w.poisoned,
+    poisonCrashes: w.poisonCrashes,
   };
   return copy;
 }

@@ -202,7 +202,7 @@ describe('a check job on worker threads', () => {
     const out = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
     expect(out.signal).toBeNull();
     expect(out.status).toBe(0);
-    expect(JSON.parse(out.stdout.trim())).toEqual([['1 engine, dedupe window 2', 1589, true]]);
+    expect(JSON.parse(out.stdout.trim())).toEqual([['1 engine, dedupe window 2', 1298, true]]);
   }, 90_000);
 
   it('check --workers 2 --stop-on-first: the report of --workers 1 (the suite stops at the first violating world)', async () => {

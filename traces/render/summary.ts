@@ -207,6 +207,10 @@ function otherChange(field: string, before: TraceState, after: TraceState): stri
       return `POSTs in transit: ${listOf<unknown>(a.inTransit).length}`;
     case 'sweeps':
       return `retention sweeps so far: ${String(a.sweeps ?? 0)}`;
+    case 'poisoned':
+      return `poison bodies: ${listOf<string>(a.poisoned).join(', ')}`;
+    case 'poisonCrashes':
+      return `crashes a poison body caused: ${String(a.poisonCrashes ?? 0)}`;
     default:
       return `${field} changed`;
   }

@@ -51,7 +51,7 @@ describe('refuse-ok-false', () => {
     const search = (rules: typeof failClosed) =>
       exploreOutbox(exploreOptions(EXPLORE_DEFAULTS), { rules }, steppersFor(rules, null), { statesMax: 100_000, liveness: true });
     const clean = search(failClosed);
-    expect([clean.complete, clean.states, clean.violations]).toEqual([true, 19_823, []]);
+    expect([clean.complete, clean.states, clean.violations]).toEqual([true, 17_611, []]);
     const flawed = search(okFalseAsConfirmed);
     expect(flawed.violations.map((v) => v.violation.property)).toEqual(['no-phantom-delivery']);
     expect(flawed.violations[0].events.map(labelOf)).toContain('e1 POST -> refuse-ok-false');

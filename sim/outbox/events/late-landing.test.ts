@@ -102,7 +102,7 @@ describe('late landing', () => {
     const rules = failClosed;
     const r = exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { lateLanding: 1 } }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
     // Searched on packed states (packed/kinds.ts), with the counts the object explorer pinned.
-    expect([r.explorer, r.complete, r.violations, r.states, r.transitions]).toEqual(['packed', true, [], 30770, 94291]);
+    expect([r.explorer, r.complete, r.violations, r.states, r.transitions]).toEqual(['packed', true, [], 24944, 75543]);
   }, 120_000);
 });
 
@@ -165,7 +165,7 @@ describe('record retention', () => {
   it('explore: fail-closed holds with a sweep; the deleting sweeper is caught', () => {
     const search = (rules: RuleSet) => exploreOutbox(exploreOptions({ ...EXPLORE_DEFAULTS, settings: { retention: 1 } }), { rules }, steppersFor(rules, null), { statesMax: 1_000_000, liveness: true });
     const fine = search(failClosed);
-    expect([fine.complete, fine.violations, fine.states]).toEqual([true, [], 20215]);
+    expect([fine.complete, fine.violations, fine.states]).toEqual([true, [], 17971]);
     // Shortest: a quarantined file replayed after the sweep is refused and parked as never delivered.
     expect(search(retentionDeletesRecord).violations.map((v) => v.violation.property)).toEqual(['honest-park']);
   }, 120_000);

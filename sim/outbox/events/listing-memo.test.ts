@@ -135,7 +135,9 @@ describe("a kind's readsIn", () => {
     expect(readsIn.map((k) => k.name)).toContain('drain');
     const clockRead = { selecting: false, plain: false };
     for (const p of [...PLANS, SELECTING]) {
-      for (const { ctx, states } of runsOf(p, 30)) {
+      // The selecting rules over 40 seeds: a drain (the only read of the clock) needs a record READY without
+      // its file, which no run of seeds 1-30 reaches since the poison feature moved the covering rows (39, 40 do).
+      for (const { ctx, states } of runsOf(p, p === SELECTING ? 40 : 30)) {
         for (const k of readsIn) {
           const read = new Set<string>();
           for (const w of states) {

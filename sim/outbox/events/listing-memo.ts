@@ -80,6 +80,8 @@ export function changedFields(a: World, b: World): number {
   if (a.inTransit !== b.inTransit) bits |= BIT.inTransit;
   if (a.clock !== b.clock) bits |= BIT.clock;
   if (a.sweeps !== b.sweeps) bits |= BIT.sweeps;
+  if (a.poisoned !== b.poisoned) bits |= BIT.poisoned;
+  if (a.poisonCrashes !== b.poisonCrashes) bits |= BIT.poisonCrashes;
   return bits;
 }
 

@@ -31,7 +31,7 @@ describe('the event table', () => {
     expect(new Set(names).size).toBe(names.length);
     for (const k of EVENT_KINDS) expect(GROUPS.map((g) => g.name)).toContain(k.group);
     expect([...WORLD_EVENT_KINDS].sort()).toEqual(
-      ['alter-payload', 'answer', 'crash', 'drain', 'field-corrupt', 'forget', 'land', 'legacy-record', 'long-wait', 'newer-schema', 'post-in-transit', 'produce', 'requeue', 'restart', 'restore', 'resubmit', 'scan', 'stall', 'step', 'sweep', 'tear-claim', 'tear-record', 'tick', 'upgrade'].sort(),
+      ['alter-payload', 'answer', 'crash', 'drain', 'field-corrupt', 'forget', 'land', 'legacy-record', 'long-wait', 'newer-schema', 'poison', 'post-in-transit', 'produce', 'requeue', 'restart', 'restore', 'resubmit', 'scan', 'stall', 'step', 'sweep', 'tear-claim', 'tear-record', 'tick', 'upgrade'].sort(),
     );
   });
 

@@ -17,6 +17,7 @@ import { land, timeoutInTransit } from './land.ts';
 import type { AnyKind, Apply, EventTag, GroupName, Setting, Variant } from './kind.ts';
 import { requeue, requeueReset, restore, resubmit } from './operator.ts';
 import { restart, upgrade } from './process.ts';
+import { poison } from './poison.ts';
 import { produce } from './producer.ts';
 import { sweep } from './retention.ts';
 import type { WorldEvent } from '../world.ts';
@@ -102,6 +103,7 @@ export const EVENT_KINDS: readonly AnyKind[] = [
   fieldCorrupt,
   stall,
   alterPayload,
+  poison,
 ] as readonly AnyKind[];
 
 const byEvent = new Map<string, AnyKind[]>();

@@ -15,6 +15,7 @@ import type { PackedContext } from './context.ts';
 import type { EngineEvents } from './engine-events.ts';
 import * as L from './layout.ts';
 import { programsOf, sparseInts } from './arrays.ts';
+import { kindOn } from './kinds.ts';
 import { emptyList } from '../world-copy.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
@@ -54,6 +55,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
 
   /** The programs of `events`, in order (a loop, not `map`: see `programsOf` in arrays.ts). */
   const programsFor = (s: Int32Array, events: WorldEvent[]): Int32Array[] => (events.length === 0 ? NO_PROGRAMS : programsOf(transitions, s, events));
+  // Poison bodies (events/poison.ts): an engine's step into the POST of one is its crash and restart.
+  const poisonOn = kindOn(options, 'poison');
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = emptyList();
   const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
@@ -87,6 +90,14 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     if (proc.state === 'posting') engineKey[n++] = s[g + L.IN_TRANSIT];
     // Under a dedupe window an answer ages the broker's memory.
     if (proc.state === 'posting') engineKey[n++] = s[g + L.DEDUPE];
+    // A step reads the bodies marked poison, and once one is, the crashes they caused and the next pid (see engineView).
+    if (poisonOn) {
+      engineKey[n++] = s[g + L.POISONED];
+      if (s[g + L.POISONED] !== 0) {
+        engineKey[n++] = s[g + L.POISON_CRASHES];
+        engineKey[n++] = s[g + L.NEXT_PID];
+      }
+    }
     return n;
   };
   const expansionOfKey = (s: Int32Array, procId: number): number => {
@@ -140,7 +151,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf = sparseInts();
-  const engineViewKey = new Int32Array(6 + 4 * ids.length);
+  const engineViewKey = new Int32Array(9 + 4 * ids.length);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -151,6 +162,14 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + L.IN_TRANSIT];
       engineViewKey[n++] = s[g + L.DEDUPE];
       engineViewKey[n++] = s[g + L.CLOCK];
+      // The bodies marked poison, and once one is, the crashes they caused and the next pid (a crash's restart takes it).
+      if (poisonOn) {
+        engineViewKey[n++] = s[g + L.POISONED];
+        if (s[g + L.POISONED] !== 0) {
+          engineViewKey[n++] = s[g + L.POISON_CRASHES];
+          engineViewKey[n++] = s[g + L.NEXT_PID];
+        }
+      }
       for (let j = 0; j < ids.length; j++) {
         const o = j * PER_ID;
         engineViewKey[n++] = s[o + REC];

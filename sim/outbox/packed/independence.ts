@@ -39,6 +39,7 @@ import { fieldCorrupt } from '../events/field-corrupt.ts';
 import type { AnyKind } from '../events/kind.ts';
 import { requeue, requeueReset, resubmit, restore } from '../events/operator.ts';
 import { restart, upgrade } from '../events/process.ts';
+import { poison } from '../events/poison.ts';
 import { produce } from '../events/producer.ts';
 import { EVENT_KINDS, kindOf } from '../events/table.ts';
 import type { WorldOptions } from '../options.ts';
@@ -182,6 +183,10 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
   const ids = layout.ids.length;
   const base = g + ENGINES;
   const crashOn = kindOn(options, crash.name);
+  // A body marked poison kills any engine about to POST it (events/poison.ts): a mark changes every engine's
+  // steps and a crash restarts an engine under the next pid, which the footprints below do not hold. Such a
+  // world is expanded fully.
+  const poisonOn = kindOn(options, poison.name);
   const skew = options.skew === true;
   const on = (k: AnyKind): boolean => kindOn(options, k.name);
   // The world's own events (the clock, retention, forgetting, late landing, a kind not stated here): on for the whole search.
@@ -364,7 +369,7 @@ export function outboxAmpleSets(system: PackedOutbox, options: WorldOptions, alw
     reach,
     current,
     ample(s, events) {
-      if (s[g + HEALING] === 1) return null;
+      if (s[g + HEALING] === 1 || poisonOn) return null;
       const by = candidates(events);
       if (by.size < 2) {
         census.oneActor++;

@@ -44,6 +44,7 @@ export const PACKED_KINDS: ReadonlySet<string> = new Set([
   'field-corrupt',
   'stall',
   'alter-payload',
+  'poison',
 ]);
 
 /** Whether a kind is on in a world (its knob's weight; a kind without a knob always is). */

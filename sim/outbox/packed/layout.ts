@@ -43,8 +43,12 @@ export const IN_TRANSIT = 13;
 export const DEDUPE = 14;
 /** The clock's reading (`clock`, events/clock.ts; absent until time first passes, and then never 0). */
 export const CLOCK = 15;
+/** Poison bodies (`poisoned`, events/poison.ts; 0: absent, none marked). */
+export const POISONED = 16;
+/** Crashes poison bodies caused (`poisonCrashes`, events/poison.ts; 0: absent, none). */
+export const POISON_CRASHES = 17;
 /** Engine slots follow. */
-export const ENGINES = 16;
+export const ENGINES = 18;
 
 /**
  * A world the packed layout has no slots for: a rule set may make one (an
@@ -135,6 +139,8 @@ export class PackedLayout {
     out[g + ENGINE_COUNT] = w.engines.length;
     out[g + SWEEPS] = w.sweeps ?? 0;
     out[g + CLOCK] = w.clock ?? 0;
+    out[g + POISONED] = idAfter(t.stringLists, w.poisoned, prev?.poisoned, s, g + POISONED);
+    out[g + POISON_CRASHES] = w.poisonCrashes ?? 0;
     for (let k = 0; k < this.enginesMax; k++) {
       const e = w.engines[k];
       const j = e === undefined || prev === undefined || s === undefined ? -1 : prev.engines.indexOf(e);
@@ -199,6 +205,8 @@ export class PackedLayout {
     // first world with a clock or a sweep, and deoptimised `unpack` there (docs/performance.md).
     const clock = s[g + CLOCK];
     const sweeps = s[g + SWEEPS];
+    const poisoned = t.stringLists.value(s[g + POISONED]);
+    const poisonCrashes = s[g + POISON_CRASHES];
     // Every field written, in copyWorld's order, a kind's own slot undefined until the kind first
     // writes it (the world's key tells absent from 0; undefined reads, encodes and prints as
     // absent): every world unpacked, whatever its slots hold, and every world the object system
@@ -228,6 +236,9 @@ export class PackedLayout {
       inTransit: t.transitLists.value(s[g + IN_TRANSIT]),
       clock: clock !== 0 ? clock : undefined,
       sweeps: sweeps !== 0 ? sweeps : undefined,
+      // Absent until the first body is marked (then a list of one or more) and the first poison crash (then 1 or more).
+      poisoned: poisoned === undefined ? undefined : [...poisoned],
+      poisonCrashes: poisonCrashes !== 0 ? poisonCrashes : undefined,
     };
     return w;
   }

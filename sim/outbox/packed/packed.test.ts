@@ -24,6 +24,10 @@ import rebuildParkedSameBody from '../../../properties/mutants/rebuild-parked-sa
 import okFalseAsConfirmed from '../../../properties/mutants/ok-false-as-confirmed.ts';
 import keyMarksRequeue from '../../../properties/rule-api/key-marks-requeue.ts';
 import retryBackoff from '../../../properties/rule-api/retry-backoff.ts';
+import poisonRetried from '../../../properties/rule-api/poison-retried.ts';
+import poisonParked from '../../../properties/rule-api/poison-parked.ts';
+import { outboxLiveness } from '../explore-liveness.ts';
+import { BOUNDS_DEFAULT } from '../../check.ts';
 import { kindOn } from './kinds.ts';
 import { Unrepresentable } from './layout.ts';
 import { PACKED_KINDS, packedOutbox } from './system.ts';
@@ -92,6 +96,8 @@ const CASES: Case[] = [
   { name: 'ok:false told apart by the old version only', sizes: { engines: 2, skew: true }, rules: failClosed, oldRules: okFalseAsConfirmed, statesMax: 20_000 },
   // A broker answer that, under skew after an operator's action, reads the record to ask the other version's key (events/rekeyed.ts).
   { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
+  // A body that kills the engine about to POST it (events/poison.ts): a crash and a restart inside an engine's step.
+  { name: 'a poison message, two engines', sizes: { settings: { poison: 1 } }, rules: poisonRetried, statesMax: 20_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
@@ -176,6 +182,30 @@ describe('retention on packed states', () => {
     const packed = packedAgreesOn({ name: 'retention-deletes-record', sizes: { settings: { retention: 1 } }, rules: retentionDeletesRecord, statesMax: 300_000 }, ['sweep']);
     expect(packed.violations.length).toBeGreaterThan(0);
     expect(packed.violations.some((v) => v.events.some((e) => e.kind === 'sweep'))).toBe(true);
+  }, 120_000);
+});
+
+describe('poison messages on packed states', () => {
+  // The suite's poison world, and the default world with a poison message (two engines, a crash).
+  const POISON_WORLDS = [
+    ['the suite\'s poison world', { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }],
+    ['the default world with 1 poison message', { settings: { poison: 1 } }],
+  ] as const;
+  it.each(
+    POISON_WORLDS.flatMap(([name, sizes]) => [
+      [name, 'fail-closed', sizes, failClosed, []],
+      [name, 'poison-parked', sizes, poisonParked, []],
+      [name, 'poison-retried', sizes, poisonRetried, ['quiet-after-healing']],
+    ] as const),
+  )("%s, %s: searched by the packed explorer with the eventually properties, with the object system's states, transitions and violations", (_name, _rulesName, sizes, rules, found) => {
+    const c: Case = { name: rules.name, sizes, rules, statesMax: 300_000 };
+    const { options, worldRules, steppers, objectSystem } = setUp(c);
+    expect(kindOn(options, 'poison')).toBe(true);
+    const bounds = { statesMax: c.statesMax, stopAtFirst: false, liveness: true };
+    const packed = exploreOutbox(options, worldRules, steppers, bounds);
+    expect([packed.explorer, packed.fallback, packed.complete]).toEqual(['packed', null, true]);
+    expect(summary(packed)).toEqual(summary(explore(objectSystem, bounds, outboxLiveness(options, objectSystem, BOUNDS_DEFAULT.healStepsMax))));
+    expect([...new Set(packed.violations.map((v) => v.violation.property))]).toEqual(found);
   }, 120_000);
 });
 

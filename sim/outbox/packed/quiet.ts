@@ -99,7 +99,7 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
    */
   const verdicts = new TupleTable();
   const quietOf: boolean[] = emptyList();
-  const key = new Int32Array(5 + PER_ID * layout.ids.length);
+  const key = new Int32Array(6 + PER_ID * layout.ids.length);
   const restartedFirst = (pid: number): number => (restarted[pid] ??= tables.procs.id(newEngineProc(pid, 'new', options.attemptsMax)));
 
   /**
@@ -116,6 +116,8 @@ export function packedQuiet(c: PackedContext): ((s: Int32Array) => boolean) | nu
     key[n++] = s[g + L.PARKED_GONE];
     key[n++] = s[g + L.DEDUPE];
     key[n++] = s[g + L.IN_TRANSIT];
+    // The bodies marked poison: a pass into the POST of one ends in a crash, which is not quiet (a crash loop).
+    key[n++] = s[g + L.POISONED];
     for (let j = 0; j < layout.ids.length; j++) {
       const o = j * PER_ID;
       key[n++] = s[o + REC];

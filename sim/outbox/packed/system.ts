@@ -19,7 +19,7 @@ import type { PackedContext } from './context.ts';
 import { engineEvents } from './engine-events.ts';
 import { EventCache } from './event-cache.ts';
 import { expansions, type EngineExpansion } from './expansion.ts';
-import { requirePackedKinds } from './kinds.ts';
+import { kindOn, requirePackedKinds } from './kinds.ts';
 import * as L from './layout.ts';
 import { PackedLayout, PackedTables } from './layout.ts';
 import { MemoProperty } from './properties.ts';
@@ -80,7 +80,7 @@ function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem:
     skew: options.skew && worldRules.oldRules !== undefined,
     layout,
     tables,
-    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, dedupesByKey(options.broker), concretePids),
+    transitions: new PackedTransitions(layout, tables, objectSystem, stepReads, dedupesByKey(options.broker), concretePids, kindOn(options, 'poison')),
     g: layout.globals,
     events: new EventCache(),
     objectSystem,

@@ -38,7 +38,8 @@ interface World {
 const WORLDS: World[] = [
   { name: 'default', sizes: {}, rules: failClosed },
   { name: 'corruptions and operator actions', sizes: { engines: 1, crashesMax: 2, corruptionsMax: 2, operatorActionsMax: 3 }, rules: failClosed },
-  { name: 'two ids, two engines', sizes: { ids: 2, bodiesPerId: 1, operatorActionsMax: 1, corruptionsMax: 1 }, rules: failClosed },
+  // With a poison message (events/poison.ts): a body marked, and an engine's step into its POST a crash and a restart.
+  { name: 'two ids, two engines, a poison message', sizes: { ids: 2, bodiesPerId: 1, operatorActionsMax: 1, corruptionsMax: 1, settings: { poison: 1 } }, rules: failClosed },
   { name: 'version skew', sizes: { engines: 2, skew: true, operatorActionsMax: 1 }, rules: failClosed, oldRules: freshCycle },
   // A rule set telling ok:false apart from a 400: the broker's refuse-ok-false is offered (events/broker.ts).
   { name: 'broker id-409, three engines, ok:false told apart', sizes: { engines: 3, broker: 'id-409', attemptsMax: 3 }, rules: TELLS_OK_FALSE_APART },

@@ -29,6 +29,7 @@ import type { StepReads } from './step-reads.ts';
 import * as L from './layout.ts';
 import { Unrepresentable, type PackedLayout, type PackedTables } from './layout.ts';
 import { sparseInts } from './arrays.ts';
+import { POISON_CRASH_TAG } from '../events/poison.ts';
 
 // Slot positions copied to module constants: a module loader may turn each
 // access to an imported binding into a getter call, on the hottest path.
@@ -47,8 +48,8 @@ const OP_ADD_PARKED = 8;
 /** Counters: written as a delta when the event's key does not hold them. */
 const COUNTERS = [NEXT_PID, NEXT_GEN, CRASHES, CORRUPTIONS, OPERATOR, L.SWEEPS];
 
-/** A kind's own world slots (late landing's POSTs in transit, a dedupe window's memory, the clock): written whole. */
-const KIND_SLOTS = [L.IN_TRANSIT, L.DEDUPE, L.CLOCK];
+/** A kind's own world slots (late landing's POSTs in transit, a dedupe window's memory, the clock, poison bodies and their crashes): written whole. */
+const KIND_SLOTS = [L.IN_TRANSIT, L.DEDUPE, L.CLOCK, L.POISONED, L.POISON_CRASHES];
 
 /** What a derivation throws when its step changed what its key does not hold. */
 function keyMisses(what: string, e: WorldEvent): Error {
@@ -244,6 +245,8 @@ export class PackedTransitions {
      * nothing of another's.
      */
     private readonly concretePids = false,
+    /** Poison bodies are on (events/poison.ts): an engine's step reads them. */
+    private readonly poison = false,
   ) {
     this.renaming = new PidRenaming(tables);
     this.projection = new RecordProjection((id) => tables.records.value(id));
@@ -605,8 +608,21 @@ export class PackedTransitions {
           this.overwritten = o + REPORTED;
           this.push(this.holderAlive(s, j));
         }
+        // A poison body kills an engine whose step takes it to that body's POST (events/poison.ts): the step
+        // reads the bodies marked, and once one is, the poison crashes so far and the next pid (its restart).
+        if (e.kind === 'step' && this.poison) {
+          this.pushSlot(s, g + L.POISONED);
+          if (s[g + L.POISONED] !== 0) {
+            this.pushSlot(s, g + L.POISON_CRASHES);
+            this.pushSlot(s, g + NEXT_PID);
+          }
+        }
         return;
       }
+      case 'poison':
+        // Marks a body: reads and writes the bodies marked (whether it enables reads the published ones: world-events.ts).
+        this.pushSlot(s, g + L.POISONED);
+        return;
       case 'crash':
         return;
       case 'land':
@@ -722,7 +738,8 @@ export class PackedTransitions {
     const stepperBefore: RecordSlot | undefined = stepReads !== null ? w.records[layout.ids[Math.floor(this.stepperSlot / PER_ID)]] : undefined;
     stepReads?.arm();
     const stepped = this.objectSystem.step(w, e);
-    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post'), watched, proxied: reads !== null, stepReads, stepperBefore };
+    // A poison body's crash counts as a POST for the quiet test, as in the object system's (outbox-system.ts, endPass).
+    return { w, next: stepped.state, posted: stepped.tags.includes('layer:post') || stepped.tags.includes(POISON_CRASH_TAG), watched, proxied: reads !== null, stepReads, stepperBefore };
   }
 
   /**

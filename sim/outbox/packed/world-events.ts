@@ -2,7 +2,8 @@
  * The enabled events that are not an engine's, listed straight off the
  * vector in the object system's order: `middle` (after the broker's answers,
  * before the crashes) the restarts, upgrades, the producer and the operator's
- * actions; `last` (after the crashes) the corruptions, field corruptions among them.
+ * actions; `last` (after the crashes) the corruptions, field corruptions among them,
+ * the stalls, the payloads altered and the bodies marked poison.
  */
 import { holdsPostLegacyField, schemaOf } from '../../../model/schema.ts';
 import { isPending, STATUSES } from '../../../model/types.ts';
@@ -17,9 +18,10 @@ import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
 import { sweepOf, sweptBy } from '../events/retention.ts';
 import { payloadAltered, payloadIntact } from '../../../model/record.ts';
+import { PairTable } from '../../core/pair-table.ts';
 
 // Slot positions copied to module constants (see transitions.ts).
-const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, PRODUCED, QUARANTINED, REC, SWEEPS } = L;
+const { CLAIM, CLOCK, CORRUPTIONS, DEDUPE, ENGINE_COUNT, ENGINES, HEALING, IN_TRANSIT, LIVE, OPERATOR, PER_ID, POISONED, PRODUCED, PUBLISHED, QUARANTINED, REC, SWEEPS } = L;
 const code = EventCache.code;
 /** An engine's lifecycle states, numbered as engine-events.ts numbers them in event codes. */
 const STATES = ['idle', 'claiming', 'preSend', 'posting', 'completing', 'releasing', 'disposing'] as const;
@@ -60,7 +62,10 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     tearClaim: kindOn(options, 'tear-claim'),
     fieldCorrupt: kindOn(options, 'field-corrupt'),
     alterPayload: kindOn(options, 'alter-payload'),
+    poison: kindOn(options, 'poison'),
   };
+  // Poison bodies (events/poison.ts): how many may be marked.
+  const poisonMax = options.settings?.poison ?? 0;
   /**
    * A record's field corruptions (one per declared field it holds and
    * damage, events/field-corrupt.ts) depend on the record and the checked
@@ -268,14 +273,50 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
     }
   };
 
-  /** After the stalls (its entry is the fault group's last, events/alter-payload.ts), per id: a payload altered, its digest kept. */
-  const alterations = (s: Int32Array, out: WorldEvent[]): void => {
-    if (!on.alterPayload || s[g + CORRUPTIONS] >= options.corruptionsMax) return;
-    for (let j = 0; j < ids.length; j++) {
-      const slot = tables.records.value(s[j * PER_ID + REC]);
-      if (slot?.kind !== 'record' || !payloadIntact(slot.record)) continue;
+  /**
+   * A published body of id `j` marked poison (events/poison.ts): each body of the id published and not yet
+   * marked, in the published list's order, while fewer than the budget are marked. By the two lists (both
+   * in the prefix world-programs.ts memoises on), kept per id.
+   */
+  const poisonings = ids.map(() => new PairTable());
+  const poisoningLists: WorldEvent[][] = emptyList();
+  const poisoningsOf = (s: Int32Array, j: number): WorldEvent[] => {
+    const published = s[g + PUBLISHED];
+    const marked = s[g + POISONED];
+    let x = poisonings[j].get(published, marked);
+    if (x < 0) {
       const id = ids[j];
-      out.push(c.events.get(code(20, 0, j), () => ({ kind: 'alter-payload', id })));
+      const prefix = `${id}:`;
+      const done = tables.stringLists.value(marked) ?? [];
+      const list: WorldEvent[] = emptyList();
+      for (const pub of tables.stringLists.value(published) ?? []) {
+        if (pub.startsWith(prefix) && !done.includes(pub)) list.push({ kind: 'poison', id, body: pub.slice(prefix.length) });
+      }
+      poisonings[j].set(published, marked, (x = poisoningLists.length));
+      poisoningLists.push(list);
+    }
+    return poisoningLists[x];
+  };
+  /**
+   * After the stalls (the fault group's last entries, events/alter-payload.ts and events/poison.ts, one run
+   * of entries per id), per id: a payload altered, its digest kept; then a body of the id marked poison.
+   */
+  const alterations = (s: Int32Array, out: WorldEvent[]): void => {
+    const alter = on.alterPayload && s[g + CORRUPTIONS] < options.corruptionsMax;
+    const poison = on.poison && (tables.stringLists.value(s[g + POISONED])?.length ?? 0) < poisonMax;
+    if (!alter && !poison) return;
+    for (let j = 0; j < ids.length; j++) {
+      if (alter) {
+        const slot = tables.records.value(s[j * PER_ID + REC]);
+        if (slot?.kind === 'record' && payloadIntact(slot.record)) {
+          const id = ids[j];
+          out.push(c.events.get(code(20, 0, j), () => ({ kind: 'alter-payload', id })));
+        }
+      }
+      if (poison) {
+        const marks = poisoningsOf(s, j);
+        for (let i = 0; i < marks.length; i++) out.push(marks[i]);
+      }
     }
   };
 
