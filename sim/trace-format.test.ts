@@ -25,7 +25,7 @@ vi.mock('./atomic-write.ts', async (importOriginal) => {
   };
 });
 
-const { traceLines, writeTrace } = await import('./trace-format.ts');
+const { applyChange, stateChange, traceLines, writeTrace } = await import('./trace-format.ts');
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'trace-format-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -46,5 +46,25 @@ describe('writeTrace', () => {
     vanish.times = 10;
     expect(() => writeTrace(join(tmp, 'gone'), header, steps)).toThrow(/cannot write .*ENOENT/);
     vanish.times = 0;
+  });
+});
+
+describe('applyChange', () => {
+  it('takes away again a top-level field the initial world does not hold, which stateChange recorded as null', () => {
+    const initial = { clock: 0, records: { a: 1 } };
+    const withList = { clock: 1, records: { a: 1 }, inTransit: [{ id: 'a' }] };
+    const emptied = { clock: 2, records: { a: 1 } };
+    const change = stateChange(withList, emptied);
+    expect(change).toEqual({ clock: 2, inTransit: null });
+    // Before: the rebuilt state held `inTransit: null`, a field the world never had.
+    expect(applyChange(withList, change, initial)).toEqual(emptied);
+    expect(Object.keys(applyChange(withList, change, initial))).not.toContain('inTransit');
+  });
+  it('keeps a null of a field the initial world holds (a field that may be null), and reads as before without an initial world', () => {
+    const initial: Record<string, unknown> = { inFlight: null, n: 0 };
+    const busy = { inFlight: { id: 'a' }, n: 1 };
+    const idle = { inFlight: null, n: 2 };
+    expect(applyChange(busy, stateChange(busy, idle), initial)).toEqual(idle);
+    expect(applyChange({ x: [1] }, { x: null })).toEqual({ x: null });
   });
 });

@@ -141,12 +141,22 @@ export function stateChange(before: unknown, after: unknown): StateChange {
   return change;
 }
 
-/** Applies a recorded change to a state (used by renderers to rebuild each state). */
-export function applyChange(state: Record<string, unknown>, change: StateChange): Record<string, unknown> {
+/**
+ * Applies a recorded change to a state (used by renderers, and by a re-run
+ * under other rules, to rebuild each state). {@link stateChange} records a
+ * top-level field that went away as null; given the trace's `initial` world,
+ * a field it does not have (an optional one: the POSTs in transit once the
+ * last has landed) recorded as null is taken away again, so that the state
+ * rebuilt is the state the world was in (before, the renderers' states
+ * held `inTransit: null`, a field the world never had).
+ */
+export function applyChange(state: Record<string, unknown>, change: StateChange, initial?: Record<string, unknown>): Record<string, unknown> {
   const next: Record<string, unknown> = { ...state };
   for (const [k, v] of Object.entries(change)) {
     const current = next[k];
-    if (isPlainObject(v) && 'set' in v && isPlainObject(current) && isPlainObject(v.set)) {
+    if (v === null && initial !== undefined && initial[k] === undefined) {
+      delete next[k];
+    } else if (isPlainObject(v) && 'set' in v && isPlainObject(current) && isPlainObject(v.set)) {
       const merged: Record<string, unknown> = { ...current, ...v.set };
       const del = Array.isArray(v.del) ? (v.del as string[]) : [];
       for (const d of del) delete merged[d];

@@ -54,9 +54,10 @@ export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}):
 
 /** The states a trace recorded, rebuilt from its changes. */
 export function recordedStates(initial: World, trace: Trace): World[] {
-  let state = initial as unknown as Record<string, unknown>;
+  const start = initial as unknown as Record<string, unknown>;
+  let state = start;
   return trace.steps.map((s) => {
-    state = applyChange(state, s.change);
+    state = applyChange(state, s.change, start);
     return state as unknown as World;
   });
 }

@@ -7,7 +7,8 @@ export type TraceState = Record<string, unknown>;
 
 /** The states of a trace: index 0 is the initial world, index n the state after step n. */
 export function statesOf(trace: Trace): TraceState[] {
-  const states: TraceState[] = [initialWorldOf(trace.header)];
-  for (const step of trace.steps) states.push(applyChange(states[states.length - 1], step.change));
+  const initial = initialWorldOf(trace.header);
+  const states: TraceState[] = [initial];
+  for (const step of trace.steps) states.push(applyChange(states[states.length - 1], step.change, initial));
   return states;
 }
