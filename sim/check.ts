@@ -23,7 +23,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
-import { probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, type RuleThresholds } from './outbox/thresholds.ts';
+import { NO_THRESHOLDS, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
@@ -52,6 +52,13 @@ export interface CheckPlan {
   stopOnViolation?: boolean;
   /** Seeds that are a multiple of this leave a {@link witnessOf} of their run in `witnesses` (rules-state-probe.ts reruns them). */
   witnessEvery?: number;
+  /**
+   * false: no threshold probe before the seeds (thresholds.ts), no run deep
+   * toward one. The probe for kept state runs so: the threshold probe asks
+   * the rule set thousands of times first, and a module-level set it filled
+   * would make both of that probe's copies alike.
+   */
+  thresholds?: false;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -314,7 +321,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const thresholds = planThresholds(plan, fixed);
+  const thresholds = plan.thresholds === false ? NO_THRESHOLDS : planThresholds(plan, fixed);
   const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
