@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, faultKinds, longLifeLine, renderReport } from './check-report.ts';
+import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { PARK_REASONS, STATUSES } from '../model/types.ts';
@@ -93,6 +93,12 @@ describe('the long life line', () => {
     expect(deepCyclesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBe(
       'deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)',
     );
+    // Cycles toward a threshold of the rule set's (thresholds.ts), and how a violation they found came.
+    expect(deepCyclesLine({ ...none, deep: { runs: 3, cycles: 3, steps: 900, ends: { 'below-threshold': 1, settled: 2 }, toward: 2 } })).toBe(
+      "deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): 3 runs, 3 cycles (2 toward a threshold of the rule set's, up to 64 rounds then 4 tails), 900 steps: 2 settled clean, 1 still below their threshold after 64 rounds",
+    );
+    expect(deepTail(6, { field: 'attempts', at: 8, deviated: true })).toBe(" (its attempts past 8, a threshold of the rule set's), then once more with one event taken otherwise (6 steps), then faults stopped");
+    expect(deepTail(12, { field: 'resendEpoch', at: 10, deviated: false })).toBe(" (its resendEpoch past 10, a threshold of the rule set's), then 12 more steps of faults before they stopped");
   });
 });
 

@@ -21,7 +21,7 @@ import type { PairCoverage } from './outbox/swarm-coverage.ts';
 import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type SmallWorldsReport } from './small-worlds-report.ts';
 import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
-import { DEEP_CYCLES, type DeepEnd } from './outbox/deep-cycles.ts';
+import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -197,11 +197,14 @@ const DEEP_ENDS: Record<DeepEnd, string> = {
   settled: 'settled clean',
   'did-not-repeat': 'could not be taken again',
   'steps-bound': `hit the bound of ${n(DEEP_CYCLES.stepsMax)} steps`,
+  'below-threshold': `still below their threshold after ${n(TOWARD_THRESHOLD.roundsMax)} rounds`,
 };
 
-/** How a deep cycle's run went on after its rounds. */
-export function deepTail(faultSteps: number): string {
-  return faultSteps === 0 ? ', then faults stopped' : `, then ${n(faultSteps)} more steps of faults before they stopped`;
+/** How a deep cycle's run went on after its rounds (`toward`: rounds taken until a field passed a threshold of the rule set's). */
+export function deepTail(faultSteps: number, toward?: { field: string; at: number; deviated: boolean }): string {
+  const past = toward === undefined ? '' : ` (its ${toward.field} past ${n(toward.at)}, a threshold of the rule set's)`;
+  if (toward?.deviated === true) return `${past}, then once more with one event taken otherwise (${n(faultSteps)} steps), then faults stopped`;
+  return past + (faultSteps === 0 ? ', then faults stopped' : `, then ${n(faultSteps)} more steps of faults before they stopped`);
 }
 
 /** The summary's line on deep cycles: the sampled runs in which a record came back, and how their cycles taken many times ended. */
@@ -209,7 +212,8 @@ export function deepCyclesLine(l: LongLifeCounts): string {
   const d = l.deep;
   const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop at once or after up to ${DEEP_CYCLES.tailFaultSteps} more steps)`;
   if (d.runs === 0) return `${head}: no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)`;
-  return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
+  const toward = d.toward === undefined || d.toward === 0 ? '' : ` (${n(d.toward)} toward a threshold of the rule set's, up to ${n(TOWARD_THRESHOLD.roundsMax)} rounds then ${n(TOWARD_THRESHOLD.tails)} tails)`;
+  return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles${toward}, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
 }
 
 /** Builds the report of a merged check. */
@@ -399,7 +403,7 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
-      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps) : ''} (the world's operator, crash and corruption budgets raised for them)`);
+      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps, v.longLife.toward) : ''} (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }

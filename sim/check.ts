@@ -23,6 +23,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
+import { NO_THRESHOLDS, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
@@ -51,6 +52,13 @@ export interface CheckPlan {
   stopOnViolation?: boolean;
   /** Seeds that are a multiple of this leave a {@link witnessOf} of their run in `witnesses` (rules-state-probe.ts reruns them). */
   witnessEvery?: number;
+  /**
+   * false: no threshold probe before the seeds (thresholds.ts), no run deep
+   * toward one. The probe for kept state runs so: the threshold probe asks
+   * the rule set thousands of times first, and a module-level set it filled
+   * would make both of that probe's copies alike.
+   */
+  thresholds?: false;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -62,10 +70,12 @@ export interface RawCounterexample {
   /**
    * Set when long life found it (sim/outbox/long-life.ts): the record of `id`
    * sent round its cycle `rounds` more times (`deep`: a fixed number, then
-   * faults stopped, after `tailFaultSteps` more steps of them), in a world
+   * faults stopped, after `tailFaultSteps` more steps of them; `toward`: its
+   * rounds taken until a field passed a threshold of the rule set's, and
+   * `deviated`: those steps were a round with one event taken otherwise), in a world
    * whose budgets (`options`) are raised for them.
    */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number };
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number; toward?: { field: string; at: number; deviated: boolean } };
 }
 
 /**
@@ -252,7 +262,45 @@ interface ShardRun {
   exercisedCount: number;
   /** Tags counted in a map over the shard's runs, written into the result once at the end (and at every early return). */
   tags: Map<string, number>;
+  /** The rule set's thresholds (thresholds.ts): a run whose record counts a field up toward one goes deep. */
+  thresholds: RuleThresholds;
   result: ShardResult;
+}
+
+/** Per rule set, world function (in-process plans only) and plan (its world's settings as text), the thresholds found, once per thread. */
+const probed = new WeakMap<RuleSet, Map<CheckPlan['world'] | null, Map<string, RuleThresholds>>>();
+
+/**
+ * The thresholds of a plan's rule set (thresholds.ts): its record decisions
+ * as asked in the runs of seeds 1..{@link THRESHOLD_PROBE}.seeds of the
+ * plan's worlds (whatever seeds the check runs: every thread finds the
+ * same), probed. Computed once per thread and plan.
+ */
+export function planThresholds(plan: CheckPlan, fixed: FixedOptions): RuleThresholds {
+  let byWorld = probed.get(plan.rules);
+  if (byWorld === undefined) probed.set(plan.rules, (byWorld = new Map()));
+  let byPlan = byWorld.get(plan.world ?? null);
+  if (byPlan === undefined) byWorld.set(plan.world ?? null, (byPlan = new Map()));
+  const key = canonicalJson({ fixed, bounds: plan.bounds, old: plan.oldRules?.name ?? null });
+  const known = byPlan.get(key);
+  if (known !== undefined) return known;
+  const calls = new ProbeCalls();
+  const rules = recordingRules(plan.rules, calls);
+  const steppers = steppersFor(rules, plan.oldRules);
+  for (let seed = 1; seed <= THRESHOLD_PROBE.seeds; seed++) {
+    const drawn = swarmOptions(seed, fixed);
+    const options = plan.world === undefined ? drawn : plan.world(drawn);
+    const system = outboxSystem(options, { rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) }, steppers);
+    try {
+      runSeedFast(system, seed, seedBounds(plan.bounds, options));
+    } catch (err) {
+      // A broken decision is the check's own finding, where its seed meets it; the calls before it are kept.
+      if (!(err instanceof RuleFault)) throw err;
+    }
+  }
+  const found = probeThresholds(plan.rules, calls.calls);
+  byPlan.set(key, found);
+  return found;
 }
 
 /** What {@link runOneSeed} tells the shard's loop: go on, stop at a broken decision, or stop after a violation (`--stop-on-first`). */
@@ -273,7 +321,8 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), result };
+  const thresholds = plan.thresholds === false ? NO_THRESHOLDS : planThresholds(plan, fixed);
+  const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
   for (let seed = from; seed < to; seed++) {
@@ -317,7 +366,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
-  const watch = new CycleWatch(idNames(options.ids, options.longIds === true));
+  const watch = new CycleWatch(idNames(options.ids, options.longIds === true), shard.thresholds);
   const system = watchCycles(systemFor(options), watch);
   const bounds = seedBounds(plan.bounds, options);
   let run: SeedOutcome;
@@ -338,15 +387,18 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
   result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
   if (run.violation === null) {
-    // A record back bigger: long life; back at all, in one seed in DEEP_CYCLES.every: deep cycles.
+    // A record back bigger: long life; back at all, in one seed in DEEP_CYCLES.every: deep cycles; back with
+    // a field counted up toward a threshold of the rule set's (thresholds.ts), in any seed: deep cycles toward it.
     const deep = !watch.grew && watch.returned && seed % DEEP_CYCLES.every === 0;
-    if (!watch.grew && !deep) return SEED_DONE;
-    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, (result.longLife ??= noLongLife()), deep);
+    if (!watch.grew && !deep && !watch.toward) return SEED_DONE;
+    const counts = (result.longLife ??= noLongLife());
+    let life = watch.grew ? longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts) : null;
+    if (life === null && (deep || watch.toward)) life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts, true, shard.thresholds, !deep);
     if (life === null) return SEED_DONE;
     const p = life.violation.property;
     result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
     const { cycle } = life;
-    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from, deep: life.deep, tailFaultSteps: life.tailFaultSteps } };
+    result.first[p] ??= { seed, options: life.options, violation: life.violation, events: life.events, longLife: { id: cycle.id, status: cycle.status, rounds: life.rounds, cycleSteps: cycle.to - cycle.from, deep: life.deep, tailFaultSteps: life.tailFaultSteps, ...(life.toward ? { toward: life.toward } : {}) } };
     return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
   }
   const p = run.violation.property;

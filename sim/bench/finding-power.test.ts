@@ -34,7 +34,7 @@ describe('the flawed rule sets', () => {
     expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
     // One row per mutant file (an entry may run one file in several worlds).
     expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(new Set(MUTANTS.map((m) => m.rules)).size);
-    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-format-changed', 'key-from-body', 'key-marks-requeue', 'lease-unfenced', 'park-history-over-cap', 'payload-lowercased', 'payload-trusted', 'poison-retried', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'schema-bump-launders', 'select-below-cap', 'select-below-cap-parks', 'sweep-parked', 'tombstone-trusts-absent']);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-format-changed', 'key-from-body', 'key-marks-requeue', 'lease-unfenced', 'park-history-over-cap', 'payload-lowercased', 'payload-trusted', 'poison-retried', 'presend-skipped-late', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'schema-bump-launders', 'select-below-cap', 'select-below-cap-parks', 'sweep-parked', 'timeout-fast-fail', 'tombstone-trusts-absent']);
   });
 
   it("are as many as the README says, and as many held by no bounded world", () => {

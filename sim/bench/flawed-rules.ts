@@ -101,5 +101,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('poison-retried.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }),
     // A cap on requeues that strands the record: past every operator budget (deep cycles).
     { ...ruleApi('requeue-cap-strands.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
+    // Past a threshold of attempts, or of requeues, no world's budgets reach: deep cycles toward the threshold the probe found (thresholds.ts).
+    { ...ruleApi('timeout-fast-fail.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
+    { ...ruleApi('presend-skipped-late.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
   ];
 }

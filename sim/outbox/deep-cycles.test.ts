@@ -5,7 +5,8 @@
  * again) is found, past every budget a bounded world has, and so is
  * timeout-fast-fail (a timeout taken as transient after 8 attempts), which
  * needs the cycle that counts attempts up, and presend-skipped-late (no
- * pre-send write past 10 requeues), which needs a crash after the rounds;
+ * pre-send write past 10 requeues), which needs a crash after the rounds
+ * (in sampled seeds, and toward their threshold in any: thresholds.ts);
  * requeue-cap-parks (the same cap, parked) and fail-closed settle clean; the
  * events a deep cycle returns are a real trace of its world.
  */
@@ -38,11 +39,15 @@ const plan = (rules: RuleSet): CheckPlan => ({ rules, oldRules: null, seedStart:
 /** A seed where the swarm's deep cycles break requeue-cap-strands (`check --rules properties/rule-api/requeue-cap-strands.ts` finds it first at 16, 400 before poison messages joined the covering rows). */
 const STRANDED_AT = 1696;
 
-/** The first seed where they break timeout-fast-fail (`check --rules properties/rule-api/timeout-fast-fail.ts --swarm-only --seeds 20000`). */
+/** A sampled seed where a cycle's fixed rounds break timeout-fast-fail (the first before thresholds.ts led deep cycles: now BREAKER_FIRST). */
 const BREAKER_AT = 13_792;
 
-/** The first seed where they break presend-skipped-late (`check --rules properties/rule-api/presend-skipped-late.ts --swarm-only --seeds 30000`). */
+/** A sampled seed where the fixed rounds and a tail of faults break presend-skipped-late (the first before thresholds.ts: now SKIPPED_FIRST). */
 const SKIPPED_AT = 15_376;
+
+/** The first seeds where `check --rules` breaks them, by default (seeds 1..5000): runs toward their threshold (thresholds.ts), seeds deep cycles do not sample. */
+const BREAKER_FIRST = 1047;
+const SKIPPED_FIRST = 85;
 
 describe('deep cycles', () => {
   it('find a record stranded after more requeues than any world allows, and its trace replays in its own world', () => {
@@ -84,11 +89,29 @@ describe('deep cycles', () => {
     expect(Object.keys(runShard(plan(failClosed), SKIPPED_AT, SKIPPED_AT + 1).first)).toEqual([]);
   });
 
+  it('find both within the default seeds, in runs toward their threshold', () => {
+    for (const [rules, seed] of [
+      [timeoutFastFail, BREAKER_FIRST],
+      [presendSkippedLate, SKIPPED_FIRST],
+    ] as const) {
+      expect(seed % DEEP_CYCLES.every, rules.name).not.toBe(0);
+      const shard = runShard(plan(rules), seed, seed + 1);
+      const first = shard.first['honest-park'];
+      expect(first?.longLife?.toward, rules.name).toBeDefined();
+      expect(shard.longLife?.deep.toward, rules.name).toBe(1);
+      if (first === undefined) continue;
+      const system = outboxSystem(first.options, { rules }, steppersFor(rules, null));
+      expect(simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax }).violation?.property, rules.name).toBe('honest-park');
+    }
+    // timeout-fast-fail's needs the lost reply the recorded round did not have: the round after the threshold, one answer taken otherwise.
+    expect(runShard(plan(timeoutFastFail), BREAKER_FIRST, BREAKER_FIRST + 1).first['honest-park']?.longLife?.toward).toEqual({ field: 'attempts', at: BREAKER_ATTEMPTS, deviated: true });
+  });
+
   it('take besides the shortest cycle the one whose rounds count the record up', () => {
     const seed = BREAKER_AT;
     const { events, states, system } = recordedRun(timeoutFastFail, seed);
     const cycles = recordCycles(states, events, false);
-    const taken = deepCyclesOf(system, events, states, cycles);
+    const taken = deepCyclesOf(system, events, states, cycles).map((d) => d.cycle);
     expect(taken[0]).toBe(cycles[0]);
     expect(taken).toHaveLength(2);
     // Its rounds take the record's attempts past the breaker's count; the shortest cycle's do not.

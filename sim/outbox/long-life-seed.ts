@@ -10,8 +10,9 @@ import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import type { TransitionSystem, Violation } from '../core/system.ts';
 import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles, type RecordCycle } from './long-life.ts';
-import { DEEP_CYCLES, deepCyclesOf, liveDeep } from './deep-cycles.ts';
+import { DEEP_CYCLES, deepCyclesOf, liveDeep, TOWARD_THRESHOLD } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
+import { NO_THRESHOLDS, type RuleThresholds } from './thresholds.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** Cycles of one run sent round at most (shortest first). */
@@ -30,12 +31,12 @@ export interface LongLifeCounts {
   ends: Record<string, number>;
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
-  /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back, their cycles taken, steps, and how each ended (`DeepEnd`). */
-  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number> };
+  /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back (and runs toward a threshold: thresholds.ts), their cycles taken (`toward`: of them, toward a threshold), steps, and how each ended (`DeepEnd`). */
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number };
 }
 
 export function noLongLife(): LongLifeCounts {
-  return { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } };
+  return { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, toward: 0 } };
 }
 
 export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
@@ -47,6 +48,7 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   into.deep.runs += from.deep.runs;
   into.deep.cycles += from.deep.cycles;
   into.deep.steps += from.deep.steps;
+  if (from.deep.toward !== undefined) into.deep.toward = (into.deep.toward ?? 0) + from.deep.toward;
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }
@@ -68,6 +70,8 @@ export interface LongLifeFinding {
   deep: boolean;
   /** Deep cycles: the steps of faults after the rounds before faults stopped (0: at once). */
   tailFaultSteps: number;
+  /** Deep cycles toward a threshold of the rule set's (thresholds.ts): its field and value, and whether a round with one event taken otherwise found it. */
+  toward?: { field: string; at: number; deviated: boolean };
 }
 
 /** Re-runs a finding's events in the world its trace names: it must break the same property at the same step. */
@@ -83,7 +87,8 @@ function confirmed(system: TransitionSystem<World, WorldEvent>, seed: number, ev
  * Runs `seed` again with its states kept, and sends its grown cycles round
  * (at most {@link LONG_LIFE_CYCLES_PER_RUN}), or with `deep`, its shortest
  * cycle of any kind its fixed number of rounds and then to quiet
- * (deep-cycles.ts), counting into `counts`; the first violation found,
+ * (deep-cycles.ts), and with `thresholds` a cycle toward one of them
+ * (`towardOnly`: that one alone), counting into `counts`; the first violation found,
  * checked by re-running its events in the world of its own raised budgets,
  * or null.
  */
@@ -95,6 +100,8 @@ export function longLifeOfSeed(
   steps: number,
   counts: LongLifeCounts,
   deep = false,
+  thresholds: RuleThresholds = NO_THRESHOLDS,
+  towardOnly = false,
 ): LongLifeFinding | null {
   // Run again by check's own runner, its states and events kept (the same run as runSeed's: fast-run.test.ts).
   const kept: Kept<World, WorldEvent> = { states: [], events: [] };
@@ -105,7 +112,7 @@ export function longLifeOfSeed(
     return null;
   }
   const { states, events } = kept;
-  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, states, counts);
+  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, states, counts, thresholds, towardOnly);
   counts.runs++;
   const cycles = grownCycles(states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;
@@ -133,6 +140,8 @@ function deepOfRun(
   events: readonly (WorldEvent | null)[],
   states: readonly World[],
   counts: LongLifeCounts,
+  thresholds: RuleThresholds,
+  towardOnly: boolean,
 ): LongLifeFinding | null {
   counts.deep.runs++;
   // The cycles before faults stopped: one after it could not be healed again.
@@ -141,13 +150,18 @@ function deepOfRun(
   // One world for the rounds, the end of faults and the trace: its budgets cover every round.
   const own = longLifeOptions(options, DEEP_CYCLES.rounds + 1);
   const system = systemFor(own);
-  for (const cycle of deepCyclesOf(system, events, states, before)) {
-    const life = liveDeep(system, events, states, cycle, seed, bounds.healStepsMax);
+  // A cycle toward a threshold takes up to its own bound of rounds: its world's budgets cover them.
+  const ownToward = longLifeOptions(options, TOWARD_THRESHOLD.roundsMax + TOWARD_THRESHOLD.pastRounds + 1);
+  let systemToward: TransitionSystem<World, WorldEvent> | null = null;
+  for (const { cycle, target } of deepCyclesOf(system, events, states, before, thresholds, towardOnly)) {
+    if (target !== null) counts.deep.toward = (counts.deep.toward ?? 0) + 1;
+    const sys = target === null ? system : (systemToward ??= systemFor(ownToward));
+    const life = liveDeep(sys, events, states, cycle, seed, bounds.healStepsMax, target);
     counts.deep.cycles++;
     counts.deep.steps += life.steps;
     counts.deep.ends[life.end] = (counts.deep.ends[life.end] ?? 0) + 1;
     if (life.violation === null) continue;
-    return { options: own, events: life.events, violation: confirmed(system, seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds, deep: true, tailFaultSteps: life.tailFaultSteps };
+    return { options: target === null ? own : ownToward, events: life.events, violation: confirmed(sys, seed, life.events, life.violation, bounds.healStepsMax), cycle, rounds: life.rounds, deep: true, tailFaultSteps: life.tailFaultSteps, ...(life.toward ? { toward: life.toward } : {}) };
   }
   return null;
 }

@@ -16,6 +16,8 @@ import { kindOf } from './events/table.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
 import type { WorldOptions } from './options.ts';
 import type { World, WorldEvent } from './world.ts';
+import type { OutboxRecord } from '../../model/types.ts';
+import { NO_THRESHOLDS, type RuleThresholds } from './thresholds.ts';
 
 /**
  * A cycle in a recorded run: the record of `id` entered `status` after step
@@ -51,7 +53,7 @@ function bytesOf(w: World, id: string): number {
  * for a recorded run ({@link recordCycles}) and a run that keeps no states
  * ({@link CycleWatch}) alike.
  */
-function eachEntry(before: World, after: World, ids: readonly string[], f: (id: string, status: string, bytes: number) => void): void {
+function eachEntry(before: World, after: World, ids: readonly string[], f: (id: string, status: string, bytes: number, record: OutboxRecord) => void): void {
   if (before.records === after.records) return;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
@@ -60,7 +62,7 @@ function eachEntry(before: World, after: World, ids: readonly string[], f: (id: 
     if (slot === was || slot === undefined || slot.kind !== 'record') continue;
     const status = slot.record.status;
     if (was !== undefined && was.kind === 'record' && was.record.status === status) continue;
-    f(id, status, recordMetadataBytes(slot.record));
+    f(id, status, recordMetadataBytes(slot.record), slot.record);
   }
 }
 
@@ -121,15 +123,19 @@ function groupIndex(lazy: GroupedChoices<World, WorldEvent>, state: World, name:
  * listing every group for every event taken again was most of a round.
  */
 export function enabledEvent(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): WorldEvent | null {
+  for (const e of groupEvents(system, state, want)) if (sameCanonical(e, want)) return e;
+  return null;
+}
+
+/** The events enabled in `state` of the group `want`'s kind lists in (events/table.ts), in the group's order. */
+export function groupEvents(system: TransitionSystem<World, WorldEvent>, state: World, want: WorldEvent): readonly WorldEvent[] {
   const lazy = system.groups;
   if (lazy === undefined) {
-    for (const g of system.choices(state)) for (const e of g.events) if (sameCanonical(e, want)) return e;
-    return null;
+    const name = kindOf(want).group;
+    return system.choices(state).find((g) => g.group === name)?.events ?? [];
   }
   const i = groupIndex(lazy, state, kindOf(want).group);
-  if (i < 0) return null;
-  for (const e of lazy.choice(state, i).events) if (sameCanonical(e, want)) return e;
-  return null;
+  return i < 0 ? [] : lazy.choice(state, i).events;
 }
 
 /**
@@ -138,7 +144,7 @@ export function enabledEvent(system: TransitionSystem<World, WorldEvent>, state:
  * place, the same place now), so a cycle that crashes an engine and starts
  * another repeats on the engines that replaced them.
  */
-function inRound(e: WorldEvent, recorded: World, now: World): WorldEvent {
+export function inRound(e: WorldEvent, recorded: World, now: World): WorldEvent {
   if (!('pid' in e)) return e;
   const at = recorded.engines.findIndex((p) => p.pid === e.pid);
   const pid = at < 0 || at >= now.engines.length ? e.pid : now.engines[at].pid;
@@ -280,24 +286,51 @@ export class CycleWatch {
   grew = false;
   /** A record came back to a status it had been in (bigger or not). */
   returned = false;
+  /** A record came back to a status with a field of `thresholds` larger than at its previous entry, and still below one of its thresholds. */
+  toward = false;
   /** By id and status, the metadata bytes at the last entry. */
   private readonly last = new Map<string, number>();
+  /** By id and status, the watched fields' values at the last entry (with `thresholds` only). */
+  private readonly counted = new Map<string, number[]>();
+  private readonly fields: readonly string[];
 
-  /** `ids`: the world's ids (a list read in order costs less per step than a walk of the records' keys). */
-  constructor(private readonly ids: readonly string[]) {}
-
-  step(before: World, after: World): void {
-    if (!this.grew) eachEntry(before, after, this.ids, this.entered);
+  /**
+   * `ids`: the world's ids (a list read in order costs less per step than a
+   * walk of the records' keys); `thresholds`: the values a rule set acts
+   * past (thresholds.ts).
+   */
+  constructor(
+    private readonly ids: readonly string[],
+    private readonly thresholds: RuleThresholds = NO_THRESHOLDS,
+  ) {
+    this.fields = [...thresholds.byField.keys()];
   }
 
-  private readonly entered = (id: string, status: string, bytes: number): void => {
+  step(before: World, after: World): void {
+    if (!this.grew || (this.fields.length > 0 && !this.toward)) eachEntry(before, after, this.ids, this.entered);
+  }
+
+  private readonly entered = (id: string, status: string, bytes: number, record: OutboxRecord): void => {
     const key = entryKey(id, status);
     const prev = this.last.get(key);
     this.last.set(key, bytes);
+    if (this.fields.length > 0 && !this.toward) this.count(key, record);
     if (prev === undefined) return;
     this.returned = true;
     if (bytes > prev) this.grew = true;
   };
+
+  /** Notes the watched fields of a record entering a status: one larger than at the last entry, below a threshold live for the record (RuleThresholds.live), counts toward it. */
+  private count(key: string, record: OutboxRecord): void {
+    const now = this.fields.map((f) => record[f]);
+    const was = this.counted.get(key);
+    this.counted.set(key, now.map((v) => (typeof v === 'number' ? v : Number.NaN)));
+    if (was === undefined) return;
+    for (let i = 0; i < now.length; i++) {
+      const v = now[i];
+      if (typeof v === 'number' && v > was[i] && this.thresholds.nextLive(this.fields[i], v, record) !== undefined) this.toward = true;
+    }
+  }
 }
 
 /** `system` with each step told to `watch` (the run's own steps: the end of faults is not a step). */
