@@ -295,6 +295,16 @@ export function selectsByRecordAlone(rules: RuleDecisions): boolean {
   return rules.selectable === undefined || RECORD_ONLY.has(rules.selectable);
 }
 
+/**
+ * `f`, a selection standing in for `rules`' own (a wrapper that watches or
+ * records the calls and answers as `rules` does), marked as a selection by
+ * the record alone when `rules`' own is one: a wrapper must not change how
+ * the world lists drains as time passes.
+ */
+export function sameSelectionKind<F extends NonNullable<RuleDecisions['selectable']>>(rules: RuleDecisions, f: F): F {
+  return selectsByRecordAlone(rules) ? byRecordAlone(f) : f;
+}
+
 /** Why `value` is not a rule set, or null when it is one. */
 export function ruleSetProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null) return 'the default export is not an object';

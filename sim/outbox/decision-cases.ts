@@ -15,7 +15,7 @@
  * clears them before a run and counts them after), so the counts are those
  * of the seeds run, whatever thread ran them.
  */
-import { byRecordAlone, selectsByRecordAlone, type AdmitView, type DisposeView, type RequeueView, type RuleSet, type SweepView } from '../../model/rules.ts';
+import { sameSelectionKind, type AdmitView, type DisposeView, type RequeueView, type RuleSet, type SweepView } from '../../model/rules.ts';
 import { FENCED_WRITES, type FencedWrite } from '../../model/time.ts';
 import type { ClaimView, Outcome, OutboxRecord, Status, StoredFields } from '../../model/types.ts';
 
@@ -65,11 +65,6 @@ const CLAIM = casesOf('mayClaim', {
 
 // `selectable` (a rule set that declares it): its answers.
 const SELECT = casesOf('selectable', { yes: 'selected', no: 'passed over' });
-
-/** The watched `selectable`, marked as a selection by the record alone when the rule set's own is one (it must stay one: selectsByRecordAlone). */
-function markedAs(rules: RuleSet, watched: NonNullable<RuleSet['selectable']>): NonNullable<RuleSet['selectable']> {
-  return selectsByRecordAlone(rules) ? byRecordAlone(watched) : watched;
-}
 
 // `preSend`: the record it is given.
 const PRESEND = casesOf('preSend', { intact: 'intact record', damaged: 'record with a damaged field' });
@@ -247,7 +242,7 @@ export function watchedRules(rules: RuleSet, marks: DecisionMarks): RuleSet {
     ...(selectable === undefined
       ? {}
       : {
-          selectable: markedAs(rules, (record, view) => {
+          selectable: sameSelectionKind(rules, (record, view) => {
             const yes = selectable.call(rules, record, view);
             m[yes ? SELECT.yes : SELECT.no] = 1;
             return yes;

@@ -13,7 +13,7 @@
  * docs/properties.md, 'Long life').
  */
 import { canonicalJson } from '../core/canonical.ts';
-import { byRecordAlone, selectsByRecordAlone, type DecisionView, type RequeueView, type RuleSet, type SelectView } from '../../model/rules.ts';
+import { sameSelectionKind, type DecisionView, type RequeueView, type RuleSet, type SelectView } from '../../model/rules.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
 
 /** Bounds of the probe: values probed (0..max), calls kept per decision and status, changes of answer a field may show and still count as thresholds, the seeds whose runs give the calls, and how far the clock and the attempts limit are moved. */
@@ -56,15 +56,10 @@ export function recordingRules(rules: RuleSet, into: ProbeCalls): RuleSet {
     selectable === undefined
       ? {}
       : {
-          selectable: selectsByRecordAlone(rules)
-            ? byRecordAlone((record: OutboxRecord) => {
-                into.note({ decision: 'selectable', record, view: undefined });
-                return (selectable as (r: OutboxRecord) => boolean).call(rules, record);
-              })
-            : (record: OutboxRecord, view?: SelectView) => {
-                into.note({ decision: 'selectable', record, view });
-                return selectable.call(rules, record, view as SelectView);
-              },
+          selectable: sameSelectionKind(rules, (record: OutboxRecord, view: SelectView) => {
+            into.note({ decision: 'selectable', record, view });
+            return selectable.call(rules, record, view);
+          }),
         };
   return {
     ...rules,
