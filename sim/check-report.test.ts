@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport } from './check-report.ts';
+import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { PARK_REASONS, STATUSES } from '../model/types.ts';
@@ -99,6 +99,17 @@ describe('the long life line', () => {
     );
     expect(deepTail(6, { field: 'attempts', at: 8, deviated: true })).toBe(" (its attempts past 8, a threshold of the rule set's), then once more with one event taken otherwise (6 steps), then faults stopped");
     expect(deepTail(12, { field: 'resendEpoch', at: 10, deviated: false })).toBe(" (its resendEpoch past 10, a threshold of the rule set's), then 12 more steps of faults before they stopped");
+  });
+  it('says which thresholds the probe saw, and how far it looked when it saw none (a review read a clean verdict past its range as a proof)', () => {
+    const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
+    // The catalog's fail-closed, checked above: probed, no threshold.
+    expect(merged.longLife?.deep.thresholds).toEqual([]);
+    expect(text).toContain('  thresholds: none seen (probed: values 0-64 of each number of a record, in decisions asked in seeds 1-32); a rule acting past a larger value meets only deep cycles\' 40 rounds');
+    expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, thresholds: [{ field: 'attempts', at: 8 }, { field: 'resendEpoch', at: 10 }] } })).toBe(
+      'thresholds: the rule set answers otherwise from attempts 8, resendEpoch 10 (probed: values 0-64 of each number of a record, in decisions asked in seeds 1-32); runs counting one up go deep toward it',
+    );
+    // No probe ran (a shard file written before it): no line.
+    expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
   });
 });
 

@@ -22,6 +22,7 @@ import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type Small
 import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
+import { THRESHOLD_PROBE } from './outbox/thresholds.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -216,6 +217,20 @@ export function deepCyclesLine(l: LongLifeCounts): string {
   return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles${toward}, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
 }
 
+/**
+ * The summary's line on the thresholds the probe saw (thresholds.ts), or
+ * null when no probe ran: which record numbers the rule set acts past, and
+ * the probe's range, so that a clean verdict says how far it looked (a rule
+ * that acts only past a larger value is reached by the fixed rounds alone).
+ */
+export function thresholdsLine(l: LongLifeCounts): string | null {
+  const seen = l.deep.thresholds;
+  if (seen === undefined) return null;
+  const range = `values 0-${n(THRESHOLD_PROBE.max)} of each number of a record, in decisions asked in seeds 1-${n(THRESHOLD_PROBE.seeds)}`;
+  if (seen.length === 0) return `thresholds: none seen (probed: ${range}); a rule acting past a larger value meets only deep cycles' ${n(DEEP_CYCLES.rounds)} rounds`;
+  return `thresholds: the rule set answers otherwise from ${seen.map((t) => `${terminalText(t.field)} ${n(t.at)}`).join(', ')} (probed: ${range}); runs counting one up go deep toward it`;
+}
+
 /** Builds the report of a merged check. */
 export function buildReport(
   merged: ShardResult,
@@ -388,7 +403,11 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
   const sw = r.smallWorlds;
   if (sw !== null) lines.push(`  small worlds: ${sw.worlds.length} explored, ${n(sw.states)} states, ${sw.seconds.toFixed(1)} s`);
   if (r.swarm) lines.push(`  ${sw !== null ? 'swarm: ' : ''}${n(r.runs)} runs, ${n(r.steps)} steps${sw !== null ? '' : `, ${r.seconds.toFixed(1)} s`}`);
-  if (r.swarm && r.longLife !== null) lines.push(`  ${longLifeLine(r.longLife)}`, `  ${deepCyclesLine(r.longLife)}`);
+  if (r.swarm && r.longLife !== null) {
+    lines.push(`  ${longLifeLine(r.longLife)}`, `  ${deepCyclesLine(r.longLife)}`);
+    const thresholds = thresholdsLine(r.longLife);
+    if (thresholds !== null) lines.push(`  ${thresholds}`);
+  }
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');
   const smallViolated = sw === null ? 0 : new Set(sw.worlds.flatMap((w) => w.violations.map((v) => v.property))).size;

@@ -21,7 +21,7 @@ import { compiledStepper } from './outbox/compiled-stepper.ts';
 import type { TransitionSystem, Violation } from './core/system.ts';
 import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds } from './outbox/swarm-coverage.ts';
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
-import { addLongLife, longLifeOfSeed, noLongLife, type LongLifeCounts } from './outbox/long-life-seed.ts';
+import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
 import { NO_THRESHOLDS, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
@@ -322,6 +322,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
   const thresholds = plan.thresholds === false ? NO_THRESHOLDS : planThresholds(plan, fixed);
+  if (plan.thresholds !== false) result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
   const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.

@@ -32,7 +32,27 @@ export interface LongLifeCounts {
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
   /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back (and runs toward a threshold: thresholds.ts), their cycles taken (`toward`: of them, toward a threshold), steps, and how each ended (`DeepEnd`). */
-  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number };
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[] };
+}
+
+/**
+ * A threshold the probe saw (thresholds.ts): a record number and the value
+ * from which a decision answers otherwise. Kept in the counts so that the
+ * summary says what deep cycles aimed at, and that the probe saw none (an
+ * empty list): a rule that acts past a value beyond the probe's is reached
+ * only by the fixed rounds. Absent: no probe ran (a shard file written
+ * before it, or a check that runs none).
+ */
+export interface ThresholdSeen {
+  field: string;
+  at: number;
+}
+
+/** `a` and `b` together, each field and value once, by field then value. */
+export function unionThresholds(a: readonly ThresholdSeen[], b: readonly ThresholdSeen[]): ThresholdSeen[] {
+  const out: ThresholdSeen[] = [];
+  for (const t of [...a, ...b]) if (!out.some((o) => o.field === t.field && o.at === t.at)) out.push({ field: t.field, at: t.at });
+  return out.sort((x, y) => (x.field < y.field ? -1 : x.field > y.field ? 1 : x.at - y.at));
 }
 
 export function noLongLife(): LongLifeCounts {
@@ -49,6 +69,8 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   into.deep.cycles += from.deep.cycles;
   into.deep.steps += from.deep.steps;
   if (from.deep.toward !== undefined) into.deep.toward = (into.deep.toward ?? 0) + from.deep.toward;
+  // Every thread probes alike; a union keeps a merge of shards of one plan as any one of them.
+  if (from.deep.thresholds !== undefined) into.deep.thresholds = unionThresholds(into.deep.thresholds ?? [], from.deep.thresholds);
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }
