@@ -22,7 +22,7 @@ import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type Small
 import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
-import { THRESHOLD_PROBE } from './outbox/thresholds.ts';
+import { THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -226,7 +226,7 @@ export function deepCyclesLine(l: LongLifeCounts): string {
 export function thresholdsLine(l: LongLifeCounts): string | null {
   const seen = l.deep.thresholds;
   if (seen === undefined) return null;
-  const range = `values 0-${n(THRESHOLD_PROBE.max)} of each number of a record, in decisions asked in seeds 1-${n(THRESHOLD_PROBE.seeds)}`;
+  const range = `values 0-${n(THRESHOLD_PROBE.max)} of each number of a record one by one and up to ${n(THRESHOLD_PROBE_END)} by halving, in decisions asked in seeds 1-${n(THRESHOLD_PROBE.seeds)}`;
   if (seen.length === 0) return `thresholds: none seen (probed: ${range}); a rule acting past a larger value meets only deep cycles' ${n(DEEP_CYCLES.rounds)} rounds`;
   return `thresholds: the rule set answers otherwise from ${seen.map((t) => `${terminalText(t.field)} ${n(t.at)}`).join(', ')} (probed: ${range}); runs counting one up go deep toward it`;
 }

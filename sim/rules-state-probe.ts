@@ -210,6 +210,9 @@ export function unrepeatedRun(loaded: LoadedSpecs, err: unknown): UsageError | n
   if (files.length === 0 || !(err instanceof Error)) return null;
   const seed = /seed (\d+) ran differently when run again to record its trace \((\d+) steps against (\d+)\)/.exec(err.message);
   const kept = /the counterexample for (\S+) no longer violates when re-run/.exec(err.message);
+  // Long life and deep cycles run a seed's cycle again in a world of raised budgets and confirm what they found there.
+  const life = /seed (\d+)'s long life did not break (\S+) again in its own world/.exec(err.message);
+  if (life !== null) return refusal(files, `seed ${life[1]}'s cycle, sent round again, broke ${life[2]} and did not when run again to record its trace`);
   if (seed !== null) return refusal(files, `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})`);
   if (kept !== null) return refusal(files, `its counterexample of ${kept[1]} no longer violated when run again to write its trace`);
   return null;

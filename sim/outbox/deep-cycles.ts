@@ -20,14 +20,14 @@ export const DEEP_CYCLES = { every: 16, rounds: 40, stepsMax: 4_000, tails: 4, t
 
 /**
  * Bounds of a cycle taken toward a threshold (thresholds.ts): rounds until
- * the counted field reaches it (at most `roundsMax`, as many as the probe's
+ * the counted field reaches it (at most `roundsMax`, as far as the probe's
  * values), `pastRounds` more, then `tails` tails (the first without faults,
  * the others with up to DEEP_CYCLES.tailFaultSteps steps of them); between
  * the first tail and the others, up to `deviations` rounds that each take
  * one event of the cycle otherwise (another event of its group: another
  * broker answer, another crash point), then stop faults.
  */
-export const TOWARD_THRESHOLD = { roundsMax: 64, pastRounds: 2, tails: 4, deviations: 48 } as const;
+export const TOWARD_THRESHOLD = { roundsMax: 512, stepsMax: 30_000, pastRounds: 2, tails: 4, deviations: 48 } as const;
 
 /** A threshold a cycle counts a field up toward: its field, and the value from which the rule set acts otherwise. */
 export interface CycleTarget {
@@ -84,6 +84,8 @@ export function liveDeep(
   while (r.rounds < roundsMax) {
     if (target !== null && past < 0 && valueOf(r.state, cycle.id, target.field) >= target.at) past = r.rounds;
     if (past >= 0 && r.rounds >= past + TOWARD_THRESHOLD.pastRounds) break;
+    // Toward a far threshold the rounds are many: their steps in all are bounded too (reported as the steps' bound).
+    if (target !== null && r.taken.length > TOWARD_THRESHOLD.stepsMax) return end('steps-bound');
     const out = r.round(DEEP_CYCLES.stepsMax);
     if (out === 'steps-bound') return end('steps-bound');
     if (out === 'not-back') return end('did-not-repeat');
@@ -234,7 +236,7 @@ export function deepCyclesOf(
   for (let i = 0; i < cycles.length && i < probed; i++) {
     const c = cycles[i];
     if ((towardOnly || i >= PROBED_CYCLES) && toward !== null) break;
-    const { count, target } = countersUp(system, events, states, c, thresholds);
+    const { count, target } = countersUp(system, events, states, c, thresholds, !towardOnly);
     if (i < PROBED_CYCLES && count > bestCount) [best, bestCount] = [c, count];
     if (toward === null && target !== null) toward = { cycle: c, target };
   }
@@ -256,6 +258,7 @@ function countersUp(
   states: readonly World[],
   cycle: RecordCycle,
   thresholds: RuleThresholds,
+  far: boolean,
 ): { count: number; target: CycleTarget | null } {
   const none = { count: 0, target: null };
   const r = new CycleRounds(system, events, states, cycle);
@@ -276,7 +279,7 @@ function countersUp(
     const y = now[k];
     if (typeof x !== 'number' || typeof y !== 'number' || y <= x) continue;
     n++;
-    const at = thresholds.byField.has(k) ? thresholds.nextLive(k, y, twice.record) : undefined;
+    const at = thresholds.byField.has(k) ? thresholds.nextLive(k, y, twice.record, far) : undefined;
     if (target === null && at !== undefined) target = { field: k, at };
   }
   return { count: n, target };

@@ -328,7 +328,8 @@ export class CycleWatch {
     if (was === undefined) return;
     for (let i = 0; i < now.length; i++) {
       const v = now[i];
-      if (typeof v === 'number' && v > was[i] && this.thresholds.nextLive(this.fields[i], v, record) !== undefined) this.toward = true;
+      // Any seed's run goes deep toward a near threshold only; a sampled seed's deep run may aim further (deep-cycles.ts).
+      if (typeof v === 'number' && v > was[i] && this.thresholds.nextLive(this.fields[i], v, record, false) !== undefined) this.toward = true;
     }
   }
 }

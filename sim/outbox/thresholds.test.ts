@@ -14,6 +14,7 @@ import timeoutFastFail from '../../properties/rule-api/timeout-fast-fail.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, steppersFor, type CheckPlan } from '../check.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD } from './deep-cycles.ts';
+import { THRESHOLD_PROBE } from './thresholds.ts';
 import { longLifeOptions } from './long-life.ts';
 import { swarmOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
@@ -25,6 +26,24 @@ const lateRefusal: RuleSet = extendRules(failClosed, {
   summary: 'fail-closed that takes an unknown outcome for a refusal once a record has 11 attempts.',
   complete: (record, outcome, limits, view) => failClosed.complete(record, outcome === 'indeterminate' && record.attempts >= 11 ? 'definite' : outcome, limits, view),
 });
+
+/**
+ * fail-closed whose requeue forgets an unknown outcome once the record has
+ * been requeued 95 times (a cron that re-drives dead letters every 15
+ * minutes, for a day): a refusal then parks permanent-refusal over a body a
+ * lost reply stored. Its threshold is past the values probed one by one.
+ */
+const lateForgetting: RuleSet = extendRules(failClosed, {
+  name: 'late-forgetting',
+  summary: 'fail-closed whose requeue clears unknownSeen from resend epoch 96.',
+  requeue: (record, reset, view) => {
+    const r = failClosed.requeue(record, reset, view);
+    return r !== record && view?.action === 'requeue' && r.resendEpoch >= 96 ? { ...r, unknownSeen: false } : r;
+  },
+});
+
+/** The first seed at which `check --rules` breaks late-forgetting (seeds 1..5000): a sampled seed's deep run toward its far threshold. */
+const LATE_FORGETTING_AT = 400;
 
 /** fail-closed that parks two attempts before the limit: a change of answer the attempts limit explains. */
 const parksEarly: RuleSet = extendRules(failClosed, {
@@ -44,6 +63,22 @@ describe('thresholds', () => {
     expect(thresholdsOf(lateRefusal).list).toEqual([{ decision: 'complete', field: 'attempts', at: 11 }]);
     expect(thresholdsOf(timeoutFastFail).list).toEqual([{ decision: 'complete', field: 'attempts', at: 8 }]);
     expect(thresholdsOf(failClosed).list).toEqual([]);
+  });
+
+  it('are placed past the values probed one by one, by halving the gap between the far points, and a sampled seed goes deep toward one', () => {
+    expect(THRESHOLD_PROBE.max).toBeLessThan(95);
+    expect(thresholdsOf(lateForgetting).list).toEqual([{ decision: 'requeue', field: 'resendEpoch', at: 95 }]);
+    // Only a sampled seed's deep run aims that far (its rounds cost as much as it is far); any seed's aims at one up to max.
+    expect(LATE_FORGETTING_AT % DEEP_CYCLES.every).toBe(0);
+    const shard = runShard(plan(lateForgetting), LATE_FORGETTING_AT, LATE_FORGETTING_AT + 1);
+    const first = shard.first['honest-park'];
+    expect(first?.longLife?.toward).toMatchObject({ field: 'resendEpoch', at: 95 });
+    expect(shard.longLife?.deep.thresholds).toEqual([{ field: 'resendEpoch', at: 95 }]);
+    if (first === undefined) return;
+    const system = outboxSystem(first.options, { rules: lateForgetting }, steppersFor(lateForgetting, null));
+    expect(simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax }).violation?.property).toBe('honest-park');
+    // fail-closed at the same seed: clean.
+    expect(Object.keys(runShard(plan(failClosed), LATE_FORGETTING_AT, LATE_FORGETTING_AT + 1).first)).toEqual([]);
   });
 
   it('leave out a change of answer the world explains (the attempts limit)', () => {

@@ -16,8 +16,17 @@ import { canonicalJson } from '../core/canonical.ts';
 import { sameSelectionKind, type DecisionView, type RequeueView, type RuleSet, type SelectView } from '../../model/rules.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
 
-/** Bounds of the probe: values probed (0..max), calls kept per decision and status, changes of answer a field may show and still count as thresholds, the seeds whose runs give the calls, and how far the clock and the attempts limit are moved. */
-export const THRESHOLD_PROBE = { max: 64, callsPerCase: 1, changesMax: 3, seeds: 32, shift: 1_000_000 } as const;
+/**
+ * Bounds of the probe: values probed one by one (0..max) and then at `far`
+ * points (a change between two of them is placed by halving the gap), calls
+ * kept per decision and status, changes of answer a field may show and
+ * still count as thresholds, the seeds whose runs give the calls, and how
+ * far the clock and the attempts limit are moved.
+ */
+export const THRESHOLD_PROBE = { max: 64, far: [96, 128, 192, 256, 384, 512], callsPerCase: 1, changesMax: 3, seeds: 32, shift: 1_000_000 } as const;
+
+/** The furthest value the probe asks: a threshold past it is not seen. */
+export const THRESHOLD_PROBE_END = THRESHOLD_PROBE.far[THRESHOLD_PROBE.far.length - 1];
 
 /** A decision that answers otherwise once `field` is `at` or more (than below it). */
 export interface Threshold {
@@ -122,14 +131,37 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
   }
 }
 
-/** The values in 1..max at which the answer differs from the answer one below. */
+/**
+ * The values in 1..{@link THRESHOLD_PROBE_END} at which the answer differs
+ * from the answer one below: each value up to `max`, then between the far
+ * points the value where the answer turns, found by halving the gap (one
+ * change per gap is placed; a gap with more shows one of them).
+ */
 function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: string, shift: number): number[] {
+  const ask = (x: number): string => askAt(rules, call, outcome, field, x, shift);
   const out: number[] = [];
-  let before = askAt(rules, call, outcome, field, 0, shift);
+  let before = ask(0);
   for (let x = 1; x <= THRESHOLD_PROBE.max; x++) {
-    const now = askAt(rules, call, outcome, field, x, shift);
+    const now = ask(x);
     if (now !== before) out.push(x);
     before = now;
+  }
+  let from: number = THRESHOLD_PROBE.max;
+  for (const to of THRESHOLD_PROBE.far) {
+    const now = ask(to);
+    if (now !== before) {
+      // before is the answer at `from`, now at `to`: the first value in (from, to] that answers as `to` does.
+      let lo = from;
+      let hi: number = to;
+      while (hi - lo > 1) {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        if (ask(mid) === before) lo = mid;
+        else hi = mid;
+      }
+      out.push(hi);
+    }
+    before = now;
+    from = to;
   }
   return out;
 }
@@ -177,9 +209,15 @@ export class RuleThresholds {
     return false;
   }
 
-  /** The smallest threshold of `field` above `value` that is live for `record` ({@link live}), or undefined. */
-  nextLive(field: string, value: number, record: OutboxRecord): number | undefined {
-    return this.byField.get(field)?.find((at) => at > value && this.live(field, at, record));
+  /**
+   * The smallest threshold of `field` above `value` that is live for
+   * `record` ({@link live}), or undefined; `far` false: only one the probe
+   * asked value by value (up to {@link THRESHOLD_PROBE}.max), which any
+   * seed's run may go deep toward (one further is taken only from a sampled
+   * seed's: its rounds cost as much as it is far).
+   */
+  nextLive(field: string, value: number, record: OutboxRecord, far = true): number | undefined {
+    return this.byField.get(field)?.find((at) => at > value && (far || at <= THRESHOLD_PROBE.max) && this.live(field, at, record));
   }
 }
 
