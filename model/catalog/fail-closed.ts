@@ -231,9 +231,9 @@ const failClosed: RuleSet = {
   admit,
   // A payload that is not the body its digest names (`payloadAltered`, model/record.ts) is not sent: the
   // record is not selected, so no engine claims it, and one that claimed it before the
-  // damage releases it at its next step without a POST. The API has no "park instead of
-  // send" (a pre-send write of PARKED is POSTed all the same), so the record stays as it
-  // is, its body named by its digest (docs/rules.md, 'fail-closed').
+  // damage releases it at its next step without a POST. It is not parked: an unselected
+  // record is never asked in preSend (which may park now), so it stays as it is, its body
+  // named by its digest (docs/rules.md, 'fail-closed').
   selectable: byRecordAlone((record) => !payloadAltered(record)),
   // A claim of its own is one its predecessor under the same identity took before it stopped
   // (a restart under stable identities, docs/faults.md): refused, no engine would ever take it
