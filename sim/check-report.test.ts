@@ -95,7 +95,7 @@ describe('the long life line', () => {
     );
     // Cycles toward a threshold of the rule set's (thresholds.ts), and how a violation they found came.
     expect(deepCyclesLine({ ...none, deep: { runs: 3, cycles: 3, steps: 900, ends: { 'below-threshold': 1, settled: 2 }, toward: 2 } })).toBe(
-      "deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): 3 runs, 3 cycles (2 toward a threshold of the rule set's, up to 512 rounds then 4 tails), 900 steps: 2 settled clean, 1 still below their threshold after 512 rounds",
+      "deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): 3 runs, 3 cycles (2 toward a threshold of the rule set's, from any seed, up to 512 rounds then 4 tails), 900 steps: 2 settled clean, 1 still below their threshold after 512 rounds",
     );
     expect(deepTail(6, { field: 'attempts', at: 8, deviated: true })).toBe(" (its attempts past 8, a threshold of the rule set's), then once more with one event taken otherwise (6 steps), then faults stopped");
     expect(deepTail(12, { field: 'resendEpoch', at: 10, deviated: false })).toBe(" (its resendEpoch past 10, a threshold of the rule set's), then 12 more steps of faults before they stopped");

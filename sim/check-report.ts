@@ -213,7 +213,8 @@ export function deepCyclesLine(l: LongLifeCounts): string {
   const d = l.deep;
   const head = `deep cycles (one seed in ${DEEP_CYCLES.every}, a cycle taken ${DEEP_CYCLES.rounds} more times, then faults stop at once or after up to ${DEEP_CYCLES.tailFaultSteps} more steps)`;
   if (d.runs === 0) return `${head}: no sampled run brought a record back to a status no bigger than it left it (one back bigger goes to long life)`;
-  const toward = d.toward === undefined || d.toward === 0 ? '' : ` (${n(d.toward)} toward a threshold of the rule set's, up to ${n(TOWARD_THRESHOLD.roundsMax)} rounds then ${n(TOWARD_THRESHOLD.tails)} tails)`;
+  // Runs toward a threshold come from any seed, not only the sampled ones: the count says so.
+  const toward = d.toward === undefined || d.toward === 0 ? '' : ` (${n(d.toward)} toward a threshold of the rule set's, from any seed, up to ${n(TOWARD_THRESHOLD.roundsMax)} rounds then ${n(TOWARD_THRESHOLD.tails)} tails)`;
   return `${head}: ${n(d.runs)} runs, ${n(d.cycles)} cycles${toward}, ${n(d.steps)} steps: ${endsText(DEEP_ENDS, d.ends)}`;
 }
 
