@@ -29,6 +29,11 @@ export function payloadIntact(record: OutboxRecord): boolean {
   return payloadAgainstDigest(record) === 'intact';
 }
 
+/** Whether a record's stored digest names `body` (the body it stands for, whatever its payload reads now). */
+export function digestNames(record: OutboxRecord, body: string): boolean {
+  return typeof record.digest === 'string' && record.digest === digestOf(body);
+}
+
 /** A record's payload against its stored digest; `unknown` when either is missing or not a string. */
 function payloadAgainstDigest(record: OutboxRecord): 'intact' | 'altered' | 'unknown' {
   if (typeof record.payload !== 'string' || typeof record.digest !== 'string') return 'unknown';

@@ -393,8 +393,8 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
     const deep = !watch.grew && watch.returned && seed % DEEP_CYCLES.every === 0;
     if (!watch.grew && !deep && !watch.toward) return SEED_DONE;
     const counts = (result.longLife ??= noLongLife());
-    let life = watch.grew ? longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts) : null;
-    if (life === null && (deep || watch.toward)) life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts, true, shard.thresholds, !deep);
+    // One run again for both: long life first, then (when it found nothing) deep cycles.
+    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts, watch.grew, deep || watch.toward ? { thresholds: shard.thresholds, towardOnly: !deep } : null);
     if (life === null) return SEED_DONE;
     const p = life.violation.property;
     result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;

@@ -6,7 +6,7 @@
  * when the body the outbox confirmed sending is that file's body, of the
  * generation it read.
  */
-import { digestOf, freshRecordOf, payloadAltered, SCHEMA_CURRENT } from '../record.ts';
+import { digestNames, freshRecordOf, payloadAltered, SCHEMA_CURRENT } from '../record.ts';
 import { byRecordAlone, type Admission, type DecisionView, type DisposeView, type Disposal, type RuleSet } from '../rules.ts';
 import type { RecordSchema } from '../schema.ts';
 import type { OutboxRecord, Outcome, RecordRead, Reply, StoredFields } from '../types.ts';
@@ -14,7 +14,7 @@ import { match } from 'ts-pattern';
 
 /** Whether a record holds `body`: its payload, or, for a damaged payload, the body its digest names. */
 function holdsBody(record: OutboxRecord, body: string): boolean {
-  return record.payload === body || (payloadAltered(record) && record.digest === digestOf(body));
+  return record.payload === body || (payloadAltered(record) && digestNames(record, body));
 }
 
 /** A decision's rule for one case of its input (the branch ts-pattern picked), applied to the input itself. */

@@ -135,14 +135,8 @@ function deviations(
   seed: number,
   healStepsMax: number,
 ): { steps: number; found: { violation: Violation & { step: number }; tail: (WorldEvent | null)[] } | null } {
-  const always = system.properties.filter((p) => p.kind === 'always');
-  const broken = (w: World): Violation | null => {
-    for (const p of always) {
-      const v = p.check(w);
-      if (v !== null) return v;
-    }
-    return null;
-  };
+  // Each step is checked as a round's steps are (CycleRounds.broken).
+  const broken = (w: World): Violation | null => r.broken(w);
   // The round as taken from the deep state: the state before each event of it, and the event.
   const path: { state: World; k: number; event: WorldEvent }[] = [];
   let state = r.state;

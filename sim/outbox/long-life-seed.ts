@@ -12,7 +12,7 @@ import type { TransitionSystem, Violation } from '../core/system.ts';
 import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles, type RecordCycle } from './long-life.ts';
 import { DEEP_CYCLES, deepCyclesOf, liveDeep, TOWARD_THRESHOLD } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
-import { NO_THRESHOLDS, type RuleThresholds } from './thresholds.ts';
+import type { RuleThresholds } from './thresholds.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** Cycles of one run sent round at most (shortest first). */
@@ -105,14 +105,20 @@ function confirmed(system: TransitionSystem<World, WorldEvent>, seed: number, ev
   return again.violation;
 }
 
+/** Deep cycles asked of a run: with `thresholds` a cycle toward one of them too (`towardOnly`: that one alone). */
+export interface DeepAsk {
+  thresholds: RuleThresholds;
+  towardOnly: boolean;
+}
+
 /**
- * Runs `seed` again with its states kept, and sends its grown cycles round
- * (at most {@link LONG_LIFE_CYCLES_PER_RUN}), or with `deep`, its shortest
- * cycle of any kind its fixed number of rounds and then to quiet
- * (deep-cycles.ts), and with `thresholds` a cycle toward one of them
- * (`towardOnly`: that one alone), counting into `counts`; the first violation found,
- * checked by re-running its events in the world of its own raised budgets,
- * or null.
+ * Runs `seed` again with its states kept (once), and with `grown` sends its
+ * grown cycles round (at most {@link LONG_LIFE_CYCLES_PER_RUN}); then, when
+ * they found nothing and `deep` is asked, takes its shortest cycle of any
+ * kind its fixed number of rounds and then to quiet (deep-cycles.ts), and a
+ * cycle toward a threshold; counting into `counts`. The first violation
+ * found, checked by re-running its events in the world of its own raised
+ * budgets, or null.
  */
 export function longLifeOfSeed(
   systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
@@ -121,9 +127,8 @@ export function longLifeOfSeed(
   bounds: RunBounds,
   steps: number,
   counts: LongLifeCounts,
-  deep = false,
-  thresholds: RuleThresholds = NO_THRESHOLDS,
-  towardOnly = false,
+  grown = true,
+  deep: DeepAsk | null = null,
 ): LongLifeFinding | null {
   // Run again by check's own runner, its states and events kept (the same run as runSeed's: fast-run.test.ts).
   const kept: Kept<World, WorldEvent> = { states: [], events: [] };
@@ -134,7 +139,21 @@ export function longLifeOfSeed(
     return null;
   }
   const { states, events } = kept;
-  if (deep) return deepOfRun(systemFor, options, seed, bounds, events, states, counts, thresholds, towardOnly);
+  const found = grown ? grownOfRun(systemFor, options, seed, bounds, events, states, counts) : null;
+  if (found !== null || deep === null) return found;
+  return deepOfRun(systemFor, options, seed, bounds, events, states, counts, deep.thresholds, deep.towardOnly);
+}
+
+/** Long life of a recorded run: its grown cycles sent round until they stop growing, break a property or hit a bound. */
+function grownOfRun(
+  systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
+  options: WorldOptions,
+  seed: number,
+  bounds: RunBounds,
+  events: readonly (WorldEvent | null)[],
+  states: readonly World[],
+  counts: LongLifeCounts,
+): LongLifeFinding | null {
   counts.runs++;
   const cycles = grownCycles(states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;

@@ -233,13 +233,20 @@ export class CycleRounds {
       if (event === null) continue;
       this.state = system.step(this.state, event).state;
       this.taken.push(event);
-      for (const p of this.always) {
-        const v = p.check(this.state);
-        if (v !== null) return { ...v, step: this.taken.length };
-      }
+      const v = this.broken(this.state);
+      if (v !== null) return { ...v, step: this.taken.length };
     }
     if (statusOf(this.state, cycle.id) !== cycle.status) return 'not-back';
     this.rounds++;
+    return null;
+  }
+
+  /** The first `always` property `w` breaks, or null: what each step of a round is checked against. */
+  broken(w: World): Violation | null {
+    for (const p of this.always) {
+      const v = p.check(w);
+      if (v !== null) return v;
+    }
     return null;
   }
 

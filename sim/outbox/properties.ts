@@ -3,10 +3,10 @@
  * or eventually (named predicates). Each violation names the property,
  * the id, the body, and the layer at which the breach was seen.
  */
-import { metadataBytes } from '../../model/record.ts';
+import { digestNames, metadataBytes } from '../../model/record.ts';
 import { isPending, PARK_REASONS, STATUSES, type OutboxRecord } from '../../model/types.ts';
 import { recordMetadataBytes } from './metadata-bytes.ts';
-import { declaredFields, digestOf, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
+import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
 
@@ -54,7 +54,7 @@ function phantomSeen(w: World): boolean {
  * holds, its stored copy damaged. Asked only where payload and broker differ.
  */
 function namesByDigest(record: OutboxRecord, held: string | undefined): boolean {
-  return held !== undefined && typeof record.digest === 'string' && record.digest === digestOf(held);
+  return held !== undefined && digestNames(record, held);
 }
 
 /**
@@ -207,11 +207,11 @@ export function visibility(w: World, id: string, body: string): string | null {
   // An unreadable record is held for the operator under a named cause.
   if (slot?.kind === 'torn') return 'corrupt record';
   if (slot?.kind === 'record' && slot.record.schema > 1) return 'record of a newer schema';
-  if (slot?.kind === 'record' && typeof slot.record.payload === 'string' && typeof slot.record.digest === 'string') {
-    const { payload, digest, status } = slot.record;
+  if (slot?.kind === 'record' && typeof slot.record.payload === 'string') {
+    const { payload, status } = slot.record;
     // A payload altered in the store (alter-payload): a record not DELIVERED that names the body by its
     // digest holds it behind a named cause, as a torn record does. A DELIVERED one says it went out.
-    if (payload !== body && status !== 'DELIVERED' && digest === digestOf(body)) return 'damaged payload';
+    if (payload !== body && status !== 'DELIVERED' && digestNames(slot.record, body)) return 'damaged payload';
   }
   if (slot?.kind === 'record' && slot.record.payload === body) {
     if (slot.record.status === 'PARKED') return 'parked';
