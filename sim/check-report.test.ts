@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, cleanScope, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
+import { buildReport, cleanScope, clockLine, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { PARK_REASONS, STATUSES } from '../model/types.ts';
@@ -110,6 +110,16 @@ describe('the long life line', () => {
     );
     // No probe ran (a shard file written before it): no line.
     expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
+  });
+  it('says where the clock changes an answer, with the wall-clock time a decision reads there, and how the probe looked when nowhere', () => {
+    const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
+    const probed = 'probed: every 900,000 ticks to 172,800,000, every 21,600,000 to 2,000,000,000, a change placed to the tick';
+    expect(merged.longLife?.deep.clock).toEqual({ instants: [], waits: [] });
+    expect(text).toContain(`  clock: no decision answers otherwise as time passes (${probed})`);
+    expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, clock: { instants: [13_600_000], waits: [604_800_000] } } })).toBe(
+      `clock: decisions answer otherwise at tick 13,600,000 (2023-11-15T02:00:00.000Z); and 604,800,000 ticks after a record's time (${probed}); one seed in two with a clock waits there`,
+    );
+    expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
   });
 });
 

@@ -22,7 +22,8 @@ import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type Small
 import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
-import { THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
+import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
+import { TIME_ORIGIN } from '../model/time.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -232,6 +233,24 @@ export function thresholdsLine(l: LongLifeCounts): string | null {
   return `thresholds: the rule set answers otherwise from ${seen.map((t) => `${terminalText(t.field)} ${n(t.at)}`).join(', ')} (probed: ${range}); runs counting one up go deep toward it`;
 }
 
+/**
+ * The summary's line on where the clock changes the rule set's answers, as
+ * the probe saw (thresholds.ts, probeClock), or null when no probe ran: the
+ * instants (each with the wall-clock time a decision reads there) and the
+ * waits after a record's time, and how far the probe looked.
+ */
+export function clockLine(l: LongLifeCounts): string | null {
+  const seen = l.deep.clock;
+  if (seen === undefined) return null;
+  const range = `every ${n(CLOCK_PROBE.fineStep)} ticks to ${n(CLOCK_PROBE.fineEnd)}, every ${n(CLOCK_PROBE.coarseStep)} to ${n(CLOCK_PROBE.end)}, a change placed to the tick`;
+  if (seen.instants.length + seen.waits.length === 0) return `clock: no decision answers otherwise as time passes (probed: ${range})`;
+  const marks = [
+    ...(seen.instants.length === 0 ? [] : [`at ${seen.instants.map((t) => `tick ${n(t)} (${new Date(TIME_ORIGIN + t).toISOString()})`).join(', ')}`]),
+    ...(seen.waits.length === 0 ? [] : [`${seen.waits.map((t) => n(t)).join(', ')} ticks after a record's time`]),
+  ];
+  return `clock: decisions answer otherwise ${marks.join('; and ')} (probed: ${range}); one seed in two with a clock waits there`;
+}
+
 /** Builds the report of a merged check. */
 export function buildReport(
   merged: ShardResult,
@@ -408,6 +427,8 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     lines.push(`  ${longLifeLine(r.longLife)}`, `  ${deepCyclesLine(r.longLife)}`);
     const thresholds = thresholdsLine(r.longLife);
     if (thresholds !== null) lines.push(`  ${thresholds}`);
+    const clock = clockLine(r.longLife);
+    if (clock !== null) lines.push(`  ${clock}`);
   }
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');

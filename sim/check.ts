@@ -23,7 +23,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
-import { NO_THRESHOLDS, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, type RuleThresholds } from './outbox/thresholds.ts';
+import { clockOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
@@ -59,6 +59,13 @@ export interface CheckPlan {
    * would make both of that probe's copies alike.
    */
   thresholds?: false;
+  /**
+   * With `thresholds` false: where the clock matters, as the check's own
+   * probe saw (thresholds.ts, probeClock), so that its seeds draw the waits
+   * they drew in the check (rules-state-probe.ts runs a check's witnessed
+   * seeds again so).
+   */
+  clock?: ClockMarks;
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -321,8 +328,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const thresholds = plan.thresholds === false ? NO_THRESHOLDS : planThresholds(plan, fixed);
-  if (plan.thresholds !== false) result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
+  const thresholds = plan.thresholds === false ? clockOnly(plan.clock ?? { instants: [], waits: [] }) : planThresholds(plan, fixed);
+  if (plan.thresholds !== false) {
+    result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
+    result.longLife.deep.clock = { instants: [...thresholds.clock.instants], waits: [...thresholds.clock.waits] };
+  }
   const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
   // mid-shard is cheap, and the seed's code is compiled once, as a function called per seed.
@@ -363,7 +373,8 @@ function runOneSeed(shard: ShardRun, seed: number): number {
 function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
-  const options = plan.world === undefined ? drawn : plan.world(drawn);
+  // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock).
+  const options = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock);
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.

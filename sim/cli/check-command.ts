@@ -468,7 +468,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     const signal = interruption();
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
     // The seeds ran without the old rules of an upgrade by default: so do their witnesses.
-    if (interrupted === null) await refuseUnlikeWitnesses(upgradeFrom === null ? pair.loaded : pair.loaded.slice(0, 1), spec, merged.witnesses);
+    if (interrupted === null) await refuseUnlikeWitnesses(upgradeFrom === null ? pair.loaded : pair.loaded.slice(0, 1), { ...spec, ...(merged.longLife?.deep.clock ? { clock: merged.longLife.deep.clock } : {}) }, merged.witnesses);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);

@@ -32,7 +32,7 @@ export interface LongLifeCounts {
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
   /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back (and runs toward a threshold: thresholds.ts), their cycles taken (`toward`: of them, toward a threshold), steps, and how each ended (`DeepEnd`). */
-  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[] };
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[]; clock?: { instants: number[]; waits: number[] } };
 }
 
 /**
@@ -71,6 +71,12 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   if (from.deep.toward !== undefined) into.deep.toward = (into.deep.toward ?? 0) + from.deep.toward;
   // Every thread probes alike; a union keeps a merge of shards of one plan as any one of them.
   if (from.deep.thresholds !== undefined) into.deep.thresholds = unionThresholds(into.deep.thresholds ?? [], from.deep.thresholds);
+  // Where the clock matters, as the probe saw (thresholds.ts, probeClock), alike in every thread: a union too.
+  if (from.deep.clock !== undefined) {
+    const was = into.deep.clock ?? { instants: [], waits: [] };
+    const union = (a: readonly number[], b: readonly number[]): number[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
+    into.deep.clock = { instants: union(was.instants, from.deep.clock.instants), waits: union(was.waits, from.deep.clock.waits) };
+  }
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }

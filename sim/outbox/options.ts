@@ -61,6 +61,15 @@ export interface WorldOptions {
    */
   longIds?: boolean;
   /**
+   * A tick the clock may jump to at once while faults last (a `long-wait`
+   * to it, events/clock.ts): one of the instants at which the checked rule
+   * set's decisions answer otherwise (thresholds.ts, `probeInstants`), a
+   * window of the day or a cut-over date that random waits land in only by
+   * chance. Drawn by `check` for one seed in two of those with a clock when
+   * the probe saw any; absent (undefined) otherwise.
+   */
+  waitTo?: number;
+  /**
    * Each kind's swarm weight by its name in the event table (0: switched off
    * for this world; a name absent, as in a trace from before the kind: 0).
    */
@@ -246,6 +255,8 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
     longIds: longIdsDrawn(seed, fixed.ids ?? ids),
+    // Drawn by check from the rule set's instants (thresholds.ts); a key in every seed's options keeps them one shape.
+    waitTo: undefined,
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget(seed, operatorActionsMax),
@@ -267,7 +278,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

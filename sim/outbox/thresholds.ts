@@ -13,8 +13,12 @@
  * docs/properties.md, 'Long life').
  */
 import { canonicalJson } from '../core/canonical.ts';
-import { sameSelectionKind, type DecisionView, type RequeueView, type RuleSet, type SelectView } from '../../model/rules.ts';
+import { sameSelectionKind, type AdmitView, type DecisionView, type RequeueView, type RuleSet, type SelectView, type SweepView } from '../../model/rules.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
+import { TIME_ORIGIN } from '../../model/time.ts';
+import { hasClock, TICKS_DRAWN } from './events/clock.ts';
+import { lightStream } from '../core/chooser.ts';
+import type { WorldOptions } from './options.ts';
 
 /**
  * Bounds of the probe: values probed one by one (0..max) and then at `far`
@@ -40,7 +44,15 @@ type Call =
   | { decision: 'preSend'; record: OutboxRecord; view: DecisionView | undefined }
   | { decision: 'complete'; record: OutboxRecord; outcome: Outcome; limits: { attemptsMax: number }; view: DecisionView | undefined }
   | { decision: 'requeue'; record: OutboxRecord; reset: boolean; view: RequeueView | undefined }
-  | { decision: 'selectable'; record: OutboxRecord; view: SelectView | undefined };
+  | { decision: 'selectable'; record: OutboxRecord; view: SelectView | undefined }
+  | { decision: 'sweepable'; record: OutboxRecord; view: SweepView }
+  /** `record`: the record `admit` read (an empty one when it read none), asked with it in the read's place. */
+  | { decision: 'admit'; record: OutboxRecord; view: AdmitView };
+
+/** `view` of an admission with `record` in its read's place (when it read one). */
+function admitWith(view: AdmitView, record: OutboxRecord): AdmitView {
+  return view.read.kind === 'found' ? { ...view, read: { ...view.read, record } } : view;
+}
 
 /** The calls a recording rule set kept: at most {@link THRESHOLD_PROBE}.callsPerCase per decision and record status. */
 export class ProbeCalls {
@@ -49,7 +61,7 @@ export class ProbeCalls {
 
   note(call: Call): void {
     // The case: the decision, the record's status, and what else picks a branch (the operator's action, a reset).
-    const how = call.decision === 'requeue' ? `${call.view?.action ?? ''}/${String(call.reset)}` : '';
+    const how = call.decision === 'requeue' ? `${call.view?.action ?? ''}/${String(call.reset)}` : call.decision === 'admit' ? call.view.read.kind : '';
     const key = `${call.decision}\u0000${String(call.record.status)}\u0000${how}`;
     const n = this.per.get(key) ?? 0;
     if (n >= THRESHOLD_PROBE.callsPerCase) return;
@@ -60,7 +72,16 @@ export class ProbeCalls {
 
 /** `rules` with the record decisions it is asked noted in `into` (then answered as `rules` answers; a selection by the record alone stays one). */
 export function recordingRules(rules: RuleSet, into: ProbeCalls): RuleSet {
-  const { selectable } = rules;
+  const { selectable, sweepable } = rules;
+  const sweep =
+    sweepable === undefined
+      ? {}
+      : {
+          sweepable: (record: OutboxRecord, view: SweepView) => {
+            into.note({ decision: 'sweepable', record, view });
+            return sweepable.call(rules, record, view);
+          },
+        };
   const select =
     selectable === undefined
       ? {}
@@ -73,6 +94,11 @@ export function recordingRules(rules: RuleSet, into: ProbeCalls): RuleSet {
   return {
     ...rules,
     ...select,
+    ...sweep,
+    admit: (view) => {
+      into.note({ decision: 'admit', record: view.read.kind === 'found' ? view.read.record : ({} as OutboxRecord), view });
+      return rules.admit(view);
+    },
     preSend: (record, view) => {
       into.note({ decision: 'preSend', record, view });
       return rules.preSend(record, view);
@@ -124,6 +150,10 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
         return answerText(rules.requeue(record, call.reset, viewWith(call.view, field, x, shift)), field, x);
       case 'selectable':
         return answerText(rules.selectable?.call(rules, record, viewWith(call.view, field, x, shift) as SelectView) ?? true, field, x);
+      case 'sweepable':
+        return answerText(rules.sweepable?.call(rules, record, viewWith(call.view, field, x, shift) as SweepView) ?? false, field, x);
+      case 'admit':
+        return answerText(rules.admit(admitWith({ ...call.view, now: call.view.now + shift }, record)), field, x);
     }
   } catch {
     // A decision that throws at some values answers so there (the check itself reports the throw where a run meets it).
@@ -166,6 +196,21 @@ function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: str
   return out;
 }
 
+/**
+ * Where the clock matters to a rule set ({@link probeClock}): `instants`,
+ * ticks at which a decision answers otherwise whatever the record holds (a
+ * window of the day, a cut-over date), and `waits`, ticks after a record's
+ * latest time at which one does (a retention period, an expiry measured
+ * from a stamp the rule wrote). Each smallest first, each once.
+ */
+export interface ClockMarks {
+  instants: number[];
+  waits: number[];
+}
+
+/** No marks of the clock (a rule set whose decisions the clock does not change, or no probe). */
+export const NO_CLOCK_MARKS: ClockMarks = { instants: [], waits: [] };
+
 /** A threshold and where the probe saw it: the calls (and outcome) whose answer changed there. */
 interface Seen {
   threshold: Threshold;
@@ -185,6 +230,8 @@ export class RuleThresholds {
   constructor(
     private readonly rules: RuleSet,
     private readonly seen: readonly Seen[],
+    /** Where the clock changes a decision's answer ({@link probeClock}). */
+    readonly clock: ClockMarks = NO_CLOCK_MARKS,
   ) {
     this.byField = thresholdsByField(seen.map((s) => s.threshold));
   }
@@ -222,7 +269,12 @@ export class RuleThresholds {
 }
 
 /** No thresholds (a rule set the probe found none in). */
-export const NO_THRESHOLDS = new RuleThresholds({} as RuleSet, []);
+export const NO_THRESHOLDS: RuleThresholds = new RuleThresholds({} as RuleSet, []);
+
+/** No thresholds of a record's numbers, and the clock's marks (a check's, given to a run of its seeds again). */
+export function clockOnly(clock: ClockMarks): RuleThresholds {
+  return clock.instants.length + clock.waits.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock);
+}
 
 /**
  * The thresholds of `rules` on the calls noted: per call, per top-level
@@ -253,7 +305,7 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[]): RuleThr
     }
   }
   const order = (a: Threshold, b: Threshold): number => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.at - b.at || (a.decision < b.decision ? -1 : a.decision > b.decision ? 1 : 0));
-  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)));
+  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls));
 }
 
 /** By field, its thresholds' values, smallest first. */
@@ -265,4 +317,157 @@ export function thresholdsByField(thresholds: readonly Threshold[]): ReadonlyMap
     out.set(t.field, at.sort((a, b) => a - b));
   }
   return out;
+}
+
+/**
+ * Bounds of the clock's probe ({@link probeInstants}): the ticks asked, every
+ * `fineStep` up to `fineEnd` (a quarter of an hour over the first two days
+ * in milliseconds: an hour's window of a day, a cut-over a day after the
+ * release, midnight) and every `coarseStep` from there to `end` (the
+ * swarm's clock horizon), a change between two of them placed by halving;
+ * the changes one call may show and still count (more: an answer that
+ * follows the clock, not a window), and the instants (and the waits) kept.
+ */
+export const CLOCK_PROBE = { fineStep: 900_000, fineEnd: 2 * 86_400_000, coarseStep: 6 * 3_600_000, end: TICKS_DRAWN, changesMax: 8, instantsMax: 16 } as const;
+
+/**
+ * The ticks {@link CLOCK_PROBE} asks one by one, in two stretches (the fine
+ * one, then the coarse one from where it ends), each in order.
+ */
+function clockGrid(): number[][] {
+  const fine: number[] = [];
+  for (let t = 0; t <= CLOCK_PROBE.fineEnd; t += CLOCK_PROBE.fineStep) fine.push(t);
+  const coarse: number[] = [];
+  for (let t = CLOCK_PROBE.fineEnd; t <= CLOCK_PROBE.end; t += CLOCK_PROBE.coarseStep) coarse.push(t);
+  return [fine, coarse];
+}
+
+/**
+ * An answer as text, each time in it written as its distance from `now`
+ * (a record stamped with `now`, or `now` plus a back-off, answers alike at
+ * every tick), except a time the record asked about already held under
+ * the same name (a stamp written earlier, kept as it was).
+ */
+function answerAtText(answer: unknown, record: OutboxRecord, now: number): string {
+  const rel = (v: unknown, key: string | null): unknown => {
+    if (typeof v === 'number') return v >= TIME_ORIGIN / 2 && !(key !== null && record[key] === v) ? { sinceNow: v - now } : v;
+    if (Array.isArray(v)) return v.map((e) => rel(e, null));
+    if (v === null || typeof v !== 'object') return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, e] of Object.entries(v as Record<string, unknown>)) o[k] = rel(e, k);
+    return o;
+  };
+  return canonicalJson(rel(answer, null));
+}
+
+/** Asks `call`'s decision of `rules` again with the clock at `tick` (its view's `now` at {@link TIME_ORIGIN} plus it), of `record`: its answer as text. */
+function askWhen(rules: RuleSet, call: Call, outcome: Outcome | null, tick: number, record: OutboxRecord = call.record): string {
+  const now = TIME_ORIGIN + tick;
+  try {
+    switch (call.decision) {
+      case 'preSend':
+        return answerAtText(rules.preSend(record, call.view && { ...call.view, now }), record, now);
+      case 'complete':
+        return answerAtText(rules.complete(record, outcome ?? call.outcome, call.limits, call.view && { ...call.view, now }), record, now);
+      case 'requeue':
+        return answerAtText(rules.requeue(record, call.reset, call.view && { ...call.view, now }), record, now);
+      case 'selectable':
+        return answerAtText(call.view === undefined ? true : (rules.selectable?.call(rules, record, { ...call.view, now }) ?? true), record, now);
+      case 'sweepable':
+        return answerAtText(rules.sweepable?.call(rules, record, { ...call.view, now }) ?? false, record, now);
+      case 'admit':
+        return answerAtText(rules.admit(admitWith({ ...call.view, now }, record)), record, now);
+    }
+  } catch {
+    return 'throws';
+  }
+}
+
+/** How far a record's times are moved to tell a wait after them from an instant ({@link probeClock}): no whole number of hours or days. */
+const STAMP_SHIFT = 1_234_567;
+
+/** The top-level numbers of a record that read as times (at least half the clock's origin). */
+function stampsOf(record: OutboxRecord): string[] {
+  return Object.keys(record).filter((k) => typeof record[k] === 'number' && (record[k] as number) >= TIME_ORIGIN / 2);
+}
+
+/**
+ * The ticks of the clock at which a rule set's record decisions answer
+ * otherwise than a tick before, found as {@link probeThresholds} finds a
+ * record's: each call noted asked again with its view's `now` at every
+ * tick of {@link CLOCK_PROBE}'s grid, a change between two placed by
+ * halving to the tick. A call with more than
+ * {@link CLOCK_PROBE}.changesMax changes in a stretch of the grid follows
+ * the clock there and gives none from it. A change that moves with the
+ * record's times (asked again with them all moved by {@link STAMP_SHIFT})
+ * is a wait after the latest of them; any other an instant. At most
+ * {@link CLOCK_PROBE}.instantsMax of each, the smallest. A seed with a
+ * clock may then wait to an instant, or take waits of that length
+ * ({@link withClockMarks}), which random long waits meet only by chance:
+ * an hour's window four hours after the origin was met by none of 20,000
+ * seeds.
+ */
+export function probeClock(rules: RuleSet, calls: readonly Call[]): ClockMarks {
+  const grid = clockGrid();
+  const instants = new Set<number>();
+  const waits = new Set<number>();
+  for (const call of calls) {
+    if (call.view === undefined) continue;
+    const stamps = stampsOf(call.record);
+    const moved = { ...call.record } as Record<string, unknown>;
+    for (const k of stamps) moved[k] = (call.record[k] as number) + STAMP_SHIFT;
+    const latest = stamps.length === 0 ? 0 : Math.max(...stamps.map((k) => call.record[k] as number)) - TIME_ORIGIN;
+    const outcomes: (Outcome | null)[] = call.decision === 'complete' ? [...OUTCOMES] : [null];
+    for (const outcome of outcomes) {
+      const ask = (tick: number, record?: OutboxRecord): string => askWhen(rules, call, outcome, tick, record);
+      // Each stretch on its own: a key that carries the day changes twice in the fine one (midnight) and
+      // too often in the coarse one, whose changes are then not kept.
+      for (const ticks of grid) {
+        const at: number[] = [];
+        let before = ask(ticks[0]);
+        for (let i = 1; i < ticks.length && at.length <= CLOCK_PROBE.changesMax; i++) {
+          const now = ask(ticks[i]);
+          if (now !== before) {
+            let lo = ticks[i - 1];
+            let hi = ticks[i];
+            while (hi - lo > 1) {
+              const mid = lo + Math.floor((hi - lo) / 2);
+              if (ask(mid) === before) lo = mid;
+              else hi = mid;
+            }
+            at.push(hi);
+          }
+          before = now;
+        }
+        if (at.length > CLOCK_PROBE.changesMax) continue;
+        for (const t of at) {
+          const m = moved as OutboxRecord;
+          const after = stamps.length > 0 && ask(t - 1, m) === ask(t, m) && ask(t - 1 + STAMP_SHIFT, m) !== ask(t + STAMP_SHIFT, m);
+          if (!after) instants.add(t);
+          else if (t > latest) waits.add(t - latest);
+        }
+      }
+    }
+  }
+  const smallest = (set: Set<number>): number[] => [...set].sort((a, b) => a - b).slice(0, CLOCK_PROBE.instantsMax);
+  return { instants: smallest(instants), waits: smallest(waits) };
+}
+
+/**
+ * A seed's options with the clock steered to where the rule set's answers
+ * change ({@link ClockMarks}): in one seed in two of those with a clock, one
+ * mark drawn from a stream of the seed's own (`clock:wait-to`), so that no
+ * other draw moves: an instant becomes the tick its long waits may also go
+ * to (`WorldOptions.waitTo`), a wait the length of its long waits
+ * (`jump`). The options as they are when the probe saw none, the world has
+ * no clock, or the seed has its instant already (a trace's).
+ */
+export function withClockMarks(options: WorldOptions, seed: number, marks: ClockMarks): WorldOptions {
+  const n = marks.instants.length + marks.waits.length;
+  if (n === 0 || options.waitTo !== undefined || !hasClock(options)) return options;
+  const s = lightStream(seed, 'clock:wait-to');
+  if (s.next() >= 1 / 2) return options;
+  const k = Math.floor(s.next() * n);
+  if (k < marks.instants.length) return { ...options, waitTo: marks.instants[k] };
+  return { ...options, settings: { ...options.settings, jump: marks.waits[k - marks.instants.length] } };
 }

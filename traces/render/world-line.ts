@@ -49,6 +49,8 @@ export function worldLines(trace: Trace, states: readonly TraceState[]): string[
       if (typeof v === 'number' && v !== s.off) parts.push(s.banner(v));
     }
   }
+  // An instant of the rule set's the seed's long waits may go to (a check's probe of the clock drew it).
+  sized('waitTo', (n) => `a long wait to tick ${n}`);
   const lines = parts.length > 0 ? [`world: ${parts.join(', ')}`] : [];
   // Under skew, which engine ran which rule set, as the diagram's lanes say it (step-drawings.ts).
   if (trace.header.oldRules !== null) {

@@ -222,6 +222,17 @@ export const jumpOf = (options: WorldOptions): number => {
   return clockJump;
 };
 
+/**
+ * The tick a seed's long waits may also go to at once (`WorldOptions.waitTo`,
+ * an instant where the rule set answers otherwise: thresholds.ts), while
+ * faults last and the clock has not passed it; 0: none, or a world
+ * without a clock, or one past the horizon.
+ */
+export const waitToOf = (options: WorldOptions): number => {
+  const to = options.waitTo;
+  return to === undefined || to <= 0 || to > horizonOf(options) ? 0 : to;
+};
+
 /** The clock as decisions see it: 0 in a world without one, and before time first passes. */
 export function nowOf(w: World): number {
   return w.clock ?? 0;
@@ -306,13 +317,17 @@ export const longWait: EventKind<LongWait> = eventKind({
   event: 'long-wait',
   enabled: (w, ctx) => {
     const jump = jumpOf(ctx.options);
-    if (jump === 0) return [];
+    const to = waitToOf(ctx.options);
+    if (jump === 0 && to === 0) return [];
     const now = nowOf(w);
-    if (w.healing) return [{ kind: 'long-wait', to: healedWaitTo(now, jump) }];
-    return now < horizonOf(ctx.options) ? [{ kind: 'long-wait', to: now + jump }] : [];
+    if (w.healing) return jump === 0 ? [] : [{ kind: 'long-wait', to: healedWaitTo(now, jump) }];
+    if (now >= horizonOf(ctx.options)) return [];
+    // A wait to the instant the seed drew (WorldOptions.waitTo) beside the wait of `jump` ticks, until the clock has passed it.
+    if (to > now && to !== now + jump) return jump === 0 ? [{ kind: 'long-wait', to }] : [{ kind: 'long-wait', to: now + jump }, { kind: 'long-wait', to }];
+    return jump === 0 ? [] : [{ kind: 'long-wait', to: now + jump }];
   },
   reads: ['clock', 'healing'],
-  inWorld: (ctx) => jumpOf(ctx.options) > 0,
+  inWorld: (ctx) => jumpOf(ctx.options) > 0 || waitToOf(ctx.options) > 0,
   apply: (w, e, _ctx, tags) => {
     tags.push('long-wait');
     const next = copyWorld(w);
@@ -322,15 +337,15 @@ export const longWait: EventKind<LongWait> = eventKind({
   label: (e) => `long wait to tick ${e.to}`,
   counter: 'long-wait',
   draw: (e, v) => timeNote(stepText(v, `a long wait: the clock reads ${e.to}`)),
-  knob: { stream: jumpSetting.stream, weight: (options) => (jumpOf(options) > 0 ? 1 : 0), draw: 'setting' },
+  knob: { stream: jumpSetting.stream, weight: (options) => (jumpOf(options) > 0 || waitToOf(options) > 0 ? 1 : 0), draw: 'setting' },
   setting: jumpSetting,
   // Time passing is no fault: it goes on once faults stop.
   steadyStep: true,
   doc: {
     example: 'long wait to tick 1200',
     enabled:
-      'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks, and at least the clock\'s reading)',
-    does: 'advances the clock by `jump` ticks at once (once faults stop, by at least 1,000 and by at least its reading, up to 10^12: the clock doubles); every lease and window that ends in between has ended, and nothing else happened meanwhile',
+      'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks, and at least the clock\'s reading). Beside it, while faults last, a wait to the seed\'s `waitTo` until the clock has passed it (an instant where the checked rule set answers otherwise, found by probing its decisions)',
+    does: 'advances the clock by `jump` ticks at once (or to `waitTo`) (once faults stop, by at least 1,000 and by at least its reading, up to 10^12: the clock doubles); every lease and window that ends in between has ended, and nothing else happened meanwhile',
     stands: 'a long quiet spell: a relay idle overnight, a back-off of minutes, a retention period passing, an operator coming back days later',
   },
 });

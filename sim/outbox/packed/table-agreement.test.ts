@@ -33,6 +33,8 @@ interface World {
   sizes: Partial<ExploreSizes>;
   rules: RuleSet;
   oldRules?: RuleSet;
+  /** Options no explore flag sets (a seed's `waitTo`, drawn by check), over the sizes'. */
+  options?: Partial<WorldOptions>;
 }
 
 const WORLDS: World[] = [
@@ -49,6 +51,8 @@ const WORLDS: World[] = [
   { name: 'retention, two ids, operator actions', sizes: { ids: 2, bodiesPerId: 1, operatorActionsMax: 1, settings: { retention: 3 } }, rules: failClosed },
   // The sweeper's rule set decides (sweepable), told the clock: by age whatever the status (READY, PARKED and DELIVERED records).
   { name: 'retention by age, clock with long waits, two ids', sizes: { ids: 2, bodiesPerId: 1, settings: { retention: 3, ticks: 3, jump: 100_000_000 } }, rules: sweepByAge },
+  // A seed steered to an instant of the rule set's (thresholds.ts, withClockMarks): long waits of 7 ticks and one to tick 23, below the horizon of 40.
+  { name: 'clock to tick 40, long waits of 7 and one to tick 23', sizes: { engines: 2, settings: { ticks: 40, lease: 2, jump: 7 } }, rules: failClosed, options: { waitTo: 23 } },
 ];
 
 const WALKS = 240;
@@ -70,7 +74,7 @@ function byKind(events: readonly WorldEvent[]): Map<string, string[]> {
 }
 
 function walkWorld(c: World, tally: Map<string, Tally>): void {
-  const options = packable(exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes }));
+  const options = packable({ ...exploreOptions({ ...EXPLORE_DEFAULTS, ...c.sizes }), ...c.options });
   const worldRules = { rules: c.rules, ...(c.oldRules ? { oldRules: c.oldRules } : {}) };
   const objectSystem = outboxSystem(options, worldRules, steppersFor(c.rules, c.oldRules ?? null));
   const system = packedOutbox(options, worldRules, objectSystem);

@@ -13,7 +13,7 @@ import { EventCache } from './event-cache.ts';
 import { kindOn } from './kinds.ts';
 import * as L from './layout.ts';
 import { emptyList } from '../world-copy.ts';
-import { healedWaitTo } from '../events/clock.ts';
+import { healedWaitTo, waitToOf } from '../events/clock.ts';
 import { UsageError } from '../../usage-error.ts';
 import { newestSchema } from '../events/faults.ts';
 import { sweepOf, sweptBy } from '../events/retention.ts';
@@ -77,6 +77,8 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   const stallLease = horizon > 0 && kindOn(options, 'stall') ? (options.settings?.lease ?? 0) : 0;
   // Long waits (events/clock.ts): `jump` ticks at once while faults last; at least LONG_WAIT_TICKS once they stop (`healedWaitTo`).
   const jump = horizon > 0 && kindOn(options, 'long-wait') ? (options.settings?.jump ?? 0) : 0;
+  // The instant a seed's long waits may also go to while faults last (WorldOptions.waitTo; waitToOf in events/clock.ts).
+  const waitTo = horizon > 0 && kindOn(options, 'long-wait') ? waitToOf(options) : 0;
   // Time's events by the tick they move the clock to: once faults stop the clock has no bound, so
   // a tick cannot be folded into a number code beside the kind (as a stall's, whose tick is below
   // the horizon plus a lease, is) without two ticks sharing one code.
@@ -93,11 +95,14 @@ export function worldEvents(c: PackedContext): { middle: Lister; last: Lister } 
   const pushTick = (s: Int32Array, out: WorldEvent[], healed: boolean): void => {
     const to = s[g + CLOCK] + 1;
     out.push(timeEvent(tickEvents, to, () => ({ kind: 'tick', to })));
-    if (jump === 0) return;
-    const wait = healed ? healedWaitTo(s[g + CLOCK], jump) : s[g + CLOCK] + jump;
-    // A packed state holds the clock in 32 bits: past them the search would run on a wrapped clock.
-    if (wait > CLOCK_MAX) throw new UsageError(`the clock would pass tick ${CLOCK_MAX.toLocaleString('en-US')}, the most a searched state holds (a long wait of ${jump.toLocaleString('en-US')} ticks from tick ${s[g + CLOCK].toLocaleString('en-US')}): give explore a smaller --ticks or --jump`);
-    out.push(timeEvent(longWaits, wait, () => ({ kind: 'long-wait', to: wait })));
+    if (jump !== 0) {
+      const wait = healed ? healedWaitTo(s[g + CLOCK], jump) : s[g + CLOCK] + jump;
+      // A packed state holds the clock in 32 bits: past them the search would run on a wrapped clock.
+      if (wait > CLOCK_MAX) throw new UsageError(`the clock would pass tick ${CLOCK_MAX.toLocaleString('en-US')}, the most a searched state holds (a long wait of ${jump.toLocaleString('en-US')} ticks from tick ${s[g + CLOCK].toLocaleString('en-US')}): give explore a smaller --ticks or --jump`);
+      out.push(timeEvent(longWaits, wait, () => ({ kind: 'long-wait', to: wait })));
+    }
+    // In the order the object world lists them (events/clock.ts, longWait): the wait of `jump` ticks, then the one to `waitTo`.
+    if (!healed && waitTo > s[g + CLOCK] && waitTo !== s[g + CLOCK] + jump) out.push(timeEvent(longWaits, waitTo, () => ({ kind: 'long-wait', to: waitTo })));
   };
   /** Whether engine `pid` holds a claim whose lease has not expired at `now`. */
   const liveLease = (s: Int32Array, pid: number, now: number): boolean => {

@@ -1,0 +1,95 @@
+/**
+ * Where the clock matters to a rule set (thresholds.ts, probeClock): its
+ * decisions, as asked in real runs, asked again with the clock at every
+ * quarter of an hour over two days and every six hours to the swarm's
+ * horizon. An instant (a window of the day) becomes the tick a seed's long
+ * waits may go to; a wait after a record's time (a retention period from a
+ * delivery stamp) the length of its long waits. A flaw that needs the clock
+ * at such a place, which random waits meet only by chance, is then found
+ * within check's default seeds.
+ */
+import { describe, expect, it } from 'vitest';
+import failClosed from '../../model/catalog/fail-closed.ts';
+import { extendRules, type RuleSet } from '../../model/rules.ts';
+import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, type CheckPlan } from '../check.ts';
+import { hasClock } from './events/clock.ts';
+import { swarmOptions } from './options.ts';
+import { withClockMarks } from './thresholds.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** fail-closed that writes no pre-send mark during the 07:00 UTC hour (a maintenance window): a send cut then leaves no evidence, and a refusal parks over a stored body. */
+const maintenanceWindow: RuleSet = extendRules(failClosed, {
+  name: 'maintenance-window',
+  summary: 'fail-closed that writes no pre-send mark during the 07:00 UTC hour.',
+  preSend: (record, view) => (Math.floor(((view?.now ?? 0) % DAY) / HOUR) === 7 ? { ...record } : failClosed.preSend(record, view)),
+});
+
+/** fail-closed whose retention deletes a record three days after its delivery: a newer body for the id then reads as new. */
+const staleSweep: RuleSet = extendRules(failClosed, {
+  name: 'stale-sweep',
+  summary: 'fail-closed whose retention deletes a record three days after its delivery.',
+  retention: 'delete',
+  complete: (record, outcome, limits, view) => failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'DELIVERED' ? { ...r, deliveredAt: view?.now ?? 0 } : r)),
+  sweepable: (record, view) => record.status === 'DELIVERED' && typeof record.deliveredAt === 'number' && view.now - record.deliveredAt >= 3 * DAY,
+});
+
+/** The clock's origin reads 22:13:20 UTC: 07:00 is 8 h 46 min 40 s later. */
+const SEVEN = 8 * HOUR + 46 * 60_000 + 40_000;
+
+/** The first seed at which `check --rules` breaks each (seeds 1..5000; neither before the clock's probe). */
+const WINDOW_AT = 1192;
+const STALE_AT = 1043;
+
+const plan = (rules: RuleSet): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT });
+const clockOf = (rules: RuleSet) => planThresholds(plan(rules), fixedOptions(plan(rules))).clock;
+
+describe('the clock probe', () => {
+  it('finds a window of the day as instants, a period after a stamp as a wait, and nothing in fail-closed', () => {
+    expect(clockOf(maintenanceWindow)).toEqual({ instants: [SEVEN, SEVEN + HOUR, SEVEN + DAY, SEVEN + DAY + HOUR], waits: [] });
+    expect(clockOf(staleSweep)).toEqual({ instants: [], waits: [3 * DAY] });
+    expect(clockOf(failClosed)).toEqual({ instants: [], waits: [] });
+  });
+
+  it('steers one seed in two of those with a clock, from a stream of its own, and moves nothing else', () => {
+    const marks = { instants: [SEVEN], waits: [3 * DAY] };
+    let clocked = 0;
+    const steered = { waitTo: 0, jump: 0 };
+    for (let seed = 1; seed <= 800; seed++) {
+      const o = swarmOptions(seed);
+      const s = withClockMarks(o, seed, marks);
+      if (!hasClock(o)) {
+        expect(s).toBe(o);
+        continue;
+      }
+      clocked++;
+      if (s.waitTo !== undefined) {
+        expect([s.waitTo, { ...s, waitTo: undefined }]).toEqual([SEVEN, o]);
+        steered.waitTo++;
+      } else if (s.settings?.jump !== o.settings?.jump) {
+        expect([s.settings?.jump, { ...s, settings: o.settings }]).toEqual([3 * DAY, o]);
+        steered.jump++;
+      } else expect(s).toBe(o);
+      // A seed's instant already drawn (a trace's options) stays.
+      expect(withClockMarks({ ...o, waitTo: 5 }, seed, marks).waitTo).toBe(5);
+    }
+    const share = (steered.waitTo + steered.jump) / clocked;
+    expect([share > 0.4 && share < 0.6, steered.waitTo > 0.2 * clocked, steered.jump > 0.2 * clocked]).toEqual([true, true, true]);
+  });
+
+  it('leads a seed to a flaw in a window of the day, and to one a period after a stamp, which it missed without', () => {
+    for (const [rules, seed, property] of [
+      [maintenanceWindow, WINDOW_AT, 'honest-park'],
+      [staleSweep, STALE_AT, 'no-phantom-delivery'],
+    ] as const) {
+      const steered = runShard({ ...plan(rules), seedStart: seed, seeds: 1 }, seed, seed + 1);
+      const unsteered = runShard({ ...plan(rules), seedStart: seed, seeds: 1, thresholds: false }, seed, seed + 1);
+      expect([rules.name, Object.keys(steered.violatedRuns), Object.keys(unsteered.violatedRuns)]).toEqual([rules.name, [property], []]);
+      // The trace's options carry the steering, so that a replay runs it again.
+      const options = steered.first[property]?.options;
+      const mark = rules === maintenanceWindow ? [SEVEN, SEVEN + HOUR, SEVEN + DAY, SEVEN + DAY + HOUR].includes(options?.waitTo ?? -1) : options?.settings?.jump === 3 * DAY;
+      expect([rules.name, mark]).toEqual([rules.name, true]);
+    }
+  });
+});
