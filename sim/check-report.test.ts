@@ -117,7 +117,7 @@ describe('the long life line', () => {
     expect(merged.longLife?.deep.clock).toEqual({ instants: [], waits: [] });
     expect(text).toContain(`  clock: no decision answers otherwise as time passes (${probed})`);
     expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, clock: { instants: [13_600_000], waits: [604_800_000] } } })).toBe(
-      `clock: decisions answer otherwise at tick 13,600,000 (2023-11-15T02:00:00.000Z); and 604,800,000 ticks after a record's time (${probed}); one seed in two with a clock waits there`,
+      `clock: decisions answer otherwise at tick 13,600,000 (2023-11-15T02:00:00Z); and 604,800,000 ticks after a record's time (${probed}); one seed in two with a clock waits there`,
     );
     expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
   });

@@ -24,6 +24,7 @@ import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
 import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
+import { utcText } from './utc-text.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -245,7 +246,7 @@ export function clockLine(l: LongLifeCounts): string | null {
   const range = `every ${n(CLOCK_PROBE.fineStep)} ticks to ${n(CLOCK_PROBE.fineEnd)}, every ${n(CLOCK_PROBE.coarseStep)} to ${n(CLOCK_PROBE.end)}, a change placed to the tick`;
   if (seen.instants.length + seen.waits.length === 0) return `clock: no decision answers otherwise as time passes (probed: ${range})`;
   const marks = [
-    ...(seen.instants.length === 0 ? [] : [`at ${seen.instants.map((t) => `tick ${n(t)} (${new Date(TIME_ORIGIN + t).toISOString()})`).join(', ')}`]),
+    ...(seen.instants.length === 0 ? [] : [`at ${seen.instants.map((t) => `tick ${n(t)} (${utcText(TIME_ORIGIN + t)})`).join(', ')}`]),
     ...(seen.waits.length === 0 ? [] : [`${seen.waits.map((t) => n(t)).join(', ')} ticks after a record's time`]),
   ];
   return `clock: decisions answer otherwise ${marks.join('; and ')} (probed: ${range}); one seed in two with a clock waits there`;
@@ -358,14 +359,16 @@ export interface UpgradeNote {
   /** The name of the rule set the checked one extends. */
   from: string;
   /**
-   * True when this check ran it: its skewed small worlds, engines of both
-   * rule sets side by side that upgrade mid-run (the swarm ran the checked
-   * rule set alone). False when it was left out (`--no-upgrade`, no small
-   * worlds, or a base that is not a catalog rule set).
+   * True when this check ran it: its skewed small worlds and the swarm's
+   * seeds that drew skew, engines of both rule sets side by side that
+   * upgrade mid-run. False when it was left out (`--no-upgrade`, or a base
+   * that is not a catalog rule set).
    */
   checked: boolean;
   /** When checked: the skewed small worlds the check planned (those the suite's bound of states left unsearched among them). */
   worlds?: number;
+  /** When checked: the swarm's seeds that ran it (one in four; options.ts, `skewDrawnFor`). */
+  seeds?: number;
   /** When left out: the check of both side by side (null when `from` is not a catalog name: its file must be given); when checked: that check of the small worlds alone, for those the suite's bound of states cut. */
   command: string | null;
 }
@@ -376,12 +379,13 @@ function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): stri
     const planned = u.worlds ?? skewed.length;
     const decided = skewed.filter((w) => w.complete || w.violations.length > 0).length;
     const worlds = `${planned} skewed small world${planned === 1 ? '' : 's'}`;
+    const seeds = u.seeds === undefined ? '' : `${planned > 0 ? ' and' : ''} in ${n(u.seeds)} of the swarm's seeds (one in four)`;
     if (decided < planned) {
       // Searched last, they are the first the suite's bound of states leaves out: not a check of the upgrade.
       const how = u.command ?? `npx outbox-sim check --rules <this rule set> --old-rules ${u.from} --small-worlds-only`;
-      return [`Upgrade checked only in part: ${terminalText(u.from)}, which this rule set extends, ran beside it to the end in ${decided} of the ${worlds} (the others were cut by the suite's bound of states); check the upgrade alone: ${terminalText(how)}`];
+      return [`Upgrade checked only in part: ${terminalText(u.from)}, which this rule set extends, ran beside it to the end in ${decided} of the ${worlds}${seeds} (the others were cut by the suite's bound of states); check the upgrade alone: ${terminalText(how)}`];
     }
-    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it in the ${worlds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews the swarm too, --no-upgrade leaves the upgrade out)`];
+    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it${planned > 0 ? ` in the ${worlds}` : ''}${seeds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews every seed, --no-upgrade leaves the upgrade out)`];
   }
   const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];

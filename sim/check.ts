@@ -50,6 +50,12 @@ export interface CheckPlan {
   bounds: RunBounds;
   /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
   stopOnViolation?: boolean;
+  /**
+   * The upgrade by default (docs/rules.md, 'Version skew'): `oldRules` run
+   * beside the rules in the seeds that draw skew (options.ts,
+   * `skewDrawnFor`), not in every seed as `--old-rules` has them.
+   */
+  skewDrawn?: true;
   /** Seeds that are a multiple of this leave a {@link witnessOf} of their run in `witnesses` (rules-state-probe.ts reruns them). */
   witnessEvery?: number;
   /**
@@ -185,11 +191,11 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan (its old rule set as a rule set, or as the spec a worker thread's plan names it by). */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax'> & { oldRules: RuleSet | string | null }): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'skewDrawn'> & { oldRules: RuleSet | string | null }): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
     ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),
-    skew: plan.oldRules !== null,
+    ...(plan.skewDrawn === true && plan.oldRules !== null ? { skewDrawn: true as const } : { skew: plan.oldRules !== null }),
     ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),
   };

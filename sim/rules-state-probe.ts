@@ -165,12 +165,13 @@ export function witnessEvery(from: number, to: number): number {
  * say), and state that builds up over hundreds of seeds. Nothing for a
  * check without a rule file or without witnesses.
  */
-export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan, witnesses: Readonly<Record<string, string>> | undefined): Promise<void> {
+export async function refuseUnlikeWitnesses(loaded: LoadedSpecs, plan: SeedPlan, witnesses: Readonly<Record<string, string>> | undefined, catalogOld: RuleSet | null = null): Promise<void> {
   const files = filesOf(loaded);
   if (files.length === 0 || witnesses === undefined) return;
   const copies: (RuleSet | null)[] = [];
   for (const [spec, l] of loaded) copies.push(l === null ? null : ((await witnessCopy(spec, l)) ?? l.rules));
-  const [rules, oldRules] = [copies[0], copies[1] ?? null];
+  // An old rule set of the catalog (the upgrade by default) has no file to copy: the seeds that drew skew ran it as it is.
+  const [rules, oldRules] = [copies[0], copies[1] ?? (loaded.length > 1 ? catalogOld : null)];
   if (rules === null) return;
   // In reverse: a short check witnesses every seed, and a copy that ran them in the check's order would build up the same state.
   const seeds = Object.keys(witnesses).map(Number).sort((a, b) => b - a);

@@ -10,11 +10,13 @@
  */
 import type { BrokerMode } from '../model/types.ts';
 import type { RulesPair } from './outbox/record-trace.ts';
-import { BOUNDS_DEFAULT, steppersFor } from './check.ts';
+import { BOUNDS_DEFAULT, fixedOptions, planThresholds, steppersFor, type CheckPlan } from './check.ts';
+import type { RuleSet } from '../model/rules.ts';
+import type { WorldOptions } from './outbox/options.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
-import { LONG_WAIT_TICKS } from './outbox/events/clock.ts';
+import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 import { watchingIn } from './watch.ts';
@@ -318,7 +320,7 @@ export function exploreSmallWorld(pair: RulesPair, steppers: Steppers, world: Sm
 
 /** {@link exploreSmallWorld}, in its watched place. */
 function searchSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld, index: number, run: SuiteRun): SmallWorldResult {
-  const options = exploreOptions(world.sizes);
+  const options = suiteOptions(world, pair.rules);
   // A suite world under skew runs both rule sets; without, only the checked one (its engines are all new).
   const worldRules = { rules: pair.rules, ...(world.sizes.skew && pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   const start = run.now();
@@ -340,6 +342,23 @@ function searchSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld
     return { property: v.violation.property, detail: v.violation.detail, trace: w.trace.id, path: w.path, steps: w.stepsAfter, replay: run.replayCommand(w.path) };
   });
   return { name: world.name, sizes: world.sizes, states: r.states, complete: r.complete, stoppedBy: r.stoppedBy, seconds, symmetry: r.symmetry, ...(r.symmetryOff !== null ? { symmetryOff: r.symmetryOff } : {}), violations, ...(r.waitingUnjudged > 0 ? { waitingUnjudged: r.waitingUnjudged } : {}) };
+}
+
+/**
+ * A suite world's options: a world with a clock may also wait, while faults
+ * last, to the first instant at which the rule set's decisions answer
+ * otherwise (`WorldOptions.waitTo`; thresholds.ts, probeClock, on the
+ * default swarm's seeds 1-32), past its horizon of 2 ticks: a window of
+ * the day or a cut-over date is then searched exhaustively, with both
+ * versions in the skewed world with a clock. A rule set whose decisions
+ * the clock does not change (fail-closed) keeps the world it had.
+ */
+export function suiteOptions(world: SmallWorld, rules: RuleSet): WorldOptions {
+  const options = exploreOptions(world.sizes);
+  if (!hasClock(options)) return options;
+  const plan: CheckPlan = { rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT };
+  const instant = planThresholds(plan, fixedOptions(plan)).clock.instants[0];
+  return instant === undefined ? options : { ...options, waitTo: instant };
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

@@ -42,7 +42,7 @@ export async function rulesPair(rules: string, oldRules?: string): Promise<Rules
 /**
  * The rule sets `check --rules R [--old-rules O]` runs, as the CLI names
  * them: without O, the old rules of the upgrade a check runs by default in
- * its small worlds (`upgrade`: from the catalog rule set R extends).
+ * its small worlds and one seed in four (`upgrade`: from the catalog rule set R extends).
  */
 export async function defaultCheckPair(f: Pick<FlawedRules, 'rules' | 'oldRules'>): Promise<{ pair: RulesPair; upgrade: boolean }> {
   const alone = await rulesPair(f.rules, f.oldRules ?? undefined);
@@ -106,8 +106,8 @@ export async function measure(f: FlawedRules, outDir: string): Promise<FindingRo
   }
   const suiteSeconds = processCpuSeconds() - suiteStart;
   // The swarm alone, one seed at a time up to the first violation.
-  // An upgrade by default runs in the small worlds only: the seeds run the rule set alone.
-  const plan: CheckPlan = { rules: pair.rules, oldRules: upgrade ? null : pair.oldRules, seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
+  // An upgrade by default runs in the small worlds and in the seeds that draw skew (one in four), as check runs it.
+  const plan: CheckPlan = { rules: pair.rules, oldRules: pair.oldRules, ...(upgrade ? { skewDrawn: true as const } : {}), seedStart: 1, seeds: SEEDS_DEFAULT, broker: null, bounds: BOUNDS_DEFAULT };
   const swarmStart = processCpuSeconds();
   let swarm: FindingRow['swarm'] = null;
   for (let seed = 1; seed <= SEEDS_DEFAULT && swarm === null; seed++) {

@@ -13,7 +13,9 @@
  * the fixed variants (clean), `rule-api/sweep-by-age.ts` (its flaw needs a
  * clock that passes a day beside a retention sweeper, which no small world
  * of the default check combines: the swarm finds it, rule-api.test.ts
- * explores its world), stamp-version.ts (flawed while the engine POSTed a
+ * explores its world) and `rule-api/retention-after-days.ts` (the same
+ * with a sweep two days after a delivery: a wait the clock's probe gives
+ * the seeds, not the small worlds; clock-marks.test.ts), stamp-version.ts (flawed while the engine POSTed a
  * PARKED pre-send write; since preSend may park instead of send its flaw
  * no longer exists, and it stays a fixture of a rule set that reads pids),
  * and the rule sets that break the rule
@@ -104,5 +106,7 @@ export function flawedRules(): FlawedRules[] {
     // Past a threshold of attempts, or of requeues, no world's budgets reach: deep cycles toward the threshold the probe found (thresholds.ts).
     { ...ruleApi('timeout-fast-fail.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
     { ...ruleApi('presend-skipped-late.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
+    // A window of the day (01:30-02:00 UTC): the clock's probe gives the suite's clock worlds a wait to it (thresholds.ts, probeClock; small-worlds.ts, suiteOptions).
+    ruleApi('presend-skipped-nightly.ts', null, { bodiesPerId: 1, settings: { ticks: 3, jump: 11_800_000 } }),
   ];
 }

@@ -11,7 +11,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BOUNDS_DEFAULT, emptyShard, SEEDS_DEFAULT, steppersFor, type RawCounterexample, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, emptyShard, fixedOptions, SEEDS_DEFAULT, steppersFor, type RawCounterexample, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -20,7 +20,7 @@ import { buildReport, deepTail, interruptedScope, renderReport, type CheckReport
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
-import { describeOptions, swarmOptions } from '../outbox/options.ts';
+import { describeOptions, skewDrawnFor, swarmOptions } from '../outbox/options.ts';
 import { loadRules, pinsOf, type LoadedSpecs, type RulePins } from '../rules-loader.ts';
 import { probeRuleFiles, refuseUnlikeWitnesses, unrepeatedRun, witnessEvery } from '../rules-state-probe.ts';
 import { IN_PROCESS } from '../rule-values.ts';
@@ -71,7 +71,7 @@ export interface CheckFlags {
   symmetry?: boolean;
   /** Check again each time the rule file (or a file it imports) changes, until Ctrl-C (rerun-on-save.ts); the command line's only. */
   watch?: boolean;
-  /** False with --no-upgrade: without `--old-rules`, the upgrade from the catalog rule set the checked one extends is left out (it runs in the skewed small worlds by default). */
+  /** False with --no-upgrade: without `--old-rules`, the upgrade from the catalog rule set the checked one extends is left out (it runs in the skewed small worlds and one seed in four by default). */
   upgrade?: boolean;
 }
 
@@ -140,15 +140,24 @@ function originOf(c: RawCounterexample, command = 'check'): string {
 }
 
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed); `command` made them (check, compare). */
-export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written'], command = 'check'): WrittenTrace[] {
-  const steppers = steppersFor(pair.rules, pair.oldRules);
+export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, written?: FinishExtras['written'], command = 'check', skewPair: RulesPair = pair): WrittenTrace[] {
+  const steppers = steppersFor(skewPair.rules, skewPair.oldRules);
   return Object.values(merged.first)
     .sort((a, b) => a.seed - b.seed)
     .map((c) => {
       const early = written?.get(c.violation.property);
       if (early !== undefined && early.seed === c.seed) return early.trace;
-      return writeCounterexample(outDir, pair, steppers, c.seed, c.options, c.events, c.violation.property, originOf(c, command), bounds.healStepsMax);
+      return writeCounterexample(outDir, tracePairOf(c.options.skew ? skewPair : pair, c.options), steppers, c.seed, c.options, c.events, c.violation.property, originOf(c, command), bounds.healStepsMax);
     });
+}
+
+/**
+ * The pair a seed's trace is written and replayed with: without the old
+ * rules when the seed drew no skew (under the upgrade by default most
+ * seeds run the new rule set alone, and their traces name it alone).
+ */
+export function tracePairOf<P extends RulesPair>(pair: P, options: { skew: boolean }): P {
+  return options.skew || pair.oldRules === null ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
 }
 
 /** A check stopped by a signal, or as stale by a save under --watch: which, and how many of its seeds ran. */
@@ -176,8 +185,11 @@ export interface FinishExtras {
   parts?: CheckParts;
   /** Traces of violations found in seeds or small worlds the report does not count (an interrupt or a stop ended the suite first): kept, and named. */
   keptOutside?: readonly string[];
-  /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`) in this many skewed worlds; the pair is the swarm's, without it. */
+  /** The small worlds ran the upgrade from the rule set the checked one extends (`upgradeByDefault`) in this many skewed worlds, and the swarm in `upgradeSeeds` of its seeds; the pair is without it. */
   upgradeWorlds?: number;
+  upgradeSeeds?: number;
+  /** The pair with the upgrade's old rules, which the seeds that drew skew ran and are written with. */
+  skewPair?: RulesPair;
   /** A shard, or a merge of shards: the small worlds were not run; the command that runs them (`CheckReport.smallWorldsNotRun`). */
   smallWorldsNotRun?: string;
 }
@@ -189,9 +201,10 @@ export interface FinishExtras {
  * from the property (`seedsBroker`), not a flag: left to the suite, which
  * has its broker-log world.
  */
-export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>): string {
+export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'skewDrawn'>): string {
   const words = ['npx outbox-sim check', `--rules ${shellQuote(spec.rules)}`];
-  if (spec.oldRules !== null) words.push(`--old-rules ${shellQuote(spec.oldRules)}`);
+  // The upgrade by default runs in the small worlds without a flag.
+  if (spec.oldRules !== null && spec.skewDrawn !== true) words.push(`--old-rules ${shellQuote(spec.oldRules)}`);
   if (spec.broker !== null && !(spec.atMostOnce === true && spec.broker === 'log')) words.push(`--broker ${spec.broker}`);
   for (const s of SETTINGS) {
     const value = spec.settings?.[s.name];
@@ -247,14 +260,14 @@ export type CheckResult = CheckReport & {
  * `checkedIn`: the check ran it, in that many skewed small worlds; else
  * the note says it was left out, with the command that checks it.
  */
-export function upgradeOf(pair: RulesPair, checkedIn: number | null = null): { upgrade?: UpgradeNote } {
+export function upgradeOf(pair: RulesPair, checkedIn: number | null = null, seeds: number | null = null): { upgrade?: UpgradeNote } {
   const from = pair.rules.extends;
   if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
   const origin = pair.rulesOrigin;
   const rules = origin.source === IN_PROCESS ? `<the file that exports ${origin.name}>` : origin.source === 'catalog' ? origin.name : origin.source;
   const both = `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}`;
   // Checked: the command that checks the upgrade by itself, for the skewed worlds a suite's bound of states cut.
-  if (checkedIn !== null) return { upgrade: { from, checked: true, worlds: checkedIn, command: `${both} --small-worlds-only` } };
+  if (checkedIn !== null || seeds !== null) return { upgrade: { from, checked: true, worlds: checkedIn ?? 0, ...(seeds !== null ? { seeds } : {}), command: `${both} --small-worlds-only` } };
   return { upgrade: { from, checked: false, command: upgradeBase(pair.rules) !== null ? both : null } };
 }
 
@@ -265,7 +278,7 @@ export function upgradeOf(pair: RulesPair, checkedIn: number | null = null): { u
  * leaves it out, or no small world runs.
  */
 export function upgradeByDefault(flags: CheckFlags, rules: RuleSet): string | null {
-  if (flags.oldRules !== undefined || flags.upgrade === false || !checkParts(flags, flags.shard !== undefined).smallWorlds) return null;
+  if (flags.oldRules !== undefined || flags.upgrade === false) return null;
   return upgradeBase(rules);
 }
 
@@ -276,7 +289,7 @@ export function finishCheck(pair: RulesPair, merged: ShardResult, outDir: string
 
 /** {@link finishCheck}, with the report it printed (or would have printed with `--json`). */
 export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir: string, bounds: RunBounds, seconds: number, json: boolean, io: Io, interrupted: InterruptedRun | null = null, extras: FinishExtras = {}): Outcome<CheckResult> {
-  const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written);
+  const written = writeFirstCounterexamples(pair, merged, outDir, bounds, extras.written, 'check', extras.skewPair ?? pair);
   const stopped = extras.stopped ?? null;
   const built = buildReport(merged, written, {
       rules: pair.rules.name,
@@ -289,7 +302,7 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
     ...built,
     // An interrupted run is no pass, whatever it found so far (`ok` false; `interrupted` says how far it got).
     ok: built.ok && interrupted === null,
-    ...upgradeOf(pair, extras.upgradeWorlds ?? null),
+    ...upgradeOf(pair, extras.upgradeWorlds ?? null, extras.upgradeSeeds ?? null),
     interrupted,
     ...(extras.stopped !== undefined ? { stopped } : {}),
     ...(extras.keptOutside !== undefined && extras.keptOutside.length > 0 ? { keptOutside: [...extras.keptOutside] } : {}),
@@ -370,7 +383,8 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const [from, to] = shardRange(seedStart, seeds, shard);
   // With a rule file, some seeds leave a witness of their run, run again at the end in a fresh copy of the file (rules-state-probe.ts).
   const witnessed = Object.keys(pair.pins).length > 0 ? { witnessEvery: witnessEvery(from, to) } : {};
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? null, ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  // The upgrade by default runs in the seeds that draw skew (one in four), the old rules beside the new there.
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? upgradeFrom, ...(upgradeFrom !== null ? { skewDrawn: true as const } : {}), ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
   // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
   const choice = flags.workers === undefined ? chooseWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }) : null;
@@ -382,16 +396,17 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // Where the results go is checked before the seeds run, not after.
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
-  const fixed: FixedOptions = { ...(seedsBroker !== null ? { broker: seedsBroker } : {}), skew: spec.oldRules !== null, ...(anySetting ? { settings } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}) };
+  const fixed = fixedOfSpec(spec);
   // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first.
   const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
-  // The pair the swarm's seeds run, write and replay with: without the old rules of an upgrade by default.
+  // The pair without the old rules of an upgrade by default: the seeds that drew no skew write and replay with it, and the report's upgrade note is of it.
   const seedPair = upgradeFrom === null ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
 
   // --quiet: no header and no progress, only the summary (and what went wrong).
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in the small worlds` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
+    const where = [...(parts.smallWorlds ? ['the small worlds'] : []), ...(parts.swarm ? ['one seed in four'] : [])].join(' and ');
+    const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in ${where}` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
     io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
@@ -413,13 +428,14 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // Answer first: each property's first counterexample is shrunk, written and printed as soon as a task
   // brings it back, while the remaining seeds run; the summary reuses it when it stays the lowest seed.
   const early = new Map<string, { seed: number; trace: WrittenTrace }>();
-  const steppers = steppersFor(seedPair.rules, seedPair.oldRules);
+  const steppers = steppersFor(pair.rules, pair.oldRules);
   const announce = (r: ShardResult): void => {
     for (const c of Object.values(r.first).sort((a, b) => a.seed - b.seed)) {
       const p = c.violation.property;
       const have = early.get(p);
       if (have !== undefined && have.seed <= c.seed) continue;
-      const trace = writeCounterexample(outDir, seedPair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
+      const tracePair = tracePairOf(pair, c.options);
+      const trace = writeCounterexample(outDir, tracePair, steppers, c.seed, c.options, c.events, p, originOf(c), BOUNDS_DEFAULT.healStepsMax);
       // With several workers a lower seed may come back later: its trace replaces the one written first,
       // so the traces left are those of one worker.
       const replaced = have !== undefined && have.trace.path !== trace.path ? have : null;
@@ -428,7 +444,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
       // The file printed before is gone: say so, so that its replay line above is not followed.
       const replaces = replaced !== null ? `; it replaces seed ${replaced.seed}'s trace printed above` : '';
       io.out(`  found after ${elapsedSeconds(clock).toFixed(2)} s: ${terminalText(p)} at seed ${c.seed} (${terminalText(trace.violation.detail)}); trace ${terminalText(trace.path)} (${trace.stepsAfter} steps)${replaces}`);
-      io.out(`    replay: ${replayCommand(trace.path, seedPair)}`);
+      io.out(`    replay: ${replayCommand(trace.path, tracePair)}`);
     }
   };
   const seedsIo = flags.json === true || quiet ? { ...io, tty: false } : io;
@@ -464,11 +480,11 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     // --stop-on-first: a violation in a small world ends the check there, before the swarm.
     const stoppedIn = stopOnFirst && smallReport !== null ? (smallReport.worlds.find((w) => w.violations.length > 0)?.name ?? null) : null;
     const swarmRuns = parts.swarm && stoppedIn === null;
-    if (merged.fault !== undefined) throw checkFaultError(seedPair, steppersFor(seedPair.rules, seedPair.oldRules), merged.fault, outDir, 'check');
+    if (merged.fault !== undefined) throw checkFaultError(tracePairOf(pair, merged.fault.options), steppers, merged.fault, outDir, 'check');
     const signal = interruption();
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
-    // The seeds ran without the old rules of an upgrade by default: so do their witnesses.
-    if (interrupted === null) await refuseUnlikeWitnesses(upgradeFrom === null ? pair.loaded : pair.loaded.slice(0, 1), { ...spec, ...(merged.longLife?.deep.clock ? { clock: merged.longLife.deep.clock } : {}) }, merged.witnesses);
+    // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks of the check's probe.
+    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(merged.longLife?.deep.clock ? { clock: merged.longLife.deep.clock } : {}) }, merged.witnesses, pair.oldRules);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);
@@ -488,7 +504,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     const coverage = swarmRuns ? swarmCoverage(spec, from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs), merged.exercised) : null;
     return finishCheckOutcome(seedPair, merged, outDir, BOUNDS_DEFAULT, elapsedSeconds(clock), flags.json === true, io, interrupted, {
       ...(stopOnFirst ? { stopped } : {}),
-      ...(upgradeFrom !== null ? { upgradeWorlds: worlds.filter((w) => w.sizes.skew).length } : {}),
+      ...(upgradeFrom !== null ? { ...(parts.smallWorlds ? { upgradeWorlds: worlds.filter((w) => w.sizes.skew).length } : {}), ...(swarmRuns ? { upgradeSeeds: skewedSeeds(from, interrupted === null && stopped === null ? to : Math.min(to, from + merged.runs)) } : {}), skewPair: pair } : {}),
       ...(shard !== null ? { smallWorldsNotRun: smallWorldsCommand(spec) } : {}),
       written: early,
       keptOutside,
@@ -518,10 +534,22 @@ export function keptOutsideLine(paths: readonly string[]): string {
  * table of first seeds (`ShardResult.exercised`) exercised.
  */
 export function swarmCoverage(spec: PlanSpec, from: number, to: number, exercised?: FirstSeeds): PairCoverage {
-  const fixed: FixedOptions = { ...(spec.broker !== null ? { broker: spec.broker } : {}), skew: spec.oldRules !== null, ...(spec.settings !== undefined ? { settings: spec.settings } : {}), ...(spec.operatorActionsMax !== undefined ? { operatorActionsMax: spec.operatorActionsMax } : {}) };
+  const fixed = fixedOfSpec(spec);
   const drawn = pairCoverage(from, to, fixed, (seed) => swarmOptions(seed, fixed));
   const layout = pairLayout(fixed);
   return exercised === undefined || exercised.length !== layout.pairs ? drawn : { ...drawn, exercised: coverageOf(layout, exercised, from, to) };
+}
+
+/** The options a plan's spec fixes for every seed (check.ts, `fixedOptions`: the same, from the spec a task carries). */
+export function fixedOfSpec(spec: PlanSpec): FixedOptions {
+  return fixedOptions({ ...spec, oldRules: spec.oldRules });
+}
+
+/** How many of seeds [from, to) draw skew under the upgrade by default (options.ts, `skewDrawnFor`). */
+function skewedSeeds(from: number, to: number): number {
+  let count = 0;
+  for (let seed = from; seed < to; seed++) if (skewDrawnFor(seed)) count++;
+  return count;
 }
 
 /**

@@ -106,7 +106,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--swarm-only', 'run the seeded swarm only, not the small worlds explored first')
     .option('--small-worlds-only', 'explore the small worlds only, no swarm')
     .option('--no-symmetry', 'the small worlds store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')
-    .option('--no-upgrade', 'without --old-rules, leave out the upgrade from the catalog rule set yours extends (by default its skewed small worlds run: both versions side by side, upgrading mid-run)')
+    .option('--no-upgrade', 'without --old-rules, leave out the upgrade from the catalog rule set yours extends (by default its skewed small worlds and one seed in four run it: both versions side by side, upgrading mid-run)')
     .option('--out <dir>', 'where counterexample traces are written', 'traces/found')
     .option('--json', 'print one JSON object')
     .option('--verbose', 'print the options of the first seed')

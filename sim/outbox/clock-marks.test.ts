@@ -11,10 +11,20 @@
 import { describe, expect, it } from 'vitest';
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
+import presendSkippedNightly from '../../properties/rule-api/presend-skipped-nightly.ts';
+import retentionAfterDays, { KEEP_FOR } from '../../properties/rule-api/retention-after-days.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, type CheckPlan } from '../check.ts';
+import type { RulesPair } from './record-trace.ts';
 import { hasClock } from './events/clock.ts';
 import { swarmOptions } from './options.ts';
 import { withClockMarks } from './thresholds.ts';
+import { exploreOptions } from './explore-options.ts';
+import { exploreOutbox } from './explore-outbox.ts';
+import { exploreSmallWorld, smallWorlds, suiteOptions } from '../small-worlds.ts';
+import { steppersFor } from '../check.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -50,6 +60,10 @@ describe('the clock probe', () => {
     expect(clockOf(maintenanceWindow)).toEqual({ instants: [SEVEN, SEVEN + HOUR, SEVEN + DAY, SEVEN + DAY + HOUR], waits: [] });
     expect(clockOf(staleSweep)).toEqual({ instants: [], waits: [3 * DAY] });
     expect(clockOf(failClosed)).toEqual({ instants: [], waits: [] });
+    // The repository's two rule files of the kind: half an hour from 01:30 UTC (3 h 16 min 40 s after the origin), and two days after a delivery.
+    const half = 11_800_000;
+    expect(clockOf(presendSkippedNightly)).toEqual({ instants: [half, half + HOUR / 2, half + DAY, half + DAY + HOUR / 2], waits: [] });
+    expect(clockOf(retentionAfterDays)).toEqual({ instants: [], waits: [KEEP_FOR] });
   });
 
   it('steers one seed in two of those with a clock, from a stream of its own, and moves nothing else', () => {
@@ -91,5 +105,28 @@ describe('the clock probe', () => {
       const mark = rules === maintenanceWindow ? [SEVEN, SEVEN + HOUR, SEVEN + DAY, SEVEN + DAY + HOUR].includes(options?.waitTo ?? -1) : options?.settings?.jump === 3 * DAY;
       expect([rules.name, mark]).toEqual([rules.name, true]);
     }
+  });
+
+  it('gives a small world with a clock a wait to the first instant, and the skewed one then holds the window\'s flaw, which it did not without', () => {
+    const worlds = smallWorlds(true, { broker: null }, true);
+    const clocked = worlds.filter((w) => (w.sizes.settings?.ticks ?? 0) > 0);
+    const skewedClock = clocked.find((w) => w.sizes.skew);
+    expect([clocked.length, skewedClock !== undefined]).toEqual([2, true]);
+    for (const w of worlds) {
+      expect(suiteOptions(w, failClosed)).toEqual(exploreOptions(w.sizes));
+      expect(suiteOptions(w, maintenanceWindow)).toEqual(clocked.includes(w) ? { ...exploreOptions(w.sizes), waitTo: SEVEN } : exploreOptions(w.sizes));
+    }
+    if (skewedClock === undefined) return;
+    const pair: RulesPair = { rules: maintenanceWindow, rulesOrigin: { source: 'catalog', name: maintenanceWindow.name, hash: null }, oldRules: failClosed, oldRulesOrigin: { source: 'catalog', name: 'fail-closed', hash: null } };
+    const steppers = steppersFor(maintenanceWindow, failClosed);
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-clock-'));
+    try {
+      const found = exploreSmallWorld(pair, steppers, skewedClock, 0, { outDir: dir, replayCommand: (p) => p, now: () => 0 });
+      expect(found.violations.map((v) => v.property)).toEqual(['honest-park']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const without = exploreOutbox(exploreOptions(skewedClock.sizes), { rules: maintenanceWindow, oldRules: failClosed }, steppers, { statesMax: 1_000_000, liveness: true, stopAtFirst: true, symmetry: true });
+    expect([without.complete, without.violations.length]).toEqual([true, 0]);
   });
 });

@@ -30,6 +30,8 @@ export interface PlanSpec {
   pins?: RulePins;
   /** Seeds that are a multiple of this leave a witness of their run (`CheckPlan.witnessEvery`). */
   witnessEvery?: number;
+  /** `oldRules` is the upgrade by default, run in the seeds that draw skew (`CheckPlan.skewDrawn`). */
+  skewDrawn?: true;
 }
 
 /** Seeds [from, to) of a plan. */

@@ -225,12 +225,13 @@ export const jumpOf = (options: WorldOptions): number => {
 /**
  * The tick a seed's long waits may also go to at once (`WorldOptions.waitTo`,
  * an instant where the rule set answers otherwise: thresholds.ts), while
- * faults last and the clock has not passed it; 0: none, or a world
- * without a clock, or one past the horizon.
+ * faults last and the clock has not passed it, also past the horizon (a
+ * small world's clock runs to tick 2: once there, no tick follows, and its
+ * states stay finite); 0: none, or a world without a clock.
  */
 export const waitToOf = (options: WorldOptions): number => {
   const to = options.waitTo;
-  return to === undefined || to <= 0 || to > horizonOf(options) ? 0 : to;
+  return to === undefined || to <= 0 || !hasClock(options) ? 0 : to;
 };
 
 /** The clock as decisions see it: 0 in a world without one, and before time first passes. */
