@@ -11,6 +11,7 @@ import { ANSWER_NAMES, HEALTHY_ANSWER, type Answer } from './events/broker.ts';
 import type { KnobDraw } from './events/kind.ts';
 import { EVENT_KINDS, GROUPS, SETTINGS } from './events/table.ts';
 import { coverSeed } from './swarm-coverage.ts';
+import { bodyShapeDrawn, bodyShapeWords } from './body-shape.ts';
 
 /** Options of one world. */
 export interface WorldOptions {
@@ -61,6 +62,13 @@ export interface WorldOptions {
    */
   longIds?: boolean;
   /**
+   * The shape of every body the producer writes after its letter (body-shape.ts): `astral` (characters
+   * outside the BMP), `combining` (not NFC), `control` (control and markup characters, a trailing space)
+   * or `large:N` (N characters). Absent: one letter. `check --body-shape`, `explore --body-shape`, and one
+   * swarm seed in eight, from a stream of its own (`bodies:shape`).
+   */
+  bodyShape?: string;
+  /**
    * Each kind's swarm weight by its name in the event table (0: switched off
    * for this world; a name absent, as in a trace from before the kind: 0).
    */
@@ -82,7 +90,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>>;
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'bodyShape'>>;
 
 function between(pick: (n: number) => number, lo: number, hi: number): number {
   return lo + pick(hi - lo + 1);
@@ -246,6 +254,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
     longIds: longIdsDrawn(seed, fixed.ids ?? ids),
+    bodyShape: bodyShapeDrawn(seed, fixed.bodyShape),
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget(seed, operatorActionsMax),
@@ -267,7 +276,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

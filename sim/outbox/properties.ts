@@ -9,6 +9,7 @@ import { recordMetadataBytes } from './metadata-bytes.ts';
 import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
+import { splitIdBody } from './id-body.ts';
 
 /** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
 export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
@@ -227,7 +228,7 @@ export const noSilentLoss: Property<World> = {
   description: 'once quiet, every body that reached the outbox is held by the broker or visible (live, quarantined, parked, or held behind a named cause)',
   check(w) {
     for (const pub of w.published) {
-      const [id, body] = pub.split(':');
+      const [id, body] = splitIdBody(pub);
       if (visibility(w, id, body) === null) {
         const held = w.broker[id]?.body;
         // A body its record still holds as pending is not gone: no engine will ever send it (the world is quiet).
@@ -468,6 +469,8 @@ export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
  * (without it, the property judges no id: the lists of names).
  */
 export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT, written: WrittenBodies = NO_WRITTEN): Property<World>[] {
+  // Long bodies (docs/protocol.md, 'Body shapes') are not made into a key: a megabyte's key per seed, kept for ever.
+  if (Object.values(written).some((bodies) => bodies.some((b) => b.length > LONG_KEY_CHARS))) return propertiesOf(withAtMostOnce, schema, written);
   let bySchema = PROPERTIES.get(schema);
   if (bySchema === undefined) {
     bySchema = new Map();
@@ -482,6 +485,9 @@ export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = 
   // A copy of the shared list: a caller may change its own; the properties themselves are shared.
   return [...properties];
 }
+
+/** The longest body a world's properties are remembered by. */
+const LONG_KEY_CHARS = 256;
 
 /**
  * The properties built once per schema, per at-most-once and per world's bodies (a few): `check` builds a

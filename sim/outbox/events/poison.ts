@@ -25,6 +25,7 @@
  */
 import { newEngineProc } from '../stepper.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { idBody, splitIdBody } from '../id-body.ts';
 import { copyWorld, withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, eventKind, type Apply, type EventKind, type Setting } from './kind.ts';
@@ -73,7 +74,8 @@ const budgetOf = (options: WorldContext['options']): number => options.settings?
 function poisonous(w: World, id: string, body: string): boolean {
   const list = w.poisoned;
   if (list === undefined) return false;
-  for (let i = 0; i < list.length; i++) if (list[i] === `${id}:${body}`) return true;
+  const item = idBody(id, body);
+  for (let i = 0; i < list.length; i++) if (list[i] === item) return true;
   return false;
 }
 
@@ -128,11 +130,9 @@ export const poison: EventKind<Poison> = eventKind({
   enabled: (w, ctx, { id }) => {
     if (id === null || (w.poisoned?.length ?? 0) >= budgetOf(ctx.options)) return [];
     const out: Poison[] = [];
-    const prefix = `${id}:`;
     for (const pub of w.published) {
-      if (!pub.startsWith(prefix)) continue;
-      const body = pub.slice(prefix.length);
-      if (!poisonous(w, id, body)) out.push({ kind: 'poison', id, body });
+      const [of, body] = splitIdBody(pub);
+      if (of === id && !poisonous(w, id, body)) out.push({ kind: 'poison', id, body });
     }
     return out;
   },
@@ -143,7 +143,7 @@ export const poison: EventKind<Poison> = eventKind({
   apply: (w, e, _ctx, tags) => {
     if (poisonous(w, e.id, e.body)) return w;
     tags.push('fault:poison');
-    return withChanges(w, { poisoned: [...(w.poisoned ?? []), `${e.id}:${e.body}`].sort() });
+    return withChanges(w, { poisoned: [...(w.poisoned ?? []), idBody(e.id, e.body)].sort() });
   },
   label: (e) => `body ${e.body} of ${e.id} becomes a poison message`,
   counter: 'fault:poison',
