@@ -26,6 +26,7 @@
 import { newEngineProc } from '../stepper.ts';
 import type { World, WorldEvent } from '../world.ts';
 import { idBody, splitIdBody } from '../id-body.ts';
+import { bodyText } from '../../body-text.ts';
 import { copyWorld, withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, eventKind, type Apply, type EventKind, type Setting } from './kind.ts';
@@ -145,14 +146,14 @@ export const poison: EventKind<Poison> = eventKind({
     tags.push('fault:poison');
     return withChanges(w, { poisoned: [...(w.poisoned ?? []), idBody(e.id, e.body)].sort() });
   },
-  label: (e) => `body ${e.body} of ${e.id} becomes a poison message`,
+  label: (e) => `body ${bodyText(e.body)} of ${e.id} becomes a poison message`,
   counter: 'fault:poison',
   draw: (e, v) => ({
     from: 'Outbox',
     to: 'Outbox',
     broken: true,
     text: stepText(v, v.label),
-    note: { over: 'Outbox', text: `fault: an engine about to send ${e.id} = ${e.body} dies (out of memory, a serializer panic)` },
+    note: { over: 'Outbox', text: `fault: an engine about to send ${e.id} = ${bodyText(e.body)} dies (out of memory, a serializer panic)` },
   }),
   hidden: 'a body that kills the engine about to send it',
   knob: { stream: setting.stream, weight: (options) => (budgetOf(options) > 0 ? 1 : 0), draw: 'setting' },
