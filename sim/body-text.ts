@@ -3,7 +3,7 @@
  * ambiguity. A body of printable ASCII without a space, a quote or a backslash, of at most
  * {@link BODY_TEXT_CHARS} characters, is printed as it is (`A`, `a?`: every body of a world without a
  * shape, so no message or trace of one changes). A longer one is its first character, how many follow and
- * its digest (`A+262,144 chars #d2c1b0a9`: two long bodies alike in length are told apart). Any other is
+ * its digest (`A+262,144 chars #49cbf6cc`: two long bodies alike in length are told apart). Any other is
  * quoted, every character outside printable ASCII escaped by its code point (`"Ae\u{301}\u{E9}"`: a body
  * in NFD and one in NFC differ on the page as they do in the store; a trailing space, a newline or NUL is
  * seen).

@@ -24,7 +24,7 @@ export function clip(s: string): string {
 
 /**
  * A value of a trace with every string cut: a string past {@link CELL_CHARS_MAX} as its first character,
- * how many follow and its digest (`A+262,144 chars #d2c1b0a9`, sim/body-text.ts): a large body
+ * how many follow and its digest (`A+262,144 chars #49cbf6cc`, sim/body-text.ts): a large body
  * (docs/protocol.md, 'Body shapes') is one short cell, and two alike in length are told apart.
  */
 function clipValue(v: unknown): unknown {
