@@ -13,7 +13,6 @@ import { terminalSafeIo } from '../terminal-text.ts';
 import { packageVersion } from '../package-version.ts';
 import { repeatedFlagLine } from './repeated-flag.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
-import { BODY_SHAPE_FLAG_VALUES } from '../outbox/body-shape.ts';
 
 /** `outbox-sim/cli` is `main(argv, io)`: the type of its `io` too, for a caller to write one. */
 export type { Io } from './io.ts';
@@ -58,7 +57,8 @@ function worldSizeOptions(command: Command): Command {
     .option('--bodies <n>', 'bodies per id (1-3)')
     .option('--same-bodies', 'every id gets the same bodies (A, B for a and for b), as tasks with identical payloads')
     .option('--long-ids', 'ids named alike, as production ids (eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017) instead of a, b')
-    .option('--body-shape <shape>', `every body its letter and a shape: ${BODY_SHAPE_FLAG_VALUES}; large alone is 1,048,577 characters (docs/protocol.md, Body shapes)`)
+    // Written out: main loads for every command, and the shapes' module is the simulator's (start-up.test.ts).
+    .option('--body-shape <shape>', 'every body its letter and a shape: astral (outside the BMP), combining (not NFC), control (quote, backslash, newline, NUL, trailing space), large (1,048,577 characters) or large:N (docs/protocol.md, Body shapes)')
     .option('--engines <n>', 'engine processes')
     .option('--attempts <n>', 'attempts limit')
     .option('--crashes <n>', 'engine crashes allowed')
