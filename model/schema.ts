@@ -172,8 +172,37 @@ export function recordSchemaProblem(value: unknown): string | null {
   return null;
 }
 
-/** Deterministic short digest of a body (FNV-1a, 32 bits, hex). */
+/** Bodies at least this long have their digests remembered (a large body is read at many steps of a run). */
+const DIGEST_MEMO_CHARS = 1024;
+/** The most characters of long bodies remembered at once (a few worlds' bodies, and what their rules make of them). */
+const DIGEST_MEMO_BUDGET = 64 * 1024 * 1024;
+const longDigests = new Map<string, string>();
+let longDigestChars = 0;
+
+/**
+ * Deterministic short digest of a body (FNV-1a, 32 bits, hex). A long body's digest is remembered: a
+ * world of large bodies (docs/protocol.md, 'Body shapes') reads the same body's digest at every record
+ * read, and hashing a megabyte each time made its runs crawl. The bodies are remembered until they
+ * pass a budget of characters, then forgotten oldest first: a body made again as another string (a
+ * copy) is found by comparing its characters, a body remembered by its identity.
+ */
 export function digestOf(body: string): string {
+  if (body.length < DIGEST_MEMO_CHARS) return fnv(body);
+  let d = longDigests.get(body);
+  if (d === undefined) {
+    d = fnv(body);
+    while (longDigests.size > 0 && longDigestChars + body.length > DIGEST_MEMO_BUDGET) {
+      const oldest = longDigests.keys().next().value as string;
+      longDigests.delete(oldest);
+      longDigestChars -= oldest.length;
+    }
+    longDigests.set(body, d);
+    longDigestChars += body.length;
+  }
+  return d;
+}
+
+function fnv(body: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < body.length; i++) {
     h ^= body.charCodeAt(i);

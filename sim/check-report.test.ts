@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, cleanScope, clockLine, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
+import { buildReport, cleanScope, clockLine, layersOf, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { PARK_REASONS, STATUSES } from '../model/types.ts';
@@ -110,6 +110,10 @@ describe('the long life line', () => {
     );
     // No probe ran (a shard file written before it): no line.
     expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
+  });
+  it('says which body shapes the runs wrote besides one letter (a rule acting on a body\'s content meets only them)', () => {
+    expect(text.find((l) => l.startsWith('  bodies written '))).toMatch(/^ {2}bodies written [\d,]+ \(besides one letter: astral in [\d,]+ runs, combining in [\d,]+ runs, control in [\d,]+ runs, large in [\d,]+ runs\); records read/);
+    expect(layersOf({ 'layer:written': 3, 'bodies:large': 2 }).bodyShapes).toEqual({ large: 2 });
   });
   it('says where the clock changes an answer, with the wall-clock time a decision reads there, and how the probe looked when nowhere', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };

@@ -25,6 +25,7 @@ import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycle
 import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
+import { BODY_SHAPE_TAG } from './outbox/body-shape.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -74,7 +75,10 @@ export interface Layers {
    */
   duplicateDeliveries: number;
   deliveriesReported: number;
+  /** Runs whose bodies had each shape besides one letter (sim/outbox/body-shape.ts), by the shape's name. */
+  bodyShapes: Record<string, number>;
 }
+
 
 /** Layer counts from a run's tags. */
 export function layersOf(tags: Record<string, number>): Layers {
@@ -87,6 +91,7 @@ export function layersOf(tags: Record<string, number>): Layers {
     bodiesStored: t('layer:stored'),
     duplicateDeliveries: t('layer:duplicate'),
     deliveriesReported: t('layer:reported'),
+    bodyShapes: Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(BODY_SHAPE_TAG)).map(([k, v]) => [k.slice(BODY_SHAPE_TAG.length), v])),
   };
 }
 
@@ -485,7 +490,10 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
   lines.push(...renderDecisions(r.reached.decisions));
   const l = r.layers;
   lines.push('Layers:');
-  lines.push(`  bodies written ${n(l.bodiesWritten)}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
+  // Which runs wrote bodies of another shape than one letter (astral, large, ...): a rule acting on a body's content meets only them.
+  const shapes = Object.entries(l.bodyShapes).sort(([a], [b]) => (a < b ? -1 : 1));
+  const shaped = shapes.length === 0 ? ' (all one letter)' : ` (besides one letter: ${shapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')})`;
+  lines.push(`  bodies written ${n(l.bodiesWritten)}${shaped}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
   // A run that ended quiet may still count as violating (RESULT's runs): its cycles sent round again broke a property.

@@ -23,6 +23,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
+import { BODY_SHAPE_TAG, parseBodyShape } from './outbox/body-shape.ts';
 import { clockOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
@@ -402,6 +403,11 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   if (shard.exercisedCount < shard.layout.pairs) shard.exercisedCount += notePairs(shard.layout, shard.exercised, seed, options, (k) => run.tagged(k.counter));
   const tags = shard.tags;
   for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
+  // The runs whose bodies had a shape (body-shape.ts), by the shape's name: the summary's Layers line says which the seeds wrote.
+  if (options.bodyShape !== undefined) {
+    const shape = `${BODY_SHAPE_TAG}${parseBodyShape(options.bodyShape)?.name ?? options.bodyShape}`;
+    tags.set(shape, (tags.get(shape) ?? 0) + 1);
+  }
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
   result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
   if (run.violation === null) {

@@ -9,10 +9,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson } from './core/canonical.ts';
+import { canonicalJson, sameCanonical } from './core/canonical.ts';
 import type { Violation } from './core/system.ts';
 import { packageVersion } from './package-version.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import { writtenForm } from './trace-strings.ts';
 
 /** The format version this tool writes and reads. */
 export const TRACE_FORMAT_VERSION = 1;
@@ -125,13 +126,14 @@ export function stateChange(before: unknown, after: unknown): StateChange {
   for (const k of keys) {
     const a = before[k];
     const b = after[k];
-    if (canonicalJson(a) === canonicalJson(b)) continue;
+    // The same value (a world's step shares every part it leaves alone): no text made of a megabyte's body.
+    if (a === b || sameCanonical(a, b)) continue;
     if (isPlainObject(a) && isPlainObject(b)) {
       const set: Record<string, unknown> = {};
       const del: string[] = [];
       for (const sk of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
         if (!(sk in b)) del.push(sk);
-        else if (canonicalJson(a[sk]) !== canonicalJson(b[sk])) set[sk] = b[sk];
+        else if (!sameCanonical(a[sk], b[sk])) set[sk] = b[sk];
       }
       change[k] = del.length > 0 ? { set, del } : { set };
     } else {
@@ -173,8 +175,10 @@ export function lineSum(content: unknown): string {
   return createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 8);
 }
 
+/** A line as written: its long strings in runs (sim/trace-strings.ts), sealed with the checksum of what is written. */
 function sealed(content: object): string {
-  return canonicalJson({ ...content, sum: lineSum(content) });
+  const written = writtenForm(content) as object;
+  return canonicalJson({ ...written, sum: lineSum(written) });
 }
 
 /** The lines of a trace, each sealed with its checksum. */

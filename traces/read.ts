@@ -15,6 +15,7 @@ import { basename } from 'node:path';
 import { UsageError } from '../sim/usage-error.ts';
 import { lineSum, TRACE_FORMAT_NAME, TOOL_VERSION, TRACE_FORMAT_VERSION, traceId, type Trace, type TraceHeader, type TraceStep } from '../sim/trace-format.ts';
 import { headerProblem, stepProblem } from './shape.ts';
+import { readBudget, readForm, WrittenFormError, type ReadBudget } from '../sim/trace-strings.ts';
 import { currentOptions } from '../sim/outbox/legacy-options.ts';
 import { REBUILD_COPIES_MAX, rebuildTooCostly } from './rebuild-cost.ts';
 
@@ -42,7 +43,7 @@ export class TraceReadError extends UsageError {
   }
 }
 
-function parseSealed(path: string, text: string, lineNo: number): Record<string, unknown> {
+function parseSealed(path: string, text: string, lineNo: number, budget: ReadBudget): Record<string, unknown> {
   tooLong(path, text, lineNo);
   let value: unknown;
   try {
@@ -57,13 +58,19 @@ function parseSealed(path: string, text: string, lineNo: number): Record<string,
   if (typeof sum !== 'string' || sum !== sumOf(path, content, lineNo)) {
     throw new TraceReadError('corrupt-line', `${basename(path)}: line ${lineNo} fails its checksum; the trace is corrupt (re-run the command that wrote it)`);
   }
-  return content;
+  // Long strings are written in runs (sim/trace-strings.ts): read back, within a budget (a few bytes may stand for a gigabyte).
+  try {
+    return readForm(content, budget) as Record<string, unknown>;
+  } catch (err) {
+    if (!(err instanceof WrittenFormError)) throw err;
+    throw new TraceReadError('too-large', `${basename(path)}: line ${lineNo} holds a long string outbox-sim cannot read back (${err.message}); it is not a trace outbox-sim wrote`);
+  }
 }
 
 /** A last line without its final newline: read as any other when whole, else the trace is truncated. */
-function lastLine(path: string, text: string, lineNo: number): Record<string, unknown> {
+function lastLine(path: string, text: string, lineNo: number, budget: ReadBudget): Record<string, unknown> {
   try {
-    return parseSealed(path, text, lineNo);
+    return parseSealed(path, text, lineNo, budget);
   } catch (err) {
     if (err instanceof TraceReadError && err.kind === 'corrupt-line') throw new TraceReadError('truncated', `${basename(path)} ends in the middle of line ${lineNo}; the trace is truncated`);
     throw err;
@@ -177,7 +184,8 @@ export function readTrace(path: string): Trace {
           : `use the outbox-sim version that wrote it, ${h.tool}`;
     throw new TraceReadError('unknown-version', `${basename(path)} is trace format version ${String(h.version)}; this outbox-sim reads version ${TRACE_FORMAT_VERSION} (${writer})`);
   }
-  const sealedHeader = parseSealed(path, lines[0], 1);
+  const budget = readBudget();
+  const sealedHeader = parseSealed(path, lines[0], 1, budget);
   const headerShapeProblem = headerProblem(sealedHeader);
   if (headerShapeProblem !== null) throw badShape(path, 1, headerShapeProblem);
   const header = sealedHeader as unknown as TraceHeader;
@@ -186,7 +194,7 @@ export function readTrace(path: string): Trace {
     const last = i === lines.length - 1;
     // A last line without its newline is read when it is whole (valid JSON, its checksum right): a copy or an editor
     // that drops the final newline loses nothing. A line cut short fails one or the other: the trace is truncated.
-    const sealedStep = last && !endsClean ? lastLine(path, lines[i], i + 1) : parseSealed(path, lines[i], i + 1);
+    const sealedStep = last && !endsClean ? lastLine(path, lines[i], i + 1, budget) : parseSealed(path, lines[i], i + 1, budget);
     const stepShapeProblem = stepProblem(sealedStep);
     if (stepShapeProblem !== null) throw badShape(path, i + 1, stepShapeProblem);
     const step = sealedStep as unknown as TraceStep;

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { BROKER_MODES } from '../model/broker.ts';
 import { ANSWER_NAMES } from '../sim/outbox/options.ts';
 import { SETTINGS } from '../sim/outbox/events/table.ts';
+import { isWorldBodyShape } from '../sim/outbox/body-shape.ts';
 
 const count = (max: number) => z.int().min(0).max(max);
 
@@ -56,6 +57,8 @@ const outboxOptionsShape = z.looseObject({
   faultGroupWeight: count(1_000_000),
   healAnswer: z.enum(ANSWER_NAMES as [string, ...string[]]),
   faultStepsMax: count(1_000_000),
+  // A shape the world knows, a large body within its bound (docs/protocol.md, 'Body shapes'): a trace's header makes its bodies on replay.
+  bodyShape: z.string().refine(isWorldBodyShape, 'not a body shape').optional(),
 });
 
 const headerShape = z.looseObject({

@@ -79,6 +79,8 @@ export interface WorldSizeOptions {
   sameBodies?: boolean;
   /** Ids named alike, as production ids (`--long-ids`): eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017 instead of a, b. */
   longIds?: boolean;
+  /** Every body its letter and a shape (`--body-shape`): astral, combining, control, large or large:N (docs/protocol.md, 'Body shapes'). */
+  bodyShape?: string;
   engines?: number;
   attempts?: number;
   crashes?: number;

@@ -414,7 +414,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     } else if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
     } else {
-      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike), attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
+      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
   // After the header, which then reaches the terminal even if the probe meets a decision that hangs.

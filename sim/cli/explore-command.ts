@@ -47,6 +47,7 @@ import { UsageError } from '../usage-error.ts';
 import { newStats } from '../core/por.ts';
 import { newCensus } from '../outbox/packed/independence.ts';
 import type { PorReport } from '../outbox/explore-por.ts';
+import { BODY_SHAPE_FLAG_VALUES, bodyShapeWords, searchBodyShape } from '../outbox/body-shape.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -55,6 +56,7 @@ export interface ExploreFlags {
   bodies?: string;
   sameBodies?: boolean;
   longIds?: boolean;
+  bodyShape?: string;
   engines?: string;
   attempts?: string;
   crashes?: string;
@@ -116,8 +118,16 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     ...(atMostOnceAsked(flags.property, broker) ? { atMostOnce: true } : {}),
     ...(flags.sameBodies === true ? { sameBodies: true } : {}),
     ...(flags.longIds === true ? { longIds: true } : {}),
+    ...(flags.bodyShape === undefined ? {} : { bodyShape: bodyShapeFlag(flags.bodyShape) }),
     skew,
   };
+}
+
+/** `--body-shape`'s world shape (docs/protocol.md, 'Body shapes'), or a one-line usage error. */
+function bodyShapeFlag(text: string): string {
+  const shape = searchBodyShape(text);
+  if (shape === undefined) throw new UsageError(`--body-shape ${JSON.stringify(text)}: give ${BODY_SHAPE_FLAG_VALUES}`);
+  return shape;
 }
 
 /** The stop reason of a search that an interrupt ended. */
@@ -226,7 +236,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}${sizes.longIds === true ? ' (named alike)' : ''}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}${sizes.longIds === true ? ' (named alike)' : ''}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}${sizes.bodyShape === undefined ? '' : ` (${sizes.bodyShape}: ${bodyShapeWords(sizes.bodyShape)})`}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -6,7 +6,7 @@
  * `diff`. Reports where the run first departs from the recording, and
  * whether a property is still violated.
  */
-import { canonicalJson } from './canonical.ts';
+import { sameCanonical } from './canonical.ts';
 import { boundVerdict, eventuallyViolated, isQuiet } from './liveness.ts';
 import type { TransitionSystem, Violation } from './system.ts';
 import { seededChooser } from './chooser.ts';
@@ -69,7 +69,7 @@ export function rerun<S, E>(
       state = system.step(state, event).state;
       steps++;
     }
-    if (departedAt === null && recordedStates !== null && canonicalJson(state) !== canonicalJson(recordedStates[i])) departedAt = i + 1;
+    if (departedAt === null && recordedStates !== null && !sameCanonical(state, recordedStates[i])) departedAt = i + 1;
     const v = checkAlways();
     if (v !== null) return { departedAt, skipped, steps, violation: v };
   }

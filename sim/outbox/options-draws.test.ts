@@ -63,6 +63,8 @@ function plainOptions(seed: number, fixed: FixedOptions): WorldOptions {
     sameBodies: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'bodies:same').next() < 1 / 4 ? true : undefined,
     // And, from another stream, ids named alike.
     longIds: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'ids:long').next() < 1 / 4 ? true : undefined,
+    // And, from another stream, bodies of a shape in one seed in eight.
+    bodyShape: shapeOf(lightStream(seed, 'bodies:shape')),
     crashesMax,
     corruptionsMax,
     operatorActionsMax: fixed.operatorActionsMax ?? operatorBudget,
@@ -75,6 +77,13 @@ function plainOptions(seed: number, fixed: FixedOptions): WorldOptions {
   const row = seed >= 1 && seed <= rows.length ? rows[seed - 1] : undefined;
   if (row !== undefined) features.forEach((f, i) => (o = f.write(o, f.values[row[i]], seed)));
   return o;
+}
+
+/** One seed in eight draws a body shape: a name, and for a large body 2^k + 1 characters, k from 10 to 20. */
+function shapeOf(s: { next(): number }): string | undefined {
+  if (s.next() >= 1 / 8) return undefined;
+  const name = ['astral', 'combining', 'control', 'large'][Math.floor(s.next() * 4)];
+  return name === 'large' ? `large:${2 ** (10 + Math.floor(s.next() * 11)) + 1}` : name;
 }
 
 const FIXED: FixedOptions[] = [{}, { broker: 'log', engines: 2 }, { operatorActionsMax: 0, atMostOnce: true, settings: { [SETTINGS[0].name]: SETTINGS[0].off } }];

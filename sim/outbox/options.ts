@@ -11,6 +11,7 @@ import { ANSWER_NAMES, HEALTHY_ANSWER, type Answer } from './events/broker.ts';
 import type { KnobDraw } from './events/kind.ts';
 import { EVENT_KINDS, GROUPS, SETTINGS } from './events/table.ts';
 import { coverSeed } from './swarm-coverage.ts';
+import { bodyShapeDrawn, bodyShapeWords } from './body-shape.ts';
 
 /** Options of one world. */
 export interface WorldOptions {
@@ -63,12 +64,20 @@ export interface WorldOptions {
   /**
    * A tick the clock may jump to at once while faults last (a `long-wait`
    * to it, events/clock.ts): one of the instants at which the checked rule
-   * set's decisions answer otherwise (thresholds.ts, `probeInstants`), a
+   * set's decisions answer otherwise (thresholds.ts, `probeClock`), a
    * window of the day or a cut-over date that random waits land in only by
    * chance. Drawn by `check` for one seed in two of those with a clock when
-   * the probe saw any; absent (undefined) otherwise.
+   * the probe saw any, the first of them in the small worlds with a clock
+   * (sim/small-worlds.ts, `suiteOptions`); absent (undefined) otherwise.
    */
   waitTo?: number;
+  /**
+   * The shape of every body the producer writes after its letter (body-shape.ts): `astral` (characters
+   * outside the BMP), `combining` (not NFC), `control` (control and markup characters, a trailing space)
+   * or `large:N` (N characters). Absent: one letter. `explore --body-shape`, `diff --body-shape`, and one
+   * swarm seed in eight, from a stream of its own (`bodies:shape`).
+   */
+  bodyShape?: string;
   /**
    * Each kind's swarm weight by its name in the event table (0: switched off
    * for this world; a name absent, as in a trace from before the kind: 0).
@@ -91,7 +100,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax'>> & {
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'bodyShape'>> & {
   /** The upgrade by default (docs/rules.md, 'Version skew'): `skew` drawn per seed ({@link skewDrawnFor}) where it is not fixed. */
   skewDrawn?: true;
 };
@@ -270,6 +279,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
     longIds: longIdsDrawn(seed, fixed.ids ?? ids),
+    bodyShape: bodyShapeDrawn(seed, fixed.bodyShape),
     // Drawn by check from the rule set's instants (thresholds.ts); a key in every seed's options keeps them one shape.
     waitTo: undefined,
     crashesMax,
@@ -293,7 +303,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

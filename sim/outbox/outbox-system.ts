@@ -19,6 +19,7 @@ import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
+import { idBody } from './id-body.ts';
 import { bodyName, idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 import { copyWorld, emptyList } from './world-copy.ts';
 import { uniformOptions } from './options-copy.ts';
@@ -303,7 +304,7 @@ function writtenBodies(ids: readonly string[], options: WorldOptions): Record<st
   const out: Record<string, string[]> = {};
   for (let i = 0; i < ids.length; i++) {
     const bodies: string[] = [];
-    for (let k = 0; k < options.bodiesPerId; k++) bodies.push(bodyName(i, k, options.bodiesPerId, options.sameBodies === true));
+    for (let k = 0; k < options.bodiesPerId; k++) bodies.push(bodyName(i, k, options.bodiesPerId, options.sameBodies === true, options.bodyShape));
     out[ids[i]] = bodies;
   }
   return out;
@@ -337,7 +338,7 @@ function noteParkedGone(w: World, e: WorldEvent, out: StepResult<World>): StepRe
     if (before.kind !== 'record' || before.record.status !== 'PARKED') continue;
     const after = out.state.records[id];
     if (after === before || (after?.kind === 'record' && after.record.status === 'PARKED' && after.record.payload === before.record.payload)) continue;
-    const item = `${id}:${before.record.payload}`;
+    const item = idBody(id, before.record.payload);
     if (out.state.parkedGone.includes(item) || gone?.includes(item)) continue;
     gone = [...(gone ?? []), item];
   }

@@ -20,8 +20,10 @@ import { outboxSystem } from './outbox-system.ts';
 import { boundedRecordOf, heldText, honestPark, noPhantomDelivery, NOT_DELIVERED_REASONS, outboxProperties } from './properties.ts';
 import { swarmOptions } from './options.ts';
 import type { World } from './world.ts';
+import { bodyText } from '../body-text.ts';
 
-const v = (property: string, subject: string, body: string, layer: string, detail: string): Violation => ({ property, subject, body, layer, detail });
+// A violation names its body as every report prints it (sim/body-text.ts).
+const v = (property: string, subject: string, body: string, layer: string, detail: string): Violation => ({ property, subject, body: bodyText(body), layer, detail });
 
 /** The checks as they were before the fast ones: every id in sorted order, every record measured by `metadataBytes`. */
 const plain = {
@@ -31,11 +33,11 @@ const plain = {
       if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
       const held = w.broker[id]?.body;
       // A damaged payload whose digest names the body held is no phantom (alter-payload).
-      if (held !== slot.record.payload && !(held !== undefined && slot.record.digest === digestOf(held))) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${heldText(w, id, slot.record.payload)}`);
+      if (held !== slot.record.payload && !(held !== undefined && slot.record.digest === digestOf(held))) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${id} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
     for (const id of Object.keys(w.reported).sort()) {
       const held = w.broker[id]?.body;
-      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
+      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${id}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
     return null;
   },
@@ -45,7 +47,7 @@ const plain = {
       if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
       const reason = slot.record.reason;
       if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
-      if (w.broker[id]?.body === slot.record.payload) return v('honest-park', id, slot.record.payload, 'record', `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
+      if (w.broker[id]?.body === slot.record.payload) return v('honest-park', id, slot.record.payload, 'record', `record ${id} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
     }
     return null;
   },

@@ -9,12 +9,15 @@ import { recordMetadataBytes } from './metadata-bytes.ts';
 import { declaredFields, METADATA_BYTES_DEFAULT, SCHEMA_DEFAULT, type RecordSchema } from '../../model/schema.ts';
 import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
+import { splitIdBody } from './id-body.ts';
+import { bodyText } from '../body-text.ts';
 
 /** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
 export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
 
 function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
-  return { property, subject, body, layer, detail };
+  // The body as every report prints it (sim/body-text.ts): a megabyte's body is a few characters.
+  return { property, subject, body: bodyText(body), layer, detail };
 }
 
 /** no-phantom-delivery: whatever is reported delivered, the broker holds. */
@@ -67,10 +70,10 @@ function namesByDigest(record: OutboxRecord, held: string | undefined): boolean 
  */
 export function heldText(w: World, id: string, body: string): string {
   const held = w.broker[id]?.body;
-  if (held !== undefined) return held;
+  if (held !== undefined) return bodyText(held);
   // Under a result id that is no task's (a task's own holding, the same body by chance, says nothing of where this one went).
   const elsewhere = Object.keys(w.broker).sort().find((other) => w.broker[other]?.body === body && !(other in w.records));
-  return elsewhere === undefined ? 'nothing' : `nothing under ${id} (it holds ${body} under ${elsewhere}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
+  return elsewhere === undefined ? 'nothing' : `nothing under ${id} (it holds ${bodyText(body)} under ${elsewhere}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
 }
 
 /** {@link noPhantomDelivery}'s violation: the first in sorted order, records before the archive. */
@@ -82,14 +85,14 @@ function phantomViolation(w: World): Violation | null {
     const held = w.broker[id]?.body;
     if (held !== slot.record.payload && !namesByDigest(slot.record, held)) {
       return violation('no-phantom-delivery', id, slot.record.payload, 'record',
-        `record ${id} says DELIVERED ${slot.record.payload} but the broker holds ${heldText(w, id, slot.record.payload)}`);
+        `record ${id} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
   }
   for (const id of Object.keys(w.reported).sort()) {
     const held = w.broker[id]?.body;
     if (held !== w.reported[id]) {
       return violation('no-phantom-delivery', id, w.reported[id], 'archive',
-        `file ${id}=${w.reported[id]} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
+        `file ${id}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
   }
   return null;
@@ -140,7 +143,7 @@ export function deliveredAsWrittenOf(written: WrittenBodies): Property<World> {
       const body = unwritten(w, found) ?? '';
       const bodies = (written[found] ?? []).slice(0, w.produced[found] ?? 0);
       return violation('delivered-as-written', found, body, 'stored',
-        `the broker holds ${body} for ${found}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.join(', ')}): a payload altered in the outbox was sent`);
+        `the broker holds ${bodyText(body)} for ${found}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.map(bodyText).join(', ')}): a payload altered in the outbox was sent`);
     },
   };
 }
@@ -190,7 +193,7 @@ function dishonestPark(w: World): Violation | null {
     if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
     if (w.broker[id]?.body === slot.record.payload) {
       return violation('honest-park', id, slot.record.payload, 'record',
-        `record ${id} is PARKED ${reason} for ${slot.record.payload} but the broker holds ${slot.record.payload}`);
+        `record ${id} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
     }
   }
   return null;
@@ -227,7 +230,7 @@ export const noSilentLoss: Property<World> = {
   description: 'once quiet, every body that reached the outbox is held by the broker or visible (live, quarantined, parked, or held behind a named cause)',
   check(w) {
     for (const pub of w.published) {
-      const [id, body] = pub.split(':');
+      const [id, body] = splitIdBody(pub);
       if (visibility(w, id, body) === null) {
         const held = w.broker[id]?.body;
         // A body its record still holds as pending is not gone: no engine will ever send it (the world is quiet).
@@ -235,7 +238,7 @@ export const noSilentLoss: Property<World> = {
         const stranded = slot?.kind === 'record' && slot.record.payload === body && isPending(slot.record.status);
         const what = stranded ? `is stranded: its record holds it ${slot.record.status}, but no engine will send it (the world is quiet and waits for nothing)` : 'is gone';
         return violation('no-silent-loss', id, body, 'files+records+broker',
-          `${id}=${body} ${what}: not at the broker (holds ${held ?? 'nothing'}), not live, quarantined or parked`);
+          `${id}=${bodyText(body)} ${what}: not at the broker (holds ${held === undefined ? 'nothing' : bodyText(held)}), not live, quarantined or parked`);
       }
     }
     return null;
@@ -257,7 +260,7 @@ export const settledAfterHealing: Property<World> = {
     for (const id of Object.keys(w.live).sort()) {
       const f = w.live[id];
       if (w.claims[id]?.kind !== 'torn') {
-        return violation('settled-after-healing', id, f.body, 'files', `file ${id}=${f.body} is still live with no named cause after the system went quiet`);
+        return violation('settled-after-healing', id, f.body, 'files', `file ${id}=${bodyText(f.body)} is still live with no named cause after the system went quiet`);
       }
     }
     return null;
@@ -301,7 +304,7 @@ export const retriesDeduped: Property<World> = {
     for (const id in w.broker) if (w.broker[id].rekeyed === true && (found === null || id < found)) found = id;
     if (found === null) return null;
     const h = w.broker[found];
-    return violation('retries-deduped', found, h.body, 'stored', `the broker, deduping by key, stored ${h.body} for ${found} again under key ${h.key}: a retry that carried a new key, so the dedupe the key was for did not happen`);
+    return violation('retries-deduped', found, h.body, 'stored', `the broker, deduping by key, stored ${bodyText(h.body)} for ${found} again under key ${h.key}: a retry that carried a new key, so the dedupe the key was for did not happen`);
   },
 };
 
@@ -450,7 +453,7 @@ export const atMostOnce: Property<World> = {
       if (log === undefined) continue;
       const twice = log.find((b, i) => log.indexOf(b) !== i);
       if (twice !== undefined) {
-        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${twice} for ${id} ${log.filter((b) => b === twice).length} times (log ${log.join(',')})`);
+        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${bodyText(twice)} for ${id} ${log.filter((b) => b === twice).length} times (log ${log.map(bodyText).join(',')})`);
       }
     }
     return null;
@@ -468,6 +471,8 @@ export const OPT_IN_PROPERTIES = ['at-most-once'] as const;
  * (without it, the property judges no id: the lists of names).
  */
 export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = SCHEMA_DEFAULT, written: WrittenBodies = NO_WRITTEN): Property<World>[] {
+  // Long bodies (docs/protocol.md, 'Body shapes') are not made into a key: a megabyte's key per seed, kept for ever.
+  if (Object.values(written).some((bodies) => bodies.some((b) => b.length > LONG_KEY_CHARS))) return propertiesOf(withAtMostOnce, schema, written);
   let bySchema = PROPERTIES.get(schema);
   if (bySchema === undefined) {
     bySchema = new Map();
@@ -482,6 +487,9 @@ export function outboxProperties(withAtMostOnce = false, schema: RecordSchema = 
   // A copy of the shared list: a caller may change its own; the properties themselves are shared.
   return [...properties];
 }
+
+/** The longest body a world's properties are remembered by. */
+const LONG_KEY_CHARS = 256;
 
 /**
  * The properties built once per schema, per at-most-once and per world's bodies (a few): `check` builds a

@@ -6,7 +6,7 @@
  */
 import type { RuleSet } from '../../model/rules.ts';
 import { applyChange, stateChange, type Trace } from '../trace-format.ts';
-import { canonicalJson } from '../core/canonical.ts';
+import { sameCanonical } from '../core/canonical.ts';
 import { rerun, type RerunResult } from '../core/rerun.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { checkingOnly } from '../core/system.ts';
@@ -41,7 +41,7 @@ export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}):
       return { identical: false, step: i + 1, why: `choice ${got.group}#${got.index}, recorded ${rec.group}#${rec.choice}` };
     }
     const change = stateChange(before, got.state);
-    if (canonicalJson(change) !== canonicalJson(rec.change)) return { identical: false, step: i + 1, why: 'the change of state differs from the recording' };
+    if (!sameCanonical(change, rec.change)) return { identical: false, step: i + 1, why: 'the change of state differs from the recording' };
     before = got.state;
   }
   const want = trace.header.violation;

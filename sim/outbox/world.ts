@@ -8,6 +8,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
+import { shapedBody } from './body-shape.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
@@ -92,9 +93,13 @@ export function idNames(n: number, long = false): string[] {
   return out;
 }
 
-/** The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b (`same`: A, B, C for every id). */
-export function bodyName(idIndex: number, k: number, bodiesPerId: number, same = false): string {
-  return String.fromCharCode(65 + (same ? 0 : idIndex * bodiesPerId) + k);
+/**
+ * The k-th body (0-based) the producer writes for id number `idIndex`: A, B, C for a; D, E, F for b
+ * (`same`: A, B, C for every id). In a world of a body shape (`WorldOptions.bodyShape`, body-shape.ts)
+ * the letter is followed by the shape: `A` then characters outside the BMP, or `A` and 262,144 more.
+ */
+export function bodyName(idIndex: number, k: number, bodiesPerId: number, same = false, shape?: string): string {
+  return shapedBody(String.fromCharCode(65 + (same ? 0 : idIndex * bodiesPerId) + k), shape);
 }
 
 /** A short human label for an event (from the event table). */

@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../sim/cli/main.ts';
-import { traceLines, type TraceHeader, type TraceStep } from '../../sim/trace-format.ts';
+import { canonicalJson } from '../../sim/core/canonical.ts';
+import { lineSum, traceLines, type TraceHeader, type TraceStep } from '../../sim/trace-format.ts';
 import { readTrace, TRACE_BYTES_MAX, TRACE_LINE_CHARS_MAX } from '../read.ts';
 import { CELL_CHARS_MAX } from './bound.ts';
 import { removeDir, tempDir } from './test-traces.ts';
@@ -23,7 +24,9 @@ const base = readTrace('traces/corpus/9fc259433b41.trace.jsonl');
 function sealed(name: string, steps: readonly TraceStep[]): string {
   const path = join(dir, `${name}.trace.jsonl`);
   const header: TraceHeader = { ...base.header, stepCount: steps.length, violation: null };
-  writeFileSync(path, `${traceLines(header, steps).join('\n')}\n`);
+  // Sealed as they are: the writer would put a long string in runs (sim/trace-strings.ts), these stand for a file made by something else.
+  const line = (content: object): string => canonicalJson({ ...content, sum: lineSum(content) });
+  writeFileSync(path, `${[header, ...steps].map(line).join('\n')}\n`);
   return path;
 }
 
@@ -78,7 +81,7 @@ describe('show bounds what it reads and renders', () => {
     for (const format of ['text', 'md', 'html']) {
       const r = await run('show', path, '--format', format);
       expect(r.code, format).toBe(0);
-      expect(r.out, format).toContain('… (499,');
+      expect(r.out, format).toContain("z+500,000 chars #");
       expect(r.out, format).not.toContain('w'.repeat(CELL_CHARS_MAX + 1));
       expect(r.out.length, format).toBeLessThan(100_000);
     }

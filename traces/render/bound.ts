@@ -9,6 +9,7 @@
  */
 import { UsageError } from '../../sim/usage-error.ts';
 import type { Trace } from '../../sim/trace-format.ts';
+import { longText } from '../../sim/body-text.ts';
 import type { TraceState } from './states.ts';
 
 /** The longest string shown: far longer than anything a run writes (labels, details, bodies). */
@@ -21,8 +22,13 @@ export function clip(s: string): string {
   return s.length <= CELL_CHARS_MAX ? s : `${s.slice(0, CELL_CHARS_MAX)}… (${(s.length - CELL_CHARS_MAX).toLocaleString('en-US')} more characters)`;
 }
 
+/**
+ * A value of a trace with every string cut: a string past {@link CELL_CHARS_MAX} as its first character,
+ * how many follow and its digest (`A+262,144 chars #49cbf6cc`, sim/body-text.ts): a large body
+ * (docs/protocol.md, 'Body shapes') is one short cell, and two alike in length are told apart.
+ */
 function clipValue(v: unknown): unknown {
-  if (typeof v === 'string') return clip(v);
+  if (typeof v === 'string') return v.length <= CELL_CHARS_MAX ? v : longText(v);
   if (Array.isArray(v)) return v.map(clipValue);
   if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [clip(k), clipValue(x)]));
   return v;

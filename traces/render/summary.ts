@@ -11,7 +11,7 @@ import { DROPPED_TAG } from '../../sim/outbox/events/broker-keys.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, Trace, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
-import { describeClaim, describeFile, describeRecord } from './world-view.ts';
+import { bodyCell, describeClaim, describeFile, describeRecord } from './world-view.ts';
 
 /** The areas of a world a change is filed under. */
 export type Area = 'records' | 'claims' | 'files' | 'broker' | 'engines' | 'other';
@@ -152,7 +152,7 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
       case 'broker': {
         const { set, del } = mapKeys(change.broker);
         const now = mapOf<Holding>(after.broker);
-        for (const id of set) notes.push({ area: 'broker', text: `broker holds ${id} = ${now[id].body} (key ${now[id].key})` });
+        for (const id of set) notes.push({ area: 'broker', text: `broker holds ${id} = ${bodyCell(now[id].body)} (key ${now[id].key})` });
         for (const id of del) notes.push({ area: 'broker', text: `broker dropped ${id}` });
         break;
       }

@@ -8,6 +8,8 @@
  */
 import { countNoun } from '../../sim/count-text.ts';
 import { SETTINGS } from '../../sim/outbox/events/table.ts';
+import { bodyShapeWords } from '../../sim/outbox/body-shape.ts';
+import { terminalText } from '../../sim/terminal-text.ts';
 import type { Trace } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 import { engineVersions, rulesWords } from './step-drawings.ts';
@@ -32,7 +34,10 @@ export function worldLines(trace: Trace, states: readonly TraceState[]): string[
     if (v !== null) parts.push(say(v));
   };
   sized('ids', (n) => `${countNoun(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}`);
-  sized('bodiesPerId', (n) => `${countNoun(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}`);
+  const shape = (o as { bodyShape?: unknown }).bodyShape;
+  // A body shape (docs/protocol.md, 'Body shapes'): its name and what it means.
+  const shaped = typeof shape === 'string' ? `, ${terminalText(shape)} (${terminalText(bodyShapeWords(shape))})` : '';
+  sized('bodiesPerId', (n) => `${countNoun(n, 'body', 'bodies')} per id${(o as { sameBodies?: unknown }).sameBodies === true ? ' (the same for every id)' : ''}${shaped}`);
   sized('engines', (n) => countNoun(n, 'engine'));
   sized('attemptsMax', (n) => `attempts limit ${n}`);
   const most = (n: number, noun: string, plural?: string): string => (n === 0 ? `no ${noun}` : `at most ${countNoun(n, noun, plural)}`);

@@ -8,6 +8,7 @@ import type { Holding } from '../../model/broker.ts';
 import type { ClaimSlot, OutboxRecord, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { TraceState } from './states.ts';
+import { bodyText, isLongText } from '../../sim/body-text.ts';
 
 /** One row of a panel; `key` identifies the row across steps. */
 export interface Row {
@@ -61,6 +62,14 @@ export function extraFields(record: OutboxRecord): string {
     .join(' ');
 }
 
+/**
+ * A body in a cell (docs/protocol.md, 'Body shapes'): as every report prints it (sim/body-text.ts); a
+ * long one the page's bound already printed short (bound.ts) is left so.
+ */
+export function bodyCell(body: string): string {
+  return isLongText(body) ? body : bodyText(body);
+}
+
 /** A record slot in a few words: `PARKED A (outcome-unknown), attempts 1, epoch 0, inFlight=false`, or `torn`. */
 export function describeRecord(slot: RecordSlot): string {
   if (slot.kind === 'torn') return `torn (${JSON.stringify(slot.bytes)})`;
@@ -69,7 +78,7 @@ export function describeRecord(slot: RecordSlot): string {
   const schema = r.schema === 1 ? '' : `, schema ${show(r.schema)}`;
   const extra = extraFields(r);
   // A metadata-only record has no payload.
-  const payload = typeof r.payload === 'string' ? r.payload : '(no payload)';
+  const payload = typeof r.payload === 'string' ? bodyCell(r.payload) : '(no payload)';
   return `${r.status} ${payload}${reason}, attempts ${show(r.attempts)}, epoch ${show(r.resendEpoch)}${schema}${extra === '' ? '' : `, ${extra}`}`;
 }
 
@@ -82,19 +91,19 @@ export function describeClaim(slot: ClaimSlot): string {
 
 /** A file as `B (gen 2)`. */
 export function describeFile(f: ResultFile): string {
-  return `${f.body} (gen ${f.generation})`;
+  return `${bodyCell(f.body)} (gen ${f.generation})`;
 }
 
 function recordRow(id: string, slot: RecordSlot): string[] {
   if (slot.kind === 'torn') return [id, 'TORN', '-', '-', '-', '-', `bytes ${JSON.stringify(slot.bytes)}`];
   const r = slot.record;
   const schema = r.schema === 1 ? '' : `schema=${show(r.schema)} `;
-  return [id, r.status, show(r.payload), show(r.attempts), show(r.resendEpoch), show(r.reason), `${schema}${extraFields(r)}`.trim()];
+  return [id, r.status, typeof r.payload === 'string' ? bodyCell(r.payload) : show(r.payload), show(r.attempts), show(r.resendEpoch), show(r.reason), `${schema}${extraFields(r)}`.trim()];
 }
 
 function engineRow(e: EngineProc): string[] {
   const c = e.ctx;
-  const envelope = c.envelope === null ? '-' : `${c.envelope.body} (key ${c.envelope.key})`;
+  const envelope = c.envelope === null ? '-' : `${bodyCell(c.envelope.body)} (key ${c.envelope.key})`;
   const pending = c.pending === null ? '-' : String(c.pending.length);
   return [`e${e.pid}`, e.version, e.state, c.id ?? '-', c.file === null ? '-' : describeFile(c.file), envelope, c.outcome ?? '-', pending];
 }
@@ -109,11 +118,11 @@ export function worldView(state: TraceState): WorldView {
   const claimCells = (id: string, c: ClaimSlot): string[] =>
     c.kind === 'torn' ? [id, 'torn (unreadable)', '-'] : [id, `e${c.owner}`, alive.has(c.owner) ? 'alive' : 'dead (may be reclaimed)'];
   const files: [string, string[]][] = [
-    ...entries<ResultFile>(state.live).map(([id, f]): [string, string[]] => [`live:${id}`, ['results/ (live)', id, f.body, String(f.generation), '']]),
-    ...list<ResultFile>(state.archived).map((f, i): [string, string[]] => [`archived:${i}`, ['archived', f.id, f.body, String(f.generation), 'reported delivered']]),
+    ...entries<ResultFile>(state.live).map(([id, f]): [string, string[]] => [`live:${id}`, ['results/ (live)', id, bodyCell(f.body), String(f.generation), '']]),
+    ...list<ResultFile>(state.archived).map((f, i): [string, string[]] => [`archived:${i}`, ['archived', f.id, bodyCell(f.body), String(f.generation), 'reported delivered']]),
     ...list<QuarantinedFile>(state.quarantined).map((f, i): [string, string[]] => [
       `quarantined:${i}`,
-      ['undelivered/ (quarantined)', f.id, f.body, String(f.generation), `${f.cause}; recover: ${f.recovery}`],
+      ['undelivered/ (quarantined)', f.id, bodyCell(f.body), String(f.generation), `${f.cause}; recover: ${f.recovery}`],
     ]),
   ];
   return {

@@ -11,6 +11,7 @@ import type { EngineEvent } from '../../../model/lifecycle.ts';
 import { RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
+import { idBody } from '../id-body.ts';
 import { copyWorld, withEntry, withMemory, withoutEntry } from '../world-copy.ts';
 import { asWritten, schemaOf, type RecordSchema } from '../../../model/schema.ts';
 import { hasClock, leaseUntil, nowOf } from './clock.ts';
@@ -67,7 +68,7 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
         // A metadata-only record (no payload) publishes no body; nor does one whose payload is not the body
         // its digest names (alter-payload): that body was published when it was written, and the altered
         // payload is a damaged copy of it, which delivered-as-written judges if it is ever sent.
-        const pub = typeof fx.record.payload === 'string' && !payloadAltered(fx.record) ? `${fx.id}:${fx.record.payload}` : null;
+        const pub = typeof fx.record.payload === 'string' && !payloadAltered(fx.record) ? idBody(fx.id, fx.record.payload) : null;
         if (pub !== null && !w.published.includes(pub)) w.published = [...w.published, pub].sort();
         tags.push(tagOf(WRITE_AT, proc.state), tagOf(STATUS, fx.record.status));
         if (fx.record.status === 'DELIVERED') tags.push('layer:reported');
@@ -194,7 +195,7 @@ export function stepEngine(ctx: WorldContext, w: World, e: EngineWorldEvent, tag
   }
   if (posted && envelope !== null) {
     const slot = w.records[envelope.id];
-    const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(`${envelope.id}:${envelope.body}`);
+    const parked = (slot?.kind === 'record' && slot.record.status === 'PARKED') || w.parkedGone.includes(idBody(envelope.id, envelope.body));
     if (parked && !next.parkedAttempts.includes(envelope.id)) {
       next.parkedAttempts = [...next.parkedAttempts, envelope.id];
     }

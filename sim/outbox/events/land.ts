@@ -15,6 +15,7 @@
  */
 import { brokerReceives, receiptTags } from './broker-keys.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { bodyText } from '../../body-text.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
@@ -119,7 +120,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = eventKind({
       from,
       to: 'Broker',
       broken: true,
-      text: stepText(v, env === null ? `POST -> ${IN_TRANSIT_NAME}` : `POST ${env.id} = ${env.body} (key ${env.key}) -> ${IN_TRANSIT_NAME}`),
+      text: stepText(v, env === null ? `POST -> ${IN_TRANSIT_NAME}` : `POST ${env.id} = ${bodyText(env.body)} (key ${env.key}) -> ${IN_TRANSIT_NAME}`),
       note: { over: `${from},Broker`, text: `fault: ${IN_TRANSIT_HIDDEN}` },
     };
   },
@@ -177,13 +178,13 @@ export const land: EventKind<Land> = eventKind({
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).
   apply: landApply,
-  label: (e) => `POST ${e.id} = ${e.body} lands late (in transit #${e.index})`,
+  label: (e) => `POST ${e.id} = ${bodyText(e.body)} lands late (in transit #${e.index})`,
   counter: 'fault:land',
   draw: (e, v) => ({
     from: 'Broker',
     to: 'Broker',
     broken: true,
-    text: stepText(v, `late POST ${e.id} = ${e.body} arrives`),
+    text: stepText(v, `late POST ${e.id} = ${bodyText(e.body)} arrives`),
     note: { over: 'Broker', text: 'fault: a POST the engine saw time out reaches the broker now' },
   }),
   hidden: 'a POST the engine saw time out reaches the broker now',

@@ -25,6 +25,8 @@
  */
 import { newEngineProc } from '../stepper.ts';
 import type { World, WorldEvent } from '../world.ts';
+import { idBody, splitIdBody } from '../id-body.ts';
+import { bodyText } from '../../body-text.ts';
 import { copyWorld, withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, eventKind, type Apply, type EventKind, type Setting } from './kind.ts';
@@ -73,7 +75,8 @@ const budgetOf = (options: WorldContext['options']): number => options.settings?
 function poisonous(w: World, id: string, body: string): boolean {
   const list = w.poisoned;
   if (list === undefined) return false;
-  for (let i = 0; i < list.length; i++) if (list[i] === `${id}:${body}`) return true;
+  const item = idBody(id, body);
+  for (let i = 0; i < list.length; i++) if (list[i] === item) return true;
   return false;
 }
 
@@ -128,11 +131,9 @@ export const poison: EventKind<Poison> = eventKind({
   enabled: (w, ctx, { id }) => {
     if (id === null || (w.poisoned?.length ?? 0) >= budgetOf(ctx.options)) return [];
     const out: Poison[] = [];
-    const prefix = `${id}:`;
     for (const pub of w.published) {
-      if (!pub.startsWith(prefix)) continue;
-      const body = pub.slice(prefix.length);
-      if (!poisonous(w, id, body)) out.push({ kind: 'poison', id, body });
+      const [of, body] = splitIdBody(pub);
+      if (of === id && !poisonous(w, id, body)) out.push({ kind: 'poison', id, body });
     }
     return out;
   },
@@ -143,16 +144,16 @@ export const poison: EventKind<Poison> = eventKind({
   apply: (w, e, _ctx, tags) => {
     if (poisonous(w, e.id, e.body)) return w;
     tags.push('fault:poison');
-    return withChanges(w, { poisoned: [...(w.poisoned ?? []), `${e.id}:${e.body}`].sort() });
+    return withChanges(w, { poisoned: [...(w.poisoned ?? []), idBody(e.id, e.body)].sort() });
   },
-  label: (e) => `body ${e.body} of ${e.id} becomes a poison message`,
+  label: (e) => `body ${bodyText(e.body)} of ${e.id} becomes a poison message`,
   counter: 'fault:poison',
   draw: (e, v) => ({
     from: 'Outbox',
     to: 'Outbox',
     broken: true,
     text: stepText(v, v.label),
-    note: { over: 'Outbox', text: `fault: an engine about to send ${e.id} = ${e.body} dies (out of memory, a serializer panic)` },
+    note: { over: 'Outbox', text: `fault: an engine about to send ${e.id} = ${bodyText(e.body)} dies (out of memory, a serializer panic)` },
   }),
   hidden: 'a body that kills the engine about to send it',
   knob: { stream: setting.stream, weight: (options) => (budgetOf(options) > 0 ? 1 : 0), draw: 'setting' },

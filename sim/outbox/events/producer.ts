@@ -21,7 +21,7 @@ export const produce: EventKind<Produce> = eventKind({
   reads: ['produced'],
   apply: (w, e, ctx, tags) => {
     const k = w.produced[e.id];
-    const body = bodyName(ctx.ids.indexOf(e.id), k, ctx.options.bodiesPerId, ctx.options.sameBodies === true);
+    const body = bodyName(ctx.ids.indexOf(e.id), k, ctx.options.bodiesPerId, ctx.options.sameBodies === true, ctx.options.bodyShape);
     const replacing = w.live[e.id] !== undefined;
     const sending = w.engines.some((p) => p.ctx.id === e.id && p.state !== 'idle');
     tags.push('layer:written');
