@@ -261,9 +261,9 @@ export function clockLine(l: LongLifeCounts): string | null {
 export function buildReport(
   merged: ShardResult,
   written: WrittenTrace[],
-  meta: { rules: string; oldRules: string | null; seconds: number; replayCommand: (path: string) => string; smallWorlds?: SmallWorldsReport | null; swarm?: boolean; coverage?: PairCoverage | null; seedStart?: number },
+  meta: { rules: string; oldRules: string | null; skewed?: boolean; seconds: number; replayCommand: (path: string) => string; smallWorlds?: SmallWorldsReport | null; swarm?: boolean; coverage?: PairCoverage | null; seedStart?: number },
 ): CheckReport {
-  const skew = meta.oldRules !== null;
+  const skew = meta.oldRules !== null || meta.skewed === true;
   const count = (tag: EventTag) => Object.fromEntries([...kindsTagged(tag, skew), ...firedToo(tag, merged)].map((k) => [k, merged.tags[k] ?? 0]));
   const faults = count('fault');
   const operator = count('operator');

@@ -294,6 +294,8 @@ export function finishCheckOutcome(pair: RulesPair, merged: ShardResult, outDir:
   const built = buildReport(merged, written, {
       rules: pair.rules.name,
       oldRules: pair.oldRules?.name ?? null,
+      // The upgrade by default's seeds ran old engines: their kinds (an upgrade) are counted as under --old-rules.
+      skewed: (extras.upgradeSeeds ?? 0) > 0,
       seconds,
       replayCommand: (path) => replayCommand(path, pair),
       ...extras.parts,
@@ -546,7 +548,7 @@ export function fixedOfSpec(spec: PlanSpec): FixedOptions {
 }
 
 /** How many of seeds [from, to) draw skew under the upgrade by default (options.ts, `skewDrawnFor`). */
-function skewedSeeds(from: number, to: number): number {
+export function skewedSeeds(from: number, to: number): number {
   let count = 0;
   for (let seed = from; seed < to; seed++) if (skewDrawnFor(seed)) count++;
   return count;

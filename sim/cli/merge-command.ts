@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { mergeShards } from '../check.ts';
 import { readShardFile, shardsProblem, type ShardFile } from '../shard-file.ts';
-import { finishCheck, smallWorldsCommand, swarmCoverage } from './check-command.ts';
+import { finishCheck, skewedSeeds, smallWorldsCommand, swarmCoverage } from './check-command.ts';
 import { catalogRules } from '../../model/catalog/index.ts';
 import type { RuleSet } from '../../model/rules.ts';
 import { fileHash, loadRules } from '../rules-loader.ts';
@@ -30,13 +30,20 @@ export async function mergeCommand(paths: string[], flags: { json?: boolean; qui
   // Shards run without older engines: an --old-rules would be ignored, and the user would believe a skewed run was merged.
   if (oldRulesOrigin === null && flags.oldRules !== undefined) throw new UsageError(`--old-rules ${flags.oldRules}: these shards ran no older engines (check without --old-rules); leave it out`);
   const oldRules = oldRulesOrigin === null ? null : await shardRules(oldRulesOrigin, flags.oldRules, '--old-rules');
-  const pair = { rules, rulesOrigin, oldRules, oldRulesOrigin };
+  const full = { rules, rulesOrigin, oldRules, oldRulesOrigin };
+  // The upgrade by default ran in the seeds that drew skew: reported as the unsharded run reports it, without old rules of its own.
+  const upgrade = spec.skewDrawn === true;
+  const pair = upgrade ? { ...full, oldRules: null, oldRulesOrigin: null } : full;
   const merged = mergeShards(files.map((f) => f.result));
   if (!flags.json && flags.quiet !== true) io.out(`outbox-sim merge: ${files.length} shards of seeds ${files[0].seedStart}..${files[0].seedStart + files[0].seeds - 1}`);
   // The shards ran side by side: the run took as long as its slowest shard.
   const seconds = Math.max(...files.map((f) => f.seconds));
   const { seedStart, seeds } = files[0];
-  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, { parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds, merged.exercised), seedStart }, smallWorldsNotRun: smallWorldsCommand(spec) });
+  return finishCheck(pair, merged, outDir, spec.bounds, seconds, flags.json === true, io, null, {
+    parts: { smallWorlds: null, swarm: true, coverage: swarmCoverage(spec, seedStart, seedStart + seeds, merged.exercised), seedStart },
+    smallWorldsNotRun: smallWorldsCommand(spec),
+    ...(upgrade ? { upgradeSeeds: skewedSeeds(seedStart, seedStart + seeds), skewPair: full } : {}),
+  });
 }
 
 /** A shard file, read; a folder is named as one (reading it would call it a corrupt shard). */

@@ -15,7 +15,7 @@
  *   power of two from 1 KiB to 1 MiB, past whatever size limit a store, a broker or a rule draws.
  *
  * The swarm gives one seed in eight a shape, from a stream of its own (`bodies:shape`), so that no other
- * draw moves; `check --body-shape` and `explore --body-shape` give it to every world.
+ * draw moves; `explore --body-shape` (and `diff`) gives it to the world searched.
  */
 import { lightStream } from '../core/chooser.ts';
 import { countText } from '../count-text.ts';
