@@ -381,7 +381,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
   // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock).
-  const options = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock);
+  const options = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock, shard.fixed.settings?.jump !== undefined);
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.

@@ -147,7 +147,7 @@ export function writeFirstCounterexamples(pair: RulesPair, merged: ShardResult, 
     .map((c) => {
       const early = written?.get(c.violation.property);
       if (early !== undefined && early.seed === c.seed) return early.trace;
-      return writeCounterexample(outDir, tracePairOf(c.options.skew ? skewPair : pair, c.options), steppers, c.seed, c.options, c.events, c.violation.property, originOf(c, command), bounds.healStepsMax);
+      return writeCounterexample(outDir, tracePairOf(skewPair, c.options), steppers, c.seed, c.options, c.events, c.violation.property, originOf(c, command), bounds.healStepsMax);
     });
 }
 
@@ -257,7 +257,8 @@ export type CheckResult = CheckReport & {
  * another and no `--old-rules` was given (docs/rules.md, 'Version skew'): a change is deployed
  * from something, most often by a rolling deploy, and some flaws only show
  * with both versions running (a key format changed, a field renamed).
- * `checkedIn`: the check ran it, in that many skewed small worlds; else
+ * `checkedIn`: the check ran it, in that many skewed small worlds, and
+ * `seeds`: in that many of the swarm's seeds (those that drew skew); else
  * the note says it was left out, with the command that checks it.
  */
 export function upgradeOf(pair: RulesPair, checkedIn: number | null = null, seeds: number | null = null): { upgrade?: UpgradeNote } {
@@ -273,9 +274,10 @@ export function upgradeOf(pair: RulesPair, checkedIn: number | null = null, seed
 
 /**
  * The rule set whose upgrade a check runs in its small worlds, beside the
- * worlds of the checked one alone (`upgradeBase`: the catalog rule set it
- * extends), unless `--old-rules` names an older version, `--no-upgrade`
- * leaves it out, or no small world runs.
+ * worlds of the checked one alone, and in the seeds that draw skew
+ * (`upgradeBase`: the catalog rule set it extends), unless `--old-rules`
+ * names an older version or `--no-upgrade` leaves it out. Whatever halves
+ * run: a seed runs as it ran in a whole check under `--seed` too.
  */
 export function upgradeByDefault(flags: CheckFlags, rules: RuleSet): string | null {
   if (flags.oldRules !== undefined || flags.upgrade === false) return null;

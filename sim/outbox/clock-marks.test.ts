@@ -85,8 +85,9 @@ describe('the clock probe', () => {
         expect([s.settings?.jump, { ...s, settings: o.settings }]).toEqual([3 * DAY, o]);
         steered.jump++;
       } else expect(s).toBe(o);
-      // A seed's instant already drawn (a trace's options) stays.
+      // A seed's instant already drawn (a trace's options) stays; a --jump the user gave is never replaced by a wait.
       expect(withClockMarks({ ...o, waitTo: 5 }, seed, marks).waitTo).toBe(5);
+      expect(withClockMarks(o, seed, marks, true).settings?.jump).toBe(o.settings?.jump);
     }
     const share = (steered.waitTo + steered.jump) / clocked;
     expect([share > 0.4 && share < 0.6, steered.waitTo > 0.2 * clocked, steered.jump > 0.2 * clocked]).toEqual([true, true, true]);

@@ -10,7 +10,9 @@
  * (a park at the attempts limit, a lease that expires at `now`, move).
  * Deep cycles then prefer a run whose record counts such a field up, and
  * take its cycle until the field is past the threshold (deep-cycles.ts;
- * docs/properties.md, 'Long life').
+ * docs/properties.md, 'Long life'). The same calls are asked again with the
+ * clock moved ({@link probeClock}): where an answer changes, seeds with a
+ * clock and the small worlds with one wait ({@link withClockMarks}).
  */
 import { canonicalJson } from '../core/canonical.ts';
 import { sameSelectionKind, type AdmitView, type DecisionView, type RequeueView, type RuleSet, type SelectView, type SweepView } from '../../model/rules.ts';
@@ -320,7 +322,7 @@ export function thresholdsByField(thresholds: readonly Threshold[]): ReadonlyMap
 }
 
 /**
- * Bounds of the clock's probe ({@link probeInstants}): the ticks asked, every
+ * Bounds of the clock's probe ({@link probeClock}): the ticks asked, every
  * `fineStep` up to `fineEnd` (a quarter of an hour over the first two days
  * in milliseconds: an hour's window of a day, a cut-over a day after the
  * release, midnight) and every `coarseStep` from there to `end` (the
@@ -459,11 +461,12 @@ export function probeClock(rules: RuleSet, calls: readonly Call[]): ClockMarks {
  * mark drawn from a stream of the seed's own (`clock:wait-to`), so that no
  * other draw moves: an instant becomes the tick its long waits may also go
  * to (`WorldOptions.waitTo`), a wait the length of its long waits
- * (`jump`). The options as they are when the probe saw none, the world has
- * no clock, or the seed has its instant already (a trace's).
+ * (`jump`), unless `--jump` fixed it (`jumpFixed`: then instants only).
+ * The options as they are when the probe saw none, the world has no
+ * clock, or the seed has its instant already (a trace's).
  */
-export function withClockMarks(options: WorldOptions, seed: number, marks: ClockMarks): WorldOptions {
-  const n = marks.instants.length + marks.waits.length;
+export function withClockMarks(options: WorldOptions, seed: number, marks: ClockMarks, jumpFixed = false): WorldOptions {
+  const n = marks.instants.length + (jumpFixed ? 0 : marks.waits.length);
   if (n === 0 || options.waitTo !== undefined || !hasClock(options)) return options;
   const s = lightStream(seed, 'clock:wait-to');
   if (s.next() >= 1 / 2) return options;

@@ -346,7 +346,7 @@ export const longWait: EventKind<LongWait> = eventKind({
     example: 'long wait to tick 1200',
     enabled:
       'the world has a clock and long waits (`jump` > 0) and the clock reads less than `ticks`; once faults stop, always (then at least 1,000 ticks, and at least the clock\'s reading). Beside it, while faults last, a wait to the seed\'s `waitTo` until the clock has passed it (an instant where the checked rule set answers otherwise, found by probing its decisions)',
-    does: 'advances the clock by `jump` ticks at once (or to `waitTo`) (once faults stop, by at least 1,000 and by at least its reading, up to 10^12: the clock doubles); every lease and window that ends in between has ended, and nothing else happened meanwhile',
+    does: 'advances the clock by `jump` ticks at once, or to `waitTo` (once faults stop, by at least 1,000 and by at least its reading, up to 10^12: the clock doubles); every lease and window that ends in between has ended, and nothing else happened meanwhile',
     stands: 'a long quiet spell: a relay idle overnight, a back-off of minutes, a retention period passing, an operator coming back days later',
   },
 });
