@@ -164,6 +164,20 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
 }
 
 /**
+ * Where an answer turns between two values asked: the first in (`lo`,
+ * `hi`] whose answer is not `before` (the answer at `lo`), found by
+ * halving (one turn per gap is placed; a gap with more shows one of them).
+ */
+function turnBetween(ask: (x: number) => string, lo: number, hi: number, before: string): number {
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (ask(mid) === before) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/**
  * The values in 1..{@link THRESHOLD_PROBE_END} at which the answer differs
  * from the answer one below: each value up to `max`, then between the far
  * points the value where the answer turns, found by halving the gap (one
@@ -181,17 +195,8 @@ function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: str
   let from: number = THRESHOLD_PROBE.max;
   for (const to of THRESHOLD_PROBE.far) {
     const now = ask(to);
-    if (now !== before) {
-      // before is the answer at `from`, now at `to`: the first value in (from, to] that answers as `to` does.
-      let lo = from;
-      let hi: number = to;
-      while (hi - lo > 1) {
-        const mid = lo + Math.floor((hi - lo) / 2);
-        if (ask(mid) === before) lo = mid;
-        else hi = mid;
-      }
-      out.push(hi);
-    }
+    // before is the answer at `from`, now at `to`: where in (from, to] it turns.
+    if (now !== before) out.push(turnBetween(ask, from, to, before));
     before = now;
     from = to;
   }
@@ -429,16 +434,7 @@ export function probeClock(rules: RuleSet, calls: readonly Call[]): ClockMarks {
         let before = ask(ticks[0]);
         for (let i = 1; i < ticks.length && at.length <= CLOCK_PROBE.changesMax; i++) {
           const now = ask(ticks[i]);
-          if (now !== before) {
-            let lo = ticks[i - 1];
-            let hi = ticks[i];
-            while (hi - lo > 1) {
-              const mid = lo + Math.floor((hi - lo) / 2);
-              if (ask(mid) === before) lo = mid;
-              else hi = mid;
-            }
-            at.push(hi);
-          }
+          if (now !== before) at.push(turnBetween(ask, ticks[i - 1], ticks[i], before));
           before = now;
         }
         if (at.length > CLOCK_PROBE.changesMax) continue;
