@@ -38,8 +38,12 @@ export function quietVerdict<S, E>(system: TransitionSystem<S, E>, state: S): Vi
  */
 export function boundVerdict<S, E>(system: TransitionSystem<S, E>, state: S): Violation | null | 'waiting' | 'busy' {
   const settled = system.settle?.(state) ?? null;
-  if (settled === null || !isQuiet(system, settled)) return 'busy';
-  return quietVerdict(system, settled);
+  if (settled !== null && isQuiet(system, settled)) return quietVerdict(system, settled);
+  // Not quiet at the bound: waited out (passes under way ended, a long back-off waited for), clean when that
+  // ends quiet with every `eventually` property holding; busy otherwise, as before (docs/properties.md,
+  // 'quiet-after-healing (liveness bound)').
+  const waited = system.waitOut?.(settled ?? state) ?? null;
+  return waited !== null && quietVerdict(system, waited) === null ? null : 'busy';
 }
 
 /** The first `eventually` property violated in a quiet state, or null (also when it is not judged: `quietVerdict`'s 'waiting'). */

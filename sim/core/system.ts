@@ -95,6 +95,15 @@ export interface TransitionSystem<S, E> {
    * do not select) are busy at every step, yet nothing is retried.
    */
   settle?(state: S): S | null;
+  /**
+   * The state at the liveness phase's bound waited out, as the phase would
+   * have gone on: passes under way ended, time moved on to where a pass
+   * acts and that pass taken, until the state is quiet (bounded); null when
+   * it does not become quiet so. Asked only at the bound, of a state that is
+   * not quiet: a back-off of days is then waited out, not called retrying
+   * for ever because the phase's steps ran out first.
+   */
+  waitOut?(state: S): S | null;
   /** `choices` one group at a time, when the system can list them so (a random run lists only the group it draws). */
   groups?: GroupedChoices<S, E>;
   /** Which top-level fields differ between two states, as bits, when the system can say it faster than a read of each field by name. */

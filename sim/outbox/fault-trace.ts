@@ -80,7 +80,7 @@ function tracePlan(
 ): { options: WorldOptions; sim: Simulated; reach: FaultReach; lookAhead: boolean } {
   const worldRules = { rules: pair.rules, ...(pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   // Without the liveness phase's look-ahead: it steps engines ahead, and the decision that broke may be among those steps.
-  const systemOf = (o: WorldOptions): TransitionSystem<World, WorldEvent> => ({ ...outboxSystem(o, worldRules, steppers), quiescent: undefined, settle: undefined, waitsForTime: undefined });
+  const systemOf = (o: WorldOptions): TransitionSystem<World, WorldEvent> => ({ ...outboxSystem(o, worldRules, steppers), quiescent: undefined, settle: undefined, waitsForTime: undefined, waitOut: undefined });
   const heal = events.indexOf(null);
   // The liveness search's steps past the state it expanded are of one steady answer: the world's answer once faults stop.
   const answered = heal < 0 ? options : healedAs(options, events.slice(heal + 1));

@@ -55,6 +55,9 @@ function sameDurableValue(a: World, b: World): boolean {
   );
 }
 
+/** Rounds a world waiting for time is waited out in at the liveness bound (`waitOut`): each a pass taken or a wait. */
+const WAIT_OUT_ROUNDS = 64;
+
 /** Builds the outbox system for one world's options and rule sets. */
 export function outboxSystem(
   drawn: WorldOptions,
@@ -268,6 +271,85 @@ export function outboxSystem(
     return timed ? !quiescent(w) : !quietAhead(w);
   });
 
+  /**
+   * Engine `pid`'s pass walked to its end as {@link endPass} walks it, its
+   * POST taken with the broker's steady answer: the world then, or null
+   * when a poison body kills the engine or the pass does not end within 32
+   * steps.
+   */
+  const walkPass = (w: World, pid: number): World | null => {
+    let cur = w;
+    for (let i = 0; i < 32; i++) {
+      const p = cur.engines.find((x) => x.pid === pid);
+      if (p === undefined) return null;
+      if (p.state === 'idle') return cur;
+      const out = probeStep(cur, p.state === 'posting' ? answerEvent(p.pid, options.healAnswer) : nextStep(p));
+      if (out.tags.includes(POISON_CRASH_TAG)) return null;
+      cur = out.state;
+    }
+    return null;
+  };
+
+  /** The first pass an idle engine could start in `w` that changes anything durable or POSTs, walked to its end ({@link walkPass}); null when none does, or one breaks off. */
+  const actingPass = (w: World): World | null => {
+    const listed = choices(w);
+    for (const proc of w.engines) {
+      for (let i = 0; i < listed.length; i++) {
+        for (const start of listed[i].events) {
+          if (!('pid' in start) || start.pid !== proc.pid || kindOf(start).group !== 'engine') continue;
+          const walked = walkPass(probeStep(w, start).state, proc.pid);
+          if (walked === null) return null;
+          if (!sameDurable(walked, w) && !sameDurableValue(walked, w)) return walked;
+        }
+      }
+    }
+    return null;
+  };
+
+  /**
+   * `TransitionSystem.waitOut`: the world at the liveness phase's bound
+   * waited out, as the phase would have gone on. Round by round (at most
+   * {@link WAIT_OUT_ROUNDS}): quiet, it is the answer; a pass under way is
+   * walked to its end, a landing taken; a pass acts now, the first such is
+   * taken; every pass waits, the clock moves on to the nearest look-ahead
+   * at which one acts
+   * (`LOOK_AHEAD_TICKS`: a schedule the liveness phase's long waits would
+   * have taken, given steps). A back-off of seven days in milliseconds was
+   * reported retrying for ever: its 400 steps were spent on passes that
+   * changed nothing, and the clock reached 5.9 days. A rule that retries for
+   * ever still acts after every round: null, busy as before.
+   */
+  const waitOut = traced('quiet', (w: World): World | null => {
+    if (!timed) return null;
+    let cur = w;
+    for (let round = 0; round < WAIT_OUT_ROUNDS; round++) {
+      if (quiescent(cur)) return cur;
+      // A pass under way is walked to its end; a step the world takes by itself (a landing) is taken.
+      const busy = cur.engines.find((p) => p.state !== 'idle');
+      if (busy !== undefined) {
+        const next = walkPass(cur, busy.pid);
+        if (next === null) return null;
+        cur = next;
+        continue;
+      }
+      const bySelf = choices(cur).flatMap((g) => g.events).find((e) => kindOf(e).bySelf === true);
+      if (bySelf !== undefined) {
+        cur = probeStep(cur, bySelf).state;
+        continue;
+      }
+      if (!quietAt(cur)) {
+        const next = actingPass(cur);
+        if (next === null) return null;
+        cur = next;
+        continue;
+      }
+      const ticks = LOOK_AHEAD_TICKS.find((t) => !quietAt(later(cur, t)));
+      if (ticks === undefined) return null;
+      cur = later(cur, ticks);
+    }
+    return null;
+  });
+
   // Under stable identities an engine comes back under the name of one that is gone, at healing too (events/process.ts).
   const stable = stableIdsIn(options);
   const heal = (w: World): World => {
@@ -292,6 +374,7 @@ export function outboxSystem(
     heal,
     quiescent,
     settle,
+    waitOut,
     groups: lazyChoicesOf(ctx),
     waitsForTime,
     ...(WORLD_BITS !== null ? { fieldBits: WORLD_BITS } : {}),
