@@ -19,6 +19,8 @@ import { emptyShard, steppersFor } from './check.ts';
 import { exploreOptions } from './outbox/explore-options.ts';
 import { exploreOutbox } from './outbox/explore-outbox.ts';
 import { clearInterrupt } from './interrupt.ts';
+import failClosed from '../model/catalog/fail-closed.ts';
+import { extendRules } from '../model/rules.ts';
 
 mkdirSync('.tmp-test', { recursive: true });
 const tmp = mkdtempSync(join('.tmp-test', 'small-worlds-'));
@@ -45,6 +47,22 @@ describe('the suite', () => {
     expect(worlds.some((w) => w.sizes.ids === 2)).toBe(true);
     expect(worlds.some((w) => w.sizes.attemptsMax === 3 && w.sizes.crashesMax === 2)).toBe(true);
     expect(worlds.some((w) => (w.sizes.settings?.dedupeWindow ?? 0) > 0)).toBe(true);
+  });
+  it('under skew, ids named alike as the one-version world has them: a key the two versions cut apart from such ids is found there, and only with both versions', () => {
+    // A key that drops the id's region prefix (a blind review's change): on one letter nothing is cut.
+    const stripped = extendRules(failClosed, {
+      name: 'key-region-stripped',
+      summary: 'fail-closed whose key drops a leading region prefix of the id.',
+      envelope: (id, record) => ({ ...failClosed.envelope(id, record), key: `${id.replace(/^[a-z]{2}-[a-z]+-\d+\./, '')}#${record.resendEpoch}` }),
+    });
+    const name = 'skew, 2 ids named alike, the same body, 1 engine, no crash, broker key';
+    const skewed = smallWorlds(true, { broker: null }, true).find((w) => w.name === name);
+    const alone = smallWorlds(false).find((w) => w.name === name.slice('skew, '.length));
+    expect([skewed?.sizes.longIds, alone?.sizes.longIds]).toEqual([true, true]);
+    if (skewed === undefined || alone === undefined) return;
+    const found = (sizes: typeof skewed.sizes) =>
+      exploreOutbox(exploreOptions(sizes), { rules: stripped, ...(sizes.skew ? { oldRules: failClosed } : {}) }, steppersFor(stripped, failClosed), { statesMax: 1_000_000, liveness: true, stopAtFirst: true, symmetry: true }).violations.map((v) => v.violation.property);
+    expect([found(skewed.sizes), found(alone.sizes)]).toEqual([['retries-deduped'], []]);
   });
   it('in the order that finds a typical flaw soonest: the default world, the corruption, the cheap broker modes; the costliest world (6 operator actions) last', () => {
     const names = smallWorlds(false).map((w) => w.name);
