@@ -144,22 +144,25 @@ export function longLifeOfSeed(
     counts.differed++;
     return null;
   }
-  const { states, events } = kept;
-  const found = grown ? grownOfRun(systemFor, options, seed, bounds, events, states, counts) : null;
+  const recorded: RecordedRun = { systemFor, options, seed, bounds, events: kept.events, states: kept.states };
+  const found = grown ? grownOfRun(recorded, counts) : null;
   if (found !== null || deep === null) return found;
-  return deepOfRun(systemFor, options, seed, bounds, events, states, counts, deep.thresholds, deep.towardOnly);
+  return deepOfRun(recorded, counts, deep.thresholds, deep.towardOnly);
+}
+
+/** A seed's run recorded again ({@link longLifeOfSeed}): its world by options, its options, seed and bounds, and its events and states. */
+interface RecordedRun {
+  systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>;
+  options: WorldOptions;
+  seed: number;
+  bounds: RunBounds;
+  events: readonly (WorldEvent | null)[];
+  states: readonly World[];
 }
 
 /** Long life of a recorded run: its grown cycles sent round until they stop growing, break a property or hit a bound. */
-function grownOfRun(
-  systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
-  options: WorldOptions,
-  seed: number,
-  bounds: RunBounds,
-  events: readonly (WorldEvent | null)[],
-  states: readonly World[],
-  counts: LongLifeCounts,
-): LongLifeFinding | null {
+function grownOfRun(recorded: RecordedRun, counts: LongLifeCounts): LongLifeFinding | null {
+  const { systemFor, options, seed, bounds, events, states } = recorded;
   counts.runs++;
   const cycles = grownCycles(states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;
@@ -179,17 +182,8 @@ function grownOfRun(
 }
 
 /** Deep cycles of a recorded run: its shortest cycle (bigger or not), and the one that counts its record up, each taken its rounds, then to quiet (deep-cycles.ts). */
-function deepOfRun(
-  systemFor: (options: WorldOptions) => TransitionSystem<World, WorldEvent>,
-  options: WorldOptions,
-  seed: number,
-  bounds: RunBounds,
-  events: readonly (WorldEvent | null)[],
-  states: readonly World[],
-  counts: LongLifeCounts,
-  thresholds: RuleThresholds,
-  towardOnly: boolean,
-): LongLifeFinding | null {
+function deepOfRun(recorded: RecordedRun, counts: LongLifeCounts, thresholds: RuleThresholds, towardOnly: boolean): LongLifeFinding | null {
+  const { systemFor, options, seed, bounds, events, states } = recorded;
   counts.deep.runs++;
   // The cycles before faults stopped: one after it could not be healed again.
   const faultsEnd = events.indexOf(null);
