@@ -78,6 +78,20 @@ describe('ReadWatch', () => {
   it('encodes values by type and text', () => {
     expect(new Set(['1', 1, true, 'true', null, undefined, 'undefined:undefined'].map(encodeValue)).size).toBe(7);
   });
+
+  it('codes a long string by a number of its own: equal texts alike, different texts apart, the code short', () => {
+    const a = 'A' + 'x'.repeat(1 << 20);
+    const b = 'B' + 'x'.repeat(1 << 20);
+    const aCopy = 'A' + 'x'.repeat(1 << 20);
+    const codes = [a, b, aCopy, a].map(encodeValue);
+    expect(codes[0]).toBe(codes[2]);
+    expect(codes[0]).toBe(codes[3]);
+    expect(codes[0]).not.toBe(codes[1]);
+    expect(Math.max(...codes.map((c) => c.length))).toBeLessThan(16);
+    // A short string keeps its text: it never shares a code with a long one.
+    expect(encodeValue('x'.repeat(1023))).toBe(`s${'x'.repeat(1023)}`);
+    expect(codes).not.toContain(encodeValue('A'));
+  });
 });
 
 describe('ReadCodes', () => {

@@ -25,11 +25,35 @@
  * proxies (`leaks`); one that kept a proxy is run again on the plain read.
  */
 import type { RecordRead } from '../../../model/types.ts';
+import { LongMemo } from '../body-shape.ts';
 
-/** The code of one value read: its type and text (objects other than the record are never coded: reading one is beyond). */
+/** Strings at least this long are coded by a number, not their text ({@link encodeValue}). */
+const LONG_TEXT_CHARS = 1024;
+
+/** The most characters of long strings kept numbered at once (a few dozen megabyte bodies). */
+const LONG_TEXT_BUDGET = 64 * 1024 * 1024;
+
+/**
+ * Long strings read (a large body), each numbered the first time it is seen. A number is never given
+ * twice, so a string dropped over the budget and seen again gets a new one: two records that read alike
+ * then get two codes (a program derived twice), never one code for two strings.
+ */
+const longTexts = new LongMemo<number>(LONG_TEXT_BUDGET, (text) => text.length);
+let longTextsNumbered = 0;
+
+/**
+ * The code of one value read: its type and text (objects other than the record are never coded:
+ * reading one is beyond). A long string is coded by its number instead ({@link longTexts}): a megabyte
+ * body copied into every code, and compared at every derivation, cost a tenth of a millisecond per state
+ * of a search (explore of 1 MiB bodies: three times the time of one-letter ones).
+ */
 export function encodeValue(v: unknown): string {
   if (v !== null && typeof v === 'object') return 'object';
-  return typeof v === 'string' ? `s${v}` : `${typeof v}:${String(v)}`;
+  if (typeof v !== 'string') return `${typeof v}:${String(v)}`;
+  if (v.length < LONG_TEXT_CHARS) return `s${v}`;
+  let n = longTexts.get(v);
+  if (n === undefined) longTexts.set(v, (n = longTextsNumbered++));
+  return `L${n}`;
 }
 
 /** The value at `path` of a (plain) read, encoded as {@link encodeValue} does; what a watched step saw there. */
