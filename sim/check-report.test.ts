@@ -6,7 +6,7 @@
 import { ANSWERS_SAME_AS, type Answer } from './outbox/events/broker.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed } from '../model/catalog/index.ts';
-import { buildReport, cleanScope, clockLine, layersOf, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
+import { bodiesLine, buildReport, cleanScope, clockLine, layersOf, CRASH_POINTS, deepCyclesLine, deepTail, faultKinds, longLifeLine, renderReport, thresholdsLine } from './check-report.ts';
 import { BOUNDS_DEFAULT, runShard } from './check.ts';
 import { countedKinds } from './outbox/events/table.ts';
 import { PARK_REASONS, STATUSES } from '../model/types.ts';
@@ -124,6 +124,17 @@ describe('the long life line', () => {
       `clock: decisions answer otherwise at tick 13,600,000 (2023-11-15T02:00:00Z); and 604,800,000 ticks after a record's time (${probed}); one seed in two with a clock waits there`,
     );
     expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
+  });
+  it('says which body sizes and characters change an answer, and how the probe looked when none', () => {
+    const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
+    const probed = 'probed: bodies of 2 to 1,048,577 characters, a change placed to the character, and bodies astral, combining and control';
+    expect(merged.longLife?.deep.bodies).toEqual([]);
+    expect(text).toContain(`  bodies: no decision answers otherwise on a body's size or characters (${probed})`);
+    expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['large:262145', 'control'] } }, true)).toBe(
+      `bodies: decisions answer otherwise on bodies from 262,145 characters, control (with control and markup characters, a trailing space) (${probed}); one seed in four takes such bodies, and the small worlds search the default world with each`,
+    );
+    expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['astral'] } }, false)).toMatch(/one seed in four takes such bodies$/);
+    expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } }, true)).toBeNull();
   });
 });
 

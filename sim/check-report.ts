@@ -25,7 +25,8 @@ import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycle
 import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
-import { BODY_SHAPE_TAG } from './outbox/body-shape.ts';
+import { BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
+import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
 /**
@@ -257,6 +258,26 @@ export function clockLine(l: LongLifeCounts): string | null {
   return `clock: decisions answer otherwise ${marks.join('; and ')} (probed: ${range}); one seed in two with a clock waits there`;
 }
 
+/**
+ * The summary's line on the body shapes the rule set's decisions read, as
+ * the probe saw (body-probe.ts), or null when no probe ran: a size from
+ * which an answer changes, the characters it changes on, and how the probe
+ * looked, so that a clean verdict says whether sizes and characters were
+ * asked at all.
+ */
+export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | null {
+  const seen = l.deep.bodies;
+  if (seen === undefined) return null;
+  const named = BODY_SHAPE_NAMES.filter((s) => s !== 'large');
+  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, and bodies ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+  if (seen.length === 0) return `bodies: no decision answers otherwise on a body's size or characters (probed: ${range})`;
+  const marks = seen.map((s) => {
+    const p = parseBodyShape(s);
+    return p?.name === 'large' && p.chars !== null ? `from ${n(p.chars)} characters` : `${s} (${bodyShapeWords(s)})`;
+  });
+  return `bodies: decisions answer otherwise on bodies ${marks.join(', ')} (probed: ${range}); one seed in four takes such bodies${smallWorlds ? ', and the small worlds search the default world with each' : ''}`;
+}
+
 /** Builds the report of a merged check. */
 export function buildReport(
   merged: ShardResult,
@@ -438,6 +459,8 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     if (thresholds !== null) lines.push(`  ${thresholds}`);
     const clock = clockLine(r.longLife);
     if (clock !== null) lines.push(`  ${clock}`);
+    const bodies = bodiesLine(r.longLife, sw !== null);
+    if (bodies !== null) lines.push(`  ${bodies}`);
   }
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');

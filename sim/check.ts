@@ -24,7 +24,8 @@ import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
 import { BODY_SHAPE_TAG, parseBodyShape } from './outbox/body-shape.ts';
-import { clockOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
+import { withBodyMarks } from './outbox/body-probe.ts';
+import { marksOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
@@ -73,6 +74,8 @@ export interface CheckPlan {
    * seeds again so).
    */
   clock?: ClockMarks;
+  /** With `thresholds` false: the body shapes a decision reads, as the check's own probe saw (body-probe.ts), for the same reason. */
+  bodies?: readonly string[];
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -312,7 +315,7 @@ export function planThresholds(plan: CheckPlan, fixed: FixedOptions): RuleThresh
       if (!(err instanceof RuleFault)) throw err;
     }
   }
-  const found = probeThresholds(plan.rules, calls.calls);
+  const found = probeThresholds(plan.rules, calls.calls, calls.bodyCalls);
   byPlan.set(key, found);
   return found;
 }
@@ -335,10 +338,11 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const thresholds = plan.thresholds === false ? clockOnly(plan.clock ?? { instants: [], waits: [] }) : planThresholds(plan, fixed);
+  const thresholds = plan.thresholds === false ? marksOnly(plan.clock ?? { instants: [], waits: [] }, plan.bodies ?? []) : planThresholds(plan, fixed);
   if (plan.thresholds !== false) {
     result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
     result.longLife.deep.clock = { instants: [...thresholds.clock.instants], waits: [...thresholds.clock.waits] };
+    result.longLife.deep.bodies = [...thresholds.bodies];
   }
   const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
@@ -380,8 +384,10 @@ function runOneSeed(shard: ShardRun, seed: number): number {
 function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
-  // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock).
-  const options = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock, shard.fixed.settings?.jump !== undefined);
+  // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock);
+  // a seed's bodies may take a shape a decision reads (body-probe.ts).
+  const marked = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock, shard.fixed.settings?.jump !== undefined);
+  const options = withBodyMarks(marked, seed, shard.thresholds.bodies);
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.

@@ -18,6 +18,8 @@ import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
 import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
+import { BODY_PROBE } from './outbox/body-probe.ts';
+import type { RuleThresholds } from './outbox/thresholds.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 import { watchingIn } from './watch.ts';
 
@@ -169,9 +171,14 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   'skew, 1 body, no crash, clock to tick 2, lease 1, long waits': 70,
 };
 
-/** A suite world's cost in {@link WORLD_COST}; a world not listed counts as a middling one. */
+/**
+ * A suite world's cost in {@link WORLD_COST}; a world not listed counts as a middling one. A world of a
+ * body shape the rule set reads ({@link withShapes}) counts as the cheapest: it is there because the rule
+ * set's decisions answer otherwise on such bodies, so a worker thread (which takes from the back of
+ * {@link threadOrder}) searches it first.
+ */
 function worldCost(w: SmallWorld): number {
-  return WORLD_COST[w.name] ?? 200;
+  return w.sizes.bodyShape !== undefined ? 0 : (WORLD_COST[w.name] ?? 200);
 }
 
 /**
@@ -200,7 +207,7 @@ export interface SuiteFixed {
  * broker mode or world setting replaces each world's own; worlds that then
  * coincide are searched once (the first name kept).
  */
-export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false): SmallWorld[] {
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = []): SmallWorld[] {
   const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
@@ -220,10 +227,15 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   // An upgrade run by default (`skewedLast`) comes after the rule set's own worlds, which answer the question asked,
   // its cheapest worlds first: a rule set whose records are large spends the suite's bound of states before the
   // last worlds (a blind review's capped history left 4 of them unsearched, the cheap one that held its flaw among them).
-  const skewed = skew ? SKEWED.map((w) => build(true, w)) : [];
-  const own = ONE_VERSION.map((w) => build(false, w));
-  // (Array sort is stable: ties keep their order.)
-  const all = skewedLast ? [...own, ...[...skewed].sort((a, b) => worldCost(a) - worldCost(b))] : [...skewed, ...own];
+  const skewed = skew ? withShapes(SKEWED, 'skew, ', bodyShapes).map((w) => build(true, w)) : [];
+  const own = withShapes(ONE_VERSION, '', bodyShapes).map((w) => build(false, w));
+  // (Array sort is stable: ties keep their order.) The worlds of a body shape, with the upgrade by default, come
+  // right after the rule set's own of that shape: answers are given in suite order, and a rule set that reads
+  // bodies is asked about them (a new release's limit: its flaw needs the older version beside it).
+  const shaped = (w: SmallWorld): boolean => w.sizes.bodyShape !== undefined;
+  const all = skewedLast
+    ? [own[0], ...own.filter(shaped), ...skewed.filter(shaped), ...own.slice(1).filter((w) => !shaped(w)), ...skewed.filter((w) => !shaped(w)).sort((a, b) => worldCost(a) - worldCost(b))]
+    : [...skewed, ...own];
   const seen = new Set<string>();
   return all.filter((w) => {
     const key = JSON.stringify(w.sizes);
@@ -231,6 +243,18 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * A list of worlds with, after its first (the default world, with or
+ * without skew), that world again for each body shape a decision of the
+ * rule set reads ({@link suiteBodyShapes}): a size limit or a stripped
+ * character searched exhaustively, with both versions in the skewed one
+ * (a new release's limit that parks a body the old one had sent).
+ */
+function withShapes(worlds: readonly [string, Over][], prefix: string, shapes: readonly string[]): [string, Over][] {
+  const [first, ...rest] = worlds;
+  return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest];
 }
 
 /**
@@ -360,9 +384,25 @@ function searchSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld
 export function suiteOptions(world: SmallWorld, rules: RuleSet): WorldOptions {
   const options = exploreOptions(world.sizes);
   if (!hasClock(options)) return options;
-  const plan: CheckPlan = { rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT };
-  const instant = planThresholds(plan, fixedOptions(plan)).clock.instants[0];
+  const instant = suiteProbe(rules).clock.instants[0];
   return instant === undefined ? options : { ...options, waitTo: instant };
+}
+
+/** What the suite asks of a rule set's probe (thresholds.ts): the one of the default swarm's seeds 1-32, once per thread and rule set. */
+function suiteProbe(rules: RuleSet): RuleThresholds {
+  const plan: CheckPlan = { rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT };
+  return planThresholds(plan, fixedOptions(plan));
+}
+
+/**
+ * The body shapes at which a decision of `rules` (or of `oldRules`, the
+ * older version beside it) answers otherwise than on one letter (body-probe.ts):
+ * the suite searches its default worlds again with each ({@link smallWorlds}).
+ * None for a rule set that reads no body's size or characters (fail-closed).
+ */
+export function suiteBodyShapes(rules: RuleSet, oldRules: RuleSet | null): string[] {
+  const shapes = [...suiteProbe(rules).bodies, ...(oldRules === null ? [] : suiteProbe(oldRules).bodies)];
+  return [...new Set(shapes)].slice(0, BODY_PROBE.marksMax);
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

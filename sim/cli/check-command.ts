@@ -37,7 +37,7 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
-import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, suiteBodyShapes, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { SETTINGS } from '../outbox/events/table.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
@@ -401,8 +401,6 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   checkOutputFolder('--out', outDir);
   if (shardPath !== null) checkOutputFile('--shard-out', shardPath);
   const fixed = fixedOfSpec(spec);
-  // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first.
-  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
   // The pair without the old rules of an upgrade by default: the seeds that drew no skew write and replay with it, and the report's upgrade note is of it.
   const seedPair = upgradeFrom === null ? pair : { ...pair, oldRules: null, oldRulesOrigin: null };
 
@@ -412,6 +410,12 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     const where = [...(parts.smallWorlds ? ['the small worlds'] : []), ...(parts.swarm ? ['one seed in four'] : [])].join(' and ');
     const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in ${where}` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
     io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
+  }
+  // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first. The
+  // body shapes the rule set's decisions read (body-probe.ts) ask its decisions: after the header's first line,
+  // which then reaches the terminal even if one hangs.
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null, suiteBodyShapes(pair.rules, pair.oldRules)) : [];
+  if (!flags.json && !quiet) {
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
       // Only the small worlds run.
@@ -487,8 +491,9 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     if (merged.fault !== undefined) throw checkFaultError(tracePairOf(pair, merged.fault.options), steppers, merged.fault, outDir, 'check');
     const signal = interruption();
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
-    // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks of the check's probe.
-    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(merged.longLife?.deep.clock ? { clock: merged.longLife.deep.clock } : {}) }, merged.witnesses, pair.oldRules);
+    // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks and body shapes of the check's probe.
+    const deep = merged.longLife?.deep;
+    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(deep?.clock ? { clock: deep.clock } : {}), ...(deep?.bodies ? { bodies: deep.bodies } : {}) }, merged.witnesses, pair.oldRules);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);

@@ -32,7 +32,7 @@ export interface LongLifeCounts {
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
   /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back (and runs toward a threshold: thresholds.ts), their cycles taken (`toward`: of them, toward a threshold), steps, and how each ended (`DeepEnd`). */
-  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[]; clock?: { instants: number[]; waits: number[] } };
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[]; clock?: { instants: number[]; waits: number[] }; bodies?: string[] };
 }
 
 /**
@@ -77,6 +77,8 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
     const union = (a: readonly number[], b: readonly number[]): number[] => [...new Set([...a, ...b])].sort((x, y) => x - y);
     into.deep.clock = { instants: union(was.instants, from.deep.clock.instants), waits: union(was.waits, from.deep.clock.waits) };
   }
+  // The body shapes a decision reads (body-probe.ts), alike in every thread: a union, in the probe's order.
+  if (from.deep.bodies !== undefined) into.deep.bodies = [...new Set([...(into.deep.bodies ?? []), ...from.deep.bodies])];
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }

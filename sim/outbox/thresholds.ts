@@ -21,6 +21,8 @@ import { TIME_ORIGIN } from '../../model/time.ts';
 import { hasClock, TICKS_DRAWN } from './events/clock.ts';
 import { lightStream } from '../core/chooser.ts';
 import type { WorldOptions } from './options.ts';
+import { turnBetween } from './turn-between.ts';
+import { hasLetterBodies, probeBodies } from './body-probe.ts';
 
 /**
  * Bounds of the probe: values probed one by one (0..max) and then at `far`
@@ -42,6 +44,7 @@ export interface Threshold {
 }
 
 /** A decision asked on a record in a run, its arguments as given. */
+export type ProbeCall = Call;
 type Call =
   | { decision: 'preSend'; record: OutboxRecord; view: DecisionView | undefined }
   | { decision: 'complete'; record: OutboxRecord; outcome: Outcome; limits: { attemptsMax: number }; view: DecisionView | undefined }
@@ -59,18 +62,39 @@ function admitWith(view: AdmitView, record: OutboxRecord): AdmitView {
 /** The calls a recording rule set kept: at most {@link THRESHOLD_PROBE}.callsPerCase per decision and record status. */
 export class ProbeCalls {
   readonly calls: Call[] = [];
+  /**
+   * The calls the body probe asks (body-probe.ts): one per case and per record of other flags and
+   * words (an in-flight mark, a park's reason), whose bodies are letters. A rule that acts on a large
+   * body only when its in-flight mark is set was not seen on the first call of its case, mark unset.
+   */
+  readonly bodyCalls: Call[] = [];
   private readonly per = new Map<string, number>();
+  private readonly bodyKeys = new Set<string>();
 
   note(call: Call): void {
     // The case: the decision, the record's status, and what else picks a branch (the operator's action, a reset).
     const how = call.decision === 'requeue' ? `${call.view?.action ?? ''}/${String(call.reset)}` : call.decision === 'admit' ? call.view.read.kind : '';
     const key = `${call.decision}\u0000${String(call.record.status)}\u0000${how}`;
+    this.noteBodies(key, call);
     const n = this.per.get(key) ?? 0;
     if (n >= THRESHOLD_PROBE.callsPerCase) return;
     this.per.set(key, n + 1);
     this.calls.push(call);
   }
+
+  private noteBodies(key: string, call: Call): void {
+    if (this.bodyCalls.length >= BODY_CALLS_MAX || !hasLetterBodies(call)) return;
+    const words: string[] = [];
+    for (const [k, v] of Object.entries(call.record)) if (typeof v === 'boolean' || (typeof v === 'string' && k !== 'payload' && k !== 'digest')) words.push(`${k}=${String(v)}`);
+    const full = `${key}\u0000${words.sort().join(',')}`;
+    if (this.bodyKeys.has(full)) return;
+    this.bodyKeys.add(full);
+    this.bodyCalls.push(call);
+  }
 }
+
+/** The most calls the body probe asks (body-probe.ts): a few per case. */
+const BODY_CALLS_MAX = 160;
 
 /** `rules` with the record decisions it is asked noted in `into` (then answered as `rules` answers; a selection by the record alone stays one). */
 export function recordingRules(rules: RuleSet, into: ProbeCalls): RuleSet {
@@ -164,20 +188,6 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
 }
 
 /**
- * Where an answer turns between two values asked: the first in (`lo`,
- * `hi`] whose answer is not `before` (the answer at `lo`), found by
- * halving (one turn per gap is placed; a gap with more shows one of them).
- */
-function turnBetween(ask: (x: number) => string, lo: number, hi: number, before: string): number {
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if (ask(mid) === before) lo = mid;
-    else hi = mid;
-  }
-  return hi;
-}
-
-/**
  * The values in 1..{@link THRESHOLD_PROBE_END} at which the answer differs
  * from the answer one below: each value up to `max`, then between the far
  * points the value where the answer turns, found by halving the gap (one
@@ -239,6 +249,8 @@ export class RuleThresholds {
     private readonly seen: readonly Seen[],
     /** Where the clock changes a decision's answer ({@link probeClock}). */
     readonly clock: ClockMarks = NO_CLOCK_MARKS,
+    /** The body shapes a decision answers otherwise on (body-probe.ts, `probeBodies`). */
+    readonly bodies: readonly string[] = [],
   ) {
     this.byField = thresholdsByField(seen.map((s) => s.threshold));
   }
@@ -278,9 +290,9 @@ export class RuleThresholds {
 /** No thresholds (a rule set the probe found none in). */
 export const NO_THRESHOLDS: RuleThresholds = new RuleThresholds({} as RuleSet, []);
 
-/** No thresholds of a record's numbers, and the clock's marks (a check's, given to a run of its seeds again). */
-export function clockOnly(clock: ClockMarks): RuleThresholds {
-  return clock.instants.length + clock.waits.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock);
+/** No thresholds of a record's numbers; the clock's marks and the body shapes (a check's, given to a run of its seeds again). */
+export function marksOnly(clock: ClockMarks, bodies: readonly string[]): RuleThresholds {
+  return clock.instants.length + clock.waits.length + bodies.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock, bodies);
 }
 
 /**
@@ -291,7 +303,7 @@ export function clockOnly(clock: ClockMarks): RuleThresholds {
  * {@link THRESHOLD_PROBE}.changesMax of them (more: an answer that follows
  * the value, not a threshold). Sorted by field and value, each once.
  */
-export function probeThresholds(rules: RuleSet, calls: readonly Call[]): RuleThresholds {
+export function probeThresholds(rules: RuleSet, calls: readonly Call[], bodyCalls: readonly Call[] = calls): RuleThresholds {
   const found = new Map<string, Seen>();
   for (const call of calls) {
     const outcomes: (Outcome | null)[] = call.decision === 'complete' ? [...OUTCOMES] : [null];
@@ -312,7 +324,7 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[]): RuleThr
     }
   }
   const order = (a: Threshold, b: Threshold): number => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.at - b.at || (a.decision < b.decision ? -1 : a.decision > b.decision ? 1 : 0));
-  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls));
+  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls));
 }
 
 /** By field, its thresholds' values, smallest first. */
