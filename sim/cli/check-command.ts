@@ -37,6 +37,7 @@ import { checkOutputFile, checkOutputFolder } from './output-place.ts';
 import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
+import { endEarlyPool, startPoolEarly } from '../workers/kept-pools.ts';
 import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, suiteBodyShapes, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { SETTINGS } from '../outbox/events/table.ts';
@@ -341,6 +342,9 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   } catch (err) {
     // A run that did not repeat itself: with a rule file, its decisions kept state (rules-state-probe.ts).
     throw unrepeatedRun(pair.loaded, err) ?? err;
+  } finally {
+    // Threads started before the job (checkPair) that no job took, after an error: ended.
+    await endEarlyPool();
   }
 }
 
@@ -414,6 +418,8 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first. The
   // body shapes the rule set's decisions read (body-probe.ts) ask its decisions: after the header's first line,
   // which then reaches the terminal even if one hangs.
+  // The job's threads start loading now, while this thread probes (kept-pools.ts, startPoolEarly): the job takes them.
+  if (workers > 1) startPoolEarly(workers - 1, parts.swarm ? spec : { rules: spec.rules, oldRules: flags.oldRules ?? upgradeFrom, broker: null, bounds: BOUNDS_DEFAULT });
   const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null, suiteBodyShapes(pair.rules, pair.oldRules)) : [];
   if (!flags.json && !quiet) {
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { failClosed } from '../../model/catalog/index.ts';
 import { BOUNDS_DEFAULT } from '../check.ts';
 import type { PlanSpec } from './check-task.ts';
-import { endJobPool, jobPool, withKeptPools } from './kept-pools.ts';
+import { endEarlyPool, endJobPool, jobPool, startPoolEarly, withKeptPools } from './kept-pools.ts';
 
 const plan: PlanSpec = { rules: failClosed.name, oldRules: null, broker: null, bounds: BOUNDS_DEFAULT };
 
@@ -41,5 +41,29 @@ describe('kept pools', () => {
     const alone = await jobPool(1, plan);
     await endJobPool(alone, true);
     expect(alone.pool.threads).toHaveLength(0);
+  });
+  it('a pool started early is the next job\'s when its threads and file are the job\'s; one no job took is ended', async () => {
+    const started = startPoolEarly(1, plan);
+    const taken = await jobPool(1, plan);
+    // Taken: the job's pool is the one started early, nothing is left to end, and a second job gets another.
+    expect(taken.pool).toBe(await started);
+    await endEarlyPool();
+    expect(taken.pool.threads.length).toBeGreaterThan(0);
+    const next = await jobPool(1, plan);
+    expect(next.pool).not.toBe(taken.pool);
+    await Promise.all([endJobPool(taken, true), endJobPool(next, true)]);
+    // Of other threads: not taken, a pool of the job's own; the early one is ended by endEarlyPool.
+    const two = startPoolEarly(2, plan);
+    const other = await jobPool(1, plan);
+    expect(other.pool).not.toBe(await two);
+    await endJobPool(other, true);
+    await endEarlyPool();
+    expect((await two)?.threads).toHaveLength(0);
+    // Within a watch nothing starts early: the job gets a pool as it would.
+    await withKeptPools(async () => {
+      expect(startPoolEarly(1, plan)).toBeNull();
+      const lent = await jobPool(1, plan);
+      await endJobPool(lent, false);
+    });
   });
 });

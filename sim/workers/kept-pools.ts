@@ -28,10 +28,56 @@ export interface JobPool {
   key: string;
 }
 
-/** A pool of `threads` threads for a job of `plan`: a kept one when there is one for the same threads and file. */
+/** A pool started before its job ({@link startPoolEarly}): its threads, the file they load, the pool. */
+interface EarlyPool {
+  threads: number;
+  file: Promise<string>;
+  pool: Promise<Piscina>;
+}
+
+let early: EarlyPool | null = null;
+
+/**
+ * Starts the pool of a job about to run, before the job: its threads load the checker while the main thread
+ * still prepares it (check-command.ts: the probe of the bodies a rule set reads, before the suite's worlds are
+ * known), where they would start loading only when the job asks. The job's {@link jobPool} takes it when the
+ * threads and the file they load are its own; {@link endEarlyPool} ends it if none did, and is to be called
+ * however the command ends (an error before the job would leave its threads running, and the process with them).
+ * Within a watch (pools kept), or while one started early is not taken, nothing is started (null); else the pool.
+ */
+export function startPoolEarly(threads: number, plan: PlanSpec): Promise<Piscina> | null {
+  if (kept !== null || threads < 1 || early !== null) return null;
+  const started: EarlyPool = { threads, file: checkWorkerFile(plan), pool: checkThreadPool(threads, plan) };
+  // A pool that failed to start is the job's error when it takes it (or nobody's, when none does).
+  started.file.catch(() => undefined);
+  started.pool.catch(() => undefined);
+  early = started;
+  return started.pool;
+}
+
+/** Ends the pool {@link startPoolEarly} started when no job took it (its threads would keep the process alive). */
+export async function endEarlyPool(): Promise<void> {
+  const e = early;
+  if (e === null) return;
+  early = null;
+  const pool = await e.pool.catch(() => null);
+  await pool?.destroy();
+}
+
+/** The pool started early for `threads` threads loading `plan`'s worker file, taken; null when there is none. */
+async function takeEarly(threads: number, plan: PlanSpec): Promise<Piscina | null> {
+  const e = early;
+  if (e === null || e.threads !== threads) return null;
+  const [file, wanted] = await Promise.all([e.file, checkWorkerFile(plan)]);
+  if (early !== e || file !== wanted) return null;
+  early = null;
+  return e.pool;
+}
+
+/** A pool of `threads` threads for a job of `plan`: one started early or a kept one, when there is one for the same threads and file. */
 export async function jobPool(threads: number, plan: PlanSpec): Promise<JobPool> {
   // Outside a watch nothing is kept, and the worker file is not looked for twice.
-  if (kept === null) return { pool: await checkThreadPool(threads, plan), key: '' };
+  if (kept === null) return { pool: (await takeEarly(threads, plan)) ?? (await checkThreadPool(threads, plan)), key: '' };
   const key = `${threads} ${await checkWorkerFile(plan)}`;
   const pool = kept?.get(key);
   if (pool !== undefined) {
