@@ -226,7 +226,10 @@ export const PRODUCTION_ATTEMPTS = { every: 8, min: 6, max: 32 } as const;
  * in eight 6-32 from a stream of its own (`attempts:many`), as production's
  * outboxes run limits of 10-25 and more: a record that keeps something per
  * failed attempt up to the limit (a time, an error) is past its bound only
- * with such a limit. The other draws do not move.
+ * with such a limit. The other draws do not move. One in eight, measured on
+ * the main job's 5,000 seeds: fail-closed's steps 233,522 to 245,047; a
+ * review's record of attempt times found in 50 runs, first at seed 8 (one in
+ * sixteen: 28 runs, first at 299; one in four: 108 runs, 255,303 steps).
  */
 function attemptsLimit(seed: number, drawn: number): number {
   const s = lightStream(seed, 'attempts:many');
