@@ -1,14 +1,13 @@
 /**
  * `check --attempts N`: every seed's attempts limit fixed (as production
  * runs 10-25 and more), through the threads' plan, a shard and its file,
- * merge, the witnesses of a rule file, the library's `attempts` and the
- * header; the small worlds keep their own limits, and the header says so.
+ * merge, the witnesses of a rule file and the header (the library's
+ * `attempts`: sim/api/commands.test.ts); the small worlds keep their own limits, and the header says so.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { check } from '../api/commands.ts';
 import { smallWorlds } from '../small-worlds.ts';
 import { attemptsBanner, smallWorldsCommand } from './check-command.ts';
 import { runCli as run } from './test-cli.ts';
@@ -60,13 +59,6 @@ describe('check --attempts N', () => {
     writeFileSync(rules, `import { failClosed, extendRules } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'mine', summary: 'a copy' });\n`);
     const r = await run('check', '--rules', rules, '--swarm-only', '--seeds', '30', '--attempts', '30', '--no-upgrade', '--json', '--out', join(tmp, 'found'));
     expect([r.code, r.err]).toEqual([0, []]);
-  });
-  it('is the library\'s attempts option', async () => {
-    const out = join(tmp, 'api');
-    const viaApi = await check({ seeds: 20, swarmOnly: true, attempts: 25, out });
-    const viaCli = json((await run('check', '--swarm-only', '--seeds', '20', '--attempts', '25', '--json', '--out', out)).out);
-    expect([viaApi.runs, viaApi.steps]).toEqual([viaCli.runs, viaCli.steps]);
-    await expect(check({ seeds: 5, swarmOnly: true, attempts: 0, out })).rejects.toThrow('--attempts must be between 1 and 100, got 0');
   });
 });
 
