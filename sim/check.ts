@@ -13,7 +13,7 @@ import { RuleFault, type FaultKind } from '../model/rule-fault.ts';
 import { noteFaultError } from './rule-set-error.ts';
 import { probePositionOf, type ProbePosition } from './outbox/probe-position.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
-import { swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
+import { healStepsOf, swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
 import { idNames, type World, type WorldEvent } from './outbox/world.ts';
 import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
@@ -49,6 +49,8 @@ export interface CheckPlan {
   world?: (options: WorldOptions) => WorldOptions;
   /** The operator's budget for every seed (`--operator N`); absent: drawn per seed. */
   operatorActionsMax?: number;
+  /** The attempts limit of every seed (`--attempts N`); absent: drawn per seed. */
+  attemptsMax?: number;
   bounds: RunBounds;
   /** `--stop-on-first`: the shard ends after its first violating seed (that seed counted). */
   stopOnViolation?: boolean;
@@ -195,10 +197,11 @@ export function mergeShards(shards: readonly ShardResult[]): ShardResult {
 }
 
 /** The fixed options of a plan (its old rule set as a rule set, or as the spec a worker thread's plan names it by). */
-export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'skewDrawn'> & { oldRules: RuleSet | string | null }): FixedOptions {
+export function fixedOptions(plan: Pick<CheckPlan, 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'attemptsMax' | 'skewDrawn'> & { oldRules: RuleSet | string | null }): FixedOptions {
   return {
     ...(plan.broker !== null ? { broker: plan.broker } : {}),
     ...(plan.operatorActionsMax !== undefined ? { operatorActionsMax: plan.operatorActionsMax } : {}),
+    ...(plan.attemptsMax !== undefined ? { attemptsMax: plan.attemptsMax } : {}),
     ...(plan.skewDrawn === true && plan.oldRules !== null ? { skewDrawn: true as const } : { skew: plan.oldRules !== null }),
     ...(plan.settings !== undefined ? { settings: plan.settings } : {}),
     ...(plan.atMostOnce === true ? { atMostOnce: true } : {}),
@@ -226,9 +229,9 @@ export function steppersFor(rules: RuleSet, oldRules: RuleSet | null, kind: Step
   return { new: stepNew, old: oldRules !== null ? stepperOf(oldRules, kind) : stepNew };
 }
 
-/** A seed's run bounds: its own safety-phase length (drawn with its options), within the plan's bound. */
+/** A seed's run bounds: its own safety-phase length (drawn with its options), within the plan's bound, and the liveness bound of its attempts limit (options.ts, `healStepsOf`). */
 export function seedBounds(bounds: RunBounds, options: WorldOptions): RunBounds {
-  return { ...bounds, faultStepsMax: Math.min(bounds.faultStepsMax, options.faultStepsMax) };
+  return { ...bounds, faultStepsMax: Math.min(bounds.faultStepsMax, options.faultStepsMax), healStepsMax: healStepsOf(bounds.healStepsMax, options) };
 }
 
 /**

@@ -54,6 +54,15 @@ describe('library API', () => {
     await expect(check({ swarmOnly: true, smallWorldsOnly: true })).rejects.toThrow(/exclude each other/);
   });
 
+  it('check takes attempts as check takes --attempts: the attempts limit of every seed', async () => {
+    const out = join(dir, 'attempts');
+    const fromApi = await check({ seeds: 20, swarmOnly: true, attempts: 25, out });
+    const cli = await runCli('check', '--swarm-only', '--seeds', '20', '--attempts', '25', '--out', out, '--json');
+    expect(steady(fromApi)).toEqual(steady(JSON.parse(cli.out[0]) as object));
+    expect(fromApi.steps).not.toBe((await check({ seeds: 20, swarmOnly: true, out })).steps);
+    await expect(check({ seeds: 5, swarmOnly: true, attempts: 0, out })).rejects.toThrow('--attempts must be between 1 and 100, got 0');
+  });
+
   it('check runs the upgrade from the catalog rule set a rule set extends, and takes upgrade: false as --no-upgrade', async () => {
     const out = join(dir, 'upgrade');
     // Safe alone, flawed beside fail-closed (a key format changed): found only with the upgrade.

@@ -125,6 +125,7 @@ export async function check(given?: CheckOptions): Promise<CheckResult> {
     ...settingFlagsOf(options),
     property: options.property,
     operator: text(options.operator),
+    attempts: text(options.attempts),
     swarmOnly: options.swarmOnly,
     smallWorldsOnly: options.smallWorldsOnly,
     // As commander gives --no-symmetry: false only when asked.

@@ -28,6 +28,7 @@ const CHECK_KEYS: KeyList<CheckOptions> = {
   ...SETTING_KEYS,
   property: true,
   operator: true,
+  attempts: true,
   swarmOnly: true,
   smallWorldsOnly: true,
   symmetry: true,

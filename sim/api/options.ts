@@ -52,6 +52,8 @@ export interface CheckOptions extends WorldSettingOptions {
   property?: 'at-most-once';
   /** The operator's budget of actions for every seed (default: drawn per seed). */
   operator?: number;
+  /** The attempts limit of every seed, 1-100 (default: drawn per seed); the small worlds keep their own. */
+  attempts?: number;
   /** Run the seeded swarm only, not the small worlds explored first. */
   swarmOnly?: boolean;
   /** Explore the small worlds only, no swarm (no `seeds`, `seed` or `shard` then). */

@@ -20,7 +20,7 @@ import { buildReport, deepTail, interruptedScope, renderReport, type CheckReport
 import type { RuleSet } from '../../model/rules.ts';
 import { upgradeBase } from '../upgrade-base.ts';
 import { writeCounterexample, type RulesPair, type WrittenTrace } from '../outbox/record-trace.ts';
-import { describeOptions, skewDrawnFor, swarmOptions } from '../outbox/options.ts';
+import { describeOptions, PRODUCTION_ATTEMPTS, skewDrawnFor, swarmOptions } from '../outbox/options.ts';
 import { loadRules, pinsOf, type LoadedSpecs, type RulePins } from '../rules-loader.ts';
 import { probeRuleFiles, refuseUnlikeWitnesses, unrepeatedRun, witnessEvery } from '../rules-state-probe.ts';
 import { IN_PROCESS } from '../rule-values.ts';
@@ -66,6 +66,7 @@ export interface CheckFlags {
   shardOut?: string;
   stopOnFirst?: boolean;
   operator?: string;
+  attempts?: string;
   swarmOnly?: boolean;
   smallWorldsOnly?: boolean;
   /** False with --no-symmetry: the small worlds store every state, not one per class equal up to renaming pids. */
@@ -202,7 +203,7 @@ export interface FinishExtras {
  * from the property (`seedsBroker`), not a flag: left to the suite, which
  * has its broker-log world.
  */
-export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'skewDrawn'>): string {
+export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | 'broker' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'attemptsMax' | 'skewDrawn'>): string {
   const words = ['npx outbox-sim check', `--rules ${shellQuote(spec.rules)}`];
   // The upgrade by default runs in the small worlds without a flag.
   if (spec.oldRules !== null && spec.skewDrawn !== true) words.push(`--old-rules ${shellQuote(spec.oldRules)}`);
@@ -212,6 +213,8 @@ export function smallWorldsCommand(spec: Pick<PlanSpec, 'rules' | 'oldRules' | '
     if (value !== undefined) words.push(`${s.flag} ${value}`);
   }
   if (spec.operatorActionsMax !== undefined) words.push(`--operator ${spec.operatorActionsMax}`);
+  // As the shards were run (the small worlds keep their own attempts limits, and the header says so).
+  if (spec.attemptsMax !== undefined) words.push(`--attempts ${spec.attemptsMax}`);
   if (spec.atMostOnce === true) words.push('--property at-most-once');
   words.push('--small-worlds-only');
   return words.join(' ');
@@ -348,6 +351,20 @@ export async function runCheck(flags: CheckFlags, io: Io): Promise<Outcome<Check
   }
 }
 
+/**
+ * The header's words for `--attempts N`: the seeds' limit, and in plain
+ * words that the small worlds keep their own (their state counts grow with
+ * the limit; each was sized for its own, 1-3).
+ */
+export function attemptsBanner(attemptsMax: number | undefined, swarm: boolean, worlds: readonly SmallWorld[]): string {
+  if (attemptsMax === undefined) return '';
+  const seeds = swarm ? `; attempts limit ${attemptsMax} for every seed` : '';
+  if (worlds.length === 0) return seeds;
+  const limits = worlds.map((w) => w.sizes.attemptsMax);
+  const [lo, hi] = [Math.min(...limits), Math.max(...limits)];
+  return `${seeds}; the small worlds keep their own attempts limits, ${lo === hi ? lo : `${lo}-${hi}`}, not --attempts ${attemptsMax}`;
+}
+
 /** The header's broker: fixed, drawn per seed, or log for the seeds of --property at-most-once (the small worlds keep each its own). */
 function brokerBanner(broker: BrokerMode | null, seedsBroker: BrokerMode | null, parts: { smallWorlds: boolean; swarm: boolean }): string {
   if (broker !== null || seedsBroker === null) return broker ?? 'drawn per seed';
@@ -385,6 +402,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // (docs/properties.md, 'at-most-once (always, opt-in)'); drawn per seed it never came up, and the seeds were a clean verdict no run could break.
   const seedsBroker: BrokerMode | null = broker ?? (atMostOnce ? 'log' : null);
   const operatorActionsMax = flags.operator === undefined ? undefined : intFlag('--operator', flags.operator, 0, 0, 100);
+  const attemptsMax = flags.attempts === undefined ? undefined : intFlag('--attempts', flags.attempts, 1, 1, 100);
   const shard = parseShard(flags.shard);
   const parts = checkParts(flags, shard !== null);
   const outDir = flags.out ?? 'traces/found';
@@ -392,7 +410,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // With a rule file, some seeds leave a witness of their run, run again at the end in a fresh copy of the file (rules-state-probe.ts).
   const witnessed = Object.keys(pair.pins).length > 0 ? { witnessEvery: witnessEvery(from, to) } : {};
   // The upgrade by default runs in the seeds that draw skew (one in four), the old rules beside the new there.
-  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? upgradeFrom, ...(upgradeFrom !== null ? { skewDrawn: true as const } : {}), ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), bounds: BOUNDS_DEFAULT };
+  const spec: PlanSpec = { rules: flags.rules ?? 'fail-closed', oldRules: flags.oldRules ?? upgradeFrom, ...(upgradeFrom !== null ? { skewDrawn: true as const } : {}), ...pinsField(pair.pins), ...witnessed, broker: seedsBroker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}), ...(operatorActionsMax !== undefined ? { operatorActionsMax } : {}), ...(attemptsMax !== undefined ? { attemptsMax } : {}), bounds: BOUNDS_DEFAULT };
   // Without --workers: the machine's idle cores for a job worth threads (sim/workers/default-workers.ts).
   const inProcessRules = pair.rulesOrigin.source === IN_PROCESS || pair.oldRulesOrigin?.source === IN_PROCESS;
   const choice = flags.workers === undefined ? chooseWorkers({ smallWorlds: parts.smallWorlds, seeds: parts.swarm ? to - from : 0, inProcessRules }) : null;
@@ -413,7 +431,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   if (!flags.json && !quiet) {
     const where = [...(parts.smallWorlds ? ['the small worlds'] : []), ...(parts.swarm ? ['one seed in four'] : [])].join(' and ');
     const olds = upgradeFrom !== null ? `, and the upgrade from ${terminalText(upgradeFrom)} (which it extends) in ${where}` : pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : '';
-    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
+    io.out(`outbox-sim check: rules ${terminalText(pair.rules.name)}${olds}; ${parts.swarm ? `seeds ${from}..${to - 1}${shard ? ` (shard ${shard.index}/${shard.count} of ${seedStart}..${seedStart + seeds - 1})` : ''}` : 'no swarm'}; broker ${brokerBanner(broker, seedsBroker, parts)}${settingsBanner(settings, false)}${operatorActionsMax === undefined ? '' : `; operator actions ${operatorActionsMax}`}${attemptsBanner(attemptsMax, parts.swarm, parts.smallWorlds ? smallWorlds(pair.oldRules !== null) : [])}; ${workers} worker${workers === 1 ? '' : 's'}${workersNote}`);
   }
   // The upgrade by default: its skewed worlds after the rule set's own, which answer the question asked first. The
   // body shapes the rule set's decisions read (body-probe.ts) ask its decisions: after the header's first line,
@@ -428,7 +446,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     } else if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
     } else {
-      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), attempts limit 1-5, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
+      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), ${attemptsMax === undefined ? `attempts limit 1-5 (or ${PRODUCTION_ATTEMPTS.min}-${PRODUCTION_ATTEMPTS.max} in one seed in eight, as production runs)` : `attempts limit ${attemptsMax} (--attempts)`}, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
   // After the header, which then reaches the terminal even if the probe meets a decision that hangs.

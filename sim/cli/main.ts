@@ -105,6 +105,7 @@ export function buildProgram(io: Io, parts: ProgramParts): { program: Command; e
     .option('--broker <mode>', 'broker dedupe mode for every seed: id-ok, id-409, key, none, log (log: keeps every accepted POST; default: drawn per seed from the first four)')
     .option('--property <name>', 'also check an opt-in property: at-most-once (a consumer that is not idempotent; use with --broker log)'), 'check')
     .option('--operator <n>', 'the operator\'s budget of actions for every seed (default: drawn per seed, 0-3, or 8-12 in one seed in eight)')
+    .option('--attempts <n>', 'the attempts limit of every seed, 1-100, as production runs (default: drawn per seed, 1-5, or 6-32 in one seed in eight); the small worlds keep their own')
     .option('--swarm-only', 'run the seeded swarm only, not the small worlds explored first')
     .option('--small-worlds-only', 'explore the small worlds only, no swarm')
     .option('--no-symmetry', 'the small worlds store every state, not one per class of states equal up to renaming engine pids (slower; the same verdict)')

@@ -48,13 +48,16 @@ function plainOptions(seed: number, fixed: FixedOptions): WorldOptions {
       if (r < lowest) [healAnswer, lowest] = [k.name as Answer, r];
     }
   }
+  // A production-sized attempts limit in one seed in eight, from a stream of its own.
+  const attempts = lightStream(seed, 'attempts:many');
+  const attemptsLimit = attempts.next() < 1 / 8 ? 6 + Math.floor(attempts.next() * 27) : attemptsMax;
   const many = lightStream(seed, 'operator:many');
   const operatorBudget = many.next() < 1 / 8 ? 8 + Math.floor(many.next() * 5) : operatorDrawn;
   let o: WorldOptions = {
     engines: fixed.engines ?? engines,
     ids: fixed.ids ?? ids,
     bodiesPerId: fixed.bodiesPerId ?? bodiesPerId,
-    attemptsMax: fixed.attemptsMax ?? attemptsMax,
+    attemptsMax: fixed.attemptsMax ?? attemptsLimit,
     broker: fixed.broker ?? broker,
     skew: fixed.skew ?? false,
     settings,

@@ -9,7 +9,7 @@ import { simulateEvents } from '../core/simulate.ts';
 import { checkingOnly, type Violation } from '../core/system.ts';
 import { stateChange, TOOL_VERSION, TRACE_FORMAT_NAME, TRACE_FORMAT_VERSION, writeTrace, type Trace, type TraceHeader, type TraceRules, type TraceStep } from '../trace-format.ts';
 import { outboxSystem, type Steppers } from './outbox-system.ts';
-import type { WorldOptions } from './options.ts';
+import { healStepsOf, type WorldOptions } from './options.ts';
 import { outboxReducer } from './shrink.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -109,7 +109,8 @@ export function writeCounterexample(
   const shrunk = shrinkable ? shrink(start, property, outboxReducer(systemFor), shrinkReruns(events.length)) : { scenario: start, stepsBefore: events.length, stepsAfter: events.length, boundHit: false, reruns: 0 };
   const sc = shrunk.scenario;
   // Recorded to this property's violation: its path may pass another's first (explore --continue).
-  const sim = simulateEvents(checkingOnly(sc.system, property), sc.events, { healStepsMax });
+  // The liveness bound of the world written (options.ts, `healStepsOf`), as its replay takes it.
+  const sim = simulateEvents(checkingOnly(sc.system, property), sc.events, { healStepsMax: healStepsOf(healStepsMax, sc.options) });
   if (sim.violation === null) throw new Error(`internal: the counterexample for ${property} no longer violates when re-run`);
   const steps = traceSteps(sim.initial, sim.steps);
   const header = outboxHeader(pair, seed, sc.options, sim.violation, origin, steps.length, shrinkable ? shrunk.stepsBefore : null);

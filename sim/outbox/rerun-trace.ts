@@ -13,6 +13,7 @@ import { checkingOnly } from '../core/system.ts';
 import { BOUNDS_DEFAULT, steppersFor } from '../check.ts';
 import { outboxMatchKey, recordedOldRules, recordedOptions, recordedWorld, type SuppliedRules } from './from-trace.ts';
 import { outboxSystem } from './outbox-system.ts';
+import { healStepsOf } from './options.ts';
 import { ANSWERS_SAME_AS } from './events/broker.ts';
 import type { World, WorldEvent } from './world.ts';
 
@@ -27,7 +28,7 @@ export async function replayExactly(trace: Trace, supplied: SuppliedRules = {}):
   const recorded = trace.header.violation;
   const system = recorded === null ? whole : checkingOnly(whole, recorded.property);
   const events = trace.steps.map((s) => s.event as WorldEvent | null);
-  const sim = simulateEvents(system, events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
+  const sim = simulateEvents(system, events, { healStepsMax: healStepsOf(BOUNDS_DEFAULT.healStepsMax, options) });
   let before: World = sim.initial;
   for (let i = 0; i < trace.steps.length; i++) {
     const rec = trace.steps[i];
@@ -74,5 +75,5 @@ export async function rerunTrace(trace: Trace, rules: RuleSet, supplied: Supplie
   // The recorded world gave an answer the same as another (ok:false): it is given here too, whatever `rules` classify.
   const apart = events.some((e) => e?.kind === 'answer' && ANSWERS_SAME_AS.has(e.answer));
   const system = outboxSystem(options, { rules, ...(oldRules ? { oldRules } : {}), ...(apart ? { answersApart: true as const } : {}) }, steppersFor(rules, oldRules));
-  return rerun(system, events, recordedStates(system.initial(), trace), outboxMatchKey, trace.header.seed, BOUNDS_DEFAULT.healStepsMax);
+  return rerun(system, events, recordedStates(system.initial(), trace), outboxMatchKey, trace.header.seed, healStepsOf(BOUNDS_DEFAULT.healStepsMax, options));
 }

@@ -20,6 +20,8 @@ export interface PlanSpec {
   atMostOnce?: boolean;
   /** `check --operator N`: the operator's budget for every seed. */
   operatorActionsMax?: number;
+  /** `check --attempts N`: the attempts limit of every seed. */
+  attemptsMax?: number;
   bounds: RunBounds;
   /**
    * The code the command loaded for each rule file among `rules` and
