@@ -5,8 +5,8 @@
  * body in it (the record's payload, the body on offer, the record as
  * stored) given a shape (body-shape.ts): characters outside the BMP,
  * combining marks, control characters, or N characters in all. Where the
- * answer, its bodies read back as the letters they were, differs from the
- * answer on the letters, the decision reads that shape: a size limit, a
+ * answer, its bodies written as tokens of their letters, differs from the
+ * answer on the letters (written so too), the decision reads that shape: a size limit, a
  * strip, a normalisation. Seeds then take that shape more often and the
  * small worlds search it ({@link withBodyMarks}; small-worlds.ts): a
  * blind review's new 256 KiB limit, which parks a body an older release
@@ -28,10 +28,9 @@ import { turnBetween } from './turn-between.ts';
 
 /**
  * Bounds of the probe: the sizes asked one by one (2^k + 1 characters, k
- * from 0 to `exponentMax`), the
- * changes of answer the sizes may show and still count (more: an answer
- * that follows the size, a length written down, not a limit), and the
- * marks kept.
+ * from 0 to `exponentMax`), the changes of answer the sizes may show and
+ * still count (more: an answer that follows the size, a length written
+ * down, not a limit), and the marks kept.
  */
 export const BODY_PROBE = { exponentMax: 20, changesMax: 3, marksMax: 4 } as const;
 

@@ -34,6 +34,7 @@ const OTHER_WORDS: readonly (readonly [string, string, string])[] = [
   ['sim/cli/explore-command.ts', 'step', 'the noun of a count of steps ("1 step", "16 steps")'],
   ['sim/outbox/decision-cases.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), and its plain case"],
   ['sim/outbox/thresholds.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), whose calls the threshold probe notes"],
+  ['sim/outbox/body-probe.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), whose calls the body probe asks again"],
   ['sim/outbox/decision-cases.ts', 'resubmit', 'the operator action the requeue decision is told of (OperatorAction, model/rules.ts)'],
 ];
 
