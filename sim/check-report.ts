@@ -28,6 +28,7 @@ import { utcText } from './utc-text.ts';
 import { BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
+import { idText } from './outbox/id-shape.ts';
 
 /**
  * The tags that count the kinds of one table tag a check should see fire
@@ -476,7 +477,7 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
-      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps, v.longLife.toward) : ''} (the world's operator, crash and corruption budgets raised for them)`);
+      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${idText(v.longLife.id)} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps, v.longLife.toward) : ''} (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }

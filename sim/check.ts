@@ -14,7 +14,7 @@ import { noteFaultError } from './rule-set-error.ts';
 import { probePositionOf, type ProbePosition } from './outbox/probe-position.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { healStepsOf, swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
-import { idNames, type World, type WorldEvent } from './outbox/world.ts';
+import { worldIdNames, type World, type WorldEvent } from './outbox/world.ts';
 import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
@@ -394,7 +394,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
-  const watch = new CycleWatch(idNames(options.ids, options.longIds === true), shard.thresholds);
+  const watch = new CycleWatch(worldIdNames(options), shard.thresholds);
   const system = watchCycles(systemFor(options), watch);
   const bounds = seedBounds(plan.bounds, options);
   let run: SeedOutcome;

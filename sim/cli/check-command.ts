@@ -48,6 +48,7 @@ import { countText } from '../count-text.ts';
 import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
+import { idText } from '../outbox/id-shape.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -138,7 +139,7 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
 /** What made a counterexample of the swarm, as its trace's header says: a seed's run of `command` (check, compare), or long life from it (sim/outbox/long-life.ts). */
 function originOf(c: RawCounterexample, command = 'check'): string {
   if (c.longLife === undefined) return command;
-  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? deepTail(c.longLife.tailFaultSteps, c.longLife.toward) : ''})`;
+  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${idText(c.longLife.id)} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? deepTail(c.longLife.tailFaultSteps, c.longLife.toward) : ''})`;
 }
 
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed); `command` made them (check, compare). */
