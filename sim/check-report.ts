@@ -540,7 +540,7 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
   const shaped = shapes.length === 0 ? ' (all one letter)' : ` (besides one letter: ${shapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')})`;
   // Which runs had ids of a shape (case, accent, space): a rule folding ids meets only them.
   const idShapes = Object.entries(l.idShapes ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
-  const idShaped = idShapes.length === 0 ? '' : ` (ids of a shape: ${idShapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')})`;
+  const idShaped = idShapes.length === 0 ? '' : `; ids of a shape: ${idShapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')}`;
   lines.push(`  bodies written ${n(l.bodiesWritten)}${shaped}${idShaped}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
