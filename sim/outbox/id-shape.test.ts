@@ -4,9 +4,7 @@
  * never beside ids named alike, the draw moves nothing else, a world of a shape holds exactly its two ids,
  * and every place that prints an id tells the two apart.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { headerProblem } from '../../traces/shape.ts';
 import { sizesOf } from '../cli/explore-command.ts';
 import { UsageError } from '../usage-error.ts';
 import { exploreOptions, EXPLORE_DEFAULTS } from './explore-options.ts';
@@ -69,18 +67,9 @@ describe('id shapes', () => {
     for (let seed = 1; seed <= 200; seed++) expect(idShapeDrawn(seed, 2, false)).toBe(idShapeDrawn(seed, 2, false));
   });
 
-  it('name a world of a shape by its two ids exactly, and a trace header holds a shape to 2 ids without ids named alike', () => {
+  it('name a world of a shape by its two ids exactly (a trace header holds a shape to 2 ids: traces/render/shaped-ids.test.ts)', () => {
     expect(worldIdNames(exploreOptions({ ...EXPLORE_DEFAULTS, ids: 2, idShape: 'space' }))).toEqual(['order-17', 'order-17 ']);
     expect(worldIdNames(exploreOptions({ ...EXPLORE_DEFAULTS, ids: 2 }))).toEqual(['a', 'b']);
-    // A corpus trace's header, its options given 2 ids and a shape.
-    const header = JSON.parse(readFileSync('traces/corpus/2d34cb6f0049.trace.jsonl', 'utf8').split('\n')[0]) as { options: Record<string, unknown> };
-    const base = { ...header.options, ids: 2 };
-    const problem = (o: Record<string, unknown>): string | null => headerProblem({ ...header, options: o });
-    expect(problem(base)).toBeNull();
-    expect(problem({ ...base, idShape: 'accent' })).toBeNull();
-    expect(problem({ ...base, idShape: 'umlaut' })).toMatch(/idShape/);
-    expect(problem({ ...base, ids: 3, idShape: 'case' })).toMatch(/an id shape names at most 2 ids/);
-    expect(problem({ ...base, longIds: true, idShape: 'case' })).toMatch(/not with ids named alike/);
   });
 
   it("take --id-shape in explore and diff: 2 ids with it, a bad value, --long-ids or --ids 1 beside it a usage error", () => {

@@ -4,7 +4,7 @@
  * small world of 2 ids of shape `space`, read back and printed as text, Markdown (its table, its
  * sequence diagram) and HTML; the trace replays identically and carries the shape in its options.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRules } from '../../sim/rules-loader.ts';
@@ -14,6 +14,7 @@ import { steppersFor } from '../../sim/check.ts';
 import type { RulesPair } from '../../sim/outbox/record-trace.ts';
 import type { Trace } from '../../sim/trace-format.ts';
 import { readTrace } from '../read.ts';
+import { headerProblem } from '../shape.ts';
 import { renderHtml } from './html.ts';
 import { renderMarkdown } from './markdown.ts';
 import { sequenceDiagram } from './mermaid.ts';
@@ -61,6 +62,18 @@ describe('ids of a shape in a rendered trace', () => {
     // Mermaid writes a quote as #quot;.
     expect(sequenceDiagram(trace)).toContain('POST #quot;order-17 #quot; = A');
     expect(renderHtml(trace, { path })).toContain('<span data-field="subject">&quot;order-17 &quot;</span>');
+  });
+
+  it('are held in a trace header to a shape the world knows, with 2 ids and not beside ids named alike', () => {
+    // A corpus trace's header, its options given 2 ids and a shape.
+    const header = JSON.parse(readFileSync('traces/corpus/2d34cb6f0049.trace.jsonl', 'utf8').split('\n')[0]) as { options: Record<string, unknown> };
+    const base = { ...header.options, ids: 2 };
+    const problem = (o: Record<string, unknown>): string | null => headerProblem({ ...header, options: o });
+    expect(problem(base)).toBeNull();
+    expect(problem({ ...base, idShape: 'accent' })).toBeNull();
+    expect(problem({ ...base, idShape: 'umlaut' })).toMatch(/idShape/);
+    expect(problem({ ...base, ids: 3, idShape: 'case' })).toMatch(/an id shape names at most 2 ids/);
+    expect(problem({ ...base, longIds: true, idShape: 'case' })).toMatch(/not with ids named alike/);
   });
 
   it('replays identically', async () => {
