@@ -232,7 +232,8 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   const own = withIdShapes(withShapes(ONE_VERSION, '', bodyShapes), idShapes).map((w) => build(false, w));
   // (Array sort is stable: ties keep their order.) The worlds of a body shape, with the upgrade by default, come
   // right after the rule set's own of that shape: answers are given in suite order, and a rule set that reads
-  // bodies is asked about them (a new release's limit: its flaw needs the older version beside it).
+  // bodies is asked about them (a new release's limit: its flaw needs the older version beside it). The worlds of an
+  // id shape likewise: a rule set that folds ids is asked about ids it folds.
   const shaped = (w: SmallWorld): boolean => w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined;
   const all = skewedLast
     ? [own[0], ...own.filter(shaped), ...skewed.filter(shaped), ...own.slice(1).filter((w) => !shaped(w)), ...skewed.filter((w) => !shaped(w)).sort((a, b) => worldCost(a) - worldCost(b))]
