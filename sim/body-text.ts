@@ -42,6 +42,11 @@ export function bodyText(body: string): string {
   return `"${escaped(body)}"`;
 }
 
+/** A short string (an id, a key) as printed: as it is when plain, else quoted with every character outside printable ASCII escaped; never cut short. */
+export function quotedText(s: string): string {
+  return PLAIN.test(s) ? s : `"${escaped(s)}"`;
+}
+
 /** A long string as printed: its first character (escaped when odd), how many follow, and its digest. */
 export function longText(s: string): string {
   const first = String.fromCodePoint(s.codePointAt(0) ?? 0);

@@ -26,6 +26,7 @@ import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thre
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
 import { BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
+import { ID_SHAPE_NAMES, ID_SHAPE_TAG, idShapeWords, idText } from './outbox/id-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
@@ -78,6 +79,8 @@ export interface Layers {
   deliveriesReported: number;
   /** Runs whose bodies had each shape besides one letter (sim/outbox/body-shape.ts), by the shape's name. */
   bodyShapes: Record<string, number>;
+  /** Runs whose ids had each shape (sim/outbox/id-shape.ts), by the shape's name. */
+  idShapes: Record<string, number>;
 }
 
 
@@ -93,6 +96,7 @@ export function layersOf(tags: Record<string, number>): Layers {
     duplicateDeliveries: t('layer:duplicate'),
     deliveriesReported: t('layer:reported'),
     bodyShapes: Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(BODY_SHAPE_TAG)).map(([k, v]) => [k.slice(BODY_SHAPE_TAG.length), v])),
+    idShapes: Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(ID_SHAPE_TAG)).map(([k, v]) => [k.slice(ID_SHAPE_TAG.length), v])),
   };
 }
 
@@ -278,6 +282,22 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
   return `bodies: decisions answer otherwise on bodies ${marks.join(', ')} (probed: ${range}); one seed in four takes such bodies${smallWorlds ? ', and the small worlds search the default world with each' : ''}`;
 }
 
+/**
+ * The summary's line on the id shapes the rule set's decisions fold, as the
+ * probe saw (id-probe.ts), or null when no probe ran: the shapes whose two
+ * ids share a key (or an answer), and what was asked, so that a clean
+ * verdict says whether ids that differ only by case, normalisation or a
+ * trailing space were asked at all.
+ */
+export function idsLine(l: LongLifeCounts, smallWorlds: boolean): string | null {
+  const seen = l.deep.ids;
+  if (seen === undefined) return null;
+  const range = `the envelope, admit, selectable and sweepable, for ids ${ID_SHAPE_NAMES.slice(0, -1).join(', ')} and ${ID_SHAPE_NAMES[ID_SHAPE_NAMES.length - 1]}`;
+  if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation or a trailing space (probed: ${range})`;
+  const marks = seen.map((s) => `${s} (${idShapeWords(s)})`);
+  return `ids: decisions fold ids ${marks.join(', ')} (probed: ${range}); one seed in four of two ids takes such ids${smallWorlds ? ', and the small worlds search the world of 2 ids named alike with each' : ''}`;
+}
+
 /** Builds the report of a merged check. */
 export function buildReport(
   merged: ShardResult,
@@ -461,6 +481,8 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     if (clock !== null) lines.push(`  ${clock}`);
     const bodies = bodiesLine(r.longLife, sw !== null);
     if (bodies !== null) lines.push(`  ${bodies}`);
+    const ids = idsLine(r.longLife, sw !== null);
+    if (ids !== null) lines.push(`  ${ids}`);
   }
   if (sw !== null) lines.push(`  ${r.seconds.toFixed(1)} s in all`);
   lines.push('');
@@ -476,7 +498,7 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
     if (sw !== null) lines.push(...smallWorldViolationLines(sw));
     for (const v of r.violations) {
       lines.push(`  ${v.property} (${n(v.runs)} runs; first at seed ${v.seed}): ${terminalText(v.detail)}`);
-      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${v.longLife.id} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps, v.longLife.toward) : ''} (the world's operator, crash and corruption budgets raised for them)`);
+      if (v.longLife !== undefined) lines.push(`    found by ${v.longLife.deep ? 'deep cycles' : 'long life'}: record ${idText(v.longLife.id)} sent round its ${v.longLife.cycleSteps}-step cycle back to ${v.longLife.status} ${n(v.longLife.rounds)} more times${v.longLife.deep ? deepTail(v.longLife.tailFaultSteps, v.longLife.toward) : ''} (the world's operator, crash and corruption budgets raised for them)`);
       lines.push(`    trace ${v.trace}: ${terminalText(v.path)} (shrunk ${v.stepsBeforeShrink} -> ${v.steps} steps)`);
       lines.push(`    replay: ${terminalText(v.replay)}`);
     }
@@ -516,7 +538,10 @@ export function renderReport(r: CheckReport & { interrupted?: InterruptedCounts 
   // Which runs wrote bodies of another shape than one letter (astral, large, ...): a rule acting on a body's content meets only them.
   const shapes = Object.entries(l.bodyShapes).sort(([a], [b]) => (a < b ? -1 : 1));
   const shaped = shapes.length === 0 ? ' (all one letter)' : ` (besides one letter: ${shapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')})`;
-  lines.push(`  bodies written ${n(l.bodiesWritten)}${shaped}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
+  // Which runs had ids of a shape (case, accent, space): a rule folding ids meets only them.
+  const idShapes = Object.entries(l.idShapes ?? {}).sort(([a], [b]) => (a < b ? -1 : 1));
+  const idShaped = idShapes.length === 0 ? '' : `; ids of a shape: ${idShapes.map(([k, v]) => `${terminalText(k)} in ${n(v)} runs`).join(', ')}`;
+  lines.push(`  bodies written ${n(l.bodiesWritten)}${shaped}${idShaped}; records read: found ${n(l.recordsRead.found)}, absent ${n(l.recordsRead.absent)}, corrupt ${n(l.recordsRead.corrupt)}, unknown version ${n(l.recordsRead.unknownVersion)}`);
   lines.push(`  claims taken ${n(l.claimsTaken)}; POSTs sent ${n(l.postsSent)}; bodies stored by the broker ${n(l.bodiesStored)}; duplicate deliveries ${n(l.duplicateDeliveries)}; deliveries reported ${n(l.deliveriesReported)}`);
   lines.push(...LAYERS_EXPLAINED);
   // A run that ended quiet may still count as violating (RESULT's runs): its cycles sent round again broke a property.

@@ -14,7 +14,7 @@ import { noteFaultError } from './rule-set-error.ts';
 import { probePositionOf, type ProbePosition } from './outbox/probe-position.ts';
 import { outboxSystem, type Steppers } from './outbox/outbox-system.ts';
 import { healStepsOf, swarmOptions, type FixedOptions, type WorldOptions } from './outbox/options.ts';
-import { idNames, type World, type WorldEvent } from './outbox/world.ts';
+import { worldIdNames, type World, type WorldEvent } from './outbox/world.ts';
 import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
@@ -25,6 +25,8 @@ import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLife
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
 import { BODY_SHAPE_TAG, parseBodyShape } from './outbox/body-shape.ts';
 import { withBodyMarks } from './outbox/body-probe.ts';
+import { withIdMarks } from './outbox/id-probe.ts';
+import { ID_SHAPE_TAG } from './outbox/id-shape.ts';
 import { marksOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
@@ -78,6 +80,8 @@ export interface CheckPlan {
   clock?: ClockMarks;
   /** With `thresholds` false: the body shapes a decision reads, as the check's own probe saw (body-probe.ts), for the same reason. */
   bodies?: readonly string[];
+  /** With `thresholds` false: the id shapes a decision folds, as the check's own probe saw (id-probe.ts), for the same reason. */
+  ids?: readonly string[];
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -341,11 +345,12 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const thresholds = plan.thresholds === false ? marksOnly(plan.clock ?? { instants: [], waits: [] }, plan.bodies ?? []) : planThresholds(plan, fixed);
+  const thresholds = plan.thresholds === false ? marksOnly(plan.clock ?? { instants: [], waits: [] }, plan.bodies ?? [], plan.ids ?? []) : planThresholds(plan, fixed);
   if (plan.thresholds !== false) {
     result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
     result.longLife.deep.clock = { instants: [...thresholds.clock.instants], waits: [...thresholds.clock.waits] };
     result.longLife.deep.bodies = [...thresholds.bodies];
+    result.longLife.deep.ids = [...thresholds.ids];
   }
   const shard: ShardRun = { plan, rules, decisions, runner, steppers: steppersFor(rules, plan.oldRules), fixed, layout, exercised, exercisedCount: 0, tags: new Map(), thresholds, result };
   // One seed a call (runOneSeed): the loop's own code stays small, so replacing it on the stack
@@ -388,13 +393,13 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
   const drawn = swarmOptions(seed, shard.fixed);
   // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock);
-  // a seed's bodies may take a shape a decision reads (body-probe.ts).
+  // a seed's bodies may take a shape a decision reads (body-probe.ts), its ids a shape a decision folds (id-probe.ts).
   const marked = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock, shard.fixed.settings?.jump !== undefined);
-  const options = withBodyMarks(marked, seed, shard.thresholds.bodies);
+  const options = withIdMarks(withBodyMarks(marked, seed, shard.thresholds.bodies), seed, shard.thresholds.ids);
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.
-  const watch = new CycleWatch(idNames(options.ids, options.longIds === true), shard.thresholds);
+  const watch = new CycleWatch(worldIdNames(options), shard.thresholds);
   const system = watchCycles(systemFor(options), watch);
   const bounds = seedBounds(plan.bounds, options);
   let run: SeedOutcome;
@@ -415,6 +420,11 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   // The runs whose bodies had a shape (body-shape.ts), by the shape's name: the summary's Layers line says which the seeds wrote.
   if (options.bodyShape !== undefined) {
     const shape = `${BODY_SHAPE_TAG}${parseBodyShape(options.bodyShape)?.name ?? options.bodyShape}`;
+    tags.set(shape, (tags.get(shape) ?? 0) + 1);
+  }
+  // The runs whose ids had a shape (id-shape.ts), likewise.
+  if (options.idShape !== undefined) {
+    const shape = `${ID_SHAPE_TAG}${options.idShape}`;
     tags.set(shape, (tags.get(shape) ?? 0) + 1);
   }
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;

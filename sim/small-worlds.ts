@@ -19,6 +19,7 @@ import { writeCounterexample } from './outbox/record-trace.ts';
 import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
+import { ID_SHAPE_NAMES } from './outbox/id-shape.ts';
 import type { RuleThresholds } from './outbox/thresholds.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 import { watchingIn } from './watch.ts';
@@ -173,12 +174,12 @@ const WORLD_COST: Readonly<Record<string, number>> = {
 
 /**
  * A suite world's cost in {@link WORLD_COST}; a world not listed counts as a middling one. A world of a
- * body shape the rule set reads ({@link withShapes}) counts as the cheapest: it is there because the rule
+ * body shape the rule set reads ({@link withShapes}), or of an id shape it folds ({@link withIdShapes}), counts as the cheapest: it is there because the rule
  * set's decisions answer otherwise on such bodies, so a worker thread (which takes from the back of
  * {@link threadOrder}) searches it first.
  */
 function worldCost(w: SmallWorld): number {
-  return w.sizes.bodyShape !== undefined ? 0 : (WORLD_COST[w.name] ?? 200);
+  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined ? 0 : (WORLD_COST[w.name] ?? 200);
 }
 
 /**
@@ -207,7 +208,7 @@ export interface SuiteFixed {
  * broker mode or world setting replaces each world's own; worlds that then
  * coincide are searched once (the first name kept).
  */
-export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = []): SmallWorld[] {
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = [], idShapes: readonly string[] = []): SmallWorld[] {
   const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
@@ -227,12 +228,13 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   // An upgrade run by default (`skewedLast`) comes after the rule set's own worlds, which answer the question asked,
   // its cheapest worlds first: a rule set whose records are large spends the suite's bound of states before the
   // last worlds (a blind review's capped history left 4 of them unsearched, the cheap one that held its flaw among them).
-  const skewed = skew ? withShapes(SKEWED, 'skew, ', bodyShapes).map((w) => build(true, w)) : [];
-  const own = withShapes(ONE_VERSION, '', bodyShapes).map((w) => build(false, w));
+  const skewed = skew ? withIdShapes(withShapes(SKEWED, 'skew, ', bodyShapes), idShapes).map((w) => build(true, w)) : [];
+  const own = withIdShapes(withShapes(ONE_VERSION, '', bodyShapes), idShapes).map((w) => build(false, w));
   // (Array sort is stable: ties keep their order.) The worlds of a body shape, with the upgrade by default, come
   // right after the rule set's own of that shape: answers are given in suite order, and a rule set that reads
-  // bodies is asked about them (a new release's limit: its flaw needs the older version beside it).
-  const shaped = (w: SmallWorld): boolean => w.sizes.bodyShape !== undefined;
+  // bodies is asked about them (a new release's limit: its flaw needs the older version beside it). The worlds of an
+  // id shape likewise: a rule set that folds ids is asked about ids it folds.
+  const shaped = (w: SmallWorld): boolean => w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined;
   const all = skewedLast
     ? [own[0], ...own.filter(shaped), ...skewed.filter(shaped), ...own.slice(1).filter((w) => !shaped(w)), ...skewed.filter((w) => !shaped(w)).sort((a, b) => worldCost(a) - worldCost(b))]
     : [...skewed, ...own];
@@ -255,6 +257,26 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
 function withShapes(worlds: readonly [string, Over][], prefix: string, shapes: readonly string[]): [string, Over][] {
   const [first, ...rest] = worlds;
   return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest];
+}
+
+/** The world of ids named alike the id shapes' twins follow ({@link withIdShapes}), without and with skew. */
+const NAMED_ALIKE = /^(skew, )?2 ids named alike, /;
+
+/**
+ * A list of worlds with, after its world of 2 ids named alike (the same
+ * body, broker key), that world again for each id shape a decision of the
+ * rule set folds ({@link suiteIdShapes}), its ids of that shape instead:
+ * two tasks whose ids a folded key makes one, at a broker deduping by key,
+ * with both versions in the skewed one.
+ */
+function withIdShapes(worlds: readonly [string, Over][], shapes: readonly string[]): [string, Over][] {
+  if (shapes.length === 0) return [...worlds];
+  return worlds.flatMap((w): [string, Over][] => {
+    const m = NAMED_ALIKE.exec(w[0]);
+    if (m === null) return [w];
+    const { longIds: _long, ...rest } = w[1];
+    return [w, ...shapes.map((shape): [string, Over] => [`${m[1] ?? ''}2 ids ${shape}, ${w[0].slice(m[0].length)}`, { ...rest, idShape: shape }])];
+  });
 }
 
 /**
@@ -403,6 +425,17 @@ function suiteProbe(rules: RuleSet): RuleThresholds {
 export function suiteBodyShapes(rules: RuleSet, oldRules: RuleSet | null): string[] {
   const shapes = [...suiteProbe(rules).bodies, ...(oldRules === null ? [] : suiteProbe(oldRules).bodies)];
   return [...new Set(shapes)].slice(0, BODY_PROBE.marksMax);
+}
+
+/**
+ * The id shapes whose two ids a decision of `rules` (or of `oldRules`, the
+ * older version beside it) folds (id-probe.ts): the suite searches its
+ * worlds of 2 ids named alike again with each ({@link smallWorlds}). None
+ * for a rule set whose keys keep every character of the id (fail-closed).
+ */
+export function suiteIdShapes(rules: RuleSet, oldRules: RuleSet | null): string[] {
+  const shapes = new Set([...suiteProbe(rules).ids, ...(oldRules === null ? [] : suiteProbe(oldRules).ids)]);
+  return ID_SHAPE_NAMES.filter((s) => shapes.has(s));
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

@@ -103,6 +103,7 @@ function sizeFlags(o: WorldSizeOptions): ExploreFlags {
     bodies: text(o.bodies),
     ...(o.sameBodies === true ? { sameBodies: true } : {}),
     ...(o.longIds === true ? { longIds: true } : {}),
+    ...(o.idShape === undefined ? {} : { idShape: o.idShape }),
     ...(o.bodyShape === undefined ? {} : { bodyShape: o.bodyShape }),
     engines: text(o.engines),
     attempts: text(o.attempts),

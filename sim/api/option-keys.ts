@@ -17,7 +17,7 @@ type KeyList<T> = { readonly [K in keyof Required<T>]: true };
 
 const SETTING_KEYS: KeyList<WorldSettingOptions> = { dedupeWindow: true, lateLanding: true, retention: true, ticks: true, lease: true, jump: true, stableIds: true, poison: true, settings: true };
 
-const SIZE_KEYS: KeyList<WorldSizeOptions> = { ids: true, bodies: true, sameBodies: true, longIds: true, bodyShape: true, engines: true, attempts: true, crashes: true, corruptions: true, operator: true, broker: true };
+const SIZE_KEYS: KeyList<WorldSizeOptions> = { ids: true, bodies: true, sameBodies: true, longIds: true, idShape: true, bodyShape: true, engines: true, attempts: true, crashes: true, corruptions: true, operator: true, broker: true };
 
 const CHECK_KEYS: KeyList<CheckOptions> = {
   rules: true,

@@ -18,6 +18,9 @@
  * the seeds, not the small worlds; clock-marks.test.ts), stamp-version.ts (flawed while the engine POSTed a
  * PARKED pre-send write; since preSend may park instead of send its flaw
  * no longer exists, and it stays a fixture of a rule set that reads pids),
+ * `rule-api/key-lowercased.ts` (a key lower-cased: its flaw needs ids that differ only in case, which
+ * only the worlds the id probe adds for it hold, and this table's suite is the one without the probes'
+ * worlds, as for the body shapes' rule files; id-probe.test.ts holds it found there),
  * and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a

@@ -38,7 +38,7 @@ import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 import { endEarlyPool, startPoolEarly } from '../workers/kept-pools.ts';
-import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, suiteBodyShapes, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, suiteBodyShapes, suiteIdShapes, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { SETTINGS } from '../outbox/events/table.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
@@ -48,6 +48,7 @@ import { countText } from '../count-text.ts';
 import { COVERED_SEEDS, coverageOf, pairCoverage, pairLayout, type FirstSeeds, type PairCoverage } from '../outbox/swarm-coverage.ts';
 import type { FixedOptions } from '../outbox/options.ts';
 import type { Outcome } from './outcome.ts';
+import { idText } from '../outbox/id-shape.ts';
 
 /** Flags of `check` as commander gives them. */
 export interface CheckFlags {
@@ -138,7 +139,7 @@ export function shardRange(start: number, seeds: number, shard: { index: number;
 /** What made a counterexample of the swarm, as its trace's header says: a seed's run of `command` (check, compare), or long life from it (sim/outbox/long-life.ts). */
 function originOf(c: RawCounterexample, command = 'check'): string {
   if (c.longLife === undefined) return command;
-  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${c.longLife.id} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? deepTail(c.longLife.tailFaultSteps, c.longLife.toward) : ''})`;
+  return `${command} ${c.longLife.deep ? 'deep cycles' : 'long life'} (record ${idText(c.longLife.id)} round its cycle ${c.longLife.rounds} more times${c.longLife.deep ? deepTail(c.longLife.tailFaultSteps, c.longLife.toward) : ''})`;
 }
 
 /** Shrinks and writes the first counterexample of each property, lowest seed first (reusing one already written for the same seed); `command` made them (check, compare). */
@@ -438,7 +439,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // which then reaches the terminal even if one hangs.
   // The job's threads start loading now, while this thread probes (kept-pools.ts, startPoolEarly): the job takes them.
   if (workers > 1) startPoolEarly(workers - 1, parts.swarm ? spec : { rules: spec.rules, oldRules: flags.oldRules ?? upgradeFrom, broker: null, bounds: BOUNDS_DEFAULT });
-  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null, suiteBodyShapes(pair.rules, pair.oldRules)) : [];
+  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules)) : [];
   if (!flags.json && !quiet) {
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {
@@ -446,7 +447,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     } else if (single || flags.verbose) {
       io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
     } else {
-      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), ${attemptsMax === undefined ? `attempts limit 1-5 (or ${PRODUCTION_ATTEMPTS.min}-${PRODUCTION_ATTEMPTS.max} in one seed in eight, as production runs)` : `attempts limit ${attemptsMax} (--attempts)`}, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
+      io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike, and, drawn apart, in one in eight, ids that differ only by case, normalisation or a trailing space; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), ${attemptsMax === undefined ? `attempts limit 1-5 (or ${PRODUCTION_ATTEMPTS.min}-${PRODUCTION_ATTEMPTS.max} in one seed in eight, as production runs)` : `attempts limit ${attemptsMax} (--attempts)`}, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }
   }
   // After the header, which then reaches the terminal even if the probe meets a decision that hangs.
@@ -515,9 +516,9 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     if (merged.fault !== undefined) throw checkFaultError(tracePairOf(pair, merged.fault.options), steppers, merged.fault, outDir, 'check');
     const signal = interruption();
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
-    // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks and body shapes of the check's probe.
+    // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks, body shapes and id shapes of the check's probe.
     const deep = merged.longLife?.deep;
-    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(deep?.clock ? { clock: deep.clock } : {}), ...(deep?.bodies ? { bodies: deep.bodies } : {}) }, merged.witnesses, pair.oldRules);
+    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(deep?.clock ? { clock: deep.clock } : {}), ...(deep?.bodies ? { bodies: deep.bodies } : {}), ...(deep?.ids ? { ids: deep.ids } : {}) }, merged.witnesses, pair.oldRules);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);

@@ -48,6 +48,7 @@ import { newStats } from '../core/por.ts';
 import { newCensus } from '../outbox/packed/independence.ts';
 import type { PorReport } from '../outbox/explore-por.ts';
 import { BODY_SHAPE_FLAG_VALUES, bodyShapeWords, searchBodyShape } from '../outbox/body-shape.ts';
+import { ID_SHAPE_FLAG_VALUES, idShapeWords, isIdShape } from '../outbox/id-shape.ts';
 
 export interface ExploreFlags {
   rules?: string;
@@ -56,6 +57,7 @@ export interface ExploreFlags {
   bodies?: string;
   sameBodies?: boolean;
   longIds?: boolean;
+  idShape?: string;
   bodyShape?: string;
   engines?: string;
   attempts?: string;
@@ -106,7 +108,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
   const d = EXPLORE_DEFAULTS;
   const broker = choiceFlag('--broker', flags.broker, BROKER_MODES, d.broker);
   return {
-    ids: intFlag('--ids', flags.ids, d.ids, 1, 2),
+    ids: flags.idShape !== undefined && flags.ids === undefined ? 2 : intFlag('--ids', flags.ids, d.ids, 1, 2),
     bodiesPerId: intFlag('--bodies', flags.bodies, d.bodiesPerId, 1, 3),
     engines: intFlag('--engines', flags.engines, d.engines, 1, 8),
     attemptsMax: intFlag('--attempts', flags.attempts, d.attemptsMax, 1, 10),
@@ -118,9 +120,19 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     ...(atMostOnceAsked(flags.property, broker) ? { atMostOnce: true } : {}),
     ...(flags.sameBodies === true ? { sameBodies: true } : {}),
     ...(flags.longIds === true ? { longIds: true } : {}),
+    ...(flags.idShape === undefined ? {} : { idShape: idShapeFlag(flags) }),
     ...(flags.bodyShape === undefined ? {} : { bodyShape: bodyShapeFlag(flags.bodyShape) }),
     skew,
   };
+}
+
+/** `--id-shape`'s world shape (docs/protocol.md, 'Id shapes'), or a one-line usage error: a shape's name, with 2 ids (the default with it), not with --long-ids. */
+function idShapeFlag(flags: ExploreFlags): string {
+  const text = flags.idShape ?? '';
+  if (!isIdShape(text)) throw new UsageError(`--id-shape ${JSON.stringify(text)}: give ${ID_SHAPE_FLAG_VALUES}`);
+  if (flags.longIds === true) throw new UsageError('--id-shape and --long-ids exclude each other: give one');
+  if (flags.ids !== undefined && flags.ids !== '2') throw new UsageError(`--id-shape names 2 ids: give --ids 2 or leave --ids out`);
+  return text;
 }
 
 /** `--body-shape`'s world shape (docs/protocol.md, 'Body shapes'), or a one-line usage error. */
@@ -236,7 +248,7 @@ export async function runExplore(flags: ExploreFlags, io: Io): Promise<Outcome<E
   // --quiet: no header, no progress and no search figures, only how it ended and what it found.
   const quiet = flags.quiet === true;
   if (!flags.json && !quiet) {
-    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}${sizes.longIds === true ? ' (named alike)' : ''}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}${sizes.bodyShape === undefined ? '' : ` (${sizes.bodyShape}: ${bodyShapeWords(sizes.bodyShape)})`}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
+    io.out(`outbox-sim explore: rules ${terminalText(pair.rules.name)}${pair.oldRules ? `, old rules ${terminalText(pair.oldRules.name)}` : ''}; ids ${sizes.ids}${sizes.longIds === true ? ' (named alike)' : ''}${sizes.idShape === undefined ? '' : ` (${sizes.idShape}: ${idShapeWords(sizes.idShape)})`}, bodies/id ${sizes.bodiesPerId}${sizes.sameBodies === true ? ' (the same for every id)' : ''}${sizes.bodyShape === undefined ? '' : ` (${sizes.bodyShape}: ${bodyShapeWords(sizes.bodyShape)})`}, engines ${sizes.engines}, attempts limit ${sizes.attemptsMax}, crashes ${sizes.crashesMax}, corruptions ${sizes.corruptionsMax}, operator actions ${sizes.operatorActionsMax}, broker ${sizes.broker}${settingsBanner(sizes.settings ?? {}, true)}; at most ${countNoun(statesMax, 'state')}${depthMax === undefined ? '' : `, traces of at most ${countNoun(depthMax, 'step')}`} and ${countText(memoryMiB)} MiB`);
   }
   const bar = progressBar(flags.json || quiet ? { ...io, tty: false } : io, 'states', statesMax);
   const clock = startClock(io);

@@ -57,6 +57,8 @@ function worldSizeOptions(command: Command): Command {
     .option('--bodies <n>', 'bodies per id (1-3)')
     .option('--same-bodies', 'every id gets the same bodies (A, B for a and for b), as tasks with identical payloads')
     .option('--long-ids', 'ids named alike, as production ids (eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017) instead of a, b')
+    // Written out, as --body-shape's.
+    .option('--id-shape <shape>', 'the 2 ids a pair a store may fold into one: case (Order-17, order-17), accent (cafe-17 in NFD and NFC) or space (order-17 and a trailing space) (docs/protocol.md, Id shapes)')
     // Written out: main loads for every command, and the shapes' module is the simulator's (start-up.test.ts).
     .option('--body-shape <shape>', 'every body its letter and a shape: astral (outside the BMP), combining (not NFC), control (quote, backslash, newline, NUL, trailing space), large (1,048,577 characters) or large:N (docs/protocol.md, Body shapes)')
     .option('--engines <n>', 'engine processes')

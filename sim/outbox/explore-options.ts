@@ -27,6 +27,8 @@ export interface ExploreSizes {
   sameBodies?: boolean;
   /** Ids named alike, as production ids (`WorldOptions.longIds`). */
   longIds?: boolean;
+  /** The two ids a pair that differs only by case, normalisation or a trailing space (`WorldOptions.idShape`). */
+  idShape?: string;
   /** Every body's shape after its letter (`WorldOptions.bodyShape`). */
   bodyShape?: string;
 }
@@ -66,7 +68,7 @@ function uniformSettings(given: Readonly<Record<string, number>>): Readonly<Reco
 /**
  * World options for a search. Every world's options have one hidden class
  * (V8's map): every field is written, in one order, the optional ones
- * (`settings`, `atMostOnce`, `sameBodies`, `longIds`, `bodyShape`) undefined when the sizes lack them (absent
+ * (`settings`, `atMostOnce`, `sameBodies`, `longIds`, `idShape`, `bodyShape`) undefined when the sizes lack them (absent
  * for every reader: `?.`, `=== true`, JSON and the world's key skip
  * undefined). Spreads of sizes with and without them gave each suite world
  * of `check` its own class, and code optimised on the first worlds (every
@@ -86,6 +88,7 @@ export function exploreOptions(s: ExploreSizes): WorldOptions {
     atMostOnce: s.atMostOnce,
     sameBodies: s.sameBodies,
     longIds: s.longIds,
+    idShape: s.idShape,
     bodyShape: s.bodyShape,
     crashesMax: s.crashesMax,
     corruptionsMax: s.corruptionsMax,

@@ -13,6 +13,7 @@ import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles,
 import { DEEP_CYCLES, deepCyclesOf, liveDeep, TOWARD_THRESHOLD } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
 import type { RuleThresholds } from './thresholds.ts';
+import { ID_SHAPE_NAMES } from './id-shape.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** Cycles of one run sent round at most (shortest first). */
@@ -32,7 +33,7 @@ export interface LongLifeCounts {
   /** Runs that ran otherwise when run again (a rule set that keeps state between calls): left without a long life. */
   differed: number;
   /** Deep cycles (deep-cycles.ts): the sampled runs in which a record came back (and runs toward a threshold: thresholds.ts), their cycles taken (`toward`: of them, toward a threshold), steps, and how each ended (`DeepEnd`). */
-  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[]; clock?: { instants: number[]; waits: number[] }; bodies?: string[] };
+  deep: { runs: number; cycles: number; steps: number; ends: Record<string, number>; toward?: number; thresholds?: ThresholdSeen[]; clock?: { instants: number[]; waits: number[] }; bodies?: string[]; ids?: string[] };
 }
 
 /**
@@ -79,6 +80,8 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   }
   // The body shapes a decision reads (body-probe.ts), alike in every thread: a union, in the probe's order.
   if (from.deep.bodies !== undefined) into.deep.bodies = [...new Set([...(into.deep.bodies ?? []), ...from.deep.bodies])];
+  // The id shapes a decision folds (id-probe.ts): a union, in the shapes' order.
+  if (from.deep.ids !== undefined) into.deep.ids = ID_SHAPE_NAMES.filter((s) => (into.deep.ids ?? []).includes(s) || (from.deep.ids ?? []).includes(s));
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }

@@ -20,13 +20,13 @@ import { sameCanonical } from '../core/canonical.ts';
 import { longLifeOfSeed, noLongLife } from './long-life-seed.ts';
 import { swarmOptions, type WorldOptions } from './options.ts';
 import { outboxSystem } from './outbox-system.ts';
-import { idNames } from './world.ts';
+import { worldIdNames } from './world.ts';
 
 function seedRun(rules: RuleSet, seed: number) {
   const steppers = steppersFor(rules, null);
   const systemFor = (o: WorldOptions) => outboxSystem(o, { rules }, steppers);
   const options = swarmOptions(seed, {});
-  const watch = new CycleWatch(idNames(options.ids, options.longIds === true));
+  const watch = new CycleWatch(worldIdNames(options));
   const run = runSeed(watchCycles(systemFor(options), watch), seed, seedBounds(BOUNDS_DEFAULT, options), true);
   const events = run.steps.map((s) => s.event);
   return { systemFor, options, watch, run, events, states: run.states ?? [] };

@@ -6,6 +6,7 @@
 import { canonicalJson } from '../core/canonical.ts';
 import type { World } from './world.ts';
 import { bodyText } from '../body-text.ts';
+import { idText } from './id-shape.ts';
 
 /** The observable outcomes of a world. */
 export interface Outcomes {
@@ -21,15 +22,15 @@ export function outcomesOf(w: World): Outcomes {
   const parked: Record<string, string> = {};
   for (const [id, slot] of Object.entries(w.records)) {
     if (slot.kind !== 'record') continue;
-    if (slot.record.status === 'DELIVERED') delivered[id] = bodyText(slot.record.payload);
-    if (slot.record.status === 'PARKED') parked[id] = `${bodyText(slot.record.payload)} (${slot.record.reason ?? '?'})`;
+    if (slot.record.status === 'DELIVERED') delivered[idText(id)] = bodyText(slot.record.payload);
+    if (slot.record.status === 'PARKED') parked[idText(id)] = `${bodyText(slot.record.payload)} (${slot.record.reason ?? '?'})`;
   }
   return {
-    reported: Object.fromEntries(Object.entries(w.reported).map(([id, body]) => [id, bodyText(body)])),
+    reported: Object.fromEntries(Object.entries(w.reported).map(([id, body]) => [idText(id), bodyText(body)])),
     delivered,
-    broker: Object.fromEntries(Object.entries(w.broker).map(([id, h]) => [id, bodyText(h.body)])),
+    broker: Object.fromEntries(Object.entries(w.broker).map(([id, h]) => [idText(id), bodyText(h.body)])),
     parked,
-    quarantined: w.quarantined.map((q) => `${q.id}=${bodyText(q.body)} (${q.cause})`).sort(),
+    quarantined: w.quarantined.map((q) => `${idText(q.id)}=${bodyText(q.body)} (${q.cause})`).sort(),
   };
 }
 

@@ -66,6 +66,8 @@ function plainOptions(seed: number, fixed: FixedOptions): WorldOptions {
     sameBodies: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'bodies:same').next() < 1 / 4 ? true : undefined,
     // And, from another stream, ids named alike.
     longIds: (fixed.ids ?? ids) >= 2 && lightStream(seed, 'ids:long').next() < 1 / 4 ? true : undefined,
+    // And, from another stream, ids of a shape in one seed in eight of two ids: one in six of those without ids named alike.
+    idShape: idShapeOf(lightStream(seed, 'ids:shape'), (fixed.ids ?? ids) >= 2 && !(lightStream(seed, 'ids:long').next() < 1 / 4)),
     // And, from another stream, bodies of a shape in one seed in eight.
     bodyShape: shapeOf(lightStream(seed, 'bodies:shape')),
     crashesMax,
@@ -87,6 +89,12 @@ function shapeOf(s: { next(): number }): string | undefined {
   if (s.next() >= 1 / 8) return undefined;
   const name = ['astral', 'combining', 'control', 'large'][Math.floor(s.next() * 4)];
   return name === 'large' ? `large:${2 ** (10 + Math.floor(s.next() * 11)) + 1}` : name;
+}
+
+/** A seed of two ids without ids named alike draws an id shape in one in six (one in eight of all with two ids). */
+function idShapeOf(s: { next(): number }, eligible: boolean): string | undefined {
+  if (!eligible || s.next() >= 1 / 6) return undefined;
+  return ['case', 'accent', 'space'][Math.floor(s.next() * 3)];
 }
 
 const FIXED: FixedOptions[] = [{}, { broker: 'log', engines: 2 }, { operatorActionsMax: 0, atMostOnce: true, settings: { [SETTINGS[0].name]: SETTINGS[0].off } }];

@@ -12,6 +12,7 @@ import type { KnobDraw } from './events/kind.ts';
 import { EVENT_KINDS, GROUPS, SETTINGS } from './events/table.ts';
 import { coverSeed } from './swarm-coverage.ts';
 import { bodyShapeDrawn, bodyShapeWords } from './body-shape.ts';
+import { idShapeDrawn, idShapeWords } from './id-shape.ts';
 
 /** Options of one world. */
 export interface WorldOptions {
@@ -62,6 +63,15 @@ export interface WorldOptions {
    */
   longIds?: boolean;
   /**
+   * The world's two ids as a pair that differs only by case (`case`), by
+   * Unicode normalisation (`accent`: NFD against NFC) or by a trailing space
+   * (`space`) (id-shape.ts): the world compares them exactly, a rule that
+   * folds them makes them one. Absent: a, b. Never with `longIds`.
+   * `explore --id-shape`, `diff --id-shape`, and one swarm seed in eight of
+   * those with two ids, from a stream of its own (`ids:shape`).
+   */
+  idShape?: string;
+  /**
    * A tick the clock may jump to at once while faults last (a `long-wait`
    * to it, events/clock.ts): one of the instants at which the checked rule
    * set's decisions answer otherwise (thresholds.ts, `probeClock`), a
@@ -100,7 +110,7 @@ export interface WorldOptions {
 }
 
 /** Options fixed by the user; absent fields are drawn by the swarm. */
-export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'bodyShape'>> & {
+export type FixedOptions = Partial<Pick<WorldOptions, 'engines' | 'ids' | 'bodiesPerId' | 'attemptsMax' | 'broker' | 'skew' | 'settings' | 'atMostOnce' | 'operatorActionsMax' | 'bodyShape' | 'idShape'>> & {
   /** The upgrade by default (docs/rules.md, 'Version skew'): `skew` drawn per seed ({@link skewDrawnFor}) where it is not fixed. */
   skewDrawn?: true;
 };
@@ -319,6 +329,7 @@ export function swarmOptions(seed: number, fixed: FixedOptions = {}): WorldOptio
     ...(fixed.atMostOnce === true ? { atMostOnce: true } : {}),
     sameBodies: sameBodiesDrawn(seed, fixed.ids ?? ids),
     longIds: longIdsDrawn(seed, fixed.ids ?? ids),
+    idShape: idShapeDrawn(seed, fixed.ids ?? ids, longIdsDrawn(seed, fixed.ids ?? ids) === true, fixed.idShape),
     bodyShape: bodyShapeDrawn(seed, fixed.bodyShape),
     // Drawn by check from the rule set's instants (thresholds.ts); a key in every seed's options keeps them one shape.
     waitTo: undefined,
@@ -343,7 +354,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''}${o.idShape === undefined ? '' : ` (${o.idShape}: ${idShapeWords(o.idShape)})`} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

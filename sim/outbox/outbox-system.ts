@@ -20,7 +20,7 @@ import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
 import { newEngineProc, xstateStepper } from './stepper.ts';
 import { idBody } from './id-body.ts';
-import { bodyName, idNames, type EngineProc, type World, type WorldEvent } from './world.ts';
+import { bodyName, worldIdNames, type EngineProc, type World, type WorldEvent } from './world.ts';
 import { copyWorld, emptyList } from './world-copy.ts';
 import { uniformOptions } from './options-copy.ts';
 import { ruleFaultOf } from '../../model/rule-fault.ts';
@@ -69,7 +69,7 @@ export function outboxSystem(
 ): TransitionSystem<World, WorldEvent> {
   // Every seed's options of one hidden class, whichever way they were drawn (options-copy.ts).
   const options = uniformOptions(drawn);
-  const ids = idNames(options.ids, options.longIds === true);
+  const ids = worldIdNames(options);
   const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
   const timed = hasClock(options);

@@ -21,8 +21,9 @@ import { boundedRecordOf, heldText, honestPark, noPhantomDelivery, NOT_DELIVERED
 import { swarmOptions } from './options.ts';
 import type { World } from './world.ts';
 import { bodyText } from '../body-text.ts';
+import { idText } from './id-shape.ts';
 
-// A violation names its body as every report prints it (sim/body-text.ts).
+// A violation names its body and its ids as every report prints them (sim/body-text.ts, id-shape.ts).
 const v = (property: string, subject: string, body: string, layer: string, detail: string): Violation => ({ property, subject, body: bodyText(body), layer, detail });
 
 /** The checks as they were before the fast ones: every id in sorted order, every record measured by `metadataBytes`. */
@@ -33,11 +34,11 @@ const plain = {
       if (slot.kind !== 'record' || slot.record.status !== 'DELIVERED' || typeof slot.record.payload !== 'string') continue;
       const held = w.broker[id]?.body;
       // A damaged payload whose digest names the body held is no phantom (alter-payload).
-      if (held !== slot.record.payload && !(held !== undefined && slot.record.digest === digestOf(held))) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${id} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
+      if (held !== slot.record.payload && !(held !== undefined && slot.record.digest === digestOf(held))) return v('no-phantom-delivery', id, slot.record.payload, 'record', `record ${idText(id)} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
     for (const id of Object.keys(w.reported).sort()) {
       const held = w.broker[id]?.body;
-      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${id}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
+      if (held !== w.reported[id]) return v('no-phantom-delivery', id, w.reported[id], 'archive', `file ${idText(id)}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
     return null;
   },
@@ -47,7 +48,7 @@ const plain = {
       if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
       const reason = slot.record.reason;
       if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
-      if (w.broker[id]?.body === slot.record.payload) return v('honest-park', id, slot.record.payload, 'record', `record ${id} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
+      if (w.broker[id]?.body === slot.record.payload) return v('honest-park', id, slot.record.payload, 'record', `record ${idText(id)} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
     }
     return null;
   },
@@ -58,10 +59,10 @@ const plain = {
       const slot = w.records[id];
       if (slot.kind !== 'record') continue;
       const bytes = metadataBytes(slot.record);
-      if (bytes > max) return v('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} metadata is ${bytes} bytes (bound ${max})`);
+      if (bytes > max) return v('bounded-record', id, slot.record.payload ?? '', 'record', `record ${idText(id)} metadata is ${bytes} bytes (bound ${max})`);
       for (const [name, cap] of caps) {
         const history = slot.record[name];
-        if (Array.isArray(history) && history.length > cap) return v('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} keeps ${history.length} entries in ${name} (its rule set caps it at ${cap})`);
+        if (Array.isArray(history) && history.length > cap) return v('bounded-record', id, slot.record.payload ?? '', 'record', `record ${idText(id)} keeps ${history.length} entries in ${name} (its rule set caps it at ${cap})`);
       }
     }
     return null;

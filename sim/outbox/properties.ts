@@ -11,6 +11,7 @@ import type { Property, Violation } from '../core/system.ts';
 import type { World } from './world.ts';
 import { splitIdBody } from './id-body.ts';
 import { bodyText } from '../body-text.ts';
+import { idText } from './id-shape.ts';
 
 /** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
 export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
@@ -73,7 +74,7 @@ export function heldText(w: World, id: string, body: string): string {
   if (held !== undefined) return bodyText(held);
   // Under a result id that is no task's (a task's own holding, the same body by chance, says nothing of where this one went).
   const elsewhere = Object.keys(w.broker).sort().find((other) => w.broker[other]?.body === body && !(other in w.records));
-  return elsewhere === undefined ? 'nothing' : `nothing under ${id} (it holds ${bodyText(body)} under ${elsewhere}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
+  return elsewhere === undefined ? 'nothing' : `nothing under ${idText(id)} (it holds ${bodyText(body)} under ${idText(elsewhere)}, the result id the envelope gave; a consumer reads a task's result under the task id)`;
 }
 
 /** {@link noPhantomDelivery}'s violation: the first in sorted order, records before the archive. */
@@ -85,14 +86,14 @@ function phantomViolation(w: World): Violation | null {
     const held = w.broker[id]?.body;
     if (held !== slot.record.payload && !namesByDigest(slot.record, held)) {
       return violation('no-phantom-delivery', id, slot.record.payload, 'record',
-        `record ${id} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
+        `record ${idText(id)} says DELIVERED ${bodyText(slot.record.payload)} but the broker holds ${heldText(w, id, slot.record.payload)}`);
     }
   }
   for (const id of Object.keys(w.reported).sort()) {
     const held = w.broker[id]?.body;
     if (held !== w.reported[id]) {
       return violation('no-phantom-delivery', id, w.reported[id], 'archive',
-        `file ${id}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
+        `file ${idText(id)}=${bodyText(w.reported[id])} was archived as delivered but the broker holds ${heldText(w, id, w.reported[id])}`);
     }
   }
   return null;
@@ -143,7 +144,7 @@ export function deliveredAsWrittenOf(written: WrittenBodies): Property<World> {
       const body = unwritten(w, found) ?? '';
       const bodies = (written[found] ?? []).slice(0, w.produced[found] ?? 0);
       return violation('delivered-as-written', found, body, 'stored',
-        `the broker holds ${bodyText(body)} for ${found}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.map(bodyText).join(', ')}): a payload altered in the outbox was sent`);
+        `the broker holds ${bodyText(body)} for ${idText(found)}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.map(bodyText).join(', ')}): a payload altered in the outbox was sent`);
     },
   };
 }
@@ -193,7 +194,7 @@ function dishonestPark(w: World): Violation | null {
     if (reason === undefined || !NOT_DELIVERED_REASONS.includes(reason)) continue;
     if (w.broker[id]?.body === slot.record.payload) {
       return violation('honest-park', id, slot.record.payload, 'record',
-        `record ${id} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
+        `record ${idText(id)} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
     }
   }
   return null;
@@ -238,7 +239,7 @@ export const noSilentLoss: Property<World> = {
         const stranded = slot?.kind === 'record' && slot.record.payload === body && isPending(slot.record.status);
         const what = stranded ? `is stranded: its record holds it ${slot.record.status}, but no engine will send it (the world is quiet and waits for nothing)` : 'is gone';
         return violation('no-silent-loss', id, body, 'files+records+broker',
-          `${id}=${bodyText(body)} ${what}: not at the broker (holds ${held === undefined ? 'nothing' : bodyText(held)}), not live, quarantined or parked`);
+          `${idText(id)}=${bodyText(body)} ${what}: not at the broker (holds ${held === undefined ? 'nothing' : bodyText(held)}), not live, quarantined or parked`);
       }
     }
     return null;
@@ -260,7 +261,7 @@ export const settledAfterHealing: Property<World> = {
     for (const id of Object.keys(w.live).sort()) {
       const f = w.live[id];
       if (w.claims[id]?.kind !== 'torn') {
-        return violation('settled-after-healing', id, f.body, 'files', `file ${id}=${bodyText(f.body)} is still live with no named cause after the system went quiet`);
+        return violation('settled-after-healing', id, f.body, 'files', `file ${idText(id)}=${bodyText(f.body)} is still live with no named cause after the system went quiet`);
       }
     }
     return null;
@@ -282,7 +283,7 @@ export const parkedStaysParked: Property<World> = {
     if (id === undefined) return null;
     const slot = w.records[id];
     const body = slot?.kind === 'record' ? (slot.record.payload ?? '') : '';
-    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${id} of a body parked and not requeued since`);
+    return violation('parked-stays-parked', id, body, 'post', `a POST was made for ${idText(id)} of a body parked and not requeued since`);
   },
 };
 
@@ -304,7 +305,7 @@ export const retriesDeduped: Property<World> = {
     for (const id in w.broker) if (w.broker[id].rekeyed === true && (found === null || id < found)) found = id;
     if (found === null) return null;
     const h = w.broker[found];
-    return violation('retries-deduped', found, h.body, 'stored', `the broker, deduping by key, stored ${bodyText(h.body)} for ${found} again under key ${h.key}: a retry that carried a new key, so the dedupe the key was for did not happen`);
+    return violation('retries-deduped', found, h.body, 'stored', `the broker, deduping by key, stored ${bodyText(h.body)} for ${idText(found)} again under key ${idText(h.key)}: a retry that carried a new key, so the dedupe the key was for did not happen`);
   },
 };
 
@@ -327,7 +328,7 @@ export const exclusiveAttempt: Property<World> = {
         const other = engines[a];
         if (other.state === 'completing' && other.ctx.id === e.ctx.id) {
           return violation('exclusive-attempt', e.ctx.id, e.ctx.envelope?.body ?? '', 'claim',
-            `engines e${other.pid} and e${e.pid} both have an attempt in flight for ${e.ctx.id}`);
+            `engines e${other.pid} and e${e.pid} both have an attempt in flight for ${idText(e.ctx.id)}`);
         }
       }
     }
@@ -391,12 +392,12 @@ export function boundedRecordOf(schema: RecordSchema): Property<World> {
         if (slot.kind !== 'record') continue;
         const bytes = metadataBytes(slot.record);
         if (bytes > max) {
-          return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} metadata is ${bytes} bytes (bound ${max})`);
+          return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${idText(id)} metadata is ${bytes} bytes (bound ${max})`);
         }
         for (const [name, cap] of caps) {
           const history = slot.record[name];
           if (Array.isArray(history) && history.length > cap) {
-            return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${id} keeps ${history.length} entries in ${name} (its rule set caps it at ${cap})`);
+            return violation('bounded-record', id, slot.record.payload ?? '', 'record', `record ${idText(id)} keeps ${history.length} entries in ${name} (its rule set caps it at ${cap})`);
           }
         }
       }
@@ -453,7 +454,7 @@ export const atMostOnce: Property<World> = {
       if (log === undefined) continue;
       const twice = log.find((b, i) => log.indexOf(b) !== i);
       if (twice !== undefined) {
-        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${bodyText(twice)} for ${id} ${log.filter((b) => b === twice).length} times (log ${log.map(bodyText).join(',')})`);
+        return violation('at-most-once', id, twice, 'stored', `the broker accepted ${bodyText(twice)} for ${idText(id)} ${log.filter((b) => b === twice).length} times (log ${log.map(bodyText).join(',')})`);
       }
     }
     return null;

@@ -110,7 +110,7 @@ describe('a feature on is a feature the world can produce', () => {
     for (const seed of seeds) {
       const o = swarmOptions(seed, fixed);
       // The seed's options on the probe's sizes (and its ids' names): what decides whether a kind can happen.
-      const probe: WorldOptions = { ...EVERYTHING, ...o, engines: EVERYTHING.engines, ids: EVERYTHING.ids, longIds: EVERYTHING.longIds, bodiesPerId: EVERYTHING.bodiesPerId, attemptsMax: EVERYTHING.attemptsMax, skew: false };
+      const probe: WorldOptions = { ...EVERYTHING, ...o, engines: EVERYTHING.engines, ids: EVERYTHING.ids, longIds: EVERYTHING.longIds, idShape: EVERYTHING.idShape, bodiesPerId: EVERYTHING.bodiesPerId, attemptsMax: EVERYTHING.attemptsMax, skew: false };
       const system = outboxSystem(probe, { rules: failClosed }, steppers);
       for (const f of features) {
         const on = f.read(o) !== 'off' && f.read(o) !== '0';

@@ -23,6 +23,7 @@ import { lightStream } from '../core/chooser.ts';
 import type { WorldOptions } from './options.ts';
 import { turnBetween } from './turn-between.ts';
 import { hasLetterBodies, probeBodies } from './body-probe.ts';
+import { probeIds } from './id-probe.ts';
 
 /**
  * Bounds of the probe: values probed one by one (0..max) and then at `far`
@@ -251,6 +252,8 @@ export class RuleThresholds {
     readonly clock: ClockMarks = NO_CLOCK_MARKS,
     /** The body shapes a decision answers otherwise on (body-probe.ts, `probeBodies`). */
     readonly bodies: readonly string[] = [],
+    /** The id shapes a decision folds (id-probe.ts, `probeIds`). */
+    readonly ids: readonly string[] = [],
   ) {
     this.byField = thresholdsByField(seen.map((s) => s.threshold));
   }
@@ -290,9 +293,9 @@ export class RuleThresholds {
 /** No thresholds (a rule set the probe found none in). */
 export const NO_THRESHOLDS: RuleThresholds = new RuleThresholds({} as RuleSet, []);
 
-/** No thresholds of a record's numbers; the clock's marks and the body shapes (a check's, given to a run of its seeds again). */
-export function marksOnly(clock: ClockMarks, bodies: readonly string[]): RuleThresholds {
-  return clock.instants.length + clock.waits.length + bodies.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock, bodies);
+/** No thresholds of a record's numbers; the clock's marks, the body shapes and the id shapes (a check's, given to a run of its seeds again). */
+export function marksOnly(clock: ClockMarks, bodies: readonly string[], ids: readonly string[] = []): RuleThresholds {
+  return clock.instants.length + clock.waits.length + bodies.length + ids.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock, bodies, ids);
 }
 
 /**
@@ -324,7 +327,7 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[], bodyCall
     }
   }
   const order = (a: Threshold, b: Threshold): number => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.at - b.at || (a.decision < b.decision ? -1 : a.decision > b.decision ? 1 : 0));
-  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls));
+  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls), probeIds(rules, calls));
 }
 
 /** By field, its thresholds' values, smallest first. */

@@ -9,6 +9,7 @@ import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
 import { shapedBody } from './body-shape.ts';
+import { shapedIdName } from './id-shape.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
 export interface EngineProc {
@@ -85,12 +86,20 @@ export function longIdName(i: number): string {
 /**
  * The outbox ids of a world with `n` ids: a, b, c; with `long`, ids named as
  * production ids are, long and alike ({@link longIdName}): a rule that cuts,
- * hashes or shards an id changes nothing on one letter.
+ * hashes or shards an id changes nothing on one letter; with `shape`
+ * (`WorldOptions.idShape`, id-shape.ts), a pair of ids that differ only in
+ * case, Unicode normalisation or a trailing space (`long` and `shape`
+ * exclude each other: `long` wins).
  */
-export function idNames(n: number, long = false): string[] {
+export function idNames(n: number, long = false, shape?: string): string[] {
   const out: string[] = [];
-  for (let i = 0; i < n; i++) out.push(long ? longIdName(i) : String.fromCharCode(97 + i));
+  for (let i = 0; i < n; i++) out.push(long ? longIdName(i) : shape !== undefined ? shapedIdName(i, shape) : String.fromCharCode(97 + i));
   return out;
+}
+
+/** The outbox ids of a world of `options` ({@link idNames}). */
+export function worldIdNames(options: { ids: number; longIds?: boolean; idShape?: string }): string[] {
+  return idNames(options.ids, options.longIds === true, options.idShape);
 }
 
 /**

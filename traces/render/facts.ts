@@ -1,6 +1,7 @@
 /** What every rendering of a trace says about it: its title line, its violation and how to replay it. */
 import { traceEnd, type Trace, type TraceRules } from '../../sim/trace-format.ts';
 import { rulesFromHere } from './rules-from-here.ts';
+import { idText } from '../../sim/outbox/id-shape.ts';
 
 /** Options shared by the renderers. */
 export interface RenderOptions {
@@ -84,7 +85,7 @@ export function cleanEnd(trace: Trace): string {
 export function violationLine(trace: Trace): string {
   const v = trace.header.violation;
   if (v === null) return cleanEnd(trace);
-  return `violation at step ${v.step}: ${v.property} (subject ${v.subject}, body ${v.body}, layer ${v.layer}): ${v.detail}`;
+  return `violation at step ${v.step}: ${v.property} (subject ${idText(v.subject)}, body ${v.body}, layer ${v.layer}): ${v.detail}`;
 }
 
 /** The heading of a trace that recorded no violation (Markdown, HTML), by how it ends (see {@link cleanEnd}). */

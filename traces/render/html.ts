@@ -22,6 +22,7 @@ import { lanesOf, stepDrawings } from './step-drawings.ts';
 import { sequenceLayout, sequenceSvg } from './svg-sequence.ts';
 import { engineStatesOf, statechartLayout, statechartSvg } from './svg-statechart.ts';
 import { storeDiffs } from './store-diff.ts';
+import { idText } from '../../sim/outbox/id-shape.ts';
 
 export { escapeHtml };
 
@@ -117,7 +118,7 @@ function violationBanner(trace: Trace): string {
   return [
     '<div id="violation" data-testid="violation" role="alert">',
     `<strong>Violation: <span data-field="property">${escapeHtml(v.property)}</span></strong> at step <span data-field="step">${v.step}</span>`,
-    ` (subject <span data-field="subject">${escapeHtml(v.subject)}</span>, body <span data-field="body">${escapeHtml(v.body)}</span>, layer <span data-field="layer">${escapeHtml(v.layer)}</span>):`,
+    ` (subject <span data-field="subject">${escapeHtml(idText(v.subject))}</span>, body <span data-field="body">${escapeHtml(v.body)}</span>, layer <span data-field="layer">${escapeHtml(v.layer)}</span>):`,
     ` <span data-field="detail">${escapeHtml(v.detail)}</span>`,
     ' <button type="button" id="to-violation">go to step</button>',
     '</div>',

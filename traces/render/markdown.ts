@@ -12,6 +12,7 @@ import { sequenceDiagram } from './mermaid.ts';
 import { statesOf, type TraceState } from './states.ts';
 import { changeNotes, isDurable, noteContextOf, shownLabel, type Area } from './summary.ts';
 import { worldLines } from './world-line.ts';
+import { idText } from '../../sim/outbox/id-shape.ts';
 
 /** Escapes text for Markdown prose and table cells: no markup, no HTML, no cell breaks. */
 export function mdText(s: string): string {
@@ -61,7 +62,7 @@ function violationSection(trace: Trace): string[] {
   return [
     row(['property', 'subject', 'body', 'layer', 'step', 'detail']),
     row(['---', '---', '---', '---', '---:', '---']),
-    row([mdCode(v.property), mdText(v.subject), mdText(v.body), mdText(v.layer), String(v.step), mdText(v.detail)]),
+    row([mdCode(v.property), mdText(idText(v.subject)), mdText(v.body), mdText(v.layer), String(v.step), mdText(v.detail)]),
     // A review reads the Markdown alone: what the property asks, in one line.
     ...(meaning === null ? [] : ['', `${mdCode(v.property)} asks: ${mdText(meaning)} (outbox-sim's docs/properties.md).`]),
   ];

@@ -12,6 +12,7 @@ import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { StateChange, Trace, TraceStep } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
 import { bodyCell, describeClaim, describeFile, describeRecord } from './world-view.ts';
+import { idText } from '../../sim/outbox/id-shape.ts';
 
 /** The areas of a world a change is filed under. */
 export type Area = 'records' | 'claims' | 'files' | 'broker' | 'engines' | 'other';
@@ -119,41 +120,41 @@ export function changeNotes(before: TraceState, after: TraceState, change: State
         const { set, del } = mapKeys(change.records);
         const now = mapOf<RecordSlot>(after.records);
         const was = mapOf<RecordSlot>(before.records);
-        for (const id of set) notes.push({ area: 'records', text: `record ${id}: ${describeRecord(now[id])}${lostFields(was[id], now[id])}` });
-        for (const id of del) notes.push({ area: 'records', text: `record ${id} removed` });
+        for (const id of set) notes.push({ area: 'records', text: `record ${idText(id)}: ${describeRecord(now[id])}${lostFields(was[id], now[id])}` });
+        for (const id of del) notes.push({ area: 'records', text: `record ${idText(id)} removed` });
         break;
       }
       case 'claims': {
         const { set, del } = mapKeys(change.claims);
         const now = mapOf<ClaimSlot>(after.claims);
-        for (const id of set) notes.push({ area: 'claims', text: `claim ${id}: ${describeClaim(now[id])}` });
-        for (const id of del) notes.push({ area: 'claims', text: `claim ${id} released` });
+        for (const id of set) notes.push({ area: 'claims', text: `claim ${idText(id)}: ${describeClaim(now[id])}` });
+        for (const id of del) notes.push({ area: 'claims', text: `claim ${idText(id)} released` });
         break;
       }
       case 'live': {
         const { set, del } = mapKeys(change.live);
         const now = mapOf<ResultFile>(after.live);
-        for (const id of set) notes.push({ area: 'files', text: `results/${id} = ${describeFile(now[id])}` });
-        for (const id of del) notes.push({ area: 'files', text: `results/${id} removed` });
+        for (const id of set) notes.push({ area: 'files', text: `results/${idText(id)} = ${describeFile(now[id])}` });
+        for (const id of del) notes.push({ area: 'files', text: `results/${idText(id)} removed` });
         break;
       }
       case 'archived':
         for (const f of added(listOf<ResultFile>(before.archived), listOf<ResultFile>(after.archived))) {
-          notes.push({ area: 'files', text: `archived ${f.id} = ${describeFile(f)} (reported delivered)` });
+          notes.push({ area: 'files', text: `archived ${idText(f.id)} = ${describeFile(f)} (reported delivered)` });
         }
         break;
       case 'quarantined': {
         const was = listOf<QuarantinedFile>(before.quarantined);
         const now = listOf<QuarantinedFile>(after.quarantined);
-        for (const f of added(was, now)) notes.push({ area: 'files', text: `quarantined ${f.id} = ${describeFile(f)}: ${f.cause}` });
-        for (const f of added(now, was)) notes.push({ area: 'files', text: `undelivered/${f.id} = ${describeFile(f)} taken out` });
+        for (const f of added(was, now)) notes.push({ area: 'files', text: `quarantined ${idText(f.id)} = ${describeFile(f)}: ${f.cause}` });
+        for (const f of added(now, was)) notes.push({ area: 'files', text: `undelivered/${idText(f.id)} = ${describeFile(f)} taken out` });
         break;
       }
       case 'broker': {
         const { set, del } = mapKeys(change.broker);
         const now = mapOf<Holding>(after.broker);
-        for (const id of set) notes.push({ area: 'broker', text: `broker holds ${id} = ${bodyCell(now[id].body)} (key ${now[id].key})` });
-        for (const id of del) notes.push({ area: 'broker', text: `broker dropped ${id}` });
+        for (const id of set) notes.push({ area: 'broker', text: `broker holds ${idText(id)} = ${bodyCell(now[id].body)} (key ${idText(now[id].key)})` });
+        for (const id of del) notes.push({ area: 'broker', text: `broker dropped ${idText(id)}` });
         break;
       }
       case 'engines':

@@ -9,6 +9,7 @@
 import { countNoun } from '../../sim/count-text.ts';
 import { SETTINGS } from '../../sim/outbox/events/table.ts';
 import { bodyShapeWords } from '../../sim/outbox/body-shape.ts';
+import { idShapeWords } from '../../sim/outbox/id-shape.ts';
 import { terminalText } from '../../sim/terminal-text.ts';
 import type { Trace } from '../../sim/trace-format.ts';
 import type { TraceState } from './states.ts';
@@ -33,7 +34,10 @@ export function worldLines(trace: Trace, states: readonly TraceState[]): string[
     const v = num(k);
     if (v !== null) parts.push(say(v));
   };
-  sized('ids', (n) => `${countNoun(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}`);
+  const idShape = (o as { idShape?: unknown }).idShape;
+  // An id shape (docs/protocol.md, 'Id shapes'): its name and the two ids, printed apart.
+  const idShaped = typeof idShape === 'string' ? `, ${terminalText(idShape)} (${terminalText(idShapeWords(idShape))})` : '';
+  sized('ids', (n) => `${countNoun(n, 'id')}${(o as { longIds?: unknown }).longIds === true ? ' named alike (eu-west-1.tenant-42.order-000017, ...)' : ''}${idShaped}`);
   const shape = (o as { bodyShape?: unknown }).bodyShape;
   // A body shape (docs/protocol.md, 'Body shapes'): its name and what it means.
   const shaped = typeof shape === 'string' ? `, ${terminalText(shape)} (${terminalText(bodyShapeWords(shape))})` : '';

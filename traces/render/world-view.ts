@@ -9,6 +9,7 @@ import type { ClaimSlot, OutboxRecord, QuarantinedFile, RecordSlot, ResultFile }
 import type { EngineProc } from '../../sim/outbox/world.ts';
 import type { TraceState } from './states.ts';
 import { bodyText, isLongText } from '../../sim/body-text.ts';
+import { idText } from '../../sim/outbox/id-shape.ts';
 
 /** One row of a panel; `key` identifies the row across steps. */
 export interface Row {
@@ -95,17 +96,17 @@ export function describeFile(f: ResultFile): string {
 }
 
 function recordRow(id: string, slot: RecordSlot): string[] {
-  if (slot.kind === 'torn') return [id, 'TORN', '-', '-', '-', '-', `bytes ${JSON.stringify(slot.bytes)}`];
+  if (slot.kind === 'torn') return [idText(id), 'TORN', '-', '-', '-', '-', `bytes ${JSON.stringify(slot.bytes)}`];
   const r = slot.record;
   const schema = r.schema === 1 ? '' : `schema=${show(r.schema)} `;
-  return [id, r.status, typeof r.payload === 'string' ? bodyCell(r.payload) : show(r.payload), show(r.attempts), show(r.resendEpoch), show(r.reason), `${schema}${extraFields(r)}`.trim()];
+  return [idText(id), r.status, typeof r.payload === 'string' ? bodyCell(r.payload) : show(r.payload), show(r.attempts), show(r.resendEpoch), show(r.reason), `${schema}${extraFields(r)}`.trim()];
 }
 
 function engineRow(e: EngineProc): string[] {
   const c = e.ctx;
-  const envelope = c.envelope === null ? '-' : `${bodyCell(c.envelope.body)} (key ${c.envelope.key})`;
+  const envelope = c.envelope === null ? '-' : `${bodyCell(c.envelope.body)} (key ${idText(c.envelope.key)})`;
   const pending = c.pending === null ? '-' : String(c.pending.length);
-  return [`e${e.pid}`, e.version, e.state, c.id ?? '-', c.file === null ? '-' : describeFile(c.file), envelope, c.outcome ?? '-', pending];
+  return [`e${e.pid}`, e.version, e.state, c.id === null ? '-' : idText(c.id), c.file === null ? '-' : describeFile(c.file), envelope, c.outcome ?? '-', pending];
 }
 
 function panel(columns: string[], rows: [string, string[]][]): Panel {
@@ -116,20 +117,20 @@ function panel(columns: string[], rows: [string, string[]][]): Panel {
 export function worldView(state: TraceState): WorldView {
   const alive = new Set(list<EngineProc>(state.engines).map((e) => e.pid));
   const claimCells = (id: string, c: ClaimSlot): string[] =>
-    c.kind === 'torn' ? [id, 'torn (unreadable)', '-'] : [id, `e${c.owner}`, alive.has(c.owner) ? 'alive' : 'dead (may be reclaimed)'];
+    c.kind === 'torn' ? [idText(id), 'torn (unreadable)', '-'] : [idText(id), `e${c.owner}`, alive.has(c.owner) ? 'alive' : 'dead (may be reclaimed)'];
   const files: [string, string[]][] = [
-    ...entries<ResultFile>(state.live).map(([id, f]): [string, string[]] => [`live:${id}`, ['results/ (live)', id, bodyCell(f.body), String(f.generation), '']]),
-    ...list<ResultFile>(state.archived).map((f, i): [string, string[]] => [`archived:${i}`, ['archived', f.id, bodyCell(f.body), String(f.generation), 'reported delivered']]),
+    ...entries<ResultFile>(state.live).map(([id, f]): [string, string[]] => [`live:${id}`, ['results/ (live)', idText(id), bodyCell(f.body), String(f.generation), '']]),
+    ...list<ResultFile>(state.archived).map((f, i): [string, string[]] => [`archived:${i}`, ['archived', idText(f.id), bodyCell(f.body), String(f.generation), 'reported delivered']]),
     ...list<QuarantinedFile>(state.quarantined).map((f, i): [string, string[]] => [
       `quarantined:${i}`,
-      ['undelivered/ (quarantined)', f.id, bodyCell(f.body), String(f.generation), `${f.cause}; recover: ${f.recovery}`],
+      ['undelivered/ (quarantined)', idText(f.id), bodyCell(f.body), String(f.generation), `${f.cause}; recover: ${f.recovery}`],
     ]),
   ];
   return {
     records: panel(['id', 'status', 'payload', 'attempts', 'epoch', 'reason', 'other fields'], entries<RecordSlot>(state.records).map(([id, s]) => [id, recordRow(id, s)])),
     claims: panel(['id', 'owner', 'owner process'], entries<ClaimSlot>(state.claims).map(([id, c]) => [id, claimCells(id, c)])),
     files: panel(['folder', 'id', 'body', 'generation', 'note'], files),
-    broker: panel(['id', 'body', 'idempotency key'], entries<Holding>(state.broker).map(([id, h]) => [id, [id, h.body, h.key]])),
+    broker: panel(['id', 'body', 'idempotency key'], entries<Holding>(state.broker).map(([id, h]) => [id, [idText(id), h.body, idText(h.key)]])),
     engines: panel(['engine', 'version', 'state', 'item', 'file read', 'envelope', 'outcome', 'writes pending'], list<EngineProc>(state.engines).map((e) => [`e${e.pid}`, engineRow(e)])),
   };
 }

@@ -13,6 +13,7 @@ import type { WorldOptions } from '../options.ts';
 import type { WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -71,14 +72,14 @@ export const alterPayload: EventKind<AlterPayload> = eventKind({
     const record: OutboxRecord = { ...slot.record, payload: alteredPayload(slot.record.payload) };
     return withChanges(w, { records: { ...w.records, [e.id]: { kind: 'record', record } }, corruptions: w.corruptions + 1 });
   },
-  label: (e) => `alter-payload ${e.id}`,
+  label: (e) => `alter-payload ${idText(e.id)}`,
   counter: 'fault:alter-payload',
   draw: (e, v) => ({
     from: 'Outbox',
     to: 'Outbox',
     broken: true,
     text: stepText(v, v.label),
-    note: { over: 'Outbox', text: `fault: the payload of ${e.id} stored altered (still readable), its digest kept` },
+    note: { over: 'Outbox', text: `fault: the payload of ${idText(e.id)} stored altered (still readable), its digest kept` },
   }),
   hidden: 'the record\'s payload is altered but readable; its digest still names the body written',
   knob,

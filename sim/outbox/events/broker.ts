@@ -15,6 +15,7 @@ import type { WorldEvent } from '../world.ts';
 import { bodyText } from '../../body-text.ts';
 import { FENCED_POST_TAG, stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -189,9 +190,9 @@ function answerKind(name: Answer, index: number): EventKind<AnswerEvent> {
     draw: (e, v) => {
       const env = v.enginesBefore.find((p) => p.pid === e.pid)?.ctx.envelope ?? null;
       // Fenced out: nothing reached the broker, so no arrow to it.
-      if (v.tags.includes(FENCED_POST_TAG)) return { from: `e${e.pid}`, to: `e${e.pid}`, broken: false, text: stepText(v, `POST${env === null ? '' : ` ${env.id} = ${bodyText(env.body)}`} not sent: its claim is gone and its rules fence the POST; it abandons the attempt`) };
+      if (v.tags.includes(FENCED_POST_TAG)) return { from: `e${e.pid}`, to: `e${e.pid}`, broken: false, text: stepText(v, `POST${env === null ? '' : ` ${idText(env.id)} = ${bodyText(env.body)}`} not sent: its claim is gone and its rules fence the POST; it abandons the attempt`) };
       // The broker's own reply, and a POST it dropped, follow in the step's durable notes.
-      const what = env === null ? `POST -> ${e.answer}` : `POST ${env.id} = ${bodyText(env.body)} (key ${env.key}) -> ${e.answer}`;
+      const what = env === null ? `POST -> ${e.answer}` : `POST ${idText(env.id)} = ${bodyText(env.body)} (key ${idText(env.key)}) -> ${e.answer}`;
       const from = `e${e.pid}`;
       return {
         from,

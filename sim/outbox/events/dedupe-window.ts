@@ -17,6 +17,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, type Apply, eventKind, type EventKind, type Setting } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -124,14 +125,14 @@ export const forget: EventKind<Forget> = eventKind({
     tags.push('fault:forget');
     return withMemory(w, rest);
   },
-  label: (e) => `broker forgets ${e.id}`,
+  label: (e) => `broker forgets ${idText(e.id)}`,
   counter: 'fault:forget',
   draw: (e, v) => ({
     from: 'Broker',
     to: 'Broker',
     broken: true,
-    text: stepText(v, `forgets ${e.id}`),
-    note: { over: 'Broker', text: `fault: the dedupe entry of ${e.id} expired` },
+    text: stepText(v, `forgets ${idText(e.id)}`),
+    note: { over: 'Broker', text: `fault: the dedupe entry of ${idText(e.id)} expired` },
   }),
   hidden: 'the broker forgot the id: its next POST is taken as new',
   knob: { stream: setting.stream, weight: (options) => ((options.settings?.[setting.name] ?? setting.off) > 0 ? 1 : 0), draw: 'setting' },

@@ -13,6 +13,7 @@ import { TIME_ORIGIN } from '../../../model/time.ts';
 import { claimView, readFor, rulesOf, whoOf } from './context.ts';
 import { stepEngine, type Observe } from './engine-step.ts';
 import { stepText, eventKind, type EventKind } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -49,9 +50,9 @@ export const scan: EventKind<Scan> = eventKind({
   reads: ['live'],
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeFile),
-  label: (e) => `e${e.pid} scan ${e.id}`,
+  label: (e) => `e${e.pid} scan ${idText(e.id)}`,
   counter: null,
-  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `scan results/${e.id}, publish`) }),
+  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `scan results/${idText(e.id)}, publish`) }),
   knob: null,
   durable: [{ write: 'publish (record write)', at: 'idle' }],
   doc: {
@@ -85,9 +86,9 @@ export const drain: EventKind<Drain> = eventKind({
   readsIn: (ctx) => (selectsByRecordAlone(ctx.worldRules.rules) && (ctx.worldRules.oldRules === undefined || selectsByRecordAlone(ctx.worldRules.oldRules)) ? ['live', 'records'] : ['live', 'records', 'clock']),
   engineStates: ['idle'],
   apply: (w, e, ctx, tags) => stepEngine(ctx, w, e, tags, null, seeRecord),
-  label: (e) => `e${e.pid} drain ${e.id}`,
+  label: (e) => `e${e.pid} drain ${idText(e.id)}`,
   counter: null,
-  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `drain ${e.id}`) }),
+  draw: (e, v) => ({ from: `e${e.pid}`, to: 'Outbox', broken: false, text: stepText(v, `drain ${idText(e.id)}`) }),
   knob: null,
   doc: {
     example: 'e1 drain a',

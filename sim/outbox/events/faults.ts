@@ -13,6 +13,7 @@ import { copyWorld } from '../world-copy.ts';
 import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext, WorldRules } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -107,7 +108,7 @@ function damage(
       next.corruptions = w.corruptions + 1;
       return next;
     },
-    label: (e) => `${e.kind} ${e.id}`,
+    label: (e) => `${e.kind} ${idText(e.id)}`,
     counter: `fault:${name}`,
     draw: (_e, v) => ({ from: 'Outbox', to: 'Outbox', broken: true, text: stepText(v, v.label), note: { over: 'Outbox', text: `fault: ${name}` } }),
     hidden: name,

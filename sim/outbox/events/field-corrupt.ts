@@ -16,6 +16,7 @@ import { withChanges } from '../world-copy.ts';
 import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Knob } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -123,14 +124,14 @@ export const fieldCorrupt: EventKind<FieldCorrupt> = eventKind({
     tags.push('fault:field-corrupt', `field-corrupt:${e.how}`);
     return withChanges(w, { records: { ...w.records, [e.id]: { kind: 'record', record } }, corruptions: w.corruptions + 1 });
   },
-  label: (e) => `field-corrupt ${e.id} ${e.field} ${e.how}`,
+  label: (e) => `field-corrupt ${idText(e.id)} ${e.field} ${e.how}`,
   counter: 'fault:field-corrupt',
   draw: (e, v) => ({
     from: 'Outbox',
     to: 'Outbox',
     broken: true,
     text: stepText(v, v.label),
-    note: { over: 'Outbox', text: `fault: ${e.field} of ${e.id} stored ${e.how === 'missing' ? 'missing' : e.how === 'wrong-type' ? 'with the wrong type' : 'with an earlier value'}` },
+    note: { over: 'Outbox', text: `fault: ${e.field} of ${idText(e.id)} stored ${e.how === 'missing' ? 'missing' : e.how === 'wrong-type' ? 'with the wrong type' : 'with an earlier value'}` },
   }),
   hidden: 'one field of the record is missing, of the wrong type, or an earlier value',
   knob,

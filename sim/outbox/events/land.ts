@@ -20,6 +20,7 @@ import { withChanges } from '../world-copy.ts';
 import type { WorldContext } from './context.ts';
 import { stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind, type Setting } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 /** A POST on its way to the broker: what it carries. */
 export interface InTransit {
@@ -120,7 +121,7 @@ export const timeoutInTransit: EventKind<InTransitEvent> = eventKind({
       from,
       to: 'Broker',
       broken: true,
-      text: stepText(v, env === null ? `POST -> ${IN_TRANSIT_NAME}` : `POST ${env.id} = ${bodyText(env.body)} (key ${env.key}) -> ${IN_TRANSIT_NAME}`),
+      text: stepText(v, env === null ? `POST -> ${IN_TRANSIT_NAME}` : `POST ${idText(env.id)} = ${bodyText(env.body)} (key ${idText(env.key)}) -> ${IN_TRANSIT_NAME}`),
       note: { over: `${from},Broker`, text: `fault: ${IN_TRANSIT_HIDDEN}` },
     };
   },
@@ -178,13 +179,13 @@ export const land: EventKind<Land> = eventKind({
   weight: () => 1,
   // Under a dedupe window a landing is a broker step like an answer (dedupe-window.ts wraps it).
   apply: landApply,
-  label: (e) => `POST ${e.id} = ${bodyText(e.body)} lands late (in transit #${e.index})`,
+  label: (e) => `POST ${idText(e.id)} = ${bodyText(e.body)} lands late (in transit #${e.index})`,
   counter: 'fault:land',
   draw: (e, v) => ({
     from: 'Broker',
     to: 'Broker',
     broken: true,
-    text: stepText(v, `late POST ${e.id} = ${bodyText(e.body)} arrives`),
+    text: stepText(v, `late POST ${idText(e.id)} = ${bodyText(e.body)} arrives`),
     note: { over: 'Broker', text: 'fault: a POST the engine saw time out reaches the broker now' },
   }),
   hidden: 'a POST the engine saw time out reaches the broker now',

@@ -20,6 +20,7 @@ import { nowOf } from './clock.ts';
 import { TIME_ORIGIN } from '../../../model/time.ts';
 import { claimView, type WorldContext } from './context.ts';
 import { stepText, eventKind, type EventKind } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -98,9 +99,9 @@ function requeueKind(reset: boolean): EventKind<Requeue> {
       return runRequeue(w, ctx, e.id, e.reset, 'requeue', e.version);
     },
     releasesPark: true,
-    label: (e) => `operator requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`,
+    label: (e) => `operator requeue ${idText(e.id)}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`,
     counter: `fault:${name}`,
-    draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${e.id}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`) }),
+    draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `requeue ${idText(e.id)}${e.reset ? ' (reset attempts)' : ''}${by(e.version)}`) }),
     knob: null,
     doc: {
       example: `operator requeue a${reset ? ' (reset attempts)' : ''}`,
@@ -137,9 +138,9 @@ export const resubmit: EventKind<Resubmit> = eventKind({
     tags.push('fault:resubmit');
     return runRequeue(w, ctx, e.id, false, 'resubmit', e.version);
   },
-  label: (e) => `operator resubmit ${e.id}${by(e.version)}`,
+  label: (e) => `operator resubmit ${idText(e.id)}${by(e.version)}`,
   counter: 'fault:resubmit',
-  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `resubmit ${e.id}${by(e.version)}`) }),
+  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `resubmit ${idText(e.id)}${by(e.version)}`) }),
   knob: null,
   doc: {
     example: 'operator resubmit a',

@@ -32,6 +32,7 @@ import type { WorldContext } from './context.ts';
 import { stepText, eventKind, type Apply, type EventKind, type Setting } from './kind.ts';
 import { step as engineStep } from './engine.ts';
 import { stableIdsIn } from './process.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -146,14 +147,14 @@ export const poison: EventKind<Poison> = eventKind({
     tags.push('fault:poison');
     return withChanges(w, { poisoned: [...(w.poisoned ?? []), idBody(e.id, e.body)].sort() });
   },
-  label: (e) => `body ${bodyText(e.body)} of ${e.id} becomes a poison message`,
+  label: (e) => `body ${bodyText(e.body)} of ${idText(e.id)} becomes a poison message`,
   counter: 'fault:poison',
   draw: (e, v) => ({
     from: 'Outbox',
     to: 'Outbox',
     broken: true,
     text: stepText(v, v.label),
-    note: { over: 'Outbox', text: `fault: an engine about to send ${e.id} = ${bodyText(e.body)} dies (out of memory, a serializer panic)` },
+    note: { over: 'Outbox', text: `fault: an engine about to send ${idText(e.id)} = ${bodyText(e.body)} dies (out of memory, a serializer panic)` },
   }),
   hidden: 'a body that kills the engine about to send it',
   knob: { stream: setting.stream, weight: (options) => (budgetOf(options) > 0 ? 1 : 0), draw: 'setting' },

@@ -2,6 +2,7 @@
 import { bodyName, type WorldEvent } from '../world.ts';
 import { copyWorld, withEntry } from '../world-copy.ts';
 import { eventKind, type EventKind } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -33,14 +34,14 @@ export const produce: EventKind<Produce> = eventKind({
     next.produced = withEntry(w.produced, e.id, k + 1);
     return next;
   },
-  label: (e) => `produce ${e.id}`,
+  label: (e) => `produce ${idText(e.id)}`,
   counter: 'layer:written',
   draw: (e, v) => ({
     from: 'Producer',
     to: 'Producer',
     broken: false,
-    text: `${v.n}. write ${v.durable === '' ? `results/${e.id}` : v.durable}`,
-    ...(v.tags.includes('fault:replace-during-send') ? { note: { over: 'Producer', text: `fault: results/${e.id} replaced while being sent` } } : {}),
+    text: `${v.n}. write ${v.durable === '' ? `results/${idText(e.id)}` : v.durable}`,
+    ...(v.tags.includes('fault:replace-during-send') ? { note: { over: 'Producer', text: `fault: results/${idText(e.id)} replaced while being sent` } } : {}),
   }),
   knob: null,
   variants: [

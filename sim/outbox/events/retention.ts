@@ -28,6 +28,7 @@ import { withChanges } from '../world-copy.ts';
 import { nowOf } from './clock.ts';
 import type { WorldContext } from './context.ts';
 import { stepText, eventKind, type EventKind, type Setting } from './kind.ts';
+import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -126,9 +127,9 @@ export const sweep: EventKind<Sweep> = eventKind({
     }
     return withChanges(w, { records, sweeps });
   },
-  label: (e) => `retention sweeper deletes the ${e.status ?? 'DELIVERED'} record of ${e.id}`,
+  label: (e) => `retention sweeper deletes the ${e.status ?? 'DELIVERED'} record of ${idText(e.id)}`,
   counter: 'fault:sweep',
-  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `retention: delete ${e.status ?? 'DELIVERED'} record ${e.id}`) }),
+  draw: (e, v) => ({ from: 'Operator', to: 'Outbox', broken: false, text: stepText(v, `retention: delete ${e.status ?? 'DELIVERED'} record ${idText(e.id)}`) }),
   knob: { stream: setting.stream, weight: (options) => (budgetOf(options) > 0 ? 1 : 0), draw: 'setting' },
   setting,
   slots: ['sweeps'],

@@ -14,7 +14,7 @@ import type { KeptSink, PackedSystem, SuccessorSink } from '../../core/explore-p
 import type { TransitionSystem } from '../../core/system.ts';
 import type { WorldRules } from '../outbox-system.ts';
 import type { WorldOptions } from '../options.ts';
-import { idNames, type World, type WorldEvent } from '../world.ts';
+import { worldIdNames, type World, type WorldEvent } from '../world.ts';
 import type { PackedContext } from './context.ts';
 import { engineEvents } from './engine-events.ts';
 import { EventCache } from './event-cache.ts';
@@ -67,7 +67,7 @@ export interface PackedOutbox extends PackedSystem<WorldEvent> {
 
 /** The shared parts of one world's packed system (throws `Unrepresentable` for a world it cannot list). */
 function contextFor(options: WorldOptions, worldRules: WorldRules, objectSystem: TransitionSystem<World, WorldEvent>, stepReads: StepReads | null, concretePids: boolean): PackedContext {
-  const ids = idNames(options.ids, options.longIds === true);
+  const ids = worldIdNames(options);
   requirePackedKinds(options);
   // An engine's context holds one bit per id (see `contextOf` in expansion.ts).
   if (ids.length > 30) throw new Error(`packed outbox: at most 30 ids (${ids.length} given)`);

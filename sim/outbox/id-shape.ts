@@ -1,0 +1,93 @@
+/**
+ * Ids of other shapes than `a`, `b` (docs/protocol.md, 'Id shapes'). Real stores and brokers compare ids
+ * and keys under collations and normalisations: MySQL's default collation ignores case and trailing
+ * spaces, some key indexes normalise Unicode (NFC, NFKC), a file-per-id outbox on a case-insensitive file
+ * system folds case. A rule set that folds an id the same way (a key lower-cased, trimmed, normalised)
+ * gives two distinct tasks one key, and a broker deduping by key drops one body; ids `a`, `b` never
+ * meet it. A world's `idShape` names its two ids as a pair that differs only by
+ *
+ * - `case`: `Order-17` and `order-17`;
+ * - `accent`: `café-17` written NFD (`e` and U+0301) and NFC (U+00E9): the same text on the page;
+ * - `space`: `order-17` and `order-17 ` (a trailing space).
+ *
+ * The world itself stays exact (ids compare by JavaScript string identity): only a rule that folds ids
+ * makes them one. An id shape and ids named alike (`WorldOptions.longIds`) exclude each other: a seed of
+ * ids named alike draws no shape (its own draw, `ids:long`, is kept as it was), and `explore` refuses both
+ * flags at once. The swarm gives one seed in eight of those with two ids a shape, from a stream of its
+ * own (`ids:shape`), so that no other draw moves; `explore --id-shape` (and `diff`) gives it to the world
+ * searched. Every place that prints an id prints it through {@link idText}: quoted, with every character
+ * outside printable ASCII escaped, when it is not plain.
+ */
+import { lightStream } from '../core/chooser.ts';
+import { quotedText } from '../body-text.ts';
+
+/** The tag check counts once per run whose ids have a shape, followed by the shape's name (the summary's Layers line). */
+export const ID_SHAPE_TAG = 'ids:';
+
+/** The shapes by name. */
+export const ID_SHAPE_NAMES = ['case', 'accent', 'space'] as const;
+export type IdShapeName = (typeof ID_SHAPE_NAMES)[number];
+
+/** Each shape's two ids, in code-unit order: distinct strings that a rule folding case, normalising Unicode or trimming makes one. */
+const PAIRS: Readonly<Record<IdShapeName, readonly [string, string]>> = {
+  case: ['Order-17', 'order-17'],
+  accent: ['cafe\u0301-17', 'caf\u00e9-17'],
+  space: ['order-17', 'order-17 '],
+};
+
+/** Whether `text` names an id shape. */
+export function isIdShape(text: string): text is IdShapeName {
+  return (ID_SHAPE_NAMES as readonly string[]).includes(text);
+}
+
+/** The two ids of `shape`, in the world's order (id 0, id 1). */
+export function idPair(shape: IdShapeName): readonly [string, string] {
+  return PAIRS[shape];
+}
+
+/** The id number `i` (0 or 1) of a world of `shape`. */
+export function shapedIdName(i: number, shape: string): string {
+  if (!isIdShape(shape)) throw new Error(`unknown id shape ${JSON.stringify(shape)}`);
+  const pair = PAIRS[shape];
+  if (i >= pair.length) throw new Error(`an id shape names ${pair.length} ids, not ${i + 1}`);
+  return pair[i];
+}
+
+/** The share of seeds with two ids and no ids named alike that draw a shape: one in eight of all with two ids (longIds takes one in four). */
+const SHAPE_SHARE_BESIDE_LONG = 1 / 8 / (3 / 4);
+
+/**
+ * A seed's id shape (`WorldOptions.idShape`): one seed in eight of those with two ids, from the stream
+ * `ids:shape`, one shape of {@link ID_SHAPE_NAMES}; undefined otherwise (one id, ids named alike, or not
+ * drawn), so that every other seed keeps its options. `fixed` (the flag) gives every seed of two ids
+ * without ids named alike that shape.
+ */
+export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?: string): IdShapeName | undefined {
+  if (ids < 2 || longIds) return undefined;
+  if (fixed !== undefined) return isIdShape(fixed) ? fixed : undefined;
+  const s = lightStream(seed, 'ids:shape');
+  if (s.next() >= SHAPE_SHARE_BESIDE_LONG) return undefined;
+  return ID_SHAPE_NAMES[Math.floor(s.next() * ID_SHAPE_NAMES.length)];
+}
+
+/** A shape in a few words, for the options line, a trace's world line and the summary. */
+export function idShapeWords(shape: string): string {
+  if (!isIdShape(shape)) return `shape ${JSON.stringify(shape)}`;
+  const [x, y] = PAIRS[shape];
+  const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space' }[shape];
+  return `${idText(x)} and ${idText(y)}, ${what}`;
+}
+
+/** The shapes the flag takes, for help text and its error. */
+export const ID_SHAPE_FLAG_VALUES = ID_SHAPE_NAMES.join(', ');
+
+/**
+ * An id as everything that shows one prints it: as it is when it is plain (`a`, `Order-17`,
+ * `eu-west-1.tenant-42.order-000017`: no message or trace of a world without a shape changes), quoted
+ * with every character outside printable ASCII escaped otherwise (`"order-17 "`, `"cafe\u{301}-17"`
+ * against `"caf\u{E9}-17"`): two ids a store would fold are told apart on the page as they are in the
+ * world. A body's form (sim/body-text.ts), never cut short: a key of many characters is printed whole.
+ */
+export function idText(id: string): string {
+  return quotedText(id);
+}
