@@ -18,9 +18,6 @@
  * the seeds, not the small worlds; clock-marks.test.ts), stamp-version.ts (flawed while the engine POSTed a
  * PARKED pre-send write; since preSend may park instead of send its flaw
  * no longer exists, and it stays a fixture of a rule set that reads pids),
- * `rule-api/key-lowercased.ts` (a key lower-cased: its flaw needs ids that differ only in case, which
- * only the worlds the id probe adds for it hold, and this table's suite is the one without the probes'
- * worlds, as for the body shapes' rule files; id-probe.test.ts holds it found there),
  * and the rule sets that break the rule
  * contract (properties/broken-rules/, rule-api/tombstone-undeclared.ts):
  * those stop at their first decision with a contract fault, not a
@@ -111,5 +108,10 @@ export function flawedRules(): FlawedRules[] {
     { ...ruleApi('presend-skipped-late.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
     // A window of the day (01:30-02:00 UTC): the clock's probe gives the suite's clock worlds a wait to it (thresholds.ts, probeClock; small-worlds.ts, suiteOptions).
     ruleApi('presend-skipped-nightly.ts', null, { bodiesPerId: 1, settings: { ticks: 3, jump: 11_800_000 } }),
+    // A body's size or characters, and ids that differ only in case: the bodies' and the ids' probes give the suite
+    // worlds of the shapes the rule set's decisions read (body-probe.ts, id-probe.ts), as check does.
+    ruleApi('large-body-fresh-cycle.ts', null, { bodyShape: 'large:262144' }),
+    ruleApi('presend-strips-astral.ts', null, { bodyShape: 'astral' }),
+    ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),
   ];
 }
