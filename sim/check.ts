@@ -388,14 +388,22 @@ function runOneSeed(shard: ShardRun, seed: number): number {
   return after;
 }
 
+/**
+ * A seed's options as its run takes them: drawn, the plan's world applied, then steered where the rule
+ * set's probe saw its decisions answer otherwise. A seed with a clock may wait to an instant
+ * (thresholds.ts, probeClock); its bodies may take a shape a decision reads (body-probe.ts), its ids a
+ * shape a decision folds (id-probe.ts). What a run, and the options line of `check --seed S`, show.
+ */
+export function seedOptions(plan: CheckPlan, fixed: FixedOptions, marks: RuleThresholds, seed: number): WorldOptions {
+  const drawn = swarmOptions(seed, fixed);
+  const clocked = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, marks.clock, fixed.settings?.jump !== undefined);
+  return withIdMarks(withBodyMarks(clocked, seed, marks.bodies), seed, marks.ids);
+}
+
 /** Runs one seed of a shard and counts it (its decisions aside: {@link runOneSeed}). */
 function runSeedOfShard(shard: ShardRun, seed: number): number {
   const { plan, runner, result } = shard;
-  const drawn = swarmOptions(seed, shard.fixed);
-  // A seed with a clock may wait to an instant where the rule set answers otherwise (thresholds.ts, probeClock);
-  // a seed's bodies may take a shape a decision reads (body-probe.ts), its ids a shape a decision folds (id-probe.ts).
-  const marked = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, shard.thresholds.clock, shard.fixed.settings?.jump !== undefined);
-  const options = withIdMarks(withBodyMarks(marked, seed, shard.thresholds.bodies), seed, shard.thresholds.ids);
+  const options = seedOptions(plan, shard.fixed, shard.thresholds, seed);
   const worldRules = { rules: shard.rules, ...(plan.oldRules ? { oldRules: plan.oldRules } : {}) };
   const systemFor = (o: WorldOptions) => outboxSystem(o, worldRules, shard.steppers);
   // Whether a record comes back bigger than it left: then the seed's cycles are sent round again below.

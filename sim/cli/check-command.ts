@@ -11,7 +11,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BOUNDS_DEFAULT, emptyShard, fixedOptions, SEEDS_DEFAULT, steppersFor, type RawCounterexample, type ShardResult } from '../check.ts';
+import { BOUNDS_DEFAULT, emptyShard, fixedOptions, planThresholds, SEEDS_DEFAULT, seedOptions, steppersFor, type CheckPlan, type RawCounterexample, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
 import type { PlanSpec } from '../workers/check-task.ts';
@@ -445,7 +445,10 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     if (!parts.swarm) {
       // Only the small worlds run.
     } else if (single || flags.verbose) {
-      io.out(`  seed ${from} options: ${describeOptions(swarmOptions(from, fixed))}`);
+      // As the seed runs them: steered where the rule set's probe saw its decisions answer otherwise (clock, bodies, ids).
+      const { rules: _rules, oldRules: _oldRules, pins: _pins, ...shared } = spec;
+      const plan: CheckPlan = { ...shared, rules: pair.rules, oldRules: pair.oldRules, seedStart: from, seeds: 1 };
+      io.out(`  seed ${from} options: ${describeOptions(seedOptions(plan, fixed, planThresholds(plan, fixed), from))}`);
     } else {
       io.out(`  swarm: each seed draws engines 1-3, ids 1-2, bodies/id 1-3 (in one seed in four of two ids, the same bodies for both, and, drawn apart, in one in four, ids named alike, and, drawn apart, in one in eight, ids that differ only by case, normalisation or a trailing space; in one seed in eight, every body its letter and a shape: characters outside the BMP, combining marks, control and markup characters, or 1,025-1,048,577 characters), ${attemptsMax === undefined ? `attempts limit 1-5 (or ${PRODUCTION_ATTEMPTS.min}-${PRODUCTION_ATTEMPTS.max} in one seed in eight, as production runs)` : `attempts limit ${attemptsMax} (--attempts)`}, broker mode, operator budget (0-3, or 8-12 in one seed in eight) and fault mix; seeds 1-${COVERED_SEEDS} from covering arrays (every pair of feature values) (see one with --seed S)`);
     }

@@ -140,4 +140,13 @@ describe('outbox-sim check', () => {
     expect(r.out).toContain('Crash points');
     expect(r.out).toContain('Layers:');
   });
+  it("prints a seed's options as it runs them: steered where the rule set's probe saw its decisions answer otherwise", async () => {
+    // large-body-fresh-cycle reads bodies of 262,144 characters and more (body-probe.ts): seed 342 takes that shape from the probe, not its own draw.
+    const r = await run('check', '--rules', 'properties/rule-api/large-body-fresh-cycle.ts', '--seed', '342', '--out', join(tmp, 'steered'));
+    expect(r.out).toContain('seed 342 options: engines=');
+    expect(r.out).toContain('(large:262144: 262,144 characters each)');
+    const plain = await run('check', '--seed', '342', '--out', join(tmp, 'plain'));
+    expect(plain.out).toContain('seed 342 options: engines=');
+    expect(plain.out).not.toContain('large:');
+  });
 });
