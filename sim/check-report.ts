@@ -85,6 +85,16 @@ export interface Layers {
 
 
 /** Layer counts from a run's tags. */
+/** Names as a reader lists them: `a, b and c`. */
+function andList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** The counts of the tags that start with `prefix`, by the rest of their names (a shape's runs: body-shape.ts, id-shape.ts). */
+function taggedAfter(tags: Record<string, number>, prefix: string): Record<string, number> {
+  return Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+}
+
 export function layersOf(tags: Record<string, number>): Layers {
   const t = (k: string) => tags[k] ?? 0;
   return {
@@ -95,8 +105,8 @@ export function layersOf(tags: Record<string, number>): Layers {
     bodiesStored: t('layer:stored'),
     duplicateDeliveries: t('layer:duplicate'),
     deliveriesReported: t('layer:reported'),
-    bodyShapes: Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(BODY_SHAPE_TAG)).map(([k, v]) => [k.slice(BODY_SHAPE_TAG.length), v])),
-    idShapes: Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(ID_SHAPE_TAG)).map(([k, v]) => [k.slice(ID_SHAPE_TAG.length), v])),
+    bodyShapes: taggedAfter(tags, BODY_SHAPE_TAG),
+    idShapes: taggedAfter(tags, ID_SHAPE_TAG),
   };
 }
 
@@ -273,7 +283,7 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
   const seen = l.deep.bodies;
   if (seen === undefined) return null;
   const named = BODY_SHAPE_NAMES.filter((s) => s !== 'large');
-  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, and bodies ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
+  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, and bodies ${andList(named)}`;
   if (seen.length === 0) return `bodies: no decision answers otherwise on a body's size or characters (probed: ${range})`;
   const marks = seen.map((s) => {
     const p = parseBodyShape(s);
@@ -292,7 +302,7 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
 export function idsLine(l: LongLifeCounts, smallWorlds: boolean): string | null {
   const seen = l.deep.ids;
   if (seen === undefined) return null;
-  const range = `the envelope, admit, selectable and sweepable, for ids ${ID_SHAPE_NAMES.slice(0, -1).join(', ')} and ${ID_SHAPE_NAMES[ID_SHAPE_NAMES.length - 1]}`;
+  const range = `the envelope, admit, selectable and sweepable, for ids ${andList(ID_SHAPE_NAMES)}`;
   if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation or a trailing space (probed: ${range})`;
   const marks = seen.map((s) => `${s} (${idShapeWords(s)})`);
   return `ids: decisions fold ids ${marks.join(', ')} (probed: ${range}); one seed in four of two ids takes such ids${smallWorlds ? ', and the small worlds search the world of 2 ids named alike with each' : ''}`;

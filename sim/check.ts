@@ -425,16 +425,9 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
   if (shard.exercisedCount < shard.layout.pairs) shard.exercisedCount += notePairs(shard.layout, shard.exercised, seed, options, (k) => run.tagged(k.counter));
   const tags = shard.tags;
   for (const [t, n] of run.tags) tags.set(t, (tags.get(t) ?? 0) + n);
-  // The runs whose bodies had a shape (body-shape.ts), by the shape's name: the summary's Layers line says which the seeds wrote.
-  if (options.bodyShape !== undefined) {
-    const shape = `${BODY_SHAPE_TAG}${parseBodyShape(options.bodyShape)?.name ?? options.bodyShape}`;
-    tags.set(shape, (tags.get(shape) ?? 0) + 1);
-  }
-  // The runs whose ids had a shape (id-shape.ts), likewise.
-  if (options.idShape !== undefined) {
-    const shape = `${ID_SHAPE_TAG}${options.idShape}`;
-    tags.set(shape, (tags.get(shape) ?? 0) + 1);
-  }
+  // The runs whose bodies (body-shape.ts) or ids (id-shape.ts) had a shape, by the shape's name: the summary's Layers line says which the seeds wrote.
+  const shapes = [options.bodyShape === undefined ? null : `${BODY_SHAPE_TAG}${parseBodyShape(options.bodyShape)?.name ?? options.bodyShape}`, options.idShape === undefined ? null : `${ID_SHAPE_TAG}${options.idShape}`];
+  for (const shape of shapes) if (shape !== null) tags.set(shape, (tags.get(shape) ?? 0) + 1);
   for (const r of run.reached) result.reached[r] = (result.reached[r] ?? 0) + 1;
   result.ends[run.end] = (result.ends[run.end] ?? 0) + 1;
   if (run.violation === null) {

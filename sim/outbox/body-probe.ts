@@ -63,8 +63,8 @@ export function hasLetterBodies(call: ProbeCall): boolean {
   return bodiesOf(call) !== null;
 }
 
-/** Each string of `v` found in `table` replaced by its entry, arrays and plain objects copied through. */
-function mapped(v: unknown, table: ReadonlyMap<string, string>): unknown {
+/** Each string of `v` found in `table` replaced by its entry, arrays and plain objects copied through (the id probe's tokens too: id-probe.ts). */
+export function mapped(v: unknown, table: ReadonlyMap<string, string>): unknown {
   if (typeof v === 'string') return table.get(v) ?? v;
   if (Array.isArray(v)) return v.map((e) => mapped(e, table));
   if (v === null || typeof v !== 'object') return v;

@@ -22,6 +22,7 @@ import type { AdmitView, RuleSet, SelectView, SweepView } from '../../model/rule
 import { ID_SHAPE_NAMES, idPair } from './id-shape.ts';
 import type { WorldOptions } from './options.ts';
 import type { ProbeCall } from './thresholds.ts';
+import { mapped } from './body-probe.ts';
 
 /** Bounds of the probe: the distinct records the envelope is asked on. */
 export const ID_PROBE = { recordsMax: 32 } as const;
@@ -31,16 +32,6 @@ const PLAIN_PAIR = ['a', 'b'] as const;
 
 /** The token an asked id is read back as in an answer (the same for both ids of a pair: answers that only carry the id compare equal). */
 const ID_TOKEN = '\u0000id';
-
-/** `v` with every string equal to `id` written as {@link ID_TOKEN}, arrays and plain objects copied through. */
-function tokened(v: unknown, id: string): unknown {
-  if (typeof v === 'string') return v === id ? ID_TOKEN : v;
-  if (Array.isArray(v)) return v.map((e) => tokened(e, id));
-  if (v === null || typeof v !== 'object') return v;
-  const o: Record<string, unknown> = {};
-  for (const [k, e] of Object.entries(v as Record<string, unknown>)) o[k] = tokened(e, id);
-  return o;
-}
 
 /** The envelope of `id` for `record`, or null when the decision throws. */
 function envelopeOf(rules: RuleSet, id: string, record: OutboxRecord): Envelope | null {
@@ -74,7 +65,7 @@ function askWithId(rules: RuleSet, call: ProbeCall, id: string): string | null {
   if (call.decision !== 'admit' && call.decision !== 'selectable' && call.decision !== 'sweepable') return null;
   if (call.decision === 'selectable' && call.view === undefined) return null;
   try {
-    return canonicalJson(tokened(answer(), id));
+    return canonicalJson(mapped(answer(), new Map([[id, ID_TOKEN]])));
   } catch {
     // A decision that throws on an id answers so there (the check reports the throw where a run meets it).
     return 'throws';
