@@ -18,6 +18,7 @@ import { worldIdNames, type World, type WorldEvent } from './outbox/world.ts';
 import { canonicalJson } from './core/canonical.ts';
 import { xstateStepper, type Stepper } from './outbox/stepper.ts';
 import { compiledStepper } from './outbox/compiled-stepper.ts';
+import { queuedRelease } from './outbox/queued-release.ts';
 import type { TransitionSystem, Violation } from './core/system.ts';
 import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds } from './outbox/swarm-coverage.ts';
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
@@ -230,7 +231,8 @@ function stepperOf(rules: RuleSet, kind: StepperKind): Stepper {
 /** Steppers for a plan's rule sets, shared by every seed. */
 export function steppersFor(rules: RuleSet, oldRules: RuleSet | null, kind: StepperKind = 'compiled'): Steppers {
   const stepNew = stepperOf(rules, kind);
-  return { new: stepNew, old: oldRules !== null ? stepperOf(oldRules, kind) : stepNew };
+  if (oldRules === null) return { new: stepNew, old: stepNew, oldQueued: stepNew };
+  return { new: stepNew, old: stepperOf(oldRules, kind), oldQueued: stepperOf(queuedRelease(oldRules), kind) };
 }
 
 /** A seed's run bounds: its own safety-phase length (drawn with its options), within the plan's bound, and the liveness bound of its attempts limit (options.ts, `healStepsOf`). */

@@ -20,6 +20,7 @@ import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import { ID_SHAPE_NAMES } from './outbox/id-shape.ts';
+import { OLD_WRITES_QUEUED } from './outbox/events/process.ts';
 import type { RuleThresholds } from './outbox/thresholds.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 import { watchingIn } from './watch.ts';
@@ -174,12 +175,18 @@ const WORLD_COST: Readonly<Record<string, number>> = {
 
 /**
  * A suite world's cost in {@link WORLD_COST}; a world not listed counts as a middling one. A world of a
- * body shape the rule set reads ({@link withShapes}), or of an id shape it folds ({@link withIdShapes}), counts as the cheapest: it is there because the rule
- * set's decisions answer otherwise on such bodies, so a worker thread (which takes from the back of
+ * body shape the rule set reads ({@link withShapes}), of an id shape it folds ({@link withIdShapes}), or
+ * with an older version writing QUEUED ({@link withQueued}), counts as the cheapest: it is there because the rule
+ * set's decisions answer otherwise on such input, so a worker thread (which takes from the back of
  * {@link threadOrder}) searches it first.
  */
 function worldCost(w: SmallWorld): number {
-  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined ? 0 : (WORLD_COST[w.name] ?? 200);
+  return steered(w) ? 0 : (WORLD_COST[w.name] ?? 200);
+}
+
+/** A world the probes added: of a body shape or an id shape a decision reads, or with an older version that writes QUEUED where a decision reads that status. */
+function steered(w: SmallWorld): boolean {
+  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined || w.sizes.settings?.[OLD_WRITES_QUEUED] === 1;
 }
 
 /**
@@ -208,7 +215,7 @@ export interface SuiteFixed {
  * broker mode or world setting replaces each world's own; worlds that then
  * coincide are searched once (the first name kept).
  */
-export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = [], idShapes: readonly string[] = []): SmallWorld[] {
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = [], idShapes: readonly string[] = [], queued = false): SmallWorld[] {
   const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
@@ -228,13 +235,13 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   // An upgrade run by default (`skewedLast`) comes after the rule set's own worlds, which answer the question asked,
   // its cheapest worlds first: a rule set whose records are large spends the suite's bound of states before the
   // last worlds (a blind review's capped history left 4 of them unsearched, the cheap one that held its flaw among them).
-  const skewed = skew ? withIdShapes(withShapes(SKEWED, 'skew, ', bodyShapes), idShapes).map((w) => build(true, w)) : [];
+  const skewed = skew ? withQueued(withIdShapes(withShapes(SKEWED, 'skew, ', bodyShapes), idShapes), queued).map((w) => build(true, w)) : [];
   const own = withIdShapes(withShapes(ONE_VERSION, '', bodyShapes), idShapes).map((w) => build(false, w));
   // (Array sort is stable: ties keep their order.) The worlds of a body shape, with the upgrade by default, come
   // right after the rule set's own of that shape: answers are given in suite order, and a rule set that reads
   // bodies is asked about them (a new release's limit: its flaw needs the older version beside it). The worlds of an
-  // id shape likewise: a rule set that folds ids is asked about ids it folds.
-  const shaped = (w: SmallWorld): boolean => w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined;
+  // id shape likewise: a rule set that folds ids is asked about ids it folds; and one that reads QUEUED, beside a release writing it.
+  const shaped = steered;
   const all = skewedLast
     ? [own[0], ...own.filter(shaped), ...skewed.filter(shaped), ...own.slice(1).filter((w) => !shaped(w)), ...skewed.filter((w) => !shaped(w)).sort((a, b) => worldCost(a) - worldCost(b))]
     : [...skewed, ...own];
@@ -257,6 +264,19 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
 function withShapes(worlds: readonly [string, Over][], prefix: string, shapes: readonly string[]): [string, Over][] {
   const [first, ...rest] = worlds;
   return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest];
+}
+
+/**
+ * A list of skewed worlds with, after its first, that world again with an
+ * older version that writes QUEUED in flight (queued-release.ts), when a
+ * decision of the rule set reads a QUEUED record otherwise than a READY one
+ * ({@link suiteQueued}): a new release that takes such a record for an
+ * abandoned send meets one only beside such a release.
+ */
+function withQueued(worlds: readonly [string, Over][], queued: boolean): [string, Over][] {
+  if (!queued || worlds.length === 0) return [...worlds];
+  const [first, ...rest] = worlds;
+  return [first, [`${first[0]}, old version writes QUEUED`, { ...first[1], settings: { ...first[1].settings, [OLD_WRITES_QUEUED]: 1 } }], ...rest];
 }
 
 /** The world of ids named alike the id shapes' twins follow ({@link withIdShapes}), without and with skew. */
@@ -436,6 +456,28 @@ export function suiteBodyShapes(rules: RuleSet, oldRules: RuleSet | null): strin
 export function suiteIdShapes(rules: RuleSet, oldRules: RuleSet | null): string[] {
   const shapes = new Set([...suiteProbe(rules).ids, ...(oldRules === null ? [] : suiteProbe(oldRules).ids)]);
   return ID_SHAPE_NAMES.filter((s) => shapes.has(s));
+}
+
+/**
+ * Whether a decision of `rules` answers a QUEUED record otherwise than a
+ * READY one (status-probe.ts): the suite then searches its first skewed
+ * world again with an older version that writes QUEUED in flight
+ * ({@link smallWorlds}; queued-release.ts). Not for fail-closed, which
+ * reads the two alike.
+ */
+export function suiteQueued(rules: RuleSet): boolean {
+  return suiteProbe(rules).queued;
+}
+
+/**
+ * The suite `check` searches for a pair of rule sets: {@link smallWorlds}
+ * with the worlds the probes add (body shapes, id shapes, an older version
+ * writing QUEUED), the skewed worlds after the rule set's own when
+ * `skewedLast` (the upgrade by default).
+ */
+export function probedWorlds(pair: { rules: RuleSet; oldRules: RuleSet | null }, fixed: SuiteFixed = { broker: null }, skewedLast = false): SmallWorld[] {
+  const skew = pair.oldRules !== null;
+  return smallWorlds(skew, fixed, skewedLast, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules), skew && suiteQueued(pair.rules));
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

@@ -99,7 +99,7 @@ function recordEngineSteps(seeds: number): { memory: EngineMemory; event: Engine
   };
   for (let seed = 1; seed <= seeds; seed++) {
     const options = swarmOptions(seed);
-    runSeed(outboxSystem(options, { rules: failClosed }, { new: recording, old: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
+    runSeed(outboxSystem(options, { rules: failClosed }, { new: recording, old: recording, oldQueued: recording }), seed, seedBounds(BOUNDS_DEFAULT, options));
   }
   return inputs;
 }

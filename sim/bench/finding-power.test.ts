@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MUTANTS } from '../../properties/mutants/index.ts';
 import { BOUNDS_DEFAULT, runShard, SEEDS_DEFAULT, steppersFor } from '../check.ts';
-import { exploreSmallWorld, smallWorlds, suiteBodyShapes, suiteIdShapes } from '../small-worlds.ts';
+import { exploreSmallWorld, probedWorlds } from '../small-worlds.ts';
 import { defaultCheckPair, keptSection, median, missedGoals, SECTION_END, SECTION_START, withSection, type FindingRow } from './finding-power.ts';
 import { flawedRules } from './flawed-rules.ts';
 
@@ -34,7 +34,7 @@ describe('the flawed rule sets', () => {
     expect(rows.filter((r) => r.kind === 'catalog').map((r) => r.label)).toEqual(['fresh-cycle', 'fresh-cycle-after-definite']);
     // One row per mutant file (an entry may run one file in several worlds).
     expect(rows.filter((r) => r.kind === 'mutant')).toHaveLength(new Set(MUTANTS.map((m) => m.rules)).size);
-    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-format-changed', 'key-from-body', 'key-lowercased', 'key-marks-requeue', 'large-body-fresh-cycle', 'lease-unfenced', 'park-history-over-cap', 'payload-lowercased', 'payload-trusted', 'poison-retried', 'presend-skipped-late', 'presend-skipped-nightly', 'presend-strips-astral', 'queued-handed-on', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'schema-bump-launders', 'select-below-cap', 'select-below-cap-parks', 'sweep-parked', 'timeout-fast-fail', 'tombstone-trusts-absent']);
+    expect(rows.filter((r) => r.kind === 'rule-api').map((r) => r.label).sort()).toEqual(['admit-ignores-claim', 'admit-respects-claim', 'epoch-history', 'evidence-expires', 'flags-old-drops', 'flags-trust-defaults', 'key-format-changed', 'key-from-body', 'key-lowercased', 'key-marks-requeue', 'large-body-fresh-cycle', 'lease-unfenced', 'park-history-over-cap', 'payload-lowercased', 'payload-trusted', 'poison-retried', 'presend-skipped-late', 'presend-skipped-nightly', 'presend-strips-astral', 'queued-handed-on', 'queued-rebuilt-fresh', 'queued-stranded', 'reopen-max-attempts', 'requeue-cap-strands', 'retry-window-dishonest', 'retry-window-unparked', 'schema-bump-launders', 'select-below-cap', 'select-below-cap-parks', 'sweep-parked', 'timeout-fast-fail', 'tombstone-trusts-absent']);
   });
 
   it("are as many as the README says, and as many held by no bounded world", () => {
@@ -60,7 +60,7 @@ describe('the flawed rule sets', () => {
       expect(Object.values(r.first).map((c) => c.longLife !== undefined)).toEqual([true]);
       // And truly held by no bounded world: the small worlds find nothing (else it belongs with the rows below).
       const steppers = steppersFor(pair.rules, pair.oldRules);
-      const found = smallWorlds(pair.oldRules !== null, undefined, upgrade, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules)).flatMap((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => 0 }).violations);
+      const found = probedWorlds(pair, undefined, upgrade).flatMap((w, i) => exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => 0 }).violations);
       expect(found).toEqual([]);
     });
   }
@@ -70,7 +70,7 @@ describe('the flawed rule sets', () => {
       const steppers = steppersFor(pair.rules, pair.oldRules);
       let found: string | null = null;
       let clock = 0;
-      const worlds = [...smallWorlds(pair.oldRules !== null, undefined, upgrade, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules)).entries()];
+      const worlds = [...probedWorlds(pair, undefined, upgrade).entries()];
       const hint = tableWhere.get(f.label);
       for (const [i, w] of [...worlds.filter(([, w]) => w.name === hint), ...worlds.filter(([, w]) => w.name !== hint)]) {
         const r = exploreSmallWorld(pair, steppers, w, i, { outDir: join(tmp, f.label), replayCommand: (p) => p, now: () => clock++ });

@@ -27,7 +27,7 @@ import { loadRules } from '../rules-loader.ts';
 import { EXPLORE_DEFAULTS, exploreOptions } from '../outbox/explore-options.ts';
 import { exploreOutbox } from '../outbox/explore-outbox.ts';
 import type { RulesPair } from '../outbox/record-trace.ts';
-import { exploreSmallWorld, smallWorlds, suiteBodyShapes, suiteIdShapes } from '../small-worlds.ts';
+import { exploreSmallWorld, probedWorlds, smallWorlds } from '../small-worlds.ts';
 import { flawedRules, type FlawedRules } from './flawed-rules.ts';
 import { processCpuSeconds } from './cpu-seconds.ts';
 import { upgradeBase } from '../upgrade-base.ts';
@@ -96,7 +96,7 @@ export async function measure(f: FlawedRules, outDir: string): Promise<FindingRo
   // The small worlds, in check's order, up to the first that holds a violation.
   const suiteStart = processCpuSeconds();
   let suite: { world: string; property: string; seconds: number } | null = null;
-  const worlds = smallWorlds(pair.oldRules !== null, undefined, upgrade, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules));
+  const worlds = probedWorlds(pair, undefined, upgrade);
   for (const [i, w] of worlds.entries()) {
     const r = exploreSmallWorld(pair, steppers, w, i, { outDir, replayCommand: (p) => p, now: processCpuSeconds });
     if (r.violations.length > 0) {

@@ -38,7 +38,7 @@ import { settingsBanner, settingsOf } from './world-settings.ts';
 import { interruptExitCode, interruption, type StopCause } from '../interrupt.ts';
 import { withInterruptSignals } from './signals.ts';
 import { endEarlyPool, startPoolEarly } from '../workers/kept-pools.ts';
-import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, suiteBodyShapes, suiteIdShapes, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
+import { exploreSmallWorld, suiteSpent, threadOrder, smallWorlds, probedWorlds, type SmallWorld, type SmallWorldResult } from '../small-worlds.ts';
 import { exploreOptions } from '../outbox/explore-options.ts';
 import { SETTINGS } from '../outbox/events/table.ts';
 import { smallWorldsReport, type SmallWorldsReport } from '../small-worlds-report.ts';
@@ -396,7 +396,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   const seedStart = intFlag('--seed', flags.seed, 1);
   const seeds = single ? 1 : intFlag('--seeds', flags.seeds, SEEDS_DEFAULT, 1, 10_000_000);
   const broker: BrokerMode | null = flags.broker === undefined ? null : choiceFlag('--broker', flags.broker, BROKER_MODES, 'id-ok');
-  const settings = settingsOf(flags);
+  const settings = settingsOf(flags, pair.oldRules !== null);
   const anySetting = Object.keys(settings).length > 0;
   const atMostOnce = atMostOnceAsked(flags.property, broker);
   // The seeds' broker: under --property at-most-once without --broker, log, the one mode that keeps what the property reads
@@ -439,7 +439,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
   // which then reaches the terminal even if one hangs.
   // The job's threads start loading now, while this thread probes (kept-pools.ts, startPoolEarly): the job takes them.
   if (workers > 1) startPoolEarly(workers - 1, parts.swarm ? spec : { rules: spec.rules, oldRules: flags.oldRules ?? upgradeFrom, broker: null, bounds: BOUNDS_DEFAULT });
-  const worlds = parts.smallWorlds ? smallWorlds(pair.oldRules !== null, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules)) : [];
+  const worlds = parts.smallWorlds ? probedWorlds(pair, { broker, ...(anySetting ? { settings } : {}), ...(atMostOnce ? { atMostOnce } : {}) }, upgradeFrom !== null) : [];
   if (!flags.json && !quiet) {
     if (parts.smallWorlds) io.out(`  small worlds: ${worlds.length} bounded worlds explored completely first (${worlds.map((w) => w.name).join('; ')})`);
     if (!parts.swarm) {

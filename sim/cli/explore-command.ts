@@ -116,7 +116,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),
     broker,
-    settings: settingsOf(flags),
+    settings: settingsOf(flags, skew),
     ...(atMostOnceAsked(flags.property, broker) ? { atMostOnce: true } : {}),
     ...(flags.sameBodies === true ? { sameBodies: true } : {}),
     ...(flags.longIds === true ? { longIds: true } : {}),

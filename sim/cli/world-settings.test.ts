@@ -18,19 +18,27 @@ describe('world settings flags', () => {
       const needed = SETTINGS.find((x) => x.name === s.needs?.setting);
       const withNeeded = needed === undefined ? {} : { [needed.name]: String(needed.max) };
       const read = needed === undefined ? {} : { [needed.name]: needed.max };
-      expect(settingsOf({ [key]: String(s.max), ...withNeeded })).toEqual({ [s.name]: s.max, ...read });
-      expect(() => settingsOf({ [key]: String(s.max + 1), ...withNeeded })).toThrow(s.flag);
+      expect(settingsOf({ [key]: String(s.max), ...withNeeded }, true)).toEqual({ [s.name]: s.max, ...read });
+      expect(() => settingsOf({ [key]: String(s.max + 1), ...withNeeded }, true)).toThrow(s.flag);
     }
-    expect(settingsOf({})).toEqual({});
+    expect(settingsOf({}, false)).toEqual({});
     // A setting on without one it needs on is bad input (a lease without a clock); off, it needs nothing.
     for (const s of SETTINGS.filter((x) => x.needs !== undefined)) {
       const needed = SETTINGS.find((x) => x.name === s.needs?.setting);
       expect(needed).toBeDefined();
-      expect(() => settingsOf({ [s.name]: String(s.max) })).toThrow(`${s.flag} needs ${s.needs?.what}: give ${needed?.flag} N too`);
-      expect(() => settingsOf({ [s.name]: String(s.max), [needed?.name ?? '']: String(needed?.off) })).toThrow(s.flag);
-      expect(settingsOf({ [s.name]: String(s.off) })).toEqual({ [s.name]: s.off });
+      expect(() => settingsOf({ [s.name]: String(s.max) }, true)).toThrow(`${s.flag} needs ${s.needs?.what}: give ${needed?.flag} N too`);
+      expect(() => settingsOf({ [s.name]: String(s.max), [needed?.name ?? '']: String(needed?.off) }, true)).toThrow(s.flag);
+      expect(settingsOf({ [s.name]: String(s.off) }, true)).toEqual({ [s.name]: s.off });
     }
     expect(SETTINGS.filter((x) => x.needs !== undefined).length).toBeGreaterThan(0);
+    // A setting that acts on the older version, given on where none runs beside, is bad input; off, or beside one, it is taken.
+    const older = SETTINGS.filter((x) => x.needsOlder === true);
+    expect(older.map((s) => s.flag)).toEqual(['--old-writes-queued']);
+    for (const s of older) {
+      expect(() => settingsOf({ [s.name]: String(s.max) }, false)).toThrow(`${s.flag} acts on an older version beside the rules, and none runs here: give --old-rules R too`);
+      expect(settingsOf({ [s.name]: String(s.off) }, false)).toEqual({ [s.name]: s.off });
+      expect(settingsOf({ [s.name]: String(s.max) }, true)).toEqual({ [s.name]: s.max });
+    }
     expect(settingsBanner({ dedupeWindow: 0 }, true)).toBe('');
     expect(settingsBanner({ dedupeWindow: 0 }, false)).toBe(', dedupe window off');
   });

@@ -21,9 +21,10 @@ export function settingFlags(cmd: Command, command: 'check' | 'explore'): Comman
 /**
  * The settings given by flags (a setting not given is absent), each checked
  * against its bounds; one given on without a setting it needs (`needs`) given
- * on too is bad input.
+ * on too is bad input, and so is one that acts on an older version
+ * (`needsOlder`) where `older` is false (none runs beside).
  */
-export function settingsOf(flags: object): Record<string, number> {
+export function settingsOf(flags: object, older: boolean): Record<string, number> {
   const given = flags as Record<string, unknown>;
   const out: Record<string, number> = {};
   for (const s of SETTINGS) {
@@ -35,6 +36,8 @@ export function settingsOf(flags: object): Record<string, number> {
     if (s.needs === undefined || needed === undefined || (out[s.name] ?? s.off) === s.off) continue;
     if ((out[needed.name] ?? needed.off) === needed.off) throw new UsageError(`${s.flag} needs ${s.needs.what}: give ${needed.flag} N too`);
   }
+  const idle = SETTINGS.find((s) => s.needsOlder === true && !older && (out[s.name] ?? s.off) !== s.off);
+  if (idle !== undefined) throw new UsageError(`${idle.flag} acts on an older version beside the rules, and none runs here: give --old-rules R too (check also runs one by default for a rule set that extends a catalog rule set)`);
   return out;
 }
 

@@ -82,7 +82,7 @@ describe.each(CATALOG.map((r) => [r.name, r] as const))('fast path equals XState
     };
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1_000_000 }), (seed) => {
-        runSeed(outboxSystem(swarmOptions(seed), { rules }, { new: both, old: both }), seed, { faultStepsMax: 120, healStepsMax: 400 });
+        runSeed(outboxSystem(swarmOptions(seed), { rules }, { new: both, old: both, oldQueued: both }), seed, { faultStepsMax: 120, healStepsMax: 400 });
       }),
       { seed: 7, numRuns: 60 },
     );

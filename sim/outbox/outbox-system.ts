@@ -14,7 +14,8 @@ import { answerEvent } from './events/broker.ts';
 import { hasClock, later, LOOK_AHEAD_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { POISON_CRASH_TAG } from './events/poison.ts';
-import { gonePids, stableIdsIn } from './events/process.ts';
+import { gonePids, oldWritesQueuedIn, stableIdsIn } from './events/process.ts';
+import { queuedRelease } from './queued-release.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
@@ -65,12 +66,14 @@ export function outboxSystem(
   steppers: Steppers = {
     new: xstateStepper(worldRules.rules),
     old: xstateStepper(worldRules.oldRules ?? worldRules.rules),
+    oldQueued: xstateStepper(queuedRelease(worldRules.oldRules ?? worldRules.rules)),
   },
 ): TransitionSystem<World, WorldEvent> {
   // Every seed's options of one hidden class, whichever way they were drawn (options-copy.ts).
   const options = uniformOptions(drawn);
   const ids = worldIdNames(options);
-  const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers };
+  // An older version that writes QUEUED in flight runs its engines on that release's stepper (queued-release.ts).
+  const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers: oldWritesQueuedIn(options) ? { ...steppers, old: steppers.oldQueued } : steppers };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
   const timed = hasClock(options);
 

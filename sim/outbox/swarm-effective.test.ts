@@ -20,7 +20,7 @@ import { COVERED_SEEDS, swarmFeatures, tieBreaker } from './swarm-coverage.ts';
 import type { World, WorldEvent } from './world.ts';
 import type { TransitionSystem } from '../core/system.ts';
 
-const steppers = { new: xstateStepper(failClosed), old: xstateStepper(failClosed) };
+const steppers = { new: xstateStepper(failClosed), old: xstateStepper(failClosed), oldQueued: xstateStepper(failClosed) };
 
 /** A world where every kind can happen: every knob on, every setting on, every budget above 0. */
 const EVERYTHING: WorldOptions = {

@@ -24,6 +24,7 @@ import type { WorldOptions } from './options.ts';
 import { turnBetween } from './turn-between.ts';
 import { hasLetterBodies, probeBodies } from './body-probe.ts';
 import { probeIds } from './id-probe.ts';
+import { probeQueued } from './status-probe.ts';
 
 /**
  * Bounds of the probe: values probed one by one (0..max) and then at `far`
@@ -254,6 +255,8 @@ export class RuleThresholds {
     readonly bodies: readonly string[] = [],
     /** The id shapes a decision folds (id-probe.ts, `probeIds`). */
     readonly ids: readonly string[] = [],
+    /** A decision answers a QUEUED record otherwise than a READY one (status-probe.ts, `probeQueued`). */
+    readonly queued = false,
   ) {
     this.byField = thresholdsByField(seen.map((s) => s.threshold));
   }
@@ -327,7 +330,7 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[], bodyCall
     }
   }
   const order = (a: Threshold, b: Threshold): number => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.at - b.at || (a.decision < b.decision ? -1 : a.decision > b.decision ? 1 : 0));
-  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls), probeIds(rules, calls));
+  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls), probeIds(rules, calls), probeQueued(rules, calls));
 }
 
 /** By field, its thresholds' values, smallest first. */

@@ -31,6 +31,8 @@ export interface WorldRules {
 export interface Steppers {
   new: Stepper;
   old: Stepper;
+  /** The old version's as the release that writes QUEUED in flight (queued-release.ts), which a world of `oldWritesQueued` runs instead. */
+  oldQueued: Stepper;
 }
 
 /** One world's fixed surroundings, built once per world. */

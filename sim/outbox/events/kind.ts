@@ -134,6 +134,8 @@ export interface Setting {
    * what is missing.
    */
   needs?: { setting: string; what: string };
+  /** It acts on the older version's engines: given on where no older version runs beside, bad input. */
+  needsOlder?: true;
 }
 
 /** A world event's `apply`. */

@@ -35,6 +35,7 @@ const OTHER_WORDS: readonly (readonly [string, string, string])[] = [
   ['sim/outbox/decision-cases.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), and its plain case"],
   ['sim/outbox/thresholds.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), whose calls the threshold probe notes"],
   ['sim/outbox/body-probe.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), whose calls the body probe asks again"],
+  ['sim/outbox/status-probe.ts', 'requeue', "the rule set's decision of that name (model/rules.ts), whose calls the status probe asks again"],
   ['sim/outbox/decision-cases.ts', 'resubmit', 'the operator action the requeue decision is told of (OperatorAction, model/rules.ts)'],
 ];
 

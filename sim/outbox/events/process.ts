@@ -47,6 +47,39 @@ const stableIds: Setting = {
   banner: (v) => (v === 0 ? 'fresh pids' : 'stable identities'),
 };
 
+/**
+ * Whether the older version's pre-send write marks the record QUEUED
+ * (queued-release.ts): a release that marked attempts in flight by status,
+ * which a new release meets in a rolling upgrade; 0: it writes as its rule
+ * set does. Means something only beside an older version.
+ */
+const oldWritesQueued: Setting = {
+  name: 'oldWritesQueued',
+  flag: '--old-writes-queued',
+  help: {
+    check: 'with 1, the older version beside (--old-rules, or the upgrade) also writes the status QUEUED in its pre-send write, as a release that marked attempts in flight by status (default: drawn per seed)',
+    explore: 'with 1, the older version (--old-rules) also writes the status QUEUED in its pre-send write, as a release that marked attempts in flight by status (default 0)',
+  },
+  min: 0,
+  max: 1,
+  off: 0,
+  stream: 'process:old-writes-queued',
+  // In one seed in four (of those that run an older version: one in four): a release before the one a rule set
+  // extends may have marked records so, and the API lets a rule set read QUEUED however it likes.
+  draw: (next) => (next() < 0.75 ? 0 : 1),
+  needsOlder: true,
+  words: (v) => `oldWritesQueued=${v}`,
+  banner: (v) => (v === 0 ? 'the old version writes as its rules do' : 'the old version writes QUEUED in flight'),
+};
+
+/** The setting's name, for a world that sets it (small-worlds.ts). */
+export const OLD_WRITES_QUEUED = oldWritesQueued.name;
+
+/** Whether a world of these options runs its old-version engines on the release that writes QUEUED in flight (queued-release.ts). */
+export function oldWritesQueuedIn(options: WorldOptions): boolean {
+  return (options.settings?.[oldWritesQueued.name] ?? oldWritesQueued.off) !== 0;
+}
+
 /** Whether a world of these options restarts and upgrades engines under an old identity. */
 export function stableIdsIn(options: WorldOptions): boolean {
   return (options.settings?.[stableIds.name] ?? stableIds.off) !== 0;
@@ -144,10 +177,11 @@ export const upgrade: EventKind<Upgrade> = eventKind({
   hidden: 'rolling upgrade',
   knob: null,
   needsOldRules: true,
+  setting: oldWritesQueued,
   doc: {
     example: 'upgrade e1 to new rules',
     enabled: 'with `--old-rules`, for each engine on the old rules, before faults stop',
-    does: 'stops that engine (memory lost) and starts one on the checked rules with a new pid (with `--stable-ids 1`, its own)',
-    stands: 'a rolling upgrade replacing old processes one by one while the outbox is live',
+    does: 'stops that engine (memory lost) and starts one on the checked rules with a new pid (with `--stable-ids 1`, its own); with `--old-writes-queued 1` the old engines write QUEUED in their pre-send write',
+    stands: 'a rolling upgrade replacing old processes one by one while the outbox is live (off a release that marked attempts in flight by status)',
   },
 });

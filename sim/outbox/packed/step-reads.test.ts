@@ -60,7 +60,7 @@ function setUp(alter: (st: Steppers) => Steppers, watch: Watch, verify: boolean,
 }
 
 const same = (st: Steppers): Steppers => st;
-const both = (f: (inner: Stepper) => Stepper) => (st: Steppers): Steppers => ({ new: f(st.new), old: f(st.old) });
+const both = (f: (inner: Stepper) => Stepper) => (st: Steppers): Steppers => ({ new: f(st.new), old: f(st.old), oldQueued: f(st.oldQueued) });
 const epochOf = (w: World): number => (w.records.a?.kind === 'record' ? w.records.a.record.resendEpoch : 0);
 
 describe('StepReads', () => {
@@ -70,7 +70,7 @@ describe('StepReads', () => {
   /** Runs `inner` once, armed, on `step`: what the watch saw, and the step's output. */
   const run = (inner: Stepper) => {
     const watch = new StepReads();
-    const st = watch.wrap({ new: inner, old: inner }, { rules: failClosed });
+    const st = watch.wrap({ new: inner, old: inner, oldQueued: inner }, { rules: failClosed });
     watch.arm();
     const out = st.new({ state: 'disposing', ctx }, step);
     watch.disarm();
@@ -96,7 +96,7 @@ describe('StepReads', () => {
     expect(run((memory, event) => ({ state: memory.state, ctx: { ...memory.ctx, outcome: event.type === 'STEP' && event.read.kind === 'found' && event.read.stored.missing.length > 0 ? 'confirmed' : null }, effects: [] })).watch.whole).toBe(true);
     const watch = new StepReads();
     const inner: Stepper = (memory) => ({ state: memory.state, ctx: memory.ctx, effects: [] });
-    const st = watch.wrap({ new: inner, old: inner }, { rules: failClosed });
+    const st = watch.wrap({ new: inner, old: inner, oldQueued: inner }, { rules: failClosed });
     watch.arm();
     st.new({ state: 'posting', ctx }, { type: 'POST', reply: 'ok', claim: { kind: 'free' } });
     expect([watch.calls, watch.readSeen, watch.whole]).toEqual([1, true, true]);

@@ -40,7 +40,7 @@ export class StepReads {
    */
   wrap(steppers: Steppers, worldRules?: WorldRules): Steppers {
     if (worldRules !== undefined) this.readers = readersOf(worldRules);
-    return { new: this.wrapOne(steppers.new), old: this.wrapOne(steppers.old) };
+    return { new: this.wrapOne(steppers.new), old: this.wrapOne(steppers.old), oldQueued: this.wrapOne(steppers.oldQueued) };
   }
 
   arm(): void {
