@@ -118,7 +118,7 @@ describe('the long life line', () => {
   });
   it('says where the clock changes an answer, with the wall-clock time a decision reads there, and how the probe looked when nowhere', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
-    const probed = 'probed: every 900,000 ticks to 172,800,000, every 21,600,000 to 2,000,000,000, a change placed to the tick';
+    const probed = 'probed: every 900,000 ticks to 172,800,000, every 21,600,000 to 2,000,000,000, doubling to 1,000,000,000,000, a change placed to the tick';
     expect(merged.longLife?.deep.clock).toEqual({ instants: [], waits: [] });
     expect(text).toContain(`  clock: no decision answers otherwise as time passes (${probed})`);
     expect(clockLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, clock: { instants: [13_600_000], waits: [604_800_000] } } })).toBe(

@@ -263,7 +263,7 @@ export function thresholdsLine(l: LongLifeCounts): string | null {
 export function clockLine(l: LongLifeCounts): string | null {
   const seen = l.deep.clock;
   if (seen === undefined) return null;
-  const range = `every ${n(CLOCK_PROBE.fineStep)} ticks to ${n(CLOCK_PROBE.fineEnd)}, every ${n(CLOCK_PROBE.coarseStep)} to ${n(CLOCK_PROBE.end)}, a change placed to the tick`;
+  const range = `every ${n(CLOCK_PROBE.fineStep)} ticks to ${n(CLOCK_PROBE.fineEnd)}, every ${n(CLOCK_PROBE.coarseStep)} to ${n(CLOCK_PROBE.end)}, doubling to ${n(CLOCK_PROBE.farEnd)}, a change placed to the tick`;
   if (seen.instants.length + seen.waits.length === 0) return `clock: no decision answers otherwise as time passes (probed: ${range})`;
   const marks = [
     ...(seen.instants.length === 0 ? [] : [`at ${seen.instants.map((t) => `tick ${n(t)} (${utcText(TIME_ORIGIN + t)})`).join(', ')}`]),

@@ -45,6 +45,29 @@ const staleSweep: RuleSet = extendRules(failClosed, {
   sweepable: (record, view) => record.status === 'DELIVERED' && typeof record.deliveredAt === 'number' && view.now - record.deliveredAt >= 3 * DAY,
 });
 
+/**
+ * fail-closed with a reaper of stale in-flight marks (a blind review's): the
+ * pre-send write stamps the mark's time, and a mark older than `days` is
+ * taken for a send that never left (sent again as a first one, nothing
+ * unknown). A crash after the broker stored the POST leaves the same mark:
+ * the resend's refusal parks `permanent-refusal` over a stored body.
+ */
+const reaper = (days: number): RuleSet =>
+  extendRules(failClosed, {
+    name: `stale-reaper-${days}d`,
+    summary: `fail-closed that takes an in-flight mark older than ${days} days for a send that never left.`,
+    preSend: (record, view) => {
+      const now = view?.now ?? 0;
+      const at = typeof record.inFlightAt === 'number' ? record.inFlightAt : null;
+      if (record.inFlight === true && at !== null && now - at > days * DAY) return { ...record, inFlight: true, inFlightAt: now };
+      const written = failClosed.preSend(record, view) ?? record;
+      return written.status === 'PARKED' ? written : { ...written, inFlightAt: now };
+    },
+  });
+
+/** The first seed at which the default check breaks both reapers (none of 5,000 did before the probe asked stamped records, nor past the horizon). */
+const REAPER_AT = 1840;
+
 /** The clock's origin reads 22:13:20 UTC: 07:00 is 8 h 46 min 40 s later. */
 const SEVEN = 8 * HOUR + 46 * 60_000 + 40_000;
 
@@ -64,6 +87,18 @@ describe('the clock probe', () => {
     const half = 11_800_000;
     expect(clockOf(presendSkippedNightly)).toEqual({ instants: [half, half + HOUR / 2, half + DAY, half + DAY + HOUR / 2], waits: [] });
     expect(clockOf(retentionAfterDays)).toEqual({ instants: [], waits: [KEEP_FOR] });
+  });
+
+  it('sees a wait after a stamp written beside a flag (the records of the body probe), also past the horizon, and finds the reaper it steers to', () => {
+    expect(clockOf(reaper(20))).toEqual({ instants: [], waits: [20 * DAY + 1] });
+    // 90 days: past the swarm's horizon (tick 2,000,000,000), in the far stretch.
+    expect(clockOf(reaper(90))).toEqual({ instants: [], waits: [90 * DAY + 1] });
+    for (const days of [20, 90]) {
+      const upgrade: CheckPlan = { ...plan(reaper(days)), oldRules: failClosed, skewDrawn: true, seedStart: REAPER_AT, seeds: 1 };
+      const steered = runShard(upgrade, REAPER_AT, REAPER_AT + 1);
+      const unsteered = runShard({ ...upgrade, thresholds: false }, REAPER_AT, REAPER_AT + 1);
+      expect([Object.keys(steered.violatedRuns), Object.keys(unsteered.violatedRuns)]).toEqual([['honest-park'], []]);
+    }
   });
 
   it('steers one seed in two of those with a clock, from a stream of its own, and moves nothing else', () => {

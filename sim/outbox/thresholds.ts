@@ -18,7 +18,7 @@ import { canonicalJson } from '../core/canonical.ts';
 import { sameSelectionKind, type AdmitView, type DecisionView, type RequeueView, type RuleSet, type SelectView, type SweepView } from '../../model/rules.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
 import { TIME_ORIGIN } from '../../model/time.ts';
-import { hasClock, TICKS_DRAWN } from './events/clock.ts';
+import { CHECK_TICKS_MAX, hasClock, TICKS_DRAWN } from './events/clock.ts';
 import { lightStream } from '../core/chooser.ts';
 import type { WorldOptions } from './options.ts';
 import { turnBetween } from './turn-between.ts';
@@ -330,7 +330,20 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[], bodyCall
     }
   }
   const order = (a: Threshold, b: Threshold): number => (a.field < b.field ? -1 : a.field > b.field ? 1 : a.at - b.at || (a.decision < b.decision ? -1 : a.decision > b.decision ? 1 : 0));
-  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, calls), probeBodies(rules, bodyCalls), probeIds(rules, calls), probeQueued(rules, calls));
+  return new RuleThresholds(rules, [...found.values()].sort((a, b) => order(a.threshold, b.threshold)), probeClock(rules, clockCalls(calls, bodyCalls)), probeBodies(rules, bodyCalls), probeIds(rules, calls), probeQueued(rules, calls));
+}
+
+/**
+ * The calls the clock's probe asks: one per case, and each call of the body
+ * probe's (one per case and per record of other flags and words) whose
+ * record holds a time. A window measured from a stamp a rule writes with a
+ * flag (an in-flight mark's time, read as "the sender died" days later)
+ * shows only on a record that has both, which the first call of its case
+ * (the flag unset) had not: a blind review's such windows went unseen.
+ */
+function clockCalls(calls: readonly Call[], bodyCalls: readonly Call[]): Call[] {
+  const stamped = bodyCalls.filter((c) => !calls.includes(c) && stampsOf(c.record).length > 0);
+  return [...calls, ...stamped];
 }
 
 /** By field, its thresholds' values, smallest first. */
@@ -349,22 +362,34 @@ export function thresholdsByField(thresholds: readonly Threshold[]): ReadonlyMap
  * `fineStep` up to `fineEnd` (a quarter of an hour over the first two days
  * in milliseconds: an hour's window of a day, a cut-over a day after the
  * release, midnight) and every `coarseStep` from there to `end` (the
- * swarm's clock horizon), a change between two of them placed by halving;
+ * swarm's clock horizon), then doubling from there to `farEnd` (a long
+ * wait once faults stop goes that far: a window of months, a retention of
+ * a quarter), a change between two of them placed by halving;
  * the changes one call may show and still count (more: an answer that
  * follows the clock, not a window), and the instants (and the waits) kept.
  */
-export const CLOCK_PROBE = { fineStep: 900_000, fineEnd: 2 * 86_400_000, coarseStep: 6 * 3_600_000, end: TICKS_DRAWN, changesMax: 8, instantsMax: 16 } as const;
+export const CLOCK_PROBE = { fineStep: 900_000, fineEnd: 2 * 86_400_000, coarseStep: 6 * 3_600_000, end: TICKS_DRAWN, farEnd: CHECK_TICKS_MAX, changesMax: 8, instantsMax: 16 } as const;
 
 /**
- * The ticks {@link CLOCK_PROBE} asks one by one, in two stretches (the fine
- * one, then the coarse one from where it ends), each in order.
+ * The ticks {@link CLOCK_PROBE} asks one by one, in three stretches (the
+ * fine one, the coarse one from where it ends, and the far one doubling
+ * from the horizon), each in order.
  */
+/** The place of the far stretch in {@link clockGrid}'s list. */
+const FAR_STRETCH = 2;
+
+/** How long a turn in the far stretch must last to count: longer than a window of the day the doublings may land in. */
+const HALF_DAY = 43_200_000;
+
 function clockGrid(): number[][] {
   const fine: number[] = [];
   for (let t = 0; t <= CLOCK_PROBE.fineEnd; t += CLOCK_PROBE.fineStep) fine.push(t);
   const coarse: number[] = [];
   for (let t = CLOCK_PROBE.fineEnd; t <= CLOCK_PROBE.end; t += CLOCK_PROBE.coarseStep) coarse.push(t);
-  return [fine, coarse];
+  const far: number[] = [];
+  for (let t = CLOCK_PROBE.end; t < CLOCK_PROBE.farEnd; t *= 2) far.push(t);
+  far.push(CLOCK_PROBE.farEnd);
+  return [fine, coarse, far];
 }
 
 /**
@@ -447,15 +472,21 @@ export function probeClock(rules: RuleSet, calls: readonly Call[]): ClockMarks {
       const ask = (tick: number, record?: OutboxRecord): string => askWhen(rules, call, outcome, tick, record);
       // Each stretch on its own: a key that carries the day changes twice in the fine one (midnight) and
       // too often in the coarse one, whose changes are then not kept.
-      for (const ticks of grid) {
+      for (const [stretch, ticks] of grid.entries()) {
+        // The far stretch keeps a single turn from the answer at tick 0 that lasts (a date, a wait): doublings that
+        // land in and out of a window of the day would show it again at chance instants a year on.
+        const far = stretch === FAR_STRETCH;
+        const most = far ? 1 : CLOCK_PROBE.changesMax;
         const at: number[] = [];
         let before = ask(ticks[0]);
-        for (let i = 1; i < ticks.length && at.length <= CLOCK_PROBE.changesMax; i++) {
+        if (far && before !== ask(0)) continue;
+        for (let i = 1; i < ticks.length && at.length <= most; i++) {
           const now = ask(ticks[i]);
           if (now !== before) at.push(turnBetween(ask, ticks[i - 1], ticks[i], before));
           before = now;
         }
-        if (at.length > CLOCK_PROBE.changesMax) continue;
+        if (at.length > most) continue;
+        if (far && at.length === 1 && ask(at[0] + HALF_DAY) !== ask(at[0])) continue;
         for (const t of at) {
           const m = moved as OutboxRecord;
           const after = stamps.length > 0 && ask(t - 1, m) === ask(t, m) && ask(t - 1 + STAMP_SHIFT, m) !== ask(t + STAMP_SHIFT, m);
