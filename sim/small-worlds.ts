@@ -21,6 +21,7 @@ import { SETTINGS } from './outbox/events/table.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import { ID_SHAPE_NAMES } from './outbox/id-shape.ts';
 import { OLD_WRITES_QUEUED } from './outbox/events/process.ts';
+import { SESSION_CLAIMS } from './outbox/events/faults.ts';
 import type { RuleThresholds } from './outbox/thresholds.ts';
 import type { Steppers } from './outbox/outbox-system.ts';
 import { watchingIn } from './watch.ts';
@@ -80,6 +81,10 @@ const ONE_VERSION: readonly [string, Over][] = [
   // stalls (an unfenced holder) and long waits (a rule's window of up to 1,000 ticks passing), a
   // retention sweeper, a POST landing late.
   ['1 body, no crash, clock to tick 2, lease 1, long waits', { bodiesPerId: 1, crashesMax: 0, settings: { ticks: 2, lease: 1, jump: LONG_WAIT_TICKS } }],
+  // Claims bound to their holder's session (row locks): a dead engine's claim reads as free, so a rule that takes "no
+  // lock" for "nothing in flight" meets the state a crash in the POST leaves, and an operator's action and a broker
+  // answering a duplicate 409 judge it (a blind review's resubmit that cleared the in-flight mark; the swarm found it at seed 1,840).
+  ['1 engine, 1 body, 1 operator action, broker id-409, session claims', { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'id-409', settings: { [SESSION_CLAIMS]: 1 } }],
   ['1 engine, 2 operator actions', { engines: 1, operatorActionsMax: 2 }],
   // A damaged record and an operator's action on it: a requeue rewrites the record a read gave it, defaults filled in for
   // the damaged fields, and so can launder the evidence a flag kept. No other world has both; the swarm met a rule file's
@@ -152,6 +157,7 @@ const WORLD_COST: Readonly<Record<string, number>> = {
   '1 engine, attempts 3, crashes 2, broker key': 25,
   '1 engine, dedupe window 2': 12,
   '1 body, no crash, clock to tick 2, lease 1, long waits': 30,
+  '1 engine, 1 body, 1 operator action, broker id-409, session claims': 15,
   '1 engine, 2 operator actions': 245,
   '1 engine, 1 body, attempts 1, 1 corruption, 1 operator action': 110,
   'attempts 3, crashes 2': 100,

@@ -26,6 +26,7 @@
 import { readdirSync } from 'node:fs';
 import type { ExploreSizes } from '../outbox/explore-options.ts';
 import { OLD_WRITES_QUEUED } from '../outbox/events/process.ts';
+import { SESSION_CLAIMS } from '../outbox/events/faults.ts';
 
 /** A flawed rule set as `check --rules` names it, and where `explore` finds the flaw. */
 export interface FlawedRules {
@@ -117,5 +118,7 @@ export function flawedRules(): FlawedRules[] {
     // A QUEUED record read as an abandoned send: only beside an older version that writes QUEUED in flight, which the
     // status probe gives the suite (status-probe.ts, queued-release.ts).
     ruleApi('queued-rebuilt-fresh.ts', null, { skew: true, settings: { [OLD_WRITES_QUEUED]: 1 } }),
+    // "No lock, so nothing in flight": only where a dead engine's claim is released with its session (the suite's world of session claims).
+    ruleApi('resubmit-clears-unlocked.ts', null, { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'id-409', settings: { [SESSION_CLAIMS]: 1 } }),
   ];
 }

@@ -15,6 +15,7 @@ import { hasClock, later, LOOK_AHEAD_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { POISON_CRASH_TAG } from './events/poison.ts';
 import { gonePids, oldWritesQueuedIn, stableIdsIn } from './events/process.ts';
+import { sessionClaimsIn } from './events/faults.ts';
 import { queuedRelease } from './queued-release.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
@@ -73,7 +74,7 @@ export function outboxSystem(
   const options = uniformOptions(drawn);
   const ids = worldIdNames(options);
   // An older version that writes QUEUED in flight runs its engines on that release's stepper (queued-release.ts).
-  const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers: oldWritesQueuedIn(options) ? { ...steppers, old: steppers.oldQueued } : steppers };
+  const ctx: WorldContext = { options, ids, skew: options.skew && worldRules.oldRules !== undefined, worldRules, steppers: oldWritesQueuedIn(options) ? { ...steppers, old: steppers.oldQueued } : steppers, sessionClaims: sessionClaimsIn(options) };
   // A world with a clock (events/clock.ts): its quiet is also judged later.
   const timed = hasClock(options);
 

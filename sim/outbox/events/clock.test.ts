@@ -72,7 +72,7 @@ describe('the clock in the swarm', () => {
 
 describe('the clock\'s settings and slot come off the table', () => {
   it('declares the settings --ticks, --jump and --lease (a lease and long waits need a clock) and the slot clock', () => {
-    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--late-landing', '--stable-ids', '--old-writes-queued', '--ticks', '--jump', '--retention', '--lease', '--poison']);
+    expect(SETTINGS.map((s) => s.flag)).toEqual(['--dedupe-window', '--late-landing', '--stable-ids', '--old-writes-queued', '--ticks', '--jump', '--retention', '--session-claims', '--lease', '--poison']);
     expect(stall.setting?.needs).toEqual({ setting: 'ticks', what: 'a clock' });
     expect(longWait.setting?.needs).toEqual({ setting: 'ticks', what: 'a clock' });
     expect(OWNED_SLOTS).toContain('clock');

@@ -43,6 +43,8 @@ export interface WorldContext {
   skew: boolean;
   worldRules: WorldRules;
   steppers: Steppers;
+  /** A claim is released when its holder dies (`--session-claims`, events/faults.ts): a dead engine's claim reads as free. */
+  sessionClaims?: boolean;
 }
 
 /** The rule set an engine process runs. */
@@ -73,8 +75,11 @@ export function readFor(ctx: WorldContext, w: World, proc: EngineProc, id: strin
   return readAs(rulesOf(ctx, proc), w.records[id]);
 }
 
-/** A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. */
-export function claimView(w: World, id: string, pid: number): ClaimView {
+/**
+ * A claim as engine `pid` sees it; in a world with leases, also whether its lease has expired. With
+ * `released` (session claims) a claim whose holder is dead reads as free: its lock went with its session.
+ */
+export function claimView(w: World, id: string, pid: number, released = false): ClaimView {
   const c = w.claims[id];
   if (c === undefined) return { kind: 'free' };
   if (c.kind === 'torn') return { kind: 'torn' };
@@ -82,6 +87,7 @@ export function claimView(w: World, id: string, pid: number): ClaimView {
   let ownerAlive = false;
   const engines = w.engines;
   for (let i = 0; i < engines.length && !ownerAlive; i++) ownerAlive = engines[i].pid === c.owner;
+  if (released && !ownerAlive) return { kind: 'free' };
   const mine = c.owner === pid;
   return c.until === undefined ? { kind: 'held', mine, ownerAlive } : { kind: 'held', mine, ownerAlive, expired: nowOf(w) >= c.until };
 }

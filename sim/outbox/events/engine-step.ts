@@ -47,8 +47,8 @@ function engineEventFor(ctx: WorldContext, w: World, proc: EngineProc, e: Engine
 function observed(ctx: WorldContext, w: World, proc: EngineProc, e: EngineWorldEvent, reply: Reply | null, observe: Observe | null): EngineEvent {
   if (observe !== null) return observe(ctx, w, proc, e);
   const id = proc.ctx.id ?? '';
-  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid) };
-  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid), live: w.live[id] ?? null };
+  if (reply !== null) return { type: 'POST', reply, claim: claimView(w, id, proc.pid, ctx.sessionClaims === true) };
+  return { type: 'STEP', read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid, ctx.sessionClaims === true), live: w.live[id] ?? null };
 }
 
 /**

@@ -31,7 +31,7 @@ type Step = Extract<WorldEvent, { kind: 'step' }>;
 /** A scan sees the id's live file, its record and its claim. */
 const seeFile: Observe = (ctx, w, proc, e) => {
   const id = (e as Scan).id;
-  return { type: 'SCAN', file: w.live[id], read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid) };
+  return { type: 'SCAN', file: w.live[id], read: readFor(ctx, w, proc, id), claim: claimView(w, id, proc.pid, ctx.sessionClaims === true) };
 };
 
 /** A drain sees the id's record alone. */

@@ -12,7 +12,8 @@ import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext, WorldRules } from './context.ts';
-import { stepText, weightOf, eventKind, type EventKind, type Knob, type WorldField } from './kind.ts';
+import { stepText, weightOf, eventKind, type EventKind, type Knob, type Setting, type WorldField } from './kind.ts';
+import type { WorldOptions } from '../options.ts';
 import { idText } from '../id-shape.ts';
 
 declare module '../world.ts' {
@@ -34,6 +35,40 @@ function knobOf(name: string, v1Index: number): Knob {
 }
 
 const crashKnob = knobOf('crash', 0);
+
+/**
+ * Whether a claim is bound to its holder's session (a row lock taken by
+ * `SELECT ... FOR UPDATE SKIP LOCKED`, an advisory lock, a lock key that
+ * expires with its holder's connection): released when the holder dies, so
+ * a dead engine's claim reads as free to every decision that sees claims
+ * (`claimView` in events/context.ts). 0: a claim row that stays until
+ * released or taken over ("held by a dead engine").
+ */
+const sessionClaims: Setting = {
+  name: 'sessionClaims',
+  flag: '--session-claims',
+  help: {
+    check: "with 1, a claim is a lock bound to its holder's session (a row lock, an advisory lock): a dead engine's claim reads as free; 0: it stays held by the dead engine (default: drawn per seed)",
+    explore: "with 1, a claim is a lock bound to its holder's session (a row lock, an advisory lock): a dead engine's claim reads as free (default 0: it stays held by the dead engine)",
+  },
+  min: 0,
+  max: 1,
+  off: 0,
+  stream: 'fault:session-claims',
+  // On in one seed in four: relays that claim by row lock (SKIP LOCKED) are common, and a rule that reads
+  // "no lock" as "nothing in flight" is wrong exactly there.
+  draw: (next) => (next() < 0.75 ? 0 : 1),
+  words: (v) => `sessionClaims=${v}`,
+  banner: (v) => (v === 0 ? "claims kept by a dead holder" : "claims released when their holder dies"),
+};
+
+/** The setting's name, for a world that sets it (small-worlds.ts). */
+export const SESSION_CLAIMS = sessionClaims.name;
+
+/** Whether a world of these options releases a claim when its holder dies ({@link sessionClaims}). */
+export function sessionClaimsIn(options: WorldOptions): boolean {
+  return (options.settings?.[sessionClaims.name] ?? sessionClaims.off) !== 0;
+}
 
 export const crash: EventKind<Crash> = eventKind({
   name: 'crash',
@@ -70,9 +105,10 @@ export const crash: EventKind<Crash> = eventKind({
   doc: {
     example: 'crash e1 (claiming)',
     enabled: 'crashes left; one event per live engine, in whatever state it is',
-    does: 'the process disappears with its memory; its claim, and everything durable, stays',
+    does: 'the process disappears with its memory; its claim, and everything durable, stays (with `--session-claims 1` its claim reads as free from then on)',
     stands: 'a worker killed between two durable writes (out of memory, a deploy, a lost node)',
   },
+  setting: sessionClaims,
 });
 
 /** A damage fault on id `a`: enabled when `when` holds, within the corruption budget and while switched on. */

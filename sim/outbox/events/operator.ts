@@ -62,7 +62,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   const given = read.kind === 'found' ? read.record : slot.record;
   const record = rules.requeue(given, reset, {
     action,
-    claim: claimView(w, id, OPERATOR_PID),
+    claim: claimView(w, id, OPERATOR_PID, ctx.sessionClaims === true),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },
     ...(read.kind === 'found' ? { stored: read.stored } : {}),
     now: TIME_ORIGIN + nowOf(w),
