@@ -412,8 +412,12 @@ export function cleanScope(decisionsCounted: boolean): string[] {
  * out, and then how to run it.
  */
 export interface UpgradeNote {
-  /** The name of the rule set the checked one extends. */
-  from: string;
+  /**
+   * The name of the rule set the checked one extends; null for a rule file
+   * that extends none (written whole, not with `extendRules`): no older
+   * version is known, and none ran beside it.
+   */
+  from: string | null;
   /**
    * True when this check ran it: its skewed small worlds and the swarm's
    * seeds that drew skew, engines of both rule sets side by side that
@@ -431,6 +435,8 @@ export interface UpgradeNote {
 
 /** The lines that say which upgrade was checked, or which was not and how to check it. */
 function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): string[] {
+  // A blind review's key change, written whole, was clean alone and found beside fail-closed: say that nothing ran beside it.
+  if (u.from === null) return [`Not checked: a rolling upgrade. This rule set extends no catalog rule set, so no older version ran beside it; a change is deployed beside the rules before it (version skew), and some flaws show only there: check it with ${terminalText(u.command ?? '--old-rules <the rules deployed today>')}`];
   if (u.checked) {
     const planned = u.worlds ?? skewed.length;
     const decided = skewed.filter((w) => w.complete || w.violations.length > 0).length;
@@ -441,7 +447,7 @@ function upgradeLines(u: UpgradeNote, skewed: readonly SmallWorldResult[]): stri
       const how = u.command ?? `npx outbox-sim check --rules <this rule set> --old-rules ${u.from} --small-worlds-only`;
       return [`Upgrade checked only in part: ${terminalText(u.from)}, which this rule set extends, ran beside it to the end in ${decided} of the ${worlds}${seeds} (the others were cut by the suite's bound of states); check the upgrade alone: ${terminalText(how)}`];
     }
-    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it${planned > 0 ? ` in the ${worlds}` : ''}${seeds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews every seed, --no-upgrade leaves the upgrade out)`];
+    return [`Upgrade checked: ${terminalText(u.from)}, which this rule set extends, ran beside it${planned > 0 ? ` in the ${worlds}` : ''}${seeds} (a rolling deploy runs both side by side; --old-rules ${terminalText(u.from)} skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)`];
   }
   const how = u.command !== null ? `check it: ${terminalText(u.command)}` : `check it with --old-rules and the file of ${terminalText(u.from)}`;
   return [`Not checked: the upgrade from ${terminalText(u.from)}, which this rule set extends. A rolling deploy runs both side by side (version skew); ${how}`];

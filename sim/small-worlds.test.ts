@@ -196,16 +196,16 @@ describe('the summary', () => {
     const lines = (worlds: SmallWorldResult[], planned: number) =>
       renderReport({ ...buildReport(emptyShard(), [], { rules: 'r', oldRules: null, seconds: 2, replayCommand: (p) => p, smallWorlds: smallWorldsReport(worlds, 1, planned), swarm: false, coverage: null }), upgrade: { from: 'fail-closed', checked: true, worlds: 3, command: 'npx outbox-sim check --rules ./mine.ts --old-rules fail-closed --small-worlds-only' } });
     expect(lines([world('default', false), skewed('skew'), skewed('skew, broker key'), skewed('skew, 3 engines')], 4)).toContain(
-      'Upgrade checked: fail-closed, which this rule set extends, ran beside it in the 3 skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out)',
+      'Upgrade checked: fail-closed, which this rule set extends, ran beside it in the 3 skewed small worlds (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)',
     );
     // And in the swarm's seeds that drew skew; in those alone where no small world ran.
     const withSeeds = (worlds: SmallWorldResult[], planned: number, u: { worlds: number; seeds: number }) =>
       renderReport({ ...buildReport(emptyShard(), [], { rules: 'r', oldRules: null, seconds: 2, replayCommand: (p) => p, smallWorlds: planned === 0 ? null : smallWorldsReport(worlds, 1, planned), swarm: true, coverage: null }), upgrade: { from: 'fail-closed', checked: true, ...u, command: 'x' } });
     expect(withSeeds([world('default', false), skewed('skew')], 2, { worlds: 1, seeds: 1_243 })).toContain(
-      "Upgrade checked: fail-closed, which this rule set extends, ran beside it in the 1 skewed small world and in 1,243 of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out)",
+      "Upgrade checked: fail-closed, which this rule set extends, ran beside it in the 1 skewed small world and in 1,243 of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)",
     );
     expect(withSeeds([], 0, { worlds: 0, seeds: 5 })).toContain(
-      "Upgrade checked: fail-closed, which this rule set extends, ran beside it in 5 of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out)",
+      "Upgrade checked: fail-closed, which this rule set extends, ran beside it in 5 of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)",
     );
     // One cut at its million states, one never searched: not a check of the upgrade.
     expect(lines([world('default', false), skewed('skew'), skewed('skew, broker key', false)], 4)).toContain(

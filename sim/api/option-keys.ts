@@ -15,7 +15,7 @@ export type CommandName = 'check' | 'explore' | 'replay' | 'compare' | 'diff';
 /** Every key of `T`, each once: the compiler refuses a list that misses a key of `T` or names one `T` lacks. */
 type KeyList<T> = { readonly [K in keyof Required<T>]: true };
 
-const SETTING_KEYS: KeyList<WorldSettingOptions> = { dedupeWindow: true, lateLanding: true, retention: true, ticks: true, lease: true, jump: true, stableIds: true, oldWritesQueued: true, poison: true, settings: true };
+const SETTING_KEYS: KeyList<WorldSettingOptions> = { dedupeWindow: true, lateLanding: true, retention: true, ticks: true, lease: true, jump: true, stableIds: true, sessionClaims: true, oldWritesQueued: true, poison: true, settings: true };
 
 const SIZE_KEYS: KeyList<WorldSizeOptions> = { ids: true, bodies: true, sameBodies: true, longIds: true, idShape: true, bodyShape: true, engines: true, attempts: true, crashes: true, corruptions: true, operator: true, broker: true };
 

@@ -32,6 +32,8 @@ export interface WorldSettingOptions {
   jump?: number;
   /** `--stable-ids`: 1, a restarted or upgraded engine takes the pid of one that is gone (a fixed relay name); 0: a fresh pid. */
   stableIds?: number;
+  /** `--session-claims`: 1, a claim is a lock bound to its holder's session (a row lock): a dead engine's claim reads as free; 0: it stays held by the dead engine. */
+  sessionClaims?: number;
   /** `--old-writes-queued`: 1, the older version beside also writes the status QUEUED in its pre-send write (a release that marked attempts in flight by status); 0: as its rules write. */
   oldWritesQueued?: number;
   /** `--poison`: up to this many published bodies may become poison messages (an engine about to send one dies); 0: off. */

@@ -268,9 +268,11 @@ export type CheckResult = CheckReport & {
  */
 export function upgradeOf(pair: RulesPair, checkedIn: number | null = null, seeds: number | null = null): { upgrade?: UpgradeNote } {
   const from = pair.rules.extends;
-  if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
   const origin = pair.rulesOrigin;
   const rules = origin.source === IN_PROCESS ? `<the file that exports ${origin.name}>` : origin.source === 'catalog' ? origin.name : origin.source;
+  // A user's rule set written whole: no older version is known (a catalog rule set is the baseline itself).
+  if (pair.oldRules === null && from === undefined && origin.source !== 'catalog') return { upgrade: { from: null, checked: false, command: `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules <the rules deployed today>` } };
+  if (pair.oldRules !== null || from === undefined || from === pair.rules.name) return {};
   const both = `npx outbox-sim check --rules ${shellQuote(rules)} --old-rules ${shellQuote(from)}`;
   // Checked: the command that checks the upgrade by itself, for the skewed worlds a suite's bound of states cut.
   if (checkedIn !== null || seeds !== null) return { upgrade: { from, checked: true, worlds: checkedIn ?? 0, ...(seeds !== null ? { seeds } : {}), command: `${both} --small-worlds-only` } };

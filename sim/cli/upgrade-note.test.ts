@@ -6,9 +6,9 @@
  * deployed from something, and some flaws show only with both versions
  * running.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../check-report.ts';
 import { smallWorlds } from '../small-worlds.ts';
@@ -53,7 +53,7 @@ describe('the upgrade from the rule set a rule set extends', () => {
     const r = await runCli('check', '--rules', SKEW_ONLY, '--seeds', '20', '--out', tmp);
     expect(r.out[0]).toContain('rules key-format-changed, and the upgrade from fail-closed (which it extends) in the small worlds and one seed in four;');
     const skewed = smallWorlds(true).length - smallWorlds(false).length;
-    expect(r.out).toContain(`Upgrade checked: fail-closed, which this rule set extends, ran beside it in the ${skewed} skewed small worlds and in ${SKEWED_SEEDS.length} of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out)`);
+    expect(r.out).toContain(`Upgrade checked: fail-closed, which this rule set extends, ran beside it in the ${skewed} skewed small worlds and in ${SKEWED_SEEDS.length} of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)`);
     expect(r.out).toContain('    held only by worlds of both versions: it shows while old and new engines drain the outbox side by side (version skew), not under the new rules alone');
     const replay = r.out.find((l) => l.trimStart().startsWith('replay: '))?.trim().slice('replay: npx outbox-sim '.length).split(' ') ?? [];
     expect(replay).toEqual(['replay', expect.stringMatching(/\.trace\.jsonl$/), '--rules', `./${SKEW_ONLY}`]);
@@ -78,7 +78,7 @@ describe('the upgrade from the rule set a rule set extends', () => {
   it('is checked in the seeds that draw skew where no small world runs (the swarm alone), and says so', async () => {
     const r = await runCli('check', '--rules', RULES, '--swarm-only', '--seeds', '20', '--out', tmp);
     expect(r.out[0]).toContain('rules retry-window, and the upgrade from fail-closed (which it extends) in one seed in four;');
-    expect(r.out).toContain(`Upgrade checked: fail-closed, which this rule set extends, ran beside it in ${SKEWED_SEEDS.length} of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out)`);
+    expect(r.out).toContain(`Upgrade checked: fail-closed, which this rule set extends, ran beside it in ${SKEWED_SEEDS.length} of the swarm's seeds (one in four) (a rolling deploy runs both side by side; --old-rules fail-closed skews every seed, --no-upgrade leaves the upgrade out; where the rules deployed today are another version, --old-rules <its file> checks beside it)`);
     const none = await runCli('check', '--rules', RULES, '--swarm-only', '--no-upgrade', '--seeds', '20', '--out', tmp);
     expect(none.out).toContain(NOT_CHECKED);
   });
@@ -87,6 +87,13 @@ describe('the upgrade from the rule set a rule set extends', () => {
     expect(skewed.out.some((l) => l.startsWith('Not checked: the upgrade') || l.startsWith('Upgrade checked'))).toBe(false);
     const alone = await runCli('check', '--swarm-only', '--seeds', '20', '--json', '--out', tmp);
     expect(report(alone).upgrade).toBeUndefined();
+    // A user's rule file written whole (no extendRules): no older version is known, and the summary says none ran beside it.
+    const whole = join(tmp, 'written-whole.ts');
+    writeFileSync(whole, `import failClosed from '${resolve('model/catalog/fail-closed.ts')}';\nconst { extends: _e, ...rest } = failClosed as typeof failClosed & { extends?: string };\nexport default { ...rest, name: 'written-whole' };\n`);
+    const written = await runCli('check', '--rules', whole, '--swarm-only', '--seeds', '5', '--out', tmp);
+    expect(written.out.find((l) => l.startsWith('Not checked: a rolling upgrade.'))).toContain('This rule set extends no catalog rule set, so no older version ran beside it;');
+    const writtenJson = await runCli('check', '--rules', whole, '--swarm-only', '--seeds', '5', '--json', '--out', tmp);
+    expect(report(writtenJson).upgrade).toMatchObject({ from: null, checked: false });
     const both = await runCli('check', '--rules', RULES, '--old-rules', 'fail-closed', '--no-upgrade', '--seeds', '20', '--out', tmp);
     expect(both.code).toBe(2);
     expect(both.err.join('\n')).toContain('--old-rules runs an older version beside the rules and --no-upgrade leaves the upgrade out: give one of them');
