@@ -119,6 +119,8 @@ export function flawedRules(): FlawedRules[] {
     // status probe gives the suite (status-probe.ts, queued-release.ts).
     ruleApi('queued-rebuilt-fresh.ts', null, { skew: true, settings: { [OLD_WRITES_QUEUED]: 1 } }),
     // "No lock, so nothing in flight": only where a dead engine's claim is released with its session (the suite's world of session claims).
+    // A cap checked before the send, off by one: with an attempts limit of 1 nothing is sent, which only a world where nothing fails judges.
+    ruleApi('presend-cap-off-by-one.ts', null, { attemptsMax: 1, crashesMax: 0, healthy: true }),
     ruleApi('resubmit-clears-unlocked.ts', null, { engines: 1, bodiesPerId: 1, operatorActionsMax: 1, broker: 'id-409', settings: { [SESSION_CLAIMS]: 1 } }),
   ];
 }

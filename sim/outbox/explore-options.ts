@@ -7,6 +7,7 @@ import type { BrokerMode } from '../../model/types.ts';
 import { HEALTHY_ANSWER } from './events/broker.ts';
 import { EVENT_KINDS, SETTINGS } from './events/table.ts';
 import type { WorldOptions } from './options.ts';
+import { healthyWeights } from './nothing-fails.ts';
 
 /** Sizes and budgets of an exhaustive search. */
 export interface ExploreSizes {
@@ -31,6 +32,8 @@ export interface ExploreSizes {
   idShape?: string;
   /** Every body's shape after its letter (`WorldOptions.bodyShape`). */
   bodyShape?: string;
+  /** Every broker answer but `accept`, and every fault, switched off: a world where nothing fails (nothing-fails.ts). */
+  healthy?: boolean;
 }
 
 export const EXPLORE_DEFAULTS: ExploreSizes = {
@@ -93,7 +96,7 @@ export function exploreOptions(s: ExploreSizes): WorldOptions {
     crashesMax: s.crashesMax,
     corruptionsMax: s.corruptionsMax,
     operatorActionsMax: s.operatorActionsMax,
-    weights: { ...SEARCH_WEIGHTS },
+    weights: s.healthy === true ? healthyWeights(SEARCH_WEIGHTS, HEALTHY_ANSWER) : { ...SEARCH_WEIGHTS },
     faultGroupWeight: 1,
     healAnswer: HEALTHY_ANSWER,
     faultStepsMax: 120,

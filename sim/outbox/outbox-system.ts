@@ -10,13 +10,14 @@ import type { ChoiceGroup, FieldBits, StepResult, TransitionSystem } from '../co
 import { worldEncoder } from './encode.ts';
 import { choicesOf, lazyChoicesOf, stepOf } from './events/choose.ts';
 import type { Steppers, WorldContext, WorldRules } from './events/context.ts';
-import { answerEvent } from './events/broker.ts';
+import { answerEvent, HEALTHY_ANSWER } from './events/broker.ts';
 import { hasClock, later, LOOK_AHEAD_TICKS } from './events/clock.ts';
 import { nextStep } from './events/engine.ts';
 import { POISON_CRASH_TAG } from './events/poison.ts';
 import { gonePids, oldWritesQueuedIn, stableIdsIn } from './events/process.ts';
 import { sessionClaimsIn } from './events/faults.ts';
 import { queuedRelease } from './queued-release.ts';
+import { nothingFails, parkedOnlyOnFailure } from './nothing-fails.ts';
 import { kindOf, labelOf, OWNED_SLOTS } from './events/table.ts';
 import { changedFields, WORLD_FIELDS } from './events/listing-memo.ts';
 import type { WorldOptions } from './options.ts';
@@ -374,7 +375,8 @@ export function outboxSystem(
     step,
     label: labelOf,
     key: worldEncoder(ids),
-    properties: outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules), writtenBodies(ids, options)),
+    // A world where nothing fails judges parks too (nothing-fails.ts).
+    properties: [...outboxProperties(options.atMostOnce === true, schemaOf(worldRules.rules), writtenBodies(ids, options)), ...(nothingFails(options, HEALTHY_ANSWER) ? [parkedOnlyOnFailure] : [])],
     heal,
     quiescent,
     settle,

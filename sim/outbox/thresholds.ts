@@ -370,17 +370,17 @@ export function thresholdsByField(thresholds: readonly Threshold[]): ReadonlyMap
  */
 export const CLOCK_PROBE = { fineStep: 900_000, fineEnd: 2 * 86_400_000, coarseStep: 6 * 3_600_000, end: TICKS_DRAWN, farEnd: CHECK_TICKS_MAX, changesMax: 8, instantsMax: 16 } as const;
 
-/**
- * The ticks {@link CLOCK_PROBE} asks one by one, in three stretches (the
- * fine one, the coarse one from where it ends, and the far one doubling
- * from the horizon), each in order.
- */
 /** The place of the far stretch in {@link clockGrid}'s list. */
 const FAR_STRETCH = 2;
 
 /** How long a turn in the far stretch must last to count: longer than a window of the day the doublings may land in. */
 const HALF_DAY = 43_200_000;
 
+/**
+ * The ticks {@link CLOCK_PROBE} asks one by one, in three stretches (the
+ * fine one, the coarse one from where it ends, and the far one doubling
+ * from the horizon), each in order.
+ */
 function clockGrid(): number[][] {
   const fine: number[] = [];
   for (let t = 0; t <= CLOCK_PROBE.fineEnd; t += CLOCK_PROBE.fineStep) fine.push(t);

@@ -16,6 +16,7 @@ import { bodyText } from '../../body-text.ts';
 import { FENCED_POST_TAG, stepEngine, type AnswerEffect } from './engine-step.ts';
 import { stepText, weightOf, eventKind, type EventKind } from './kind.ts';
 import { idText } from '../id-shape.ts';
+import { nothingFailsIn } from '../nothing-fails.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -149,6 +150,8 @@ export const ANSWERS_SAME_AS: ReadonlyMap<Answer, Answer> = new Map(
 /** Whether the broker may give `answer` to a POST: once faults stop only the steady answer, and a crash in the POST only while crashes are left. */
 export function answerOffered(options: WorldOptions, answer: Answer, healing: boolean, crashes: number): boolean {
   if (healing && answer !== options.healAnswer) return false;
+  // A world where nothing fails (nothing-fails.ts) offers the healthy answer only: a search lists every answer whatever its weight.
+  if (answer !== HEALTHY_ANSWER && options.crashesMax === 0 && nothingFailsIn(options, HEALTHY_ANSWER)) return false;
   return spec(answer).crash !== true || crashes < options.crashesMax;
 }
 
