@@ -112,7 +112,7 @@ describe('the long life line', () => {
     expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();
   });
   it('says which body shapes the runs wrote besides one letter (a rule acting on a body\'s content meets only them)', () => {
-    expect(text.find((l) => l.startsWith('  bodies written '))).toMatch(/^ {2}bodies written [\d,]+ \(besides one letter: astral in [\d,]+ runs, combining in [\d,]+ runs, control in [\d,]+ runs, large in [\d,]+ runs\); ids of a shape: accent in [\d,]+ runs, case in [\d,]+ runs, space in [\d,]+ runs; records read/);
+    expect(text.find((l) => l.startsWith('  bodies written '))).toMatch(/^ {2}bodies written [\d,]+ \(besides one letter: astral in [\d,]+ runs, combining in [\d,]+ runs, control in [\d,]+ runs, large in [\d,]+ runs\); ids of a shape: accent in [\d,]+ runs, case in [\d,]+ runs, prefix in [\d,]+ runs, space in [\d,]+ runs; records read/);
     expect(layersOf({ 'layer:written': 3, 'bodies:large': 2 }).bodyShapes).toEqual({ large: 2 });
     expect(layersOf({ 'layer:written': 3, 'ids:space': 2 }).idShapes).toEqual({ space: 2 });
   });
@@ -139,9 +139,9 @@ describe('the long life line', () => {
   });
   it('says which id shapes a decision folds, and what the probe asked when none', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
-    const probed = 'probed: the envelope, admit, selectable and sweepable, for ids case, accent and space';
+    const probed = 'probed: the envelope, admit, selectable and sweepable, for ids case, accent, space and prefix';
     expect(merged.longLife?.deep.ids).toEqual([]);
-    expect(text).toContain(`  ids: no decision folds two ids that differ only by case, normalisation or a trailing space (${probed})`);
+    expect(text).toContain(`  ids: no decision folds two ids that differ only by case, normalisation, a trailing space or past their 199th character (${probed})`);
     expect(idsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, ids: ['case', 'space'] } }, true)).toBe(
       `ids: decisions fold ids case (Order-17 and order-17, differing only in case), space (order-17 and "order-17 ", differing only by a trailing space) (${probed}); one seed in four of two ids takes such ids, and the small worlds search the world of 2 ids named alike with each`,
     );

@@ -85,7 +85,7 @@ export interface WorldSizeOptions {
   sameBodies?: boolean;
   /** Ids named alike, as production ids (`--long-ids`): eu-west-1.tenant-42.order-000017, eu-west-1.tenant-43.order-000017 instead of a, b. */
   longIds?: boolean;
-  /** The 2 ids a pair that differs only by case, normalisation or a trailing space (`--id-shape`): case, accent or space (docs/protocol.md, 'Id shapes'). */
+  /** The 2 ids a pair that differs only by case, normalisation or a trailing space (`--id-shape`): case, accent, space or prefix (docs/protocol.md, 'Id shapes'). */
   idShape?: string;
   /** Every body its letter and a shape (`--body-shape`): astral, combining, control, large or large:N (docs/protocol.md, 'Body shapes'). */
   bodyShape?: string;

@@ -115,6 +115,7 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('large-body-fresh-cycle.ts', null, { bodyShape: 'large:262144' }),
     ruleApi('presend-strips-astral.ts', null, { bodyShape: 'astral' }),
     ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),
+    ruleApi('key-cut-to-64.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'prefix' }),
     // A QUEUED record read as an abandoned send: only beside an older version that writes QUEUED in flight, which the
     // status probe gives the suite (status-probe.ts, queued-release.ts).
     ruleApi('queued-rebuilt-fresh.ts', null, { skew: true, settings: { [OLD_WRITES_QUEUED]: 1 } }),

@@ -14,6 +14,7 @@ import failClosed from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import keyFromBody from '../../properties/rule-api/key-from-body.ts';
 import keyLowercased from '../../properties/rule-api/key-lowercased.ts';
+import keyCutTo64 from '../../properties/rule-api/key-cut-to-64.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, steppersFor, type CheckPlan } from '../check.ts';
 import { exploreSmallWorld, smallWorlds, suiteIdShapes } from '../small-worlds.ts';
 import { withIdMarks } from './id-probe.ts';
@@ -61,6 +62,8 @@ describe('the id probe', () => {
     expect(idsOf(keyTrimmed)).toEqual(['space']);
     expect(idsOf(envelopeIdLowercased)).toEqual(['case']);
     expect(idsOf(failClosed)).toEqual([]);
+    // A key cut to a column's length: two ids of 200 characters that differ only in the last get one key.
+    expect(idsOf(keyCutTo64)).toEqual(['prefix']);
     // A key from the body gives a and b one key already: not a fold of the id's shape (the same-body worlds find it).
     expect(idsOf(keyFromBody)).toEqual([]);
   });

@@ -8,7 +8,10 @@
  *
  * - `case`: `Order-17` and `order-17`;
  * - `accent`: `café-17` written NFD (`e` and U+0301) and NFC (U+00E9): the same text on the page;
- * - `space`: `order-17` and `order-17 ` (a trailing space).
+ * - `space`: `order-17` and `order-17 ` (a trailing space);
+ * - `prefix`: two composite ids of 200 characters that differ only in their last one: a key cut to a
+ *   column's or a broker's length (VARCHAR(64), MySQL's 191-character utf8mb4 index prefix, an SQS FIFO
+ *   deduplication id's 128) makes them one.
  *
  * The world itself stays exact (ids compare by JavaScript string identity): only a rule that folds ids
  * makes them one. An id shape and ids named alike (`WorldOptions.longIds`) exclude each other: a seed of
@@ -25,14 +28,21 @@ import { quotedText } from '../body-text.ts';
 export const ID_SHAPE_TAG = 'ids:';
 
 /** The shapes by name. */
-export const ID_SHAPE_NAMES = ['case', 'accent', 'space'] as const;
+export const ID_SHAPE_NAMES = ['case', 'accent', 'space', 'prefix'] as const;
 export type IdShapeName = (typeof ID_SHAPE_NAMES)[number];
 
-/** Each shape's two ids, in code-unit order: distinct strings that a rule folding case, normalising Unicode or trimming makes one. */
+/** The length of the `prefix` shape's ids: past every cut of a key a real store or broker makes short of 200. */
+const PREFIX_ID_CHARS = 200;
+
+/** A composite id's path, {@link PREFIX_ID_CHARS} characters less the last: the `prefix` ids share it (4 x 45 + 19). */
+const LONG_PREFIX = `${'eu-west-1/tenant-42/order-000017/line-000003/'.repeat(4)}shipment-0000000-00`;
+
+/** Each shape's two ids, in code-unit order: distinct strings that a rule folding case, normalising Unicode, trimming or cutting makes one. */
 const PAIRS: Readonly<Record<IdShapeName, readonly [string, string]>> = {
   case: ['Order-17', 'order-17'],
   accent: ['cafe\u0301-17', 'caf\u00e9-17'],
   space: ['order-17', 'order-17 '],
+  prefix: [`${LONG_PREFIX}a`, `${LONG_PREFIX}b`],
 };
 
 /** Whether `text` names an id shape. */
@@ -74,7 +84,9 @@ export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?
 export function idShapeWords(shape: string): string {
   if (!isIdShape(shape)) return `shape ${JSON.stringify(shape)}`;
   const [x, y] = PAIRS[shape];
-  const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space' }[shape];
+  const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space', prefix: `of ${PREFIX_ID_CHARS} characters differing only in the last` }[shape];
+  // Two ids of 200 characters are named by their end: the summary and the options line stay readable.
+  if (shape === 'prefix') return `ids "...${x.slice(-12)}" and "...${y.slice(-12)}" ${what}`;
   return `${idText(x)} and ${idText(y)}, ${what}`;
 }
 

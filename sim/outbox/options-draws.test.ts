@@ -94,7 +94,7 @@ function shapeOf(s: { next(): number }): string | undefined {
 /** A seed of two ids without ids named alike draws an id shape in one in six (one in eight of all with two ids). */
 function idShapeOf(s: { next(): number }, eligible: boolean): string | undefined {
   if (!eligible || s.next() >= 1 / 6) return undefined;
-  return ['case', 'accent', 'space'][Math.floor(s.next() * 3)];
+  return ['case', 'accent', 'space', 'prefix'][Math.floor(s.next() * 4)];
 }
 
 const FIXED: FixedOptions[] = [{}, { broker: 'log', engines: 2 }, { operatorActionsMax: 0, atMostOnce: true, settings: { [SETTINGS[0].name]: SETTINGS[0].off } }];

@@ -120,7 +120,7 @@ describe('the packed explorer against the event table, kind by kind', () => {
     const specialised = EVENT_KINDS.filter((k) => PACKED_KINDS.has(k.name));
     const unmet = specialised.filter((k) => (tally.get(k.name) as Tally).listed === 0 || (tally.get(k.name) as Tally).replayed === 0).map((k) => k.name);
     expect(unmet).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 
   it('specialises every kind of the table, so no world falls back to the object system for a kind', () => {
     expect(EVENT_KINDS.map((k) => k.name).filter((n) => !PACKED_KINDS.has(n))).toEqual([]);
