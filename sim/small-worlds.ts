@@ -19,7 +19,7 @@ import { writeCounterexample } from './outbox/record-trace.ts';
 import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
-import { ID_SHAPE_NAMES } from './outbox/id-shape.ts';
+import { orderedShapes } from './outbox/id-shape.ts';
 import { OLD_WRITES_QUEUED } from './outbox/events/process.ts';
 import { SESSION_CLAIMS } from './outbox/events/faults.ts';
 import type { RuleThresholds } from './outbox/thresholds.ts';
@@ -466,7 +466,7 @@ export function suiteBodyShapes(rules: RuleSet, oldRules: RuleSet | null): strin
  */
 export function suiteIdShapes(rules: RuleSet, oldRules: RuleSet | null): string[] {
   const shapes = new Set([...suiteProbe(rules).ids, ...(oldRules === null ? [] : suiteProbe(oldRules).ids)]);
-  return ID_SHAPE_NAMES.filter((s) => shapes.has(s));
+  return orderedShapes(shapes);
 }
 
 /**

@@ -14,7 +14,7 @@ import { BROKER_MODES } from '../model/broker.ts';
 import { ANSWER_NAMES } from '../sim/outbox/options.ts';
 import { SETTINGS } from '../sim/outbox/events/table.ts';
 import { isWorldBodyShape } from '../sim/outbox/body-shape.ts';
-import { ID_SHAPE_NAMES } from '../sim/outbox/id-shape.ts';
+import { isIdShape } from '../sim/outbox/id-shape.ts';
 
 const count = (max: number) => z.int().min(0).max(max);
 
@@ -61,7 +61,7 @@ const outboxOptionsShape = z.looseObject({
   // A shape the world knows, a large body within its bound (docs/protocol.md, 'Body shapes'): a trace's header makes its bodies on replay.
   bodyShape: z.string().refine(isWorldBodyShape, 'not a body shape').optional(),
   // A pair of ids of one shape (docs/protocol.md, 'Id shapes'): at most its two ids, never with ids named alike.
-  idShape: z.enum(ID_SHAPE_NAMES).optional(),
+  idShape: z.string().refine(isIdShape, 'an id shape: case, accent, space, prefix or collide:N:M').optional(),
 }).refine((o) => o.idShape === undefined || (o.ids <= 2 && (o as { longIds?: unknown }).longIds !== true), 'an id shape names at most 2 ids, and not with ids named alike');
 
 const headerShape = z.looseObject({

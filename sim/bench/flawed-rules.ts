@@ -49,6 +49,9 @@ export interface FlawedRules {
 }
 
 /** The catalog's flaws, every non-equivalent mutant file, and the flawed rule-API rule sets. */
+/** The pair of ids the id probe finds in one bucket of key-hash-bucket.ts (id-probe.test.ts holds it). */
+export const KEY_HASH_BUCKET_PAIR = 'collide:138:220';
+
 export function flawedRules(): FlawedRules[] {
   // The files directly in the folder: the ones pinned as equivalent (SURVIVORS) are in its `equivalent/`.
   const mutants = readdirSync('properties/mutants')
@@ -116,6 +119,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('presend-strips-astral.ts', null, { bodyShape: 'astral' }),
     ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),
     ruleApi('key-cut-to-64.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'prefix' }),
+    // Two ids the envelope puts in one hash bucket: the id probe finds a pair among thousands (id-probe.ts, collision).
+    ruleApi('key-hash-bucket.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: KEY_HASH_BUCKET_PAIR }),
     // A QUEUED record read as an abandoned send: only beside an older version that writes QUEUED in flight, which the
     // status probe gives the suite (status-probe.ts, queued-release.ts).
     ruleApi('queued-rebuilt-fresh.ts', null, { skew: true, settings: { [OLD_WRITES_QUEUED]: 1 } }),

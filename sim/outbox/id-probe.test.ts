@@ -15,6 +15,8 @@ import { extendRules, type RuleSet } from '../../model/rules.ts';
 import keyFromBody from '../../properties/rule-api/key-from-body.ts';
 import keyLowercased from '../../properties/rule-api/key-lowercased.ts';
 import keyCutTo64 from '../../properties/rule-api/key-cut-to-64.ts';
+import keyHashBucket from '../../properties/rule-api/key-hash-bucket.ts';
+import { KEY_HASH_BUCKET_PAIR } from '../bench/flawed-rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, steppersFor, type CheckPlan } from '../check.ts';
 import { exploreSmallWorld, smallWorlds, suiteIdShapes } from '../small-worlds.ts';
 import { withIdMarks } from './id-probe.ts';
@@ -64,6 +66,8 @@ describe('the id probe', () => {
     expect(idsOf(failClosed)).toEqual([]);
     // A key cut to a column's length: two ids of 200 characters that differ only in the last get one key.
     expect(idsOf(keyCutTo64)).toEqual(['prefix']);
+    // A key from a 12-bit bucket of the id: two of thousands of ids asked share one (a and b do not).
+    expect(idsOf(keyHashBucket)).toEqual([KEY_HASH_BUCKET_PAIR]);
     // A key from the body gives a and b one key already: not a fold of the id's shape (the same-body worlds find it).
     expect(idsOf(keyFromBody)).toEqual([]);
   });

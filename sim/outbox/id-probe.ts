@@ -19,13 +19,13 @@ import { canonicalJson } from '../core/canonical.ts';
 import { lightStream } from '../core/chooser.ts';
 import type { Envelope, OutboxRecord } from '../../model/types.ts';
 import type { AdmitView, RuleSet, SelectView, SweepView } from '../../model/rules.ts';
-import { ID_SHAPE_NAMES, idPair } from './id-shape.ts';
+import { collideShape, ID_SHAPE_NAMES, idPair, orderedShapes } from './id-shape.ts';
 import type { WorldOptions } from './options.ts';
 import type { ProbeCall } from './thresholds.ts';
 import { mapped } from './body-probe.ts';
 
 /** Bounds of the probe: the distinct records the envelope is asked on. */
-export const ID_PROBE = { recordsMax: 32 } as const;
+export const ID_PROBE = { recordsMax: 32, collideIds: 5000 } as const;
 
 /** The ids of a world without a shape, the probe's baseline. */
 const PLAIN_PAIR = ['a', 'b'] as const;
@@ -114,7 +114,35 @@ export function probeIds(rules: RuleSet, calls: readonly ProbeCall[]): string[] 
       if (askWithId(rules, call, x) !== askWithId(rules, call, y)) marks.add(shape);
     }
   }
-  return ID_SHAPE_NAMES.filter((s) => marks.has(s));
+  const first = recordsOf(calls)[0];
+  const pair = first === undefined ? null : collision(rules, first);
+  if (pair !== null) marks.add(pair);
+  return orderedShapes(marks);
+}
+
+/**
+ * Two plain ids of `order-0` .. `order-{@link ID_PROBE}.collideIds - 1` whose envelopes on `record` share a
+ * key or an envelope id, as a shape (`collide:N:M`), or null: a key built from a hash bucket of the id (4,096
+ * buckets meet in about 80 ids) or a short checksum, which two ids `a` and `b` almost never meet. None when
+ * `a` and `b` share one already (a key that ignores the id: the worlds of ids named alike find it).
+ */
+function collision(rules: RuleSet, record: OutboxRecord): string | null {
+  const [a, b] = PLAIN_PAIR;
+  const base = conflated(envelopeOf(rules, a, record), envelopeOf(rules, b, record));
+  if (base.key || base.id || base.throws) return null;
+  const keys = new Map<string, number>();
+  const ids = new Map<string, number>();
+  for (let n = 0; n < ID_PROBE.collideIds; n++) {
+    const e = envelopeOf(rules, `order-${n}`, record);
+    if (e === null) continue;
+    const k = keys.get(e.key);
+    if (k !== undefined) return collideShape(k, n);
+    keys.set(e.key, n);
+    const i = ids.get(e.id);
+    if (i !== undefined) return collideShape(i, n);
+    ids.set(e.id, n);
+  }
+  return null;
 }
 
 /**

@@ -76,7 +76,10 @@ describe('id shapes', () => {
 
   it("take --id-shape in explore and diff: 2 ids with it, a bad value, --long-ids or --ids 1 beside it a usage error", () => {
     expect([sizesOf({ idShape: 'case' }, false).ids, sizesOf({ idShape: 'case' }, false).idShape]).toEqual([2, 'case']);
-    expect(() => sizesOf({ idShape: 'upper' }, false)).toThrow(new UsageError('--id-shape "upper": give case, accent, space, prefix'));
+    expect(() => sizesOf({ idShape: 'upper' }, false)).toThrow(new UsageError('--id-shape "upper": give case, accent, space, prefix or collide:N:M (ids order-N and order-M)'));
+    // A pair the id probe found (a hash bucket's): two plain ids; one id twice is no pair.
+    expect(sizesOf({ idShape: 'collide:138:220' }, false).idShape).toBe('collide:138:220');
+    expect(() => sizesOf({ idShape: 'collide:7:7' }, false)).toThrow(UsageError);
     expect(() => sizesOf({ idShape: 'case', longIds: true }, false)).toThrow(UsageError);
     expect(() => sizesOf({ idShape: 'case', ids: '1' }, false)).toThrow(UsageError);
   });

@@ -45,20 +45,47 @@ const PAIRS: Readonly<Record<IdShapeName, readonly [string, string]>> = {
   prefix: [`${LONG_PREFIX}a`, `${LONG_PREFIX}b`],
 };
 
-/** Whether `text` names an id shape. */
-export function isIdShape(text: string): text is IdShapeName {
-  return (ID_SHAPE_NAMES as readonly string[]).includes(text);
+/**
+ * A pair of ids found by probing, not drawn: `collide:N:M` names `order-N` and `order-M`, two plain ids
+ * a rule set's envelope gives one key or one envelope id (a key from a hash bucket of the id, a
+ * checksum: id-probe.ts asks thousands of ids for a collision). The world takes them as any pair.
+ */
+const COLLIDE = /^collide:(\d{1,6}):(\d{1,6})$/;
+
+/** The ids of a `collide:N:M` shape, or null when `text` is not one (or names one id twice). */
+function collidingPair(text: string): readonly [string, string] | null {
+  const m = COLLIDE.exec(text);
+  if (m === null || Number(m[1]) === Number(m[2])) return null;
+  return [`order-${Number(m[1])}`, `order-${Number(m[2])}`];
+}
+
+/** The shape of a colliding pair of ids `order-n` and `order-m`. */
+export function collideShape(n: number, m: number): string {
+  return `collide:${n}:${m}`;
+}
+
+/** Id shapes in one order: the named ones as {@link ID_SHAPE_NAMES} lists them, then colliding pairs in code-unit order, each once. */
+export function orderedShapes(shapes: Iterable<string>): string[] {
+  const all = new Set(shapes);
+  const named: readonly string[] = ID_SHAPE_NAMES;
+  return [...named.filter((s) => all.has(s)), ...[...all].filter((s) => !named.includes(s)).sort()];
+}
+
+/** Whether `text` names an id shape: one of {@link ID_SHAPE_NAMES}, or a colliding pair (`collide:N:M`). */
+export function isIdShape(text: string): boolean {
+  return (ID_SHAPE_NAMES as readonly string[]).includes(text) || collidingPair(text) !== null;
 }
 
 /** The two ids of `shape`, in the world's order (id 0, id 1). */
-export function idPair(shape: IdShapeName): readonly [string, string] {
-  return PAIRS[shape];
+export function idPair(shape: string): readonly [string, string] {
+  const pair = (PAIRS as Readonly<Record<string, readonly [string, string]>>)[shape] ?? collidingPair(shape);
+  if (pair === null || pair === undefined) throw new Error(`unknown id shape ${JSON.stringify(shape)}`);
+  return pair;
 }
 
 /** The id number `i` (0 or 1) of a world of `shape`. */
 export function shapedIdName(i: number, shape: string): string {
-  if (!isIdShape(shape)) throw new Error(`unknown id shape ${JSON.stringify(shape)}`);
-  const pair = PAIRS[shape];
+  const pair = idPair(shape);
   if (i >= pair.length) throw new Error(`an id shape names ${pair.length} ids, not ${i + 1}`);
   return pair[i];
 }
@@ -72,7 +99,7 @@ const SHAPE_SHARE_BESIDE_LONG = 1 / 8 / (3 / 4);
  * drawn), so that every other seed keeps its options. `fixed` (the flag) gives every seed of two ids
  * without ids named alike that shape.
  */
-export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?: string): IdShapeName | undefined {
+export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?: string): string | undefined {
   if (ids < 2 || longIds) return undefined;
   if (fixed !== undefined) return isIdShape(fixed) ? fixed : undefined;
   const s = lightStream(seed, 'ids:shape');
@@ -83,15 +110,16 @@ export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?
 /** A shape in a few words, for the options line, a trace's world line and the summary. */
 export function idShapeWords(shape: string): string {
   if (!isIdShape(shape)) return `shape ${JSON.stringify(shape)}`;
-  const [x, y] = PAIRS[shape];
-  const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space', prefix: `of ${PREFIX_ID_CHARS} characters differing only in the last` }[shape];
+  const [x, y] = idPair(shape);
+  if (!(ID_SHAPE_NAMES as readonly string[]).includes(shape)) return `${idText(x)} and ${idText(y)}, two ids the rule set's envelope makes one (a key from a hash of the id)`;
+  const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space', prefix: `of ${PREFIX_ID_CHARS} characters differing only in the last` }[shape as IdShapeName];
   // Two ids of 200 characters are named by their end: the summary and the options line stay readable.
   if (shape === 'prefix') return `ids "...${x.slice(-12)}" and "...${y.slice(-12)}" ${what}`;
   return `${idText(x)} and ${idText(y)}, ${what}`;
 }
 
 /** The shapes the flag takes, for help text and its error. */
-export const ID_SHAPE_FLAG_VALUES = ID_SHAPE_NAMES.join(', ');
+export const ID_SHAPE_FLAG_VALUES = `${ID_SHAPE_NAMES.join(', ')} or collide:N:M (ids order-N and order-M)`;
 
 /**
  * An id as everything that shows one prints it: as it is when it is plain (`a`, `Order-17`,

@@ -13,7 +13,7 @@ import { grownCycles, liveLong, LONG_LIFE_LIMITS, longLifeOptions, recordCycles,
 import { DEEP_CYCLES, deepCyclesOf, liveDeep, TOWARD_THRESHOLD } from './deep-cycles.ts';
 import type { WorldOptions } from './options.ts';
 import type { RuleThresholds } from './thresholds.ts';
-import { ID_SHAPE_NAMES } from './id-shape.ts';
+import { orderedShapes } from './id-shape.ts';
 import type { World, WorldEvent } from './world.ts';
 
 /** Cycles of one run sent round at most (shortest first). */
@@ -81,7 +81,7 @@ export function addLongLife(into: LongLifeCounts, from: LongLifeCounts): void {
   // The body shapes a decision reads (body-probe.ts), alike in every thread: a union, in the probe's order.
   if (from.deep.bodies !== undefined) into.deep.bodies = [...new Set([...(into.deep.bodies ?? []), ...from.deep.bodies])];
   // The id shapes a decision folds (id-probe.ts): a union, in the shapes' order.
-  if (from.deep.ids !== undefined) into.deep.ids = ID_SHAPE_NAMES.filter((s) => (into.deep.ids ?? []).includes(s) || (from.deep.ids ?? []).includes(s));
+  if (from.deep.ids !== undefined) into.deep.ids = orderedShapes([...(into.deep.ids ?? []), ...from.deep.ids]);
   addEnds(into.deep.ends, from.deep.ends);
   addEnds(into.ends, from.ends);
 }
