@@ -78,8 +78,9 @@ export function isIdShape(text: string): boolean {
 
 /** The two ids of `shape`, in the world's order (id 0, id 1). */
 export function idPair(shape: string): readonly [string, string] {
-  const pair = (PAIRS as Readonly<Record<string, readonly [string, string]>>)[shape] ?? collidingPair(shape);
-  if (pair === null || pair === undefined) throw new Error(`unknown id shape ${JSON.stringify(shape)}`);
+  // Own keys only: a name like `constructor` is no shape.
+  const pair = Object.hasOwn(PAIRS, shape) ? PAIRS[shape as IdShapeName] : collidingPair(shape);
+  if (pair === null) throw new Error(`unknown id shape ${JSON.stringify(shape)}`);
   return pair;
 }
 
