@@ -32,6 +32,8 @@ import { bodyText } from '../body-text.ts';
  */
 export function nothingFails(options: WorldOptions, healthy: string): boolean {
   if (options.skew || options.crashesMax > 0 || options.corruptionsMax > 0 || options.operatorActionsMax > 0) return false;
+  // Options without weights are a caller's question about one answer (swarm-coverage.ts asks which answers need a crash), no world.
+  if (options.weights === undefined) return false;
   for (const name in options.weights) if (name !== healthy && options.weights[name] > 0) return false;
   const settings = options.settings;
   if (settings !== undefined) for (const name in settings) if ((settings[name] ?? 0) !== 0) return false;

@@ -90,6 +90,8 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     if (proc.state === 'posting') engineKey[n++] = s[g + L.IN_TRANSIT];
     // Under a dedupe window an answer ages the broker's memory.
     if (proc.state === 'posting') engineKey[n++] = s[g + L.DEDUPE];
+    // Whether an operator has acted, which a broker deduping by key reads (engineView above).
+    if (allHoldings) engineKey[n++] = s[g + L.OPERATOR] > 0 ? 1 : 0;
     // A step reads the bodies marked poison, and once one is, the crashes they caused and the next pid (see engineView).
     if (poisonOn) {
       engineKey[n++] = s[g + L.POISONED];
@@ -151,7 +153,10 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
    */
   const engineViews = new TupleTable();
   const engineViewOf = sparseInts();
-  const engineViewKey = new Int32Array(9 + 4 * ids.length);
+  const engineViewKey = new Int32Array(10 + 4 * ids.length);
+  // A broker deduping by key excuses a second store under another key once an operator has acted (events/rekeyed.ts):
+  // its answers read whether one has, which no id's slot holds (transitions.ts, pushActed).
+  const keyBroker = dedupesByKey(options.broker);
   const engineView = (s: Int32Array, prefix: number): number => {
     let v = engineViewOf[prefix];
     if (v === undefined) {
@@ -162,6 +167,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineViewKey[n++] = s[g + L.IN_TRANSIT];
       engineViewKey[n++] = s[g + L.DEDUPE];
       engineViewKey[n++] = s[g + L.CLOCK];
+      if (keyBroker) engineViewKey[n++] = s[g + L.OPERATOR] > 0 ? 1 : 0;
       // The bodies marked poison, and once one is, the crashes they caused and the next pid (a crash's restart takes it).
       if (poisonOn) {
         engineViewKey[n++] = s[g + L.POISONED];

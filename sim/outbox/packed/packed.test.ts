@@ -39,6 +39,13 @@ function packable(o: WorldOptions): WorldOptions {
 }
 
 /** fail-closed whose decisions throw when told a time before the clock's origin: every caller tells them the time from it (model/time.ts). */
+/** fail-closed whose key also carries the attempt: every retry a new key (retries-deduped, until an operator acts). */
+const keyPerAttempt: RuleSet = extendRules(failClosed, {
+  name: 'key-per-attempt',
+  summary: 'fail-closed whose key carries the attempt count.',
+  envelope: (id, record) => ({ ...failClosed.envelope(id, record), key: `${id}#${record.resendEpoch}#${record.attempts}` }),
+});
+
 const clockFromOrigin: RuleSet = extendRules(failClosed, {
   name: 'clock-from-origin',
   summary: 'fail-closed that refuses a clock below TIME_ORIGIN',
@@ -95,6 +102,9 @@ const CASES: Case[] = [
   { name: 'ok:false told apart', sizes: { engines: 2 }, rules: okFalseAsConfirmed, statesMax: 20_000 },
   { name: 'ok:false told apart by the old version only', sizes: { engines: 2, skew: true }, rules: failClosed, oldRules: okFalseAsConfirmed, statesMax: 20_000 },
   // A broker answer that, under skew after an operator's action, reads the record to ask the other version's key (events/rekeyed.ts).
+  // A key per attempt under a broker deduping by key: a second store is noted until an operator acts anywhere, then
+  // excused (events/rekeyed.ts): an answer's program derived before an action was replayed after one until the keys held it.
+  { name: 'a key per attempt, broker key, an operator action, two ids', sizes: { ids: 2, bodiesPerId: 1, engines: 1, broker: 'key', operatorActionsMax: 1 }, rules: keyPerAttempt, statesMax: 40_000 },
   { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
   // A body that kills the engine about to POST it (events/poison.ts): a crash and a restart inside an engine's step.
   { name: 'a poison message, two engines', sizes: { settings: { poison: 1 } }, rules: poisonRetried, statesMax: 20_000 },

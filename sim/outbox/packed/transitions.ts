@@ -409,6 +409,19 @@ export class PackedTransitions {
     for (let i = 0; i < this.layout.ids.length; i++) if (i !== j) this.pushSlot(s, i * PER_ID + BROKER);
   }
 
+  /**
+   * A broker deduping by key notes a second store of a body under another key
+   * (retries-deduped) unless an operator has acted anywhere (events/rekeyed.ts,
+   * `heldAfter`): its step reads whether the operator count is above 0, which
+   * no slot of the id holds. Keyed by that bit: a program derived before any
+   * action noted the store in states after one, where the object system
+   * excuses it (verify mode found it in a world of two ids, broker key and
+   * operator actions).
+   */
+  private pushActed(s: Int32Array): void {
+    if (this.keysAcrossIds) this.push(s[this.layout.globals + OPERATOR] > 0 ? 1 : 0);
+  }
+
   /** Keys the slot `pos` by its value ({@link KEYED}) or watched as `how`. */
   private pushAs(s: Int32Array, pos: number, how: number): void {
     if (how === KEYED) this.pushSlot(s, pos);
@@ -598,6 +611,7 @@ export class PackedTransitions {
             // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.
             this.pushAs(s, o + BROKER, this.narrowKeys ? PRESENCE : KEYED);
             this.pushOtherHoldings(s, j);
+            this.pushActed(s);
             // A POST of a body parked before (parked-stays-parked per body) is noted.
             this.pushSlot(s, g + L.PARKED_GONE);
           }
@@ -630,6 +644,7 @@ export class PackedTransitions {
         this.pushSlot(s, g + L.IN_TRANSIT);
         this.pushIdAs(s, this.layout.ids.indexOf(e.id), LAND_SLOTS);
         this.pushOtherHoldings(s, this.layout.ids.indexOf(e.id));
+        this.pushActed(s);
         this.pushSlot(s, g + L.PARKED_GONE);
         // A landing is a broker step of a dedupe window too.
         this.pushSlot(s, g + L.DEDUPE);
