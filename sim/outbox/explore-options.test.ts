@@ -11,6 +11,7 @@ import { HEALTHY_ANSWER } from './events/broker.ts';
 import { EVENT_KINDS, SETTINGS } from './events/table.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './explore-options.ts';
 import { settingValue } from './options.ts';
+import { healthyWeights } from './nothing-fails.ts';
 
 /** The suites of every kind of check: one version or skewed, with flags fixing a broker, a setting, at-most-once. */
 const FIXED: SuiteFixed[] = [{ broker: null }, { broker: 'key' }, { broker: null, settings: { dedupeWindow: 3 } }, { broker: null, atMostOnce: true }, { broker: 'log', settings: { lateLanding: 2 }, atMostOnce: true }];
@@ -33,10 +34,12 @@ describe('exploreOptions', () => {
 
   it('says what the sizes say: the same JSON as the sizes spread with the search’s weights, each setting as given or off', () => {
     const weights = Object.fromEntries(EVENT_KINDS.flatMap((k) => (k.knob === null || k.knob.draw === 'setting' ? [] : [[k.name, 1]])));
-    for (const sizes of [...SUITE_SIZES, EXPLORE_DEFAULTS]) {
-      const options = exploreOptions(sizes);
-      expect(canonicalJson(options)).toBe(canonicalJson({ ...sizes, weights, faultGroupWeight: 1, healAnswer: HEALTHY_ANSWER, faultStepsMax: 120 }));
-      expect(JSON.parse(JSON.stringify(options))).toEqual(JSON.parse(JSON.stringify({ ...sizes, weights, faultGroupWeight: 1, healAnswer: HEALTHY_ANSWER, faultStepsMax: 120 })));
+    for (const { healthy, ...sizes } of [...SUITE_SIZES, EXPLORE_DEFAULTS]) {
+      const options = exploreOptions({ ...sizes, healthy });
+      // A world where nothing fails (nothing-fails.ts) has every weight but the healthy answer's 0.
+      const own = healthy === true ? healthyWeights(weights, HEALTHY_ANSWER) : weights;
+      expect(canonicalJson(options)).toBe(canonicalJson({ ...sizes, weights: own, faultGroupWeight: 1, healAnswer: HEALTHY_ANSWER, faultStepsMax: 120 }));
+      expect(JSON.parse(JSON.stringify(options))).toEqual(JSON.parse(JSON.stringify({ ...sizes, weights: own, faultGroupWeight: 1, healAnswer: HEALTHY_ANSWER, faultStepsMax: 120 })));
       expect(options.atMostOnce === true).toBe(sizes.atMostOnce === true);
       for (const s of SETTINGS) expect(settingValue(options, s.name)).toBe(sizes.settings?.[s.name] ?? s.off);
     }
