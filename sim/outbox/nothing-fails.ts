@@ -19,6 +19,7 @@ import type { WorldOptions } from './options.ts';
 import type { World } from './world.ts';
 import { idText } from './id-shape.ts';
 import { bodyText } from '../body-text.ts';
+import { violation } from './properties.ts';
 
 /**
  * Whether no kind of a fault or an operator's action can fire in a world of
@@ -67,8 +68,7 @@ export const parkedOnlyOnFailure: Property<World> = {
       const slot = w.records[id];
       if (slot.kind !== 'record' || slot.record.status !== 'PARKED') continue;
       const body = slot.record.payload ?? '';
-      const detail = `record ${idText(id)} is PARKED ${String(slot.record.reason ?? '')} for ${bodyText(body)} in a world where nothing failed: every POST was stored and answered ok`;
-      return { property: 'parked-only-on-failure', subject: id, body: bodyText(body), layer: 'record', detail };
+      return violation('parked-only-on-failure', id, body, 'record', `record ${idText(id)} is PARKED ${String(slot.record.reason ?? '')} for ${bodyText(body)} in a world where nothing failed: every POST was stored and answered ok`);
     }
     return null;
   },

@@ -16,7 +16,7 @@ import { idText } from './id-shape.ts';
 /** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
 export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
 
-function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
+export function violation(property: string, subject: string, body: string, layer: string, detail: string): Violation {
   // The body as every report prints it (sim/body-text.ts): a megabyte's body is a few characters.
   return { property, subject, body: bodyText(body), layer, detail };
 }

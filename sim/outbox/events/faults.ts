@@ -12,7 +12,7 @@ import type { World, WorldEvent } from '../world.ts';
 import { copyWorld } from '../world-copy.ts';
 import { payloadAltered } from '../../../model/record.ts';
 import type { WorldContext, WorldRules } from './context.ts';
-import { stepText, weightOf, eventKind, type EventKind, type Knob, type Setting, type WorldField } from './kind.ts';
+import { settingOn, stepText, weightOf, eventKind, type EventKind, type Knob, type Setting, type WorldField } from './kind.ts';
 import type { WorldOptions } from '../options.ts';
 import { idText } from '../id-shape.ts';
 
@@ -67,7 +67,7 @@ export const SESSION_CLAIMS = sessionClaims.name;
 
 /** Whether a world of these options releases a claim when its holder dies ({@link sessionClaims}). */
 export function sessionClaimsIn(options: WorldOptions): boolean {
-  return (options.settings?.[sessionClaims.name] ?? sessionClaims.off) !== 0;
+  return settingOn(options, sessionClaims);
 }
 
 export const crash: EventKind<Crash> = eventKind({

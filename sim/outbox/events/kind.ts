@@ -138,6 +138,11 @@ export interface Setting {
   needsOlder?: true;
 }
 
+/** Whether a world of these options has setting `s` on (its value, or its `off` value when absent, is not 0). */
+export function settingOn(options: { settings?: Readonly<Record<string, number>> }, s: Setting): boolean {
+  return (options.settings?.[s.name] ?? s.off) !== 0;
+}
+
 /** A world event's `apply`. */
 export type Apply<E extends WorldEvent = WorldEvent> = (w: World, e: E, ctx: WorldContext, tags: string[]) => World;
 

@@ -15,7 +15,7 @@ import { newEngineProc } from '../stepper.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { withChanges } from '../world-copy.ts';
 import type { WorldOptions } from '../options.ts';
-import { stepText, eventKind, type EventKind, type Setting, type StepView } from './kind.ts';
+import { settingOn, stepText, eventKind, type EventKind, type Setting, type StepView } from './kind.ts';
 
 declare module '../world.ts' {
   interface DeclaredEvents {
@@ -77,12 +77,12 @@ export const OLD_WRITES_QUEUED = oldWritesQueued.name;
 
 /** Whether a world of these options runs its old-version engines on the release that writes QUEUED in flight (queued-release.ts). */
 export function oldWritesQueuedIn(options: WorldOptions): boolean {
-  return (options.settings?.[oldWritesQueued.name] ?? oldWritesQueued.off) !== 0;
+  return settingOn(options, oldWritesQueued);
 }
 
 /** Whether a world of these options restarts and upgrades engines under an old identity. */
 export function stableIdsIn(options: WorldOptions): boolean {
-  return (options.settings?.[stableIds.name] ?? stableIds.off) !== 0;
+  return settingOn(options, stableIds);
 }
 
 /** The pids of engines that are gone (below the next fresh pid, and not alive), lowest first: under stable identities, the names a restart (or healing) may give. */
