@@ -12,7 +12,7 @@
  * `provide` (see {@link engineMachine}).
  */
 import { assign, setup } from 'xstate';
-import { selects, type RuleSet, type Who } from './rules.ts';
+import { decodedEnvelope, selects, type RuleSet, type Who } from './rules.ts';
 import { fencesWrite, TIME_ORIGIN, type FencedWrite } from './time.ts';
 import type { ClaimView, Effect, Envelope, OutboxRecord, Outcome, RecordRead, Reply, ResultFile } from './types.ts';
 
@@ -170,7 +170,7 @@ export function implementationsFor(rules: RuleSet) {
       buildEnvelope: assignCtx(({ context, event }: Args) => {
         const read = readyRead(context, event);
         if (read === null || context.id === null) return {};
-        return { envelope: rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event), limits: { attemptsMax: context.attemptsMax } }) ?? read.record) };
+        return { envelope: decodedEnvelope(rules, rules.envelope(context.id, rules.preSend(read.record, { who: whoOf(context), stored: read.stored, now: nowOf(event), limits: { attemptsMax: context.attemptsMax } }) ?? read.record)) };
       }),
       recordReply: assignCtx(({ context, event }: Args) =>
         event.type === 'POST' && context.envelope !== null

@@ -62,6 +62,7 @@ const NEAR: Record<(typeof DECISIONS)[number], fc.Arbitrary<unknown>> = {
   complete: fc.oneof({ weight: 5, arbitrary: fc.array(record, { maxLength: 3 }) }, { weight: 1, arbitrary: record }),
   requeue: record,
   dispose: tagged,
+  decode: maybe(fc.string({ maxLength: 2 })),
 };
 const anyNear = fc.oneof(...Object.values(NEAR), oddValue);
 const nearContract = fc.constantFrom(...DECISIONS).chain((decision) => fc.tuple(fc.constant(decision), fc.oneof({ weight: 4, arbitrary: NEAR[decision] }, { weight: 1, arbitrary: anyNear })));

@@ -107,6 +107,8 @@ export function keepsContract(decision: Decision, value: unknown, shape: RecordS
         return isObject(value) && typeof value.id === 'string' && typeof value.body === 'string' && typeof value.key === 'string';
       case 'dispose':
         return isDisposal(value);
+      case 'decode':
+        return typeof value === 'string';
       default:
         return false;
     }

@@ -27,6 +27,7 @@ const GOOD: Record<Decision, unknown[]> = {
   complete: [[], [record], [record, { ...record, status: 'PARKED', reason: 'max-attempts' }]],
   requeue: [record, legacy],
   dispose: [{ kind: 'archive', file }, { kind: 'quarantine', file, cause: 'x' }, { kind: 'leave' }],
+  decode: ['', 'A', 'gz:\u0000'],
 };
 
 const BAD: Record<Decision, unknown[]> = {
@@ -41,6 +42,7 @@ const BAD: Record<Decision, unknown[]> = {
   complete: ['done', [null], [legacy], undefined, record],
   requeue: [null, undefined, { ...record, resendEpoch: Number.NaN }, { ...record, status: 'GONE' }],
   dispose: [{ kind: 'burn' }, { kind: 'archive' }, { kind: 'quarantine', file }, undefined],
+  decode: [undefined, null, 1, { body: 'A' }, ['A']],
 };
 
 describe('decision contracts', () => {

@@ -68,6 +68,7 @@ function contractFor(record: typeof fullRecord | typeof metadataRecord, payload:
       expected: `an OutboxRecord or null, a PARKED one with its park reason${payload}`,
     },
     envelope: { schema: z.object({ id: z.string(), body: z.string(), key: z.string() }), expected: 'an Envelope {id, body, key} of strings' },
+    decode: { schema: z.string(), expected: 'a string (the body as a consumer reads it)' },
     classify: { schema: outcome, expected: `an Outcome: one of ${outcome.options.map((o) => `'${o}'`).join(', ')}` },
     complete: { schema: z.array(record), expected: `an array of OutboxRecords (empty: nothing written)${payload}` },
     requeue: { schema: storedRecord, expected: `an OutboxRecord (a legacy one may lack attempts, resendEpoch and digest)${payload}` },

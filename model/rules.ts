@@ -235,6 +235,15 @@ export interface RuleDecisions {
    * although the claim was taken over (docs/rules.md, 'Time').
    */
   fences?(write: FencedWrite): boolean;
+  /**
+   * What a consumer reads from the body of an envelope this rule set built
+   * (optional; default: the body as sent). A rule set whose `envelope`
+   * encodes bodies (compression, base64, a wrapper document) gives the
+   * decoding its consumers apply, so that the broker is judged by what they
+   * read: the world carries each envelope's body decoded (docs/rules.md,
+   * 'Encoded envelopes').
+   */
+  decode?(body: string): string;
 }
 
 /** A named rule set. */
@@ -255,10 +264,10 @@ export function extendRules(
 }
 
 /** The decisions of a rule set, in the order of the interface; the optional ones last (their index is a watchdog's code). */
-export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable', 'fences', 'sweepable'] as const satisfies readonly (keyof RuleDecisions)[];
+export const DECISIONS = ['admit', 'mayClaim', 'preSend', 'envelope', 'classify', 'complete', 'requeue', 'dispose', 'selectable', 'fences', 'sweepable', 'decode'] as const satisfies readonly (keyof RuleDecisions)[];
 
 /** Decisions a rule set may leave out, each with its default. */
-export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences', 'sweepable']);
+export const OPTIONAL_DECISIONS: ReadonlySet<string> = new Set(['selectable', 'fences', 'sweepable', 'decode']);
 
 /**
  * Whether an engine of `rules` selects `record` to work on: pending (READY
@@ -269,6 +278,15 @@ export function selects(rules: RuleSet, record: OutboxRecord, view: Omit<SelectV
   if (!isPending(record.status)) return false;
   if (rules.selectable === undefined) return true;
   return rules.selectable(record, view.now === undefined ? { ...view, now: TIME_ORIGIN } : (view as SelectView));
+}
+
+/**
+ * The envelope as the world carries it: its body as a consumer reads it
+ * (`decode`; without one, the body as sent). The broker then holds, and the
+ * properties judge, what consumers read (docs/rules.md, 'Encoded envelopes').
+ */
+export function decodedEnvelope(rules: RuleSet, envelope: Envelope): Envelope {
+  return rules.decode === undefined ? envelope : { ...envelope, body: rules.decode(envelope.body) };
 }
 
 /** The `selectable` decisions marked as deciding by the record alone ({@link byRecordAlone}). */

@@ -21,13 +21,15 @@ import reopenMaxAttemptsOld from './rule-api/reopen-max-attempts-old.ts';
 import failClosed from '../model/catalog/fail-closed.ts';
 import { outboxSystem } from '../sim/outbox/outbox-system.ts';
 import type { World, WorldEvent } from '../sim/outbox/world.ts';
-import { ruleSetProblem, type RequeueView } from '../model/rules.ts';
+import { extendRules, ruleSetProblem, type RequeueView } from '../model/rules.ts';
 import { readSlot } from '../model/record.ts';
 import { guardRules, RuleFault } from '../model/rule-contract.ts';
 import tombstoneDelivered, { tombstone } from './rule-api/tombstone-delivered.ts';
 import tombstoneTrustsAbsent from './rule-api/tombstone-trusts-absent.ts';
 import payloadTrusted from './rule-api/payload-trusted.ts';
 import payloadLowercased from './rule-api/payload-lowercased.ts';
+import envelopeGzipLarge from './rule-api/envelope-gzip-large.ts';
+import envelopeLatin1 from './rule-api/envelope-latin1.ts';
 import tombstoneUndeclared from './rule-api/tombstone-undeclared.ts';
 import selectBelowCap from './rule-api/select-below-cap.ts';
 import selectBelowCapParks from './rule-api/select-below-cap-parks.ts';
@@ -294,6 +296,25 @@ describe('a stored payload altered but still readable (alter-payload, delivered-
     expect([r.complete, r.found]).toEqual([true, []]);
     const two = search(failClosed, null, { engines: 1, bodiesPerId: 1, corruptionsMax: 2, crashesMax: 0 }, true);
     expect([two.complete, two.found]).toEqual([true, []]);
+  });
+});
+
+describe('an envelope that encodes bodies says how consumers read them (decode)', () => {
+  const LARGE = { engines: 1, bodiesPerId: 1, bodyShape: 'large:2049' };
+  it('a reversible compression with its decode is clean on bodies it compresses, and the same envelope without decode is judged by the compressed bytes', () => {
+    const r = search(envelopeGzipLarge, null, LARGE, true);
+    expect([r.complete, r.found]).toEqual([true, []]);
+    const { decode: _decode, ...undecoded } = envelopeGzipLarge;
+    expect(search({ ...undecoded, name: 'gzip-undecoded' }, null, LARGE, true).found).toContain('delivered-as-written');
+  });
+  it('a decode that does not invert its envelope (Latin-1 base64) is found where bodies hold characters past U+00FF, and not on letters', () => {
+    expect(search(envelopeLatin1, null, { engines: 1, bodiesPerId: 1, bodyShape: 'astral' }, true).found).toContain('delivered-as-written');
+    const plain = search(envelopeLatin1, null, { engines: 1, bodiesPerId: 1 }, true);
+    expect([plain.complete, plain.found]).toEqual([true, []]);
+  });
+  it('a decode held to its contract: one that returns no string is a broken decision', () => {
+    const bad = guardRules(extendRules(failClosed, { name: 'decode-null', summary: 'decode returns null', decode: () => null as unknown as string }));
+    expect(() => bad.decode?.('A')).toThrow(RuleFault);
   });
 });
 

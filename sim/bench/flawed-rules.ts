@@ -117,6 +117,8 @@ export function flawedRules(): FlawedRules[] {
     // worlds of the shapes the rule set's decisions read (body-probe.ts, id-probe.ts), as check does.
     ruleApi('large-body-fresh-cycle.ts', null, { bodyShape: 'large:262144' }),
     ruleApi('presend-strips-astral.ts', null, { bodyShape: 'astral' }),
+    // An envelope's encoding that its decode does not invert past U+00FF: the body probe reads the envelope back (body-probe.ts).
+    ruleApi('envelope-latin1.ts', null, { bodyShape: 'astral' }),
     ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),
     ruleApi('key-cut-to-64.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'prefix' }),
     // Two ids the envelope puts in one hash bucket: the id probe finds a pair among thousands (id-probe.ts, collision).

@@ -17,6 +17,8 @@ import { exploreOptions } from './explore-options.ts';
 import { exploreOutbox } from './explore-outbox.ts';
 import { exploreSmallWorld, smallWorlds, suiteBodyShapes } from '../small-worlds.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
+import envelopeGzipLarge from '../../properties/rule-api/envelope-gzip-large.ts';
+import envelopeLatin1 from '../../properties/rule-api/envelope-latin1.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,6 +72,16 @@ describe('the body probe', () => {
       admit: (view) => (view.body.length > 4096 ? { kind: 'quarantine', cause: 'too large' } : failClosed.admit(view)),
     });
     expect(bodiesOf(quarantinesLarge)).toEqual(['large:4097']);
+  });
+
+  it('reads back the body of the envelope as consumers decode it: an encoding that does not give a shape back is marked, a reversible one is not', () => {
+    // Compression past 1 KiB, read back by decode: every body comes back, so nothing is marked.
+    expect(bodiesOf(envelopeGzipLarge)).toEqual([]);
+    // The same envelope without decode: consumers read compressed bytes from 1,025 bytes on, one change (not one per size).
+    const { decode: _decode, ...undecoded } = envelopeGzipLarge;
+    expect(bodiesOf({ ...undecoded, name: 'gzip-undecoded' })).toEqual(['large:1025']);
+    // Latin-1 base64 loses every character past U+00FF.
+    expect(bodiesOf(envelopeLatin1)).toEqual(['astral', 'combining']);
   });
 
   it('gives one seed in four without a shape a mark, from a stream of its own, and moves nothing else', () => {

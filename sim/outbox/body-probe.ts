@@ -20,7 +20,7 @@ import { canonicalJson } from '../core/canonical.ts';
 import { lightStream } from '../core/chooser.ts';
 import { digestOf } from '../../model/schema.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
-import type { AdmitView, RuleSet, SelectView, SweepView } from '../../model/rules.ts';
+import { decodedEnvelope, type AdmitView, type RuleSet, type SelectView, type SweepView } from '../../model/rules.ts';
 import { BODY_SHAPE_NAMES, LARGE_CHARS_MAX, LARGE_CHARS_MIN, shapedBody } from './body-shape.ts';
 import type { WorldOptions } from './options.ts';
 import type { ProbeCall } from './thresholds.ts';
@@ -32,7 +32,7 @@ import { turnBetween } from './turn-between.ts';
  * still count (more: an answer that follows the size, a length written
  * down, not a limit), and the marks kept.
  */
-export const BODY_PROBE = { exponentMax: 20, changesMax: 3, marksMax: 4 } as const;
+export const BODY_PROBE = { exponentMax: 20, changesMax: 3, marksMax: 4, readsMax: 4 } as const;
 
 /** The sizes {@link BODY_PROBE} asks one by one, smallest first: to 1 MiB and one character, the largest the swarm draws. */
 function probeSizes(): number[] {
@@ -40,6 +40,9 @@ function probeSizes(): number[] {
   for (let k = 0; k <= BODY_PROBE.exponentMax; k++) out.push(2 ** k + 1);
   return out.filter((n) => n >= LARGE_CHARS_MIN && n <= LARGE_CHARS_MAX);
 }
+
+/** The id the envelope is built for when its read-back body is asked (any task id: see {@link askShaped}). */
+const READ_ID = 'a';
 
 /** A body a world writes without a shape: one capital letter (world.ts, `bodyName`). */
 const LETTER = /^[A-Z]$/;
@@ -96,12 +99,23 @@ function tables(letters: readonly string[], shape: string | null): { there: Map<
   return { there, back };
 }
 
-/** Asks `call`'s decision again with its bodies given `shape` (null: as they are), `outcome` for `complete`: its answer, the bodies asked written as tokens, as text. */
-function askShaped(rules: RuleSet, call: ProbeCall, outcome: Outcome | null, letters: readonly string[], shape: string | null): string {
+/**
+ * What `call` asks again: its own decision, or (`'read'`) the body a consumer
+ * reads of the envelope built from a pre-send call's record, `decode` after
+ * `envelope` (an encoding that does not round-trip a shape: a body the broker
+ * holds that nobody wrote).
+ */
+type Ask = 'decision' | 'read';
+
+/** Asks `call`'s decision (or the read {@link Ask} names) again with its bodies given `shape` (null: as they are), `outcome` for `complete`: its answer, the bodies asked written as tokens, as text. */
+function askShaped(rules: RuleSet, call: ProbeCall, outcome: Outcome | null, letters: readonly string[], shape: string | null, ask: Ask = 'decision'): string {
   const t = tables(letters, shape);
   const record = mapped(call.record, t.there) as OutboxRecord;
   const view = mapped(call.view, t.there);
   const answer = (): unknown => {
+    // The task id does not reach a body's encoding; the record's payload does. The answer is whether the body
+    // comes back, not what it becomes: a compressed body differs at every size, and is one change, not many.
+    if (ask === 'read') return t.back.get(decodedEnvelope(rules, rules.envelope(READ_ID, record)).body) ?? 'altered';
     switch (call.decision) {
       case 'preSend':
         return rules.preSend(record, view as typeof call.view);
@@ -135,26 +149,35 @@ export function probeBodies(rules: RuleSet, calls: readonly ProbeCall[]): string
   const names = new Set<string>();
   const sizes = new Set<number>();
   const asked = probeSizes();
+  const reads = new Set<string>();
+  const asks: [ProbeCall, Outcome | null, Ask][] = [];
   for (const call of calls) {
+    if (call.decision === 'complete') for (const outcome of OUTCOMES) asks.push([call, outcome, 'decision']);
+    else asks.push([call, null, 'decision']);
+    // The envelope's body, read back, once per record a pre-send call had (a handful: the record, not the view, is built into it).
+    if (call.decision !== 'preSend' || reads.size >= BODY_PROBE.readsMax) continue;
+    const key = canonicalJson(call.record);
+    if (reads.has(key)) continue;
+    reads.add(key);
+    asks.push([call, null, 'read']);
+  }
+  for (const [call, outcome, what] of asks) {
     const letters = bodiesOf(call);
     if (letters === null) continue;
-    const outcomes: (Outcome | null)[] = call.decision === 'complete' ? [...OUTCOMES] : [null];
-    for (const outcome of outcomes) {
-      const base = askShaped(rules, call, outcome, letters, null);
-      for (const name of BODY_SHAPE_NAMES) if (name !== 'large' && askShaped(rules, call, outcome, letters, name) !== base) names.add(name);
-      // One letter is a body of 1 character: the sizes turn from there.
-      const ask = (chars: number): string => (chars <= 1 ? base : askShaped(rules, call, outcome, letters, `large:${chars}`));
-      const turns: number[] = [];
-      let before = base;
-      let from = 1;
-      for (let i = 0; i < asked.length && turns.length <= BODY_PROBE.changesMax; i++) {
-        const now = ask(asked[i]);
-        if (now !== before) turns.push(turnBetween(ask, from, asked[i], before));
-        before = now;
-        from = asked[i];
-      }
-      if (turns.length <= BODY_PROBE.changesMax) for (const t of turns) sizes.add(Math.max(LARGE_CHARS_MIN, t));
+    const base = askShaped(rules, call, outcome, letters, null, what);
+    for (const name of BODY_SHAPE_NAMES) if (name !== 'large' && askShaped(rules, call, outcome, letters, name, what) !== base) names.add(name);
+    // One letter is a body of 1 character: the sizes turn from there.
+    const ask = (chars: number): string => (chars <= 1 ? base : askShaped(rules, call, outcome, letters, `large:${chars}`, what));
+    const turns: number[] = [];
+    let before = base;
+    let from = 1;
+    for (let i = 0; i < asked.length && turns.length <= BODY_PROBE.changesMax; i++) {
+      const now = ask(asked[i]);
+      if (now !== before) turns.push(turnBetween(ask, from, asked[i], before));
+      before = now;
+      from = asked[i];
     }
+    if (turns.length <= BODY_PROBE.changesMax) for (const t of turns) sizes.add(Math.max(LARGE_CHARS_MIN, t));
   }
   const large = [...sizes].sort((a, b) => a - b).map((n) => `large:${n}`);
   const named = BODY_SHAPE_NAMES.filter((n) => names.has(n));

@@ -144,7 +144,7 @@ export function deliveredAsWrittenOf(written: WrittenBodies): Property<World> {
       const body = unwritten(w, found) ?? '';
       const bodies = (written[found] ?? []).slice(0, w.produced[found] ?? 0);
       return violation('delivered-as-written', found, body, 'stored',
-        `the broker holds ${bodyText(body)} for ${idText(found)}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.map(bodyText).join(', ')}): a payload altered in the outbox was sent`);
+        `the broker holds ${bodyText(body)} for ${idText(found)}, a body the producer never wrote for it (it wrote ${bodies.length === 0 ? 'nothing' : bodies.map(bodyText).join(', ')}): a payload altered in the outbox was sent, or the envelope changed the body and \`decode\` did not give it back`);
     },
   };
 }

@@ -4,6 +4,8 @@
  * both ways, any difference throws), then the same search on both
  * explorers, which must agree on every count and counterexample.
  */
+import envelopeGzipLarge from '../../../properties/rule-api/envelope-gzip-large.ts';
+import envelopeLatin1 from '../../../properties/rule-api/envelope-latin1.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import { extendRules, type RuleSet } from '../../../model/rules.ts';
@@ -108,6 +110,10 @@ const CASES: Case[] = [
   { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
   // A body that kills the engine about to POST it (events/poison.ts): a crash and a restart inside an engine's step.
   { name: 'a poison message, two engines', sizes: { settings: { poison: 1 } }, rules: poisonRetried, statesMax: 20_000 },
+  // An envelope that encodes bodies, and the decode that reads them back (docs/rules.md, 'Encoded envelopes'): the engine's
+  // envelope holds the body decoded, a lossy decoding's too.
+  { name: 'a compressed envelope decoded, large bodies', sizes: { engines: 2, bodiesPerId: 1, bodyShape: 'large:2049' }, rules: envelopeGzipLarge, statesMax: 20_000 },
+  { name: 'a lossy decoding, astral bodies', sizes: { engines: 2, bodiesPerId: 1, bodyShape: 'astral' }, rules: envelopeLatin1, statesMax: 20_000 },
   { name: 'a flawed rule set, all violations', sizes: { engines: 2, operatorActionsMax: 1 }, rules: freshCycle, statesMax: 20_000 },
 ];
 
