@@ -7,7 +7,7 @@
  */
 import { seededChooser } from './chooser.ts';
 import { boundVerdict, isQuiet, quietVerdict } from './liveness.ts';
-import type { TransitionSystem, Violation } from './system.ts';
+import { BUSY_PROPERTY, type TransitionSystem, type Violation } from './system.ts';
 import { POSITION_RUN, watchAt, watchStep } from '../watch.ts';
 
 /** Bounds of one run. */
@@ -24,7 +24,7 @@ export const HEAL_LABEL = 'faults stop: liveness phase';
 /** The liveness violation of a system still busy when the liveness phase's bound is reached. */
 export function busyAfterHealing(healStepsMax: number): Violation {
   return {
-    property: 'quiet-after-healing',
+    property: BUSY_PROPERTY,
     subject: '*',
     body: '',
     layer: 'scheduler',

@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { extendRules, type RuleSet } from '../../model/rules.ts';
 import retryPastCap from '../../properties/mutants/retry-past-cap.ts';
-import { BOUNDS_DEFAULT, runShard, type CheckPlan } from '../check.ts';
+import { BOUNDS_DEFAULT, runShard, steppersFor, type CheckPlan } from '../check.ts';
+import { writeCounterexample, type RulesPair } from './record-trace.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const DAY = 86_400_000;
 
@@ -37,5 +41,31 @@ describe('the liveness bound', () => {
     const forever = backoff(7, retryPastCap);
     const found = [120, 200, 300, 400, 500, 600, 700, 800, 900, 1000].flatMap((s) => Array.from({ length: 100 }, (_, i) => s + i)).filter((s) => violated(forever, s).includes('quiet-after-healing'));
     expect(found.length).toBeGreaterThan(0);
+  });
+
+  it('writes the trace of a run busy at the bound whose waited-out state breaks an eventually property, and it replays to the same violation', () => {
+    // A back-off of 2^attempts minutes without a ceiling (a review's rule file, round 22): with an attempts limit of 29
+    // the next retry is centuries away. At the bound the state waited out is quiet but never settled: busy. Its trace
+    // was re-run checking quiet-after-healing alone, which judged the waited-out state by no eventually property,
+    // read it clean, and the check ended as if the rule file kept state (exit 2).
+    const unbounded = extendRules(failClosed, {
+      name: 'backoff-without-ceiling',
+      summary: 'fail-closed with a back-off of 2^attempts minutes, no ceiling.',
+      complete: (record, outcome, limits, view) => failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' ? { ...r, retryAt: (view?.now ?? 0) + 60_000 * 2 ** r.attempts } : r)),
+      selectable: (record, view) => (failClosed.selectable?.(record, view) ?? true) && (typeof record.retryAt !== 'number' || view.now >= record.retryAt),
+    });
+    const seed = 4311;
+    const r = runShard({ rules: unbounded, oldRules: failClosed, skewDrawn: true, seedStart: seed, seeds: 1, broker: null, bounds: BOUNDS_DEFAULT, thresholds: false }, seed, seed + 1);
+    const c = r.first['quiet-after-healing'];
+    expect(c?.seed).toBe(seed);
+    if (c === undefined) return;
+    const dir = mkdtempSync(join(tmpdir(), 'wait-out-'));
+    try {
+      const pair: RulesPair = { rules: unbounded, rulesOrigin: { source: 'catalog', name: unbounded.name, hash: null }, oldRules: failClosed, oldRulesOrigin: { source: 'catalog', name: 'fail-closed', hash: null } };
+      const w = writeCounterexample(dir, pair, steppersFor(unbounded, failClosed), seed, c.options, c.events, 'quiet-after-healing', 'check', BOUNDS_DEFAULT.healStepsMax);
+      expect(w.violation.property).toBe('quiet-after-healing');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
