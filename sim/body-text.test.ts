@@ -19,7 +19,7 @@ describe('bodyText', () => {
     const nfd = 'Ae\u0301';
     expect(bodyText(nfd)).toBe('"Ae\\u{301}"');
     expect(bodyText(nfd.normalize('NFC'))).toBe('"A\\u{E9}"');
-    expect(bodyText(shapedBody('A', 'control'))).toBe('"A \\"q\'\\\\\\n\\r\\t\\u{0}<&> "');
+    expect(bodyText(shapedBody('A', 'control'))).toBe('"A \\"q\'\\\\\\n\\r\\n\\r\\t\\u{0}<&> "');
     expect(bodyText('')).toBe('""');
     expect(isLongText(bodyText('A'))).toBe(false);
   });

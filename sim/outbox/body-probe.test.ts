@@ -19,6 +19,7 @@ import { exploreSmallWorld, smallWorlds, suiteBodyShapes } from '../small-worlds
 import { mkdtempSync, rmSync } from 'node:fs';
 import envelopeGzipLarge from '../../properties/rule-api/envelope-gzip-large.ts';
 import envelopeLatin1 from '../../properties/rule-api/envelope-latin1.ts';
+import envelopeCrlfToLf from '../../properties/rule-api/envelope-crlf-to-lf.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -82,6 +83,8 @@ describe('the body probe', () => {
     expect(bodiesOf({ ...undecoded, name: 'gzip-undecoded' })).toEqual(['large:1025']);
     // Latin-1 base64 loses every character past U+00FF.
     expect(bodiesOf(envelopeLatin1)).toEqual(['astral', 'combining']);
+    // A client that sends CR LF as LF: the control shape holds a CR LF pair.
+    expect(bodiesOf(envelopeCrlfToLf)).toEqual(['control']);
   });
 
   it('gives one seed in four without a shape a mark, from a stream of its own, and moves nothing else', () => {

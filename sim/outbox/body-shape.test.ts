@@ -52,7 +52,7 @@ describe('body shapes', () => {
     expect(combining.normalize('NFC')).not.toBe(combining);
     expect(combining.normalize('NFD')).not.toBe(combining);
     const control = shapedBody('D', 'control');
-    for (const ch of ['"', '\\', '\n', '\u0000', '<']) expect(control).toContain(ch);
+    for (const ch of ['"', '\\', '\n', '\r\n', '\n\r', '\u0000', '<']) expect(control).toContain(ch);
     expect(control.trimEnd()).not.toBe(control);
     const large = shapedBody('E', 'large:262145');
     expect(large.length).toBe(262_145);

@@ -9,8 +9,8 @@
  * - `astral`: characters outside the BMP (an emoji and a CJK ideograph of plane 2: two UTF-16 units each);
  * - `combining`: a letter with a combining mark (NFD) beside a precomposed one (NFC), so that either
  *   normalisation changes the body;
- * - `control`: control and markup characters (a quote, an apostrophe, a backslash, a newline, a carriage
- *   return, a tab, NUL, `<`, `&`, `>`), ending in a space;
+ * - `control`: control and markup characters (a quote, an apostrophe, a backslash, a lone newline, a CR LF
+ *   pair, a lone carriage return, a tab, NUL, `<`, `&`, `>`), ending in a space;
  * - `large:N`: N characters in all (ASCII, so as many bytes in UTF-8): the swarm draws N just past a
  *   power of two from 1 KiB to 1 MiB, past whatever size limit a store, a broker or a rule draws.
  *
@@ -39,7 +39,8 @@ const LARGE_EXPONENT_MAX = 20;
 const SUFFIX: Readonly<Record<Exclude<BodyShapeName, 'large'>, string>> = {
   astral: '\u{1F4E6}\u{20BB7}',
   combining: 'e\u0301\u00e9',
-  control: ' "q\'\\\n\r\t\u0000<&> ',
+  // A lone LF, then CR LF (a line ending a client or proxy rewrites to LF, or LF to CR LF), then a lone CR.
+  control: ' "q\'\\\n\r\n\r\t\u0000<&> ',
 };
 
 /** The character a large body is filled with after its letter. */
