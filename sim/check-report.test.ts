@@ -128,7 +128,7 @@ describe('the long life line', () => {
   });
   it('says which body sizes and characters change an answer, and how the probe looked when none', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
-    const probed = 'probed: bodies of 2 to 1,048,577 characters, a change placed to the character, and bodies astral, combining and control';
+    const probed = "probed: bodies of 2 to 1,048,577 characters, a change placed to the character, bodies astral, combining and control, and a new body that differs from the record's only by letter case, an accent's normal form, a trailing space or CR LF against LF";
     expect(merged.longLife?.deep.bodies).toEqual([]);
     expect(text).toContain(`  bodies: no decision answers otherwise on a body's size or characters (${probed})`);
     expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['large:262145', 'control'] } }, true)).toBe(

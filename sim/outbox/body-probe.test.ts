@@ -20,6 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import envelopeGzipLarge from '../../properties/rule-api/envelope-gzip-large.ts';
 import envelopeLatin1 from '../../properties/rule-api/envelope-latin1.ts';
 import envelopeCrlfToLf from '../../properties/rule-api/envelope-crlf-to-lf.ts';
+import admitBodyCollated from '../../properties/rule-api/admit-body-collated.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -85,6 +86,16 @@ describe('the body probe', () => {
     expect(bodiesOf(envelopeLatin1)).toEqual(['astral', 'combining']);
     // A client that sends CR LF as LF: the control shape holds a CR LF pair.
     expect(bodiesOf(envelopeCrlfToLf)).toEqual(['control']);
+  });
+
+  it('marks two bodies of one id alike where admit takes a body that differs from the record\'s only by a fold for the record\'s own', () => {
+    expect(bodiesOf(admitBodyCollated)).toEqual(['case']);
+    const trims: RuleSet = extendRules(failClosed, {
+      name: 'admit-trims',
+      summary: 'fail-closed whose publish compares bodies trimmed.',
+      admit: (view) => failClosed.admit(view.read.kind === 'found' && typeof view.read.record.payload === 'string' && view.read.record.payload.trim() === view.body.trim() ? { ...view, body: view.read.record.payload } : view),
+    });
+    expect(bodiesOf(trims)).toEqual(['space', 'crlf']);
   });
 
   it('gives one seed in four without a shape a mark, from a stream of its own, and moves nothing else', () => {

@@ -21,7 +21,7 @@ import { lightStream } from '../core/chooser.ts';
 import { digestOf } from '../../model/schema.ts';
 import { OUTCOMES, type OutboxRecord, type Outcome } from '../../model/types.ts';
 import { decodedEnvelope, type AdmitView, type RuleSet, type SelectView, type SweepView } from '../../model/rules.ts';
-import { BODY_SHAPE_NAMES, LARGE_CHARS_MAX, LARGE_CHARS_MIN, shapedBody } from './body-shape.ts';
+import { ALIKE_SHAPE_NAMES, alikeBody, BODY_SHAPE_NAMES, LARGE_CHARS_MAX, LARGE_CHARS_MIN, shapedBody } from './body-shape.ts';
 import type { WorldOptions } from './options.ts';
 import type { ProbeCall } from './thresholds.ts';
 import { turnBetween } from './turn-between.ts';
@@ -181,7 +181,46 @@ export function probeBodies(rules: RuleSet, calls: readonly ProbeCall[]): string
   }
   const large = [...sizes].sort((a, b) => a - b).map((n) => `large:${n}`);
   const named = BODY_SHAPE_NAMES.filter((n) => names.has(n));
-  return [...large, ...named].slice(0, BODY_PROBE.marksMax);
+  return [...large, ...named, ...alikeMarks(rules, calls)].slice(0, BODY_PROBE.marksMax);
+}
+
+/**
+ * The alike shapes (body-shape.ts: two bodies that differ only by letter
+ * case, an accent's normal form, a trailing space, CR LF against LF) at
+ * which a noted `admit` of a found record answers a body that differs from
+ * the record's payload only so otherwise than another body: the decision
+ * compares bodies folded (a case-insensitive collation, a trimming or
+ * normalising compare), and takes a new body for the one delivered or
+ * parked. An exact compare answers both new bodies alike.
+ */
+function alikeMarks(rules: RuleSet, calls: readonly ProbeCall[]): string[] {
+  const marks = new Set<string>();
+  const seen = new Set<string>();
+  for (const call of calls) {
+    if (call.decision !== 'admit' || call.view.read.kind !== 'found') continue;
+    const payload = call.view.read.record.payload;
+    if (typeof payload !== 'string' || !LETTER.test(payload)) continue;
+    // Once per status and read: the record's other fields are not what a body compare reads.
+    const key = `${call.view.read.record.status}/${call.view.read.record.reason ?? ''}`;
+    if (seen.has(key) || seen.size >= BODY_PROBE.readsMax) continue;
+    seen.add(key);
+    for (const shape of ALIKE_SHAPE_NAMES) {
+      const stored = alikeBody(payload, shape, 0);
+      const there = new Map([[payload, stored], [digestOf(payload), digestOf(stored)]]);
+      const view = mapped(call.view, there) as AdmitView;
+      const ask = (body: string): string => {
+        const back = new Map([[stored, '\u0000stored'], [digestOf(stored), '\u0000stored digest'], [body, '\u0000offered'], [digestOf(body), '\u0000offered digest']]);
+        try {
+          return canonicalJson(mapped(rules.admit({ ...view, body }), back));
+        } catch {
+          return 'throws';
+        }
+      };
+      const other = alikeBody(String.fromCharCode(payload.charCodeAt(0) === 90 ? 89 : payload.charCodeAt(0) + 1), shape, 0);
+      if (ask(alikeBody(payload, shape, 1)) !== ask(other)) marks.add(shape);
+    }
+  }
+  return ALIKE_SHAPE_NAMES.filter((n) => marks.has(n));
 }
 
 /**

@@ -14,6 +14,7 @@ import { runSeedFast } from '../core/fast-run.ts';
 import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../check.ts';
 import { bodyShapeDrawn, isWorldBodyShape, parseBodyShape, shapedBody } from './body-shape.ts';
 import { swarmOptions, type WorldOptions } from './options.ts';
+import { bodyName } from './world.ts';
 import { outboxSystem } from './outbox-system.ts';
 
 function run(rules: RuleSet, options: WorldOptions, seed: number) {
@@ -59,6 +60,18 @@ describe('body shapes', () => {
     expect(large[0]).toBe('E');
     // Made once: every state shares it.
     expect(shapedBody('E', 'large:262145')).toBe(large);
+  });
+
+  it('of two bodies alike give an id\'s first two bodies forms equal once folded, distinct as written, and are never drawn', () => {
+    const fold: Record<string, (b: string) => string> = { case: (b) => b.toLowerCase(), accent: (b) => b.normalize('NFC'), space: (b) => b.trimEnd(), crlf: (b) => b.replaceAll('\r\n', '\n') };
+    for (const shape of ['case', 'accent', 'space', 'crlf']) {
+      const [first, second, third] = [0, 1, 2].map((k) => bodyName(1, k, 3, false, shape));
+      expect([first === second, fold[shape](first) === fold[shape](second)], shape).toEqual([false, true]);
+      // Both forms of the id's first letter; the third body is its own letter.
+      expect([first[0].toUpperCase(), second[0].toUpperCase(), third], shape).toEqual(['D', 'D', 'F']);
+      expect(isWorldBodyShape(shape)).toBe(true);
+    }
+    for (let seed = 1; seed <= 2000; seed++) expect(['case', 'accent', 'space', 'crlf']).not.toContain(bodyShapeDrawn(seed));
   });
 
   it('fixed by the flag, give every seed the shape; large without a size still draws it', () => {

@@ -23,9 +23,40 @@ import { countText } from '../count-text.ts';
 /** The tag check counts once per run whose bodies have a shape, followed by the shape's name (the summary's Layers line). */
 export const BODY_SHAPE_TAG = 'bodies:';
 
-/** The shapes by name (`large` takes its size: `large:N`). */
+/** The shapes by name (`large` takes its size: `large:N`), which the swarm draws. */
 export const BODY_SHAPE_NAMES = ['astral', 'combining', 'control', 'large'] as const;
-export type BodyShapeName = (typeof BODY_SHAPE_NAMES)[number];
+
+/**
+ * Shapes of two bodies of one id that differ only by what a comparison may
+ * fold (a database collation, a normalising or trimming compare): letter
+ * case, a precomposed against a decomposed accent, a trailing space, CR LF
+ * against LF. In a world of such a shape an id's first two bodies are the
+ * two forms of its first letter ({@link alikeBody}); its other bodies are
+ * their letters. Not drawn: the body probe marks one where a decision
+ * answers the two forms as one body (body-probe.ts), and `explore
+ * --body-shape` gives it.
+ */
+export const ALIKE_SHAPE_NAMES = ['case', 'accent', 'space', 'crlf'] as const;
+export type AlikeShapeName = (typeof ALIKE_SHAPE_NAMES)[number];
+export type BodyShapeName = (typeof BODY_SHAPE_NAMES)[number] | AlikeShapeName;
+
+/** The two forms of letter `letter` in an alike shape: equal once folded, distinct as written. */
+const ALIKE_FORMS: Readonly<Record<AlikeShapeName, (letter: string) => readonly [string, string]>> = {
+  case: (l) => [`${l}b`, `${l.toLowerCase()}B`],
+  accent: (l) => [`${l}\u00e9`, `${l}e\u0301`],
+  space: (l) => [l, `${l} `],
+  crlf: (l) => [`${l}\r\n`, `${l}\n`],
+};
+
+/** Whether `shape` is one of {@link ALIKE_SHAPE_NAMES}. */
+export function isAlikeShape(shape: string | undefined): shape is AlikeShapeName {
+  return (ALIKE_SHAPE_NAMES as readonly (string | undefined)[]).includes(shape);
+}
+
+/** Form `form` (0 or 1) of letter `letter` in the alike shape `shape`. */
+export function alikeBody(letter: string, shape: AlikeShapeName, form: 0 | 1): string {
+  return ALIKE_FORMS[shape](letter)[form];
+}
 
 /** The fewest and the most characters of a `large:N` body (the flag's and a trace header's bounds). */
 export const LARGE_CHARS_MIN = 2;
@@ -36,7 +67,7 @@ const LARGE_EXPONENT_MIN = 10;
 const LARGE_EXPONENT_MAX = 20;
 
 /** What each shape appends to a body's letter (`large` fills up to its size instead). */
-const SUFFIX: Readonly<Record<Exclude<BodyShapeName, 'large'>, string>> = {
+const SUFFIX: Readonly<Record<Exclude<(typeof BODY_SHAPE_NAMES)[number], 'large'>, string>> = {
   astral: '\u{1F4E6}\u{20BB7}',
   combining: 'e\u0301\u00e9',
   // A lone LF, then CR LF (a line ending a client or proxy rewrites to LF, or LF to CR LF), then a lone CR.
@@ -49,7 +80,7 @@ const FILLER = 'x';
 /** A shape's name and, for `large`, its size in characters; null when `text` names no shape. */
 export function parseBodyShape(text: string): { name: BodyShapeName; chars: number | null } | null {
   const m = /^([a-z]+)(?::([0-9]{1,8}))?$/.exec(text);
-  if (m === null || !(BODY_SHAPE_NAMES as readonly string[]).includes(m[1])) return null;
+  if (m === null || !([...BODY_SHAPE_NAMES, ...ALIKE_SHAPE_NAMES] as readonly string[]).includes(m[1])) return null;
   const name = m[1] as BodyShapeName;
   if (m[2] === undefined) return { name, chars: null };
   const chars = Number(m[2]);
@@ -140,7 +171,7 @@ export function shapedBody(letter: string, shape: string | undefined): string {
   if (body === undefined) {
     const p = parseBodyShape(shape);
     if (p === null) throw new Error(`unknown body shape ${JSON.stringify(shape)}`);
-    body = p.name === 'large' ? letter + FILLER.repeat(Math.max(0, (p.chars ?? LARGE_CHARS_SEARCH) - letter.length)) : letter + SUFFIX[p.name];
+    body = p.name === 'large' ? letter + FILLER.repeat(Math.max(0, (p.chars ?? LARGE_CHARS_SEARCH) - letter.length)) : isAlikeShape(p.name) ? alikeBody(letter, p.name, 0) : letter + SUFFIX[p.name];
     made.set(key, body);
   }
   return body;
@@ -151,8 +182,16 @@ export function bodyShapeWords(shape: string): string {
   const p = parseBodyShape(shape);
   if (p === null) return `shape ${JSON.stringify(shape)}`;
   if (p.name === 'large') return `${countText(p.chars ?? LARGE_CHARS_SEARCH)} characters each`;
-  return { astral: 'with characters outside the BMP', combining: 'with combining marks, not NFC', control: 'with control and markup characters, a trailing space' }[p.name];
+  return {
+    astral: 'with characters outside the BMP',
+    combining: 'with combining marks, not NFC',
+    control: 'with control and markup characters, a trailing space',
+    case: "an id's two bodies differing only by letter case",
+    accent: "an id's two bodies differing only by an accent's normal form",
+    space: "an id's two bodies differing only by a trailing space",
+    crlf: "an id's two bodies differing only by CR LF against LF",
+  }[p.name];
 }
 
 /** The shapes the flag takes, for help text and its error. */
-export const BODY_SHAPE_FLAG_VALUES = `${BODY_SHAPE_NAMES.filter((n) => n !== 'large').join(', ')}, large or large:N (N characters, ${countText(LARGE_CHARS_MIN)} to ${countText(LARGE_CHARS_MAX)})`;
+export const BODY_SHAPE_FLAG_VALUES = `${BODY_SHAPE_NAMES.filter((n) => n !== 'large').join(', ')}, large or large:N (N characters, ${countText(LARGE_CHARS_MIN)} to ${countText(LARGE_CHARS_MAX)}), or two bodies of an id alike: ${ALIKE_SHAPE_NAMES.join(', ')}`;

@@ -8,7 +8,7 @@
 import type { Holding } from '../../model/broker.ts';
 import type { EngineContext, LifecycleState } from '../../model/lifecycle.ts';
 import type { ClaimSlot, QuarantinedFile, RecordSlot, ResultFile } from '../../model/types.ts';
-import { shapedBody } from './body-shape.ts';
+import { alikeBody, isAlikeShape, shapedBody } from './body-shape.ts';
 import { shapedIdName } from './id-shape.ts';
 
 /** A live engine process. A crashed one is simply gone; its claims stay. */
@@ -108,7 +108,10 @@ export function worldIdNames(options: { ids: number; longIds?: boolean; idShape?
  * the letter is followed by the shape: `A` then characters outside the BMP, or `A` and 262,144 more.
  */
 export function bodyName(idIndex: number, k: number, bodiesPerId: number, same = false, shape?: string): string {
-  return shapedBody(String.fromCharCode(65 + (same ? 0 : idIndex * bodiesPerId) + k), shape);
+  const first = same ? 0 : idIndex * bodiesPerId;
+  // Two bodies alike (body-shape.ts): the id's first two are the two forms of its first letter.
+  if (isAlikeShape(shape) && k <= 1) return alikeBody(String.fromCharCode(65 + first), shape, k === 0 ? 0 : 1);
+  return isAlikeShape(shape) ? String.fromCharCode(65 + first + k) : shapedBody(String.fromCharCode(65 + first + k), shape);
 }
 
 /** A short human label for an event (from the event table). */
