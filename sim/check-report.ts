@@ -306,7 +306,7 @@ export function idsLine(l: LongLifeCounts, smallWorlds: boolean): string | null 
   const seen = l.deep.ids;
   if (seen === undefined) return null;
   const range = `the envelope, admit, selectable and sweepable, for ids ${andList(ID_SHAPE_NAMES)}`;
-  if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation, a trailing space or past their 199th character, nor two of 5,000 plain ids (probed: ${range})`;
+  if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation, a trailing space or past their 199th character, nor two of 5,000 plain ids order-0 to order-4999 in one cycle's envelope (probed: ${range}; keys of two ids in different cycles are not compared)`;
   const marks = seen.map((s) => `${s} (${idShapeWords(s)})`);
   return `ids: decisions fold ids ${marks.join(', ')} (probed: ${range}); one seed in four of two ids takes such ids${smallWorlds ? ', and the small worlds search the world of 2 ids named alike with each' : ''}`;
 }

@@ -141,13 +141,16 @@ describe('a check whose run does not repeat itself', () => {
   it('is refused in one line when a rule file is among its rule sets, and stays an error of the checker otherwise', async () => {
     const { path, rules } = await loaded('unrepeated.ts', `import { extendRules, failClosed } from 'outbox-sim';\nexport default extendRules(failClosed, { name: 'unrepeated', summary: 'fail-closed by another name' });\n`);
     const rerun = new Error('check: seed 50 ran differently when run again to record its trace (104 steps against 104)');
-    expect(unrepeatedRun([[path, rules]], rerun)?.message).toMatch(/^rule set "unrepeated" \(.*unrepeated\.ts\): its decisions do not answer from their arguments alone: seed 50 ran differently when run again to record its trace \(104 steps, then 104 ending otherwise\); keep no state between calls/);
+    // After the probe passed, the line names both causes: a file that keeps state, and a fault of the checker's.
+    expect(unrepeatedRun([[path, rules]], rerun)?.message).toMatch(/^rule set "unrepeated" \(.*unrepeated\.ts\): a run did not repeat: seed 50 ran differently when run again to record its trace \(104 steps, then 104 ending otherwise\)\. Either its decisions do not answer from their arguments alone \(keep no state between calls.*\), or the checker is at fault: .*report this line with the command$/);
+    // In the probe's own runs the file is what is probed: the line blames it.
+    expect(unrepeatedRun([[path, rules]], rerun, true)?.message).toMatch(/: its decisions do not answer from their arguments alone: seed 50 ran differently when run again to record its trace \(104 steps, then 104 ending otherwise\); keep no state between calls/);
     const written = new Error('internal: the counterexample for no-silent-loss no longer violates when re-run');
-    expect(unrepeatedRun([[path, rules]], written)?.message).toMatch(/: its counterexample of no-silent-loss no longer violated when run again to write its trace; keep no state/);
+    expect(unrepeatedRun([[path, rules]], written)?.message).toMatch(/: a run did not repeat: its counterexample of no-silent-loss no longer violated when run again to write its trace\. Either/);
     expect(unrepeatedRun([['fail-closed', await loadRules('fail-closed')]], rerun)).toBeNull();
     // A cycle sent round again (long life, deep cycles) that broke a property once and not when confirmed.
     const life = new Error("check: seed 16's long life did not break settled-after-healing again in its own world");
-    expect(unrepeatedRun([[path, rules]], life)?.message).toMatch(/: seed 16's cycle, sent round again, broke settled-after-healing and did not when run again to record its trace; keep no state/);
+    expect(unrepeatedRun([[path, rules]], life)?.message).toMatch(/: seed 16's cycle, sent round again, broke settled-after-healing and did not when run again to record its trace\. Either/);
     expect(unrepeatedRun([['fail-closed', await loadRules('fail-closed')]], life)).toBeNull();
     expect(unrepeatedRun([[path, rules]], new Error('something else'))).toBeNull();
   });
@@ -163,6 +166,7 @@ describe('a check whose run does not repeat itself', () => {
     expect(err).toHaveLength(1);
     // Where the state first shows: a seed run again to record its trace, or (since deep cycles go toward thresholds and poison
     // messages moved the draws) a cycle sent round again whose violation did not come back when confirmed.
-    expect(err[0]).toMatch(/^outbox-sim: rule set "wear-check" \(.*\): its decisions do not answer from their arguments alone: seed \d+( ran differently|'s cycle, sent round again, broke \S+ and did not when run again)/);
+    // The probe before the run saw none kept: the line names the file's state and the checker as the two causes.
+    expect(err[0]).toMatch(/^outbox-sim: rule set "wear-check" \(.*\): a run did not repeat: seed \d+( ran differently|'s cycle, sent round again, broke \S+ and did not when run again).*Either its decisions do not answer from their arguments alone/);
   }, 60_000);
 });

@@ -101,6 +101,22 @@ function refusal(files: readonly LoadedRules[], what: string): UsageError {
 }
 
 /**
+ * The one line for a run that did not repeat in the same copy of the rule
+ * files (a violating seed run again to record its trace, a counterexample
+ * run again to write it), after the probe before the run saw no state kept
+ * in two fresh copies: a rule file that keeps state does that, and so did
+ * a fault of the checker's own (a busy run whose trace was re-run judging
+ * fewer properties: docs/rules.md, 'Contract for every decision'). The
+ * line says both, instead of blaming the file alone.
+ */
+function unrepeated(files: readonly LoadedRules[], what: string): UsageError {
+  const named = files.map((l) => ruleSetLabel(l.rules.name, l.origin.source)).join(' and ');
+  return new UsageError(
+    `rule set ${named}: a run did not repeat: ${what}. Either its decisions do not answer from their arguments alone (${KEEP_NO_STATE}), or the checker is at fault: the probe of seeds 1-${STATE_PROBE_SEEDS} in two fresh copies saw no state kept; if the file keeps none, report this line with the command`,
+  );
+}
+
+/**
  * Probes a loaded rule file (nothing for a catalog rule set or a value):
  * throws a {@link UsageError} of one line when a seed ran differently in
  * its two copies.
@@ -194,7 +210,7 @@ function repeatedOrRefused<T>(loaded: LoadedSpecs, probe: () => T): T {
   try {
     return probe();
   } catch (err) {
-    throw unrepeatedRun(loaded, err) ?? err;
+    throw unrepeatedRun(loaded, err, true) ?? err;
   }
 }
 
@@ -206,15 +222,17 @@ function repeatedOrRefused<T>(loaded: LoadedSpecs, probe: () => T): T {
  * of an internal error. Null for any other error, or without a rule file
  * (then it is the checker's own fault, and reported as one).
  */
-export function unrepeatedRun(loaded: LoadedSpecs, err: unknown): UsageError | null {
+export function unrepeatedRun(loaded: LoadedSpecs, err: unknown, inProbe = false): UsageError | null {
   const files = filesOf(loaded);
   if (files.length === 0 || !(err instanceof Error)) return null;
   const seed = /seed (\d+) ran differently when run again to record its trace \((\d+) steps against (\d+)\)/.exec(err.message);
   const kept = /the counterexample for (\S+) no longer violates when re-run/.exec(err.message);
   // Long life and deep cycles run a seed's cycle again in a world of raised budgets and confirm what they found there.
   const life = /seed (\d+)'s long life did not break (\S+) again in its own world/.exec(err.message);
-  if (life !== null) return refusal(files, `seed ${life[1]}'s cycle, sent round again, broke ${life[2]} and did not when run again to record its trace`);
-  if (seed !== null) return refusal(files, `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})`);
-  if (kept !== null) return refusal(files, `its counterexample of ${kept[1]} no longer violated when run again to write its trace`);
+  // In the probe's own runs the file is what is being probed; in the command's run, the probe has passed already.
+  const refuse = inProbe ? refusal : unrepeated;
+  if (life !== null) return refuse(files, `seed ${life[1]}'s cycle, sent round again, broke ${life[2]} and did not when run again to record its trace`);
+  if (seed !== null) return refuse(files, `seed ${seed[1]} ran differently when run again to record its trace (${seed[3]} steps, then ${seed[2]}${seed[2] === seed[3] ? ' ending otherwise' : ''})`);
+  if (kept !== null) return refuse(files, `its counterexample of ${kept[1]} no longer violated when run again to write its trace`);
   return null;
 }
