@@ -127,9 +127,11 @@ export function implementationsFor(rules: RuleSet) {
       admitsKeep: (a: Args) => admission(a)?.kind === 'keep',
       admitsQuarantine: (a: Args) => admission(a)?.kind === 'quarantine',
       recordNotReady: ({ context, event }: Args) => readyRecord(context, event) === null,
-      claimTakeable: ({ event }: Args) => {
+      claimTakeable: ({ context, event }: Args) => {
         const c = claimOf(event);
-        return c !== null && rules.mayClaim(c);
+        if (c === null) return false;
+        const read = readyRead(context, event);
+        return read === null ? rules.mayClaim(c) : rules.mayClaim(c, { id: context.id ?? '', record: read.record, who: whoOf(context), now: nowOf(event) });
       },
       fencedOutPreSend: fencedOut('pre-send'),
       fencedOutPost: fencedOut('post'),

@@ -75,6 +75,19 @@ export interface AdmitView extends TimeView {
   who: Who;
 }
 
+/**
+ * What `mayClaim` sees besides the claim: the id, the READY record the
+ * engine would work on (a heartbeat or an owner a rule set stamps on it, as
+ * a row lease keeps one), the clock and who decides. Always given by the
+ * world; optional only so that a rule may call another rule set's decision
+ * without it.
+ */
+export interface ClaimDecisionView extends TimeView {
+  id: string;
+  record: OutboxRecord;
+  who: Who;
+}
+
 /** What `selectable` sees besides the record (`now`: a retry schedule selects by time). */
 export interface SelectView extends TimeView {
   id: string;
@@ -90,6 +103,8 @@ export type OperatorAction =
 
 /** What `requeue` sees besides the record: which action, the claim now, and who executes it. */
 export interface RequeueView extends TimeView {
+  /** The task id acted on (a requeue that rebuilds a key stored on the record, say, from the id). */
+  id: string;
   action: OperatorAction;
   /** The id's claim now, as no engine holds it (`mine` is false). */
   claim: ClaimView;
@@ -205,7 +220,7 @@ export interface RuleDecisions {
    * has expired (`expired`): a rule may take such a claim although its
    * holder lives on (docs/rules.md, 'Time').
    */
-  mayClaim(claim: ClaimView): boolean;
+  mayClaim(claim: ClaimView, view?: ClaimDecisionView): boolean;
   /**
    * An optional durable write before the POST; null when the rule writes nothing.
    * A PARKED record (with a `reason`) parks instead of sending: the engine

@@ -116,12 +116,21 @@ function walk(rules: RuleSet, oldRules: RuleSet | null, sizes: Partial<ExploreSi
   return w;
 }
 
+describe('mayClaim sees the record it would work on', () => {
+  it('is given the id, the READY record, who decides and the clock, besides the claim', () => {
+    const views: unknown[] = [];
+    const spy: RuleSet = { ...failClosed, name: 'spy', mayClaim: (claim, view) => (views.push(view), failClosed.mayClaim(claim, view)) };
+    walk(spy, null, { engines: 1 }, ['produce a', 'e1 scan a', 'e1 claiming']);
+    expect(views).toEqual([{ id: 'a', record: expect.objectContaining({ status: 'READY', payload: 'A' }), who: { pid: 1, rules: 'spy', schema: failClosed.schemaKnown }, now: TIME_ORIGIN }]);
+  });
+});
+
 describe('operator actions: the executing version\'s rules, and resubmit of READY and in-flight items', () => {
   it('under version skew each action is offered once per deployed version, and the old tool runs the old rule set\'s requeue', () => {
     const views: RequeueView[] = [];
     const spy = (name: string): RuleSet => ({ ...failClosed, name, requeue: (r, reset, v) => (v !== undefined && views.push(v), failClosed.requeue(r, reset, v)) });
     const w = walk(spy('new'), spy('old'), { skew: true, engines: 2, operatorActionsMax: 1 }, ['produce a', 'e1 scan a', 'e1 claiming', 'operator resubmit a (old rules)']);
-    expect(views).toEqual([{ action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: TIME_ORIGIN, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
+    expect(views).toEqual([{ id: 'a', action: 'resubmit', claim: { kind: 'held', mine: false, ownerAlive: true }, who: { pid: null, rules: 'old', schema: failClosed.schemaKnown }, now: TIME_ORIGIN, stored: expect.objectContaining({ missing: [], illTyped: [] }) }]);
     expect(w.operatorActions).toBe(1);
   });
   it('without skew only the checked rule set\'s tool acts; resubmit is enabled on a READY record whose attempt is in flight', () => {

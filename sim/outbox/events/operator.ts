@@ -61,6 +61,7 @@ function runRequeue(w: World, ctx: WorldContext, id: string, reset: boolean, act
   const read = readSlot(slot, Number.MAX_SAFE_INTEGER, rules.recordShape, schemaOf(rules));
   const given = read.kind === 'found' ? read.record : slot.record;
   const record = rules.requeue(given, reset, {
+    id,
     action,
     claim: claimView(w, id, OPERATOR_PID, ctx.sessionClaims === true),
     who: { pid: null, rules: rules.name, schema: rules.schemaKnown },

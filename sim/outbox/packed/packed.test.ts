@@ -69,6 +69,13 @@ interface Case {
   statesMax: number;
 }
 
+/** Takes a dead owner's claim only while no attempt of the record is counted: a claim decision that reads the record. */
+const claimByRecord: RuleSet = extendRules(failClosed, {
+  name: 'claim-by-record',
+  summary: "fail-closed, but a dead owner's claim is taken only while the record counts no attempt",
+  mayClaim: (claim, view) => failClosed.mayClaim(claim, view) && !(claim.kind === 'held' && !claim.mine && (view?.record.attempts ?? 0) > 0),
+});
+
 const CASES: Case[] = [
   { name: 'default world', sizes: {}, rules: failClosed, statesMax: 30_000 },
   { name: 'corruptions and operator actions', sizes: { engines: 1, corruptionsMax: 2, operatorActionsMax: 2 }, rules: failClosed, statesMax: 30_000 },
@@ -110,6 +117,8 @@ const CASES: Case[] = [
   { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
   // A body that kills the engine about to POST it (events/poison.ts): a crash and a restart inside an engine's step.
   { name: 'a poison message, two engines', sizes: { settings: { poison: 1 } }, rules: poisonRetried, statesMax: 20_000 },
+  // A claim decided by the record it would work on (a row lease): the engine's claiming step reads the record's attempts.
+  { name: 'a claim decided by the record', sizes: { engines: 2, bodiesPerId: 1 }, rules: claimByRecord, statesMax: 20_000 },
   // An envelope that encodes bodies, and the decode that reads them back (docs/rules.md, 'Encoded envelopes'): the engine's
   // envelope holds the body decoded, a lossy decoding's too.
   { name: 'a compressed envelope decoded, large bodies', sizes: { engines: 2, bodiesPerId: 1, bodyShape: 'large:2049' }, rules: envelopeGzipLarge, statesMax: 20_000 },
