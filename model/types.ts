@@ -118,6 +118,13 @@ export interface ResultFile {
 export interface QuarantinedFile extends ResultFile {
   cause: string;
   recovery: string;
+  /**
+   * Not the store's: a note the world keeps for honest-park (docs/properties.md).
+   * Set on a file quarantined with a cause that says its body was not
+   * delivered while the broker held that body. Absent otherwise, so a world
+   * that never meets such a quarantine has no state more than before.
+   */
+  contradicted?: true;
 }
 
 /** A durable effect an engine step asks the world to apply (effects as data). */

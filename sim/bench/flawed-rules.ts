@@ -122,6 +122,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('envelope-crlf-to-lf.ts', null, { bodyShape: 'control' }),
     // Two bodies of one id that differ only by case, which admit takes for one (a collation): the body probe marks the shape.
     ruleApi('admit-body-collated.ts', null, { bodyShape: 'case' }),
+    // A quarantine's cause that says not delivered for a body the broker holds (honest-park judges files too).
+    ruleApi('quarantine-cause-from-reply.ts'),
     ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),
     ruleApi('key-cut-to-64.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'prefix' }),
     // Two ids the envelope puts in one hash bucket: the id probe finds a pair among thousands (id-probe.ts, collision).

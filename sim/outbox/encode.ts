@@ -43,7 +43,8 @@ export function worldEncoder(ids: readonly string[]): (w: World) => string {
       s += `|${w.produced[id] ?? 0}|${w.reported[id] ?? '-'};`;
     }
     for (const f of w.archived) s += `a${fileKey(f)}`;
-    for (const q of w.quarantined) s += `q${fileKey(q)}:${q.cause}`;
+    // The contradicted note (honest-park, on a file) too: states that differ in it are two states.
+    for (const q of w.quarantined) s += `q${fileKey(q)}:${q.cause}${q.contradicted === true ? '!' : ''}`;
     for (const e of w.engines) {
       const c = e.ctx;
       s += `E${e.pid}${e.version}${e.state}:${c.id ?? '-'}:${fileKey(c.file)}:${c.envelope ? `${c.envelope.body}#${c.envelope.key}` : '-'}:${c.outcome ?? '-'}:`;

@@ -20,6 +20,7 @@ function parked(reason: string, held: string | null): World {
   return {
     records: { a: { kind: 'record', record: { schema: 1, status: 'PARKED', reason, payload: 'A', digest: 'x', attempts: 1, resendEpoch: 0 } } },
     broker: held === null ? {} : { a: { body: held, key: 'a#0' } },
+    quarantined: [],
   } as unknown as World;
 }
 
@@ -30,6 +31,13 @@ describe('honest-park', () => {
     expect(honestPark.check(parked('outcome-unknown', 'A'))).toBeNull();
     expect(honestPark.check(parked('permanent-refusal', 'B'))).toBeNull();
     expect(honestPark.check(parked('permanent-refusal', null))).toBeNull();
+  });
+  it('judges a quarantined file as it was written: a cause that said not delivered while the broker held its body', () => {
+    const file = { id: 'a', body: 'A', generation: 1, cause: 'parked-permanent-refusal', recovery: 'r' };
+    const w = (contradicted: boolean): World => ({ ...parked('outcome-unknown', 'A'), quarantined: [contradicted ? { ...file, contradicted: true } : file] }) as unknown as World;
+    expect(honestPark.check(w(true))?.detail).toMatch(/file a=A was quarantined as "parked-permanent-refusal", a cause that says it was not delivered, while the broker held A/);
+    // Not noted: written before the broker held the body (an operator's requeue may deliver it later).
+    expect(honestPark.check(w(false))).toBeNull();
   });
   it('fail-closed holds it against an id-409 broker; the old refusal park does not', () => {
     expect(checkId409(failClosed).violatedRuns['honest-park']).toBeUndefined();

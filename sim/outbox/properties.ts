@@ -12,6 +12,7 @@ import type { World } from './world.ts';
 import { splitIdBody } from './id-body.ts';
 import { bodyText } from '../body-text.ts';
 import { idText } from './id-shape.ts';
+import { NOT_DELIVERED_REASONS } from '../../model/quarantine.ts';
 
 /** Default bound on a record's metadata (everything but the payload), in bytes of JSON; a rule set may state its own. */
 export const RECORD_METADATA_BYTES_MAX = METADATA_BYTES_DEFAULT;
@@ -152,8 +153,7 @@ export function deliveredAsWrittenOf(written: WrittenBodies): Property<World> {
 /** No bodies: {@link deliveredAsWrittenOf} judging no id (the property's name and kind for the commands' lists). */
 const NO_WRITTEN: WrittenBodies = Object.freeze({});
 
-/** Park reasons that claim the body was not delivered (docs/properties.md, honest-park). */
-export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'max-attempts', 'retry-window-exhausted'];
+export { NOT_DELIVERED_REASONS };
 
 /**
  * honest-park: a PARKED record whose reason says the body was not delivered
@@ -165,8 +165,8 @@ export const NOT_DELIVERED_REASONS: readonly string[] = ['permanent-refusal', 'm
 export const honestPark: Property<World> = {
   name: 'honest-park',
   kind: 'always',
-  reads: ['records', 'broker'],
-  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts, retry-window-exhausted) never stands for a body the broker holds',
+  reads: ['records', 'broker', 'quarantined'],
+  description: 'a record PARKED with a reason that says the body was not delivered (permanent-refusal, max-attempts, retry-window-exhausted) never stands for a body the broker holds, nor is a file quarantined with such a cause while the broker holds its body',
   check(w) {
     return dishonestParkSeen(w) ? dishonestPark(w) : null;
   },
@@ -182,6 +182,8 @@ function dishonestParkSeen(w: World): boolean {
     const reason = slot.record.reason;
     if (reason !== undefined && NOT_DELIVERED_REASONS.includes(reason) && w.broker[id]?.body === slot.record.payload) return true;
   }
+  const quarantined = w.quarantined;
+  for (let i = 0; i < quarantined.length; i++) if (quarantined[i].contradicted === true) return true;
   return false;
 }
 
@@ -196,6 +198,13 @@ function dishonestPark(w: World): Violation | null {
       return violation('honest-park', id, slot.record.payload, 'record',
         `record ${idText(id)} is PARKED ${reason} for ${bodyText(slot.record.payload)} but the broker holds ${bodyText(slot.record.payload)}`);
     }
+  }
+  // A file quarantined with a cause that says not delivered while the broker held its body (noted as it was quarantined:
+  // engine-step.ts): the first in the order quarantined. Layer `file`: what an operator reads in undelivered/.
+  const q = w.quarantined.find((f) => f.contradicted === true);
+  if (q !== undefined) {
+    return violation('honest-park', q.id, q.body, 'file',
+      `file ${idText(q.id)}=${bodyText(q.body)} was quarantined as ${JSON.stringify(q.cause)}, a cause that says it was not delivered, while the broker held ${bodyText(q.body)}`);
   }
   return null;
 }

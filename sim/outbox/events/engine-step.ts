@@ -8,7 +8,7 @@ import { brokerReceives, receiptTags, type BrokerReceipt } from './broker-keys.t
 import { otherVersionKey } from './rekeyed.ts';
 import { payloadAltered } from '../../../model/record.ts';
 import type { EngineEvent } from '../../../model/lifecycle.ts';
-import { RECOVERY } from '../../../model/quarantine.ts';
+import { causeSaysUndelivered, RECOVERY } from '../../../model/quarantine.ts';
 import type { ClaimSlot, Effect, Envelope, RecordSlot, Reply } from '../../../model/types.ts';
 import type { EngineProc, World, WorldEvent } from '../world.ts';
 import { idBody } from '../id-body.ts';
@@ -100,7 +100,11 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           w.reported = withEntry(w.reported, f.id, f.body);
           tags.push('layer:reported', 'archive');
         } else {
-          w.quarantined = [...w.quarantined, { ...f, cause: fx.cause, recovery: RECOVERY }];
+          // A cause that says not delivered, for a body the broker holds, is noted for honest-park: judged as it is written (the
+          // broker may hold it later, after an operator's requeue, without making the cause a false one).
+          // The cause first: the broker's holding is read only for such a quarantine (a packed step is keyed by it then).
+          const contradicted = causeSaysUndelivered(fx.cause) && before.broker[f.id]?.body === f.body;
+          w.quarantined = [...w.quarantined, contradicted ? { ...f, cause: fx.cause, recovery: RECOVERY, contradicted: true } : { ...f, cause: fx.cause, recovery: RECOVERY }];
           tags.push(tagOf(QUARANTINE, fx.cause));
         }
         break;

@@ -59,7 +59,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
   const poisonOn = kindOn(options, 'poison');
   const expansionMemo = new TupleTable();
   const expanded: EngineExpansion[] = emptyList();
-  const engineKey = new Int32Array(11 + ids.length * (PER_ID + 1));
+  const engineKey = new Int32Array(12 + ids.length * (PER_ID + 1));
   const expansionKey = (s: Int32Array, procId: number): number => {
     const proc = tables.procs.value(procId);
     if (proc === undefined) throw new Error('packed outbox: empty engine slot');
@@ -70,6 +70,10 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
     // The clock (0 without one): every engine step is told the time.
     engineKey[n++] = s[g + L.CLOCK];
     const only = proc.state === 'idle' || proc.ctx.id === null ? -1 : ids.indexOf(proc.ctx.id);
+    // A scan, or a disposal, that quarantines with a cause that says not delivered reads the broker's holding (honest-park,
+    // events/engine-step.ts; transitions.ts keys it): an idle engine's scans, of every id, and a disposing engine's file.
+    const disposing = proc.state === 'disposing' && proc.ctx.file !== null ? ids.indexOf(proc.ctx.file.id) : -1;
+    if (disposing >= 0 && disposing !== only) engineKey[n++] = s[disposing * PER_ID + BROKER];
     // A broker deduping by key knows keys across ids (events/broker-keys.ts): its answers read every id's holding.
     const allHoldings = proc.state === 'posting' && dedupesByKey(options.broker);
     for (let j = 0; j < ids.length; j++) {
@@ -81,7 +85,7 @@ export function expansions(c: PackedContext, listing: EngineEvents): Expansions 
       engineKey[n++] = s[j * PER_ID + REC];
       engineKey[n++] = s[j * PER_ID + CLAIM];
       engineKey[n++] = s[j * PER_ID + LIVE];
-      if (proc.state === 'posting') engineKey[n++] = s[j * PER_ID + BROKER];
+      if (proc.state === 'posting' || proc.state === 'idle' || j === disposing) engineKey[n++] = s[j * PER_ID + BROKER];
       engineKey[n++] = transitions.holderAlive(s, j);
     }
     // A broker answer notes a POST of a body parked and replaced since (parked-stays-parked per body).

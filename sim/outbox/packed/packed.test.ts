@@ -6,6 +6,7 @@
  */
 import envelopeGzipLarge from '../../../properties/rule-api/envelope-gzip-large.ts';
 import envelopeLatin1 from '../../../properties/rule-api/envelope-latin1.ts';
+import quarantineCauseFromReply from '../../../properties/rule-api/quarantine-cause-from-reply.ts';
 import { describe, expect, it } from 'vitest';
 import { failClosed, freshCycle } from '../../../model/catalog/index.ts';
 import { extendRules, type RuleSet } from '../../../model/rules.ts';
@@ -117,6 +118,8 @@ const CASES: Case[] = [
   { name: 'version skew after a requeue, keys apart, broker key', sizes: { engines: 2, bodiesPerId: 1, operatorActionsMax: 1, broker: 'key', skew: true }, rules: keyMarksRequeue, oldRules: failClosed, statesMax: 20_000 },
   // A body that kills the engine about to POST it (events/poison.ts): a crash and a restart inside an engine's step.
   { name: 'a poison message, two engines', sizes: { settings: { poison: 1 } }, rules: poisonRetried, statesMax: 20_000 },
+  // A disposal that quarantines with a cause that says not delivered: the step reads the broker's holding (honest-park's note).
+  { name: 'a quarantine cause named from the reply, broker id-409', sizes: { engines: 2, bodiesPerId: 1, broker: 'id-409' }, rules: quarantineCauseFromReply, statesMax: 20_000 },
   // A claim decided by the record it would work on (a row lease): the engine's claiming step reads the record's attempts.
   { name: 'a claim decided by the record', sizes: { engines: 2, bodiesPerId: 1 }, rules: claimByRecord, statesMax: 20_000 },
   // An envelope that encodes bodies, and the decode that reads them back (docs/rules.md, 'Encoded envelopes'): the engine's

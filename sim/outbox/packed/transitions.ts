@@ -587,6 +587,13 @@ export class PackedTransitions {
         const envelope = proc?.ctx.envelope;
         if (envelope && envelope.id !== id) throw new Unrepresentable(`engine e${e.pid} holds an envelope for ${JSON.stringify(envelope.id)} while working on ${JSON.stringify(id)}`);
         this.push(j);
+        // A step that quarantines the file the engine read notes whether the broker holds its body, when the cause says not
+        // delivered (honest-park, events/engine-step.ts): an engine's own step keys the holding of its file's id, which it
+        // still holds while disposing after its id is cleared.
+        // A scan quarantines the file it read (admit), a step of a disposing engine the one it holds (dispose).
+        const quarantinable = e.kind === 'scan' ? e.id : e.kind === 'step' ? proc?.ctx.file?.id : undefined;
+        const f = quarantinable === undefined ? -1 : this.layout.ids.indexOf(quarantinable);
+        if (f >= 0) this.pushSlot(s, f * PER_ID + BROKER);
         if (j >= 0) {
           // What an engine step reads of its id: the record, the claim, the
           // live file, and the broker's holding when the broker answers. It
@@ -607,6 +614,7 @@ export class PackedTransitions {
           if (toBroker) this.pushAs(s, o + LIVE, this.narrowKeys ? UNTOUCHED : PRESENCE);
           else if (e.kind !== 'scan') this.pushWatched(s, o + LIVE, PRESENCE);
           else this.pushSlot(s, o + LIVE);
+
           if (toBroker) {
             // The broker's holding: read by a broker that compares keys or keeps a log, not by one that answers every second POST alike (id-ok, id-409): watched.
             this.pushAs(s, o + BROKER, this.narrowKeys ? PRESENCE : KEYED);
