@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TIME_ORIGIN } from '../model/time.ts';
 import type { RuleSet } from '../model/rules.ts';
-import { steppersFor } from '../sim/check.ts';
+import { BOUNDS_DEFAULT, runShard, steppersFor } from '../sim/check.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from '../sim/outbox/explore-options.ts';
 import { exploreOutbox } from '../sim/outbox/explore-outbox.ts';
 import { labelOf } from '../sim/outbox/world.ts';
@@ -199,6 +199,12 @@ describe("which records the retention sweeper takes is a decision (sweepable)", 
     // Under retention: 'tombstone' a record already without payload is not asked about (nothing is left to take).
     expect(sweptBy({ ...sweepParked, sweepable: () => true }, { kind: 'record', record: tombstone(record('PARKED').record) }, 'a', 0)).toBe(false);
     expect(sweptBy({ ...sweepParked, retention: 'delete', sweepable: () => true }, { kind: 'record', record: tombstone(record('PARKED').record) }, 'a', 0)).toBe(true);
+  });
+  it('a tombstone of a parked record, replaced, notes no body: the swarm meets one, and the checker crashed there (round 23)', () => {
+    // Seed 179 of sweep-parked, guarded as a rule file is: a PARKED record swept to a tombstone (no payload) and replaced.
+    // The run goes on to the rule file's own defect, an envelope without a body, which the contract reports.
+    const r = runShard({ rules: guardRules(sweepParked), oldRules: failClosed, skewDrawn: true, seedStart: 179, seeds: 1, broker: null, bounds: BOUNDS_DEFAULT }, 179, 180);
+    expect([r.fault?.decision, r.fault?.detail]).toEqual(['envelope', expect.stringMatching(/^returned \{"id":"b","key":"b#6"\}/)]);
   });
   it('is an optional decision held to its contract (a boolean), told the record as read and what was stored', () => {
     expect(ruleSetProblem({ ...sweepParked, sweepable: 'yes' })).toMatch(/missing the decision `sweepable`/);

@@ -13,6 +13,7 @@ import { terminalSafeIo } from '../terminal-text.ts';
 import { packageVersion } from '../package-version.ts';
 import { repeatedFlagLine } from './repeated-flag.ts';
 import { DECISION_TIMEOUT_DEFAULT, decisionTimeoutSeconds } from './supervisor.ts';
+import { EXIT_INTERNAL, internalErrorText } from './exit-codes.ts';
 
 /** `outbox-sim/cli` is `main(argv, io)`: the type of its `io` too, for a caller to write one. */
 export type { Io } from './io.ts';
@@ -273,7 +274,11 @@ export async function main(argv: readonly string[], rawIo: Io = processIo): Prom
     // Bad input (a UsageError, a rule set's decision that threw or broke its contract): one line.
     // (Imported here, on the way out: a command that ran a rule set has loaded its modules already.)
     const line = (await import('./rule-fault.ts')).badInputLine(err, argv[0]);
-    if (line === null) throw err;
+    if (line === null) {
+      // Anything else is outbox-sim's own fault: said so, with its stack, under an exit code of its own.
+      io.err(internalErrorText(err));
+      return EXIT_INTERNAL;
+    }
     io.err(line);
     return 2;
   }

@@ -28,6 +28,7 @@ import { attachInterruptCell, interruptExitCode, newInterruptCell, requestInterr
 import { findPackage } from '../package-version.ts';
 import { newWatchBuffer, POSITION_RUN, readWatch, WATCH_IDLE, type WatchSlot } from '../watch.ts';
 import { endedLine, hungLine } from '../watch-lines.ts';
+import { EXIT_INTERNAL, internalErrorText } from './exit-codes.ts';
 
 /** Default budget of one decision call or one rule file's import, in seconds. */
 export const DECISION_TIMEOUT_DEFAULT = 5;
@@ -198,9 +199,9 @@ export function supervise(argv: readonly string[], options: SuperviseOptions = {
       }
     });
     worker.on('error', (e) => {
-      // An internal error of the command (not of the rule file): as the unsupervised CLI, its stack and exit 1.
-      err(e instanceof Error ? (e.stack ?? e.message) : String(e));
-      code ??= 1;
+      // An internal error of the command (not of the rule file): as the unsupervised CLI, said so with its stack, and its own exit code.
+      err(internalErrorText(e));
+      code ??= EXIT_INTERNAL;
     });
     // The exit comes after the worker's output has reached the process's streams.
     worker.on('exit', (exitCode) => {

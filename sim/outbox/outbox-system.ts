@@ -424,7 +424,8 @@ function noteParkedGone(w: World, e: WorldEvent, out: StepResult<World>): StepRe
   const records = w.records;
   for (const id in records) {
     const before = records[id];
-    if (before.kind !== 'record' || before.record.status !== 'PARKED') continue;
+    // A PARKED record without payload (a tombstone the retention sweeper left) names no body to note.
+    if (before.kind !== 'record' || before.record.status !== 'PARKED' || typeof before.record.payload !== 'string') continue;
     const after = out.state.records[id];
     if (after === before || (after?.kind === 'record' && after.record.status === 'PARKED' && after.record.payload === before.record.payload)) continue;
     const item = idBody(id, before.record.payload);
