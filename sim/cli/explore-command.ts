@@ -111,7 +111,7 @@ export function sizesOf(flags: ExploreFlags, skew: boolean): ExploreSizes {
     ids: flags.idShape !== undefined && flags.ids === undefined ? 2 : intFlag('--ids', flags.ids, d.ids, 1, 2),
     bodiesPerId: intFlag('--bodies', flags.bodies, d.bodiesPerId, 1, 3),
     engines: intFlag('--engines', flags.engines, d.engines, 1, 8),
-    attemptsMax: intFlag('--attempts', flags.attempts, d.attemptsMax, 1, 10),
+    attemptsMax: intFlag('--attempts', flags.attempts, d.attemptsMax, 1, 100),
     crashesMax: intFlag('--crashes', flags.crashes, d.crashesMax, 0, 10),
     corruptionsMax: intFlag('--corruptions', flags.corruptions, d.corruptionsMax, 0, 10),
     operatorActionsMax: intFlag('--operator', flags.operator, d.operatorActionsMax, 0, 10),

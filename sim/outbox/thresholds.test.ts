@@ -81,6 +81,22 @@ describe('thresholds', () => {
     expect(Object.keys(runShard(plan(failClosed), LATE_FORGETTING_AT, LATE_FORGETTING_AT + 1).first)).toEqual([]);
   });
 
+  it('are found in a flag that turns while a number beside it follows the value, past the attempts limit a run asked with', () => {
+    // A bitmap of the attempts whose outcome was unknown, in a signed 8-bit column (round 23 of the blind review): the
+    // mask follows the attempts at every value, and the flag read from its sign drops at attempt 7, past a limit of 3.
+    const signed8 = (n: number): number => (n << 24) >> 24;
+    const bitmap: RuleSet = extendRules(failClosed, {
+      name: 'unknown-bitmap-tinyint',
+      summary: 'fail-closed, but an unknown outcome is kept as a bit of a signed 8-bit mask, and unknownSeen read as mask > 0',
+      complete: (record, outcome, limits, view) => {
+        const unknown = outcome === 'indeterminate' || outcome === 'unclassified';
+        const mask = unknown ? signed8(1 << (record.attempts % 31)) : 0;
+        return failClosed.complete(record, outcome, limits, view).map((r) => (r.status === 'READY' && unknown ? { ...r, unknownMask: mask, unknownSeen: mask > 0 } : r));
+      },
+    });
+    expect(thresholdsOf(bitmap).list.filter((t) => t.field === 'attempts').map((t) => t.at)).toContain(7);
+  });
+
   it('leave out a change of answer the world explains (the attempts limit)', () => {
     expect(thresholdsOf(parksEarly).list).toEqual([]);
   });

@@ -153,8 +153,8 @@ function viewWith<V extends { now: number; stored?: { raw: Readonly<Record<strin
   };
 }
 
-/** An answer as text, each number of `field` in it written as its difference from `x` (a record counted up answers alike at every value). */
-function answerText(answer: unknown, field: string, x: number): string {
+/** An answer with each number of `field` in it written as its difference from `x` (a record counted up answers alike at every value). */
+function relativeAnswer(answer: unknown, field: string, x: number): unknown {
   const rel = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(rel);
     if (v === null || typeof v !== 'object') return v;
@@ -162,7 +162,33 @@ function answerText(answer: unknown, field: string, x: number): string {
     for (const [k, e] of Object.entries(v as Record<string, unknown>)) o[k] = k === field && typeof e === 'number' ? { delta: e - x } : rel(e);
     return o;
   };
-  return canonicalJson(rel(answer));
+  return rel(answer);
+}
+
+/** An answer as text ({@link relativeAnswer}). */
+function answerText(answer: unknown, field: string, x: number): string {
+  return canonicalJson(relativeAnswer(answer, field, x));
+}
+
+/**
+ * An answer's text, or (`leaf`) the text of the one value at that path in
+ * it (`-` when the answer has none there): a flag that turns at a count is
+ * a threshold although a number beside it follows the count (a bitmap of
+ * attempts), which the whole answer's text hides.
+ */
+function leafText(text: string, leaf: string | null): string {
+  if (leaf === null || text === 'throws') return text;
+  return leavesOf(JSON.parse(text) as unknown).get(leaf) ?? '-';
+}
+
+/** Every leaf of a value by its path (`0.status`), as JSON text. */
+function leavesOf(v: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+  if (v !== null && typeof v === 'object') {
+    for (const [k, e] of Object.entries(v as Record<string, unknown>)) leavesOf(e, path === '' ? k : `${path}.${k}`, out);
+  } else {
+    out.set(path, JSON.stringify(v) ?? 'undefined');
+  }
+  return out;
 }
 
 /** Asks `call`'s decision of `rules` again with the record's `field` at `x` (the clock and the attempts limit moved by `shift`): its answer as text. */
@@ -195,8 +221,8 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
  * points the value where the answer turns, found by halving the gap (one
  * change per gap is placed; a gap with more shows one of them).
  */
-function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: string, shift: number): number[] {
-  const ask = (x: number): string => askAt(rules, call, outcome, field, x, shift);
+function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: string, shift: number, leaf: string | null = null): number[] {
+  const ask = (x: number): string => leafText(askAt(rules, call, outcome, field, x, shift), leaf);
   const out: number[] = [];
   let before = ask(0);
   for (let x = 1; x <= THRESHOLD_PROBE.max; x++) {
@@ -302,6 +328,27 @@ export function marksOnly(clock: ClockMarks, bodies: readonly string[], ids: rea
 }
 
 /**
+ * Where an answer that follows `field`'s value as a whole (more than
+ * {@link THRESHOLD_PROBE}.changesMax changes) holds a leaf that is no
+ * number (a flag, a status, a park reason) and turns: the first such leaf
+ * in path order, and its first changes (at most `changesMax`, as the world
+ * moved off asks them: a flag that turns back later, a bitmap's sign bit
+ * that wraps, still turns first there). Null when none: every leaf that
+ * turns is a number counted along.
+ */
+function flagTurns(rules: RuleSet, call: Call, outcome: Outcome | null, field: string): [string, number[]] | null {
+  const at0 = askAt(rules, call, outcome, field, 0, THRESHOLD_PROBE.shift);
+  if (at0 === 'throws') return null;
+  for (const [leaf, value] of leavesOf(JSON.parse(at0) as unknown)) {
+    // A number's text starts with a digit or its sign; every other leaf is a flag, a word or null.
+    if (/^-?\d/.test(value)) continue;
+    const turns = changes(rules, call, outcome, field, THRESHOLD_PROBE.shift, leaf);
+    if (turns.length > 0) return [leaf, turns.slice(0, THRESHOLD_PROBE.changesMax)];
+  }
+  return null;
+}
+
+/**
  * The thresholds of `rules` on the calls noted: per call, per top-level
  * number of its record (and for `complete`, per outcome), the values at
  * which the answer changes both as asked and with the world's limits moved
@@ -316,11 +363,22 @@ export function probeThresholds(rules: RuleSet, calls: readonly Call[], bodyCall
     for (const field of Object.keys(call.record)) {
       if (typeof call.record[field] !== 'number') continue;
       for (const outcome of outcomes) {
-        const moved = changes(rules, call, outcome, field, THRESHOLD_PROBE.shift);
-        if (moved.length === 0 || moved.length > THRESHOLD_PROBE.changesMax) continue;
-        const asAsked = new Set(changes(rules, call, outcome, field, 0));
+        let moved = changes(rules, call, outcome, field, THRESHOLD_PROBE.shift);
+        let leaf: string | null = null;
+        if (moved.length > THRESHOLD_PROBE.changesMax) {
+          // The whole answer follows the value: a flag or a status in it may still turn at one (flagTurns).
+          const flag = flagTurns(rules, call, outcome, field);
+          if (flag === null) continue;
+          [leaf, moved] = flag;
+        }
+        if (moved.length === 0) continue;
+        const asAsked = new Set(changes(rules, call, outcome, field, 0, leaf));
+        // A flag's turn past the attempts limit as asked is hidden there by the park at the limit (a bitmap of attempts
+        // that drops its flag at attempt 7, asked with a limit of 3): confirmed instead with the world moved off twice as
+        // far, where a turn the moved limit or clock made would move too.
+        const further = leaf === null ? null : new Set(changes(rules, call, outcome, field, 2 * THRESHOLD_PROBE.shift, leaf));
         for (const at of moved) {
-          if (!asAsked.has(at)) continue;
+          if (!asAsked.has(at) && further?.has(at) !== true) continue;
           const key = `${call.decision}\u0000${field}\u0000${at}`;
           let s = found.get(key);
           if (s === undefined) found.set(key, (s = { threshold: { decision: call.decision, field, at }, sources: [] }));
