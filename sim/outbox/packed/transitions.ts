@@ -591,7 +591,7 @@ export class PackedTransitions {
         // delivered (honest-park, events/engine-step.ts): an engine's own step keys the holding of its file's id, which it
         // still holds while disposing after its id is cleared.
         // A scan quarantines the file it read (admit), a step of a disposing engine the one it holds (dispose).
-        const quarantinable = e.kind === 'scan' ? e.id : e.kind === 'step' ? proc?.ctx.file?.id : undefined;
+        const quarantinable = e.kind === 'scan' ? e.id : e.kind === 'step' && proc?.state === 'disposing' ? proc.ctx.file?.id : undefined;
         const f = quarantinable === undefined ? -1 : this.layout.ids.indexOf(quarantinable);
         if (f >= 0) this.pushSlot(s, f * PER_ID + BROKER);
         if (j >= 0) {
