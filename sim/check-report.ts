@@ -27,11 +27,12 @@ import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
 import { BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
 
-/** The alike shapes (body-shape.ts) in the words of the bodies line. */
-const ALIKE_WORDS = ['letter case', "an accent's normal form", 'a trailing space', 'CR LF against LF'];
 import { ID_SHAPE_NAMES, ID_SHAPE_TAG, idShapeWords, idText } from './outbox/id-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
+
+/** The alike shapes (body-shape.ts) in the words of the bodies line. */
+const ALIKE_WORDS = ['letter case', "an accent's normal form", 'a trailing space', 'CR LF against LF'];
 
 /**
  * The tags that count the kinds of one table tag a check should see fire

@@ -153,8 +153,8 @@ function viewWith<V extends { now: number; stored?: { raw: Readonly<Record<strin
   };
 }
 
-/** An answer with each number of `field` in it written as its difference from `x` (a record counted up answers alike at every value). */
-function relativeAnswer(answer: unknown, field: string, x: number): unknown {
+/** An answer as text, each number of `field` in it written as its difference from `x` (a record counted up answers alike at every value). */
+function answerText(answer: unknown, field: string, x: number): string {
   const rel = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(rel);
     if (v === null || typeof v !== 'object') return v;
@@ -162,12 +162,7 @@ function relativeAnswer(answer: unknown, field: string, x: number): unknown {
     for (const [k, e] of Object.entries(v as Record<string, unknown>)) o[k] = k === field && typeof e === 'number' ? { delta: e - x } : rel(e);
     return o;
   };
-  return rel(answer);
-}
-
-/** An answer as text ({@link relativeAnswer}). */
-function answerText(answer: unknown, field: string, x: number): string {
-  return canonicalJson(relativeAnswer(answer, field, x));
+  return canonicalJson(rel(answer));
 }
 
 /**

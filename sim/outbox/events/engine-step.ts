@@ -101,8 +101,8 @@ function applyEffects(w: World, proc: EngineProc, effects: readonly Effect[], ta
           tags.push('layer:reported', 'archive');
         } else {
           // A cause that says not delivered, for a body the broker holds, is noted for honest-park: judged as it is written (the
-          // broker may hold it later, after an operator's requeue, without making the cause a false one).
-          // The cause first: the broker's holding is read only for such a quarantine (a packed step is keyed by it then).
+          // broker may hold it later, after an operator's requeue, without making the cause a false one). The cause first: the
+          // holding is read only for such a quarantine (the packed explorer keys it for scans and disposals: transitions.ts).
           const contradicted = causeSaysUndelivered(fx.cause) && before.broker[f.id]?.body === f.body;
           w.quarantined = [...w.quarantined, contradicted ? { ...f, cause: fx.cause, recovery: RECOVERY, contradicted: true } : { ...f, cause: fx.cause, recovery: RECOVERY }];
           tags.push(tagOf(QUARANTINE, fx.cause));

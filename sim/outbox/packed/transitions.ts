@@ -587,10 +587,9 @@ export class PackedTransitions {
         const envelope = proc?.ctx.envelope;
         if (envelope && envelope.id !== id) throw new Unrepresentable(`engine e${e.pid} holds an envelope for ${JSON.stringify(envelope.id)} while working on ${JSON.stringify(id)}`);
         this.push(j);
-        // A step that quarantines the file the engine read notes whether the broker holds its body, when the cause says not
-        // delivered (honest-park, events/engine-step.ts): an engine's own step keys the holding of its file's id, which it
-        // still holds while disposing after its id is cleared.
-        // A scan quarantines the file it read (admit), a step of a disposing engine the one it holds (dispose).
+        // A quarantine whose cause says not delivered notes whether the broker holds the file's body (honest-park,
+        // events/engine-step.ts): a scan (admit may quarantine the file it read) and a disposing engine's step (dispose,
+        // the file it holds) key that holding. The expansion cache keys it too (expansion.ts).
         const quarantinable = e.kind === 'scan' ? e.id : e.kind === 'step' && proc?.state === 'disposing' ? proc.ctx.file?.id : undefined;
         const f = quarantinable === undefined ? -1 : this.layout.ids.indexOf(quarantinable);
         if (f >= 0) this.pushSlot(s, f * PER_ID + BROKER);
