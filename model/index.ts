@@ -1,7 +1,7 @@
 /**
  * The public API for rule authors: `import { failClosed, extendRules } from 'outbox-sim'`.
  */
-export { decodedEnvelope, extendRules, ruleSetProblem } from './rules.ts';
+export { extendRules, ruleSetProblem } from './rules.ts';
 export type { Admission, AdmitView, ClaimDecisionView, DecisionView, Disposal, DisposeView, EngineLimits, OperatorAction, OperatorWho, RequeueView, RuleDecisions, RuleSet, SelectView, Who } from './rules.ts';
 export { FENCED_WRITES, TIME_ORIGIN } from './time.ts';
 export type { FencedWrite, TimeView } from './time.ts';

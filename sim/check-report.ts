@@ -25,14 +25,12 @@ import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycle
 import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
-import { BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
+import { ALIKE_FOLD_WORDS, ALIKE_SHAPE_NAMES, BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
 
 import { ID_SHAPE_NAMES, ID_SHAPE_TAG, idShapeWords, idText } from './outbox/id-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';
 
-/** The alike shapes (body-shape.ts) in the words of the bodies line. */
-const ALIKE_WORDS = ['letter case', "an accent's normal form", 'a trailing space', 'CR LF against LF'];
 
 /**
  * The tags that count the kinds of one table tag a check should see fire
@@ -287,7 +285,8 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
   const seen = l.deep.bodies;
   if (seen === undefined) return null;
   const named = BODY_SHAPE_NAMES.filter((s) => s !== 'large');
-  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, bodies ${andList(named)}, and a new body that differs from the record's only by ${ALIKE_WORDS.slice(0, -1).join(', ')} or ${ALIKE_WORDS[ALIKE_WORDS.length - 1]}`;
+  const alike = ALIKE_SHAPE_NAMES.map((s) => ALIKE_FOLD_WORDS[s]);
+  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, bodies ${andList(named)}, and a new body that differs from the record's only by ${alike.slice(0, -1).join(', ')} or ${alike[alike.length - 1]}`;
   if (seen.length === 0) return `bodies: no decision answers otherwise on a body's size or characters (probed: ${range})`;
   const marks = seen.map((s) => {
     const p = parseBodyShape(s);

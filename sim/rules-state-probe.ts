@@ -94,10 +94,14 @@ function filesOf(loaded: LoadedSpecs): LoadedRules[] {
   return loaded.flatMap(([, l]) => (l?.pin !== undefined ? [l] : []));
 }
 
+/** The rule files a line names, as `rule set "x" (./x.ts) and "y" (./y.ts)` reads them. */
+function namedFiles(files: readonly LoadedRules[]): string {
+  return files.map((l) => ruleSetLabel(l.rules.name, l.origin.source)).join(' and ');
+}
+
 /** The one line every refusal here ends a command with, naming the rule files and what ran otherwise. */
 function refusal(files: readonly LoadedRules[], what: string): UsageError {
-  const named = files.map((l) => ruleSetLabel(l.rules.name, l.origin.source)).join(' and ');
-  return new UsageError(`rule set ${named}: its decisions do not answer from their arguments alone: ${what}; ${KEEP_NO_STATE}`);
+  return new UsageError(`rule set ${namedFiles(files)}: its decisions do not answer from their arguments alone: ${what}; ${KEEP_NO_STATE}`);
 }
 
 /**
@@ -110,9 +114,8 @@ function refusal(files: readonly LoadedRules[], what: string): UsageError {
  * line says both, instead of blaming the file alone.
  */
 function unrepeated(files: readonly LoadedRules[], what: string): UsageError {
-  const named = files.map((l) => ruleSetLabel(l.rules.name, l.origin.source)).join(' and ');
   return new UsageError(
-    `rule set ${named}: a run did not repeat: ${what}. Either its decisions do not answer from their arguments alone (${KEEP_NO_STATE}), or the checker is at fault: the probe of seeds 1-${STATE_PROBE_SEEDS} in two fresh copies saw no state kept; if the file keeps none, report this line with the command`,
+    `rule set ${namedFiles(files)}: a run did not repeat: ${what}. Either its decisions do not answer from their arguments alone (${KEEP_NO_STATE}), or the checker is at fault: the probe of seeds 1-${STATE_PROBE_SEEDS} in two fresh copies saw no state kept; if the file keeps none, report this line with the command`,
   );
 }
 

@@ -48,6 +48,14 @@ const ALIKE_FORMS: Readonly<Record<AlikeShapeName, (letter: string) => readonly 
   crlf: (l) => [`${l}\r\n`, `${l}\n`],
 };
 
+/** What each alike shape's two bodies differ by, in words (the options line, the summary's bodies line). */
+export const ALIKE_FOLD_WORDS: Readonly<Record<AlikeShapeName, string>> = {
+  case: 'letter case',
+  accent: "an accent's normal form",
+  space: 'a trailing space',
+  crlf: 'CR LF against LF',
+};
+
 /** Whether `shape` is one of {@link ALIKE_SHAPE_NAMES}. */
 export function isAlikeShape(shape: string | undefined): shape is AlikeShapeName {
   return (ALIKE_SHAPE_NAMES as readonly (string | undefined)[]).includes(shape);
@@ -182,15 +190,8 @@ export function bodyShapeWords(shape: string): string {
   const p = parseBodyShape(shape);
   if (p === null) return `shape ${JSON.stringify(shape)}`;
   if (p.name === 'large') return `${countText(p.chars ?? LARGE_CHARS_SEARCH)} characters each`;
-  return {
-    astral: 'with characters outside the BMP',
-    combining: 'with combining marks, not NFC',
-    control: 'with control and markup characters, a trailing space',
-    case: "an id's two bodies differing only by letter case",
-    accent: "an id's two bodies differing only by an accent's normal form",
-    space: "an id's two bodies differing only by a trailing space",
-    crlf: "an id's two bodies differing only by CR LF against LF",
-  }[p.name];
+  if (isAlikeShape(p.name)) return `an id's two bodies differing only by ${ALIKE_FOLD_WORDS[p.name]}`;
+  return { astral: 'with characters outside the BMP', combining: 'with combining marks, not NFC', control: 'with control and markup characters, a trailing space' }[p.name];
 }
 
 /** The shapes the flag takes, for help text and its error. */

@@ -216,8 +216,16 @@ function askAt(rules: RuleSet, call: Call, outcome: Outcome | null, field: strin
  * points the value where the answer turns, found by halving the gap (one
  * change per gap is placed; a gap with more shows one of them).
  */
-function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: string, shift: number, leaf: string | null = null): number[] {
-  const ask = (x: number): string => leafText(askAt(rules, call, outcome, field, x, shift), leaf);
+function changes(rules: RuleSet, call: Call, outcome: Outcome | null, field: string, shift: number, leaf: string | null = null, asked?: Map<number, string>): number[] {
+  const answerAt = (x: number): string => {
+    let text = asked?.get(x);
+    if (text === undefined) {
+      text = askAt(rules, call, outcome, field, x, shift);
+      asked?.set(x, text);
+    }
+    return text;
+  };
+  const ask = (x: number): string => leafText(answerAt(x), leaf);
   const out: number[] = [];
   let before = ask(0);
   for (let x = 1; x <= THRESHOLD_PROBE.max; x++) {
@@ -334,10 +342,12 @@ export function marksOnly(clock: ClockMarks, bodies: readonly string[], ids: rea
 function flagTurns(rules: RuleSet, call: Call, outcome: Outcome | null, field: string): [string, number[]] | null {
   const at0 = askAt(rules, call, outcome, field, 0, THRESHOLD_PROBE.shift);
   if (at0 === 'throws') return null;
+  // Each value's answer asked once, whichever leaves are read of it.
+  const asked = new Map<number, string>([[0, at0]]);
   for (const [leaf, value] of leavesOf(JSON.parse(at0) as unknown)) {
     // A number's text starts with a digit or its sign; every other leaf is a flag, a word or null.
     if (/^-?\d/.test(value)) continue;
-    const turns = changes(rules, call, outcome, field, THRESHOLD_PROBE.shift, leaf);
+    const turns = changes(rules, call, outcome, field, THRESHOLD_PROBE.shift, leaf, asked);
     if (turns.length > 0) return [leaf, turns.slice(0, THRESHOLD_PROBE.changesMax)];
   }
   return null;
