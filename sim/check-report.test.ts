@@ -98,6 +98,7 @@ describe('the long life line', () => {
       "deep cycles (one seed in 16, a cycle taken 40 more times, then faults stop at once or after up to 60 more steps): 3 runs, 3 cycles (2 toward a threshold of the rule set's, from any seed, up to 512 rounds then 4 tails), 900 steps: 2 settled clean, 1 still below their threshold after 512 rounds",
     );
     expect(deepTail(6, { field: 'attempts', at: 8, deviated: true })).toBe(" (its attempts past 8, a threshold of the rule set's), then once more with one event taken otherwise (6 steps), then faults stopped");
+    expect(deepTail(20, { field: 'attempts', at: 15, deviated: true, crossing: true })).toBe(" (its attempts past 15, a threshold of the rule set's), then the round that brought it there, or the next, taken again with one event taken otherwise (20 steps), then faults stopped");
     expect(deepTail(12, { field: 'resendEpoch', at: 10, deviated: false })).toBe(" (its resendEpoch past 10, a threshold of the rule set's), then 12 more steps of faults before they stopped");
   });
   it('says which thresholds the probe saw, and how far it looked when it saw none (a review read a clean verdict past its range as a proof)', () => {
@@ -106,7 +107,10 @@ describe('the long life line', () => {
     expect(merged.longLife?.deep.thresholds).toEqual([]);
     expect(text).toContain('  thresholds: none seen (probed: values 0-64 of each number of a record one by one and up to 512 by halving, in decisions asked in seeds 1-32); a rule acting past a larger value meets only deep cycles\' 40 rounds');
     expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, thresholds: [{ field: 'attempts', at: 8 }, { field: 'resendEpoch', at: 10 }] } })).toBe(
-      'thresholds: the rule set answers otherwise from attempts 8, resendEpoch 10 (probed: values 0-64 of each number of a record one by one and up to 512 by halving, in decisions asked in seeds 1-32); runs counting one up go deep toward it',
+      'thresholds: the rule set answers otherwise from attempts 8, resendEpoch 10 (probed: values 0-64 of each number of a record one by one and up to 512 by halving, in decisions asked in seeds 1-32); runs counting one up go deep toward it; one seed in two whose drawn attempts limit does not pass attempts 8 takes a limit 2 past it',
+    );
+    expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, thresholds: [{ field: 'resendEpoch', at: 10 }] } })).toBe(
+      'thresholds: the rule set answers otherwise from resendEpoch 10 (probed: values 0-64 of each number of a record one by one and up to 512 by halving, in decisions asked in seeds 1-32); runs counting one up go deep toward it',
     );
     // No probe ran (a shard file written before it): no line.
     expect(thresholdsLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } })).toBeNull();

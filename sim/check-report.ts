@@ -22,7 +22,7 @@ import { renderCoverage, renderSmallWorlds, smallWorldViolationLines, type Small
 import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
-import { CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
+import { attemptMarksOf, CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
 import { ALIKE_FOLD_WORDS, ALIKE_SHAPE_NAMES, BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
@@ -226,8 +226,9 @@ const DEEP_ENDS: Record<DeepEnd, string> = {
 };
 
 /** How a deep cycle's run went on after its rounds (`toward`: rounds taken until a field passed a threshold of the rule set's). */
-export function deepTail(faultSteps: number, toward?: { field: string; at: number; deviated: boolean }): string {
+export function deepTail(faultSteps: number, toward?: { field: string; at: number; deviated: boolean; crossing?: true }): string {
   const past = toward === undefined ? '' : ` (its ${toward.field} past ${n(toward.at)}, a threshold of the rule set's)`;
+  if (toward?.crossing === true) return `${past}, then the round that brought it there, or the next, taken again with one event taken otherwise (${n(faultSteps)} steps), then faults stopped`;
   if (toward?.deviated === true) return `${past}, then once more with one event taken otherwise (${n(faultSteps)} steps), then faults stopped`;
   return past + (faultSteps === 0 ? ', then faults stopped' : `, then ${n(faultSteps)} more steps of faults before they stopped`);
 }
@@ -253,7 +254,9 @@ export function thresholdsLine(l: LongLifeCounts): string | null {
   if (seen === undefined) return null;
   const range = `values 0-${n(THRESHOLD_PROBE.max)} of each number of a record one by one and up to ${n(THRESHOLD_PROBE_END)} by halving, in decisions asked in seeds 1-${n(THRESHOLD_PROBE.seeds)}`;
   if (seen.length === 0) return `thresholds: none seen (probed: ${range}); a rule acting past a larger value meets only deep cycles' ${n(DEEP_CYCLES.rounds)} rounds`;
-  return `thresholds: the rule set answers otherwise from ${seen.map((t) => `${terminalText(t.field)} ${n(t.at)}`).join(', ')} (probed: ${range}); runs counting one up go deep toward it`;
+  const attempts = attemptMarksOf(seen);
+  const limit = attempts.length === 0 ? '' : `; one seed in two whose drawn attempts limit does not pass attempts ${n(attempts[0])}${attempts.length > 1 ? ' (or the next)' : ''} takes a limit 2 past it`;
+  return `thresholds: the rule set answers otherwise from ${seen.map((t) => `${terminalText(t.field)} ${n(t.at)}`).join(', ')} (probed: ${range}); runs counting one up go deep toward it${limit}`;
 }
 
 /**

@@ -28,7 +28,7 @@ import { BODY_SHAPE_TAG, parseBodyShape } from './outbox/body-shape.ts';
 import { withBodyMarks } from './outbox/body-probe.ts';
 import { withIdMarks } from './outbox/id-probe.ts';
 import { ID_SHAPE_TAG } from './outbox/id-shape.ts';
-import { marksOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
+import { marksOnly, probeThresholds, ProbeCalls, recordingRules, THRESHOLD_PROBE, withAttemptMarks, withClockMarks, type ClockMarks, type RuleThresholds } from './outbox/thresholds.ts';
 import { DECISION_CASES, DecisionMarks, noDecisionRuns, watchedRules } from './outbox/decision-cases.ts';
 
 /** Default seeds per check. */
@@ -83,6 +83,8 @@ export interface CheckPlan {
   bodies?: readonly string[];
   /** With `thresholds` false: the id shapes a decision folds, as the check's own probe saw (id-probe.ts), for the same reason. */
   ids?: readonly string[];
+  /** With `thresholds` false: the thresholds of the record's attempts the check's own probe saw (thresholds.ts, `withAttemptMarks`), for the same reason. */
+  attempts?: readonly number[];
 }
 
 /** The first counterexample of a property in a shard, unshrunk. */
@@ -96,10 +98,11 @@ export interface RawCounterexample {
    * sent round its cycle `rounds` more times (`deep`: a fixed number, then
    * faults stopped, after `tailFaultSteps` more steps of them; `toward`: its
    * rounds taken until a field passed a threshold of the rule set's, and
-   * `deviated`: those steps were a round with one event taken otherwise), in a world
+   * `deviated`: those steps were a round with one event taken otherwise; `crossing`: that
+   * round was the one that brought the field there, or the one after it), in a world
    * whose budgets (`options`) are raised for them.
    */
-  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number; toward?: { field: string; at: number; deviated: boolean } };
+  longLife?: { id: string; status: string; rounds: number; cycleSteps: number; deep: boolean; tailFaultSteps: number; toward?: { field: string; at: number; deviated: boolean; crossing?: true } };
 }
 
 /**
@@ -347,7 +350,7 @@ export function runShard(plan: CheckPlan, from: number, to: number, onRun?: (don
   // The checked rule set as the seeds run it: each decision marks the case of input it was asked on
   // (decision-cases.ts). The old version's, under skew, is not counted: the report is of the rule set checked.
   const rules = watchedRules(plan.rules, SEED_MARKS);
-  const thresholds = plan.thresholds === false ? marksOnly(plan.clock ?? { instants: [], waits: [] }, plan.bodies ?? [], plan.ids ?? []) : planThresholds(plan, fixed);
+  const thresholds = plan.thresholds === false ? marksOnly(plan.clock ?? { instants: [], waits: [] }, plan.bodies ?? [], plan.ids ?? [], plan.attempts ?? []) : planThresholds(plan, fixed);
   if (plan.thresholds !== false) {
     result.longLife.deep.thresholds = unionThresholds([], thresholds.list);
     result.longLife.deep.clock = { instants: [...thresholds.clock.instants], waits: [...thresholds.clock.waits] };
@@ -399,7 +402,8 @@ function runOneSeed(shard: ShardRun, seed: number): number {
 export function seedOptions(plan: CheckPlan, fixed: FixedOptions, marks: RuleThresholds, seed: number): WorldOptions {
   const drawn = swarmOptions(seed, fixed);
   const clocked = withClockMarks(plan.world === undefined ? drawn : plan.world(drawn), seed, marks.clock, fixed.settings?.jump !== undefined);
-  return withIdMarks(withBodyMarks(clocked, seed, marks.bodies), seed, marks.ids);
+  const limited = withAttemptMarks(clocked, seed, marks.attemptMarks, fixed.attemptsMax !== undefined);
+  return withIdMarks(withBodyMarks(limited, seed, marks.bodies), seed, marks.ids);
 }
 
 /** Runs one seed of a shard and counts it (its decisions aside: {@link runOneSeed}). */

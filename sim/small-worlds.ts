@@ -12,7 +12,7 @@ import type { BrokerMode } from '../model/types.ts';
 import type { RulesPair } from './outbox/record-trace.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, steppersFor, type CheckPlan } from './check.ts';
 import type { RuleSet } from '../model/rules.ts';
-import type { WorldOptions } from './outbox/options.ts';
+import { PRODUCTION_ATTEMPTS, type WorldOptions } from './outbox/options.ts';
 import { EXPLORE_DEFAULTS, exploreOptions, type ExploreSizes } from './outbox/explore-options.ts';
 import { counterexampleOf, exploreOutbox } from './outbox/explore-outbox.ts';
 import { writeCounterexample } from './outbox/record-trace.ts';
@@ -30,6 +30,8 @@ import { watchingIn } from './watch.ts';
 export interface SmallWorld {
   name: string;
   sizes: ExploreSizes;
+  /** A bound of its own below the suite's (a world the probes added, whose states may grow with a rule set's history). */
+  statesMax?: number;
 }
 
 /** Stored states at which a suite world stops, partial: far above any world of the suite (the largest, with --old-rules, is a few hundred thousand). */
@@ -195,9 +197,9 @@ function worldCost(w: SmallWorld): number {
   return steered(w) ? 0 : (WORLD_COST[w.name] ?? 200);
 }
 
-/** A world the probes added: of a body shape or an id shape a decision reads, or with an older version that writes QUEUED where a decision reads that status. */
+/** A world the probes added: of a body shape or an id shape a decision reads, with an older version that writes QUEUED where a decision reads that status, or with an attempts limit past a threshold of attempts. */
 function steered(w: SmallWorld): boolean {
-  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined || w.sizes.settings?.[OLD_WRITES_QUEUED] === 1;
+  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined || w.sizes.settings?.[OLD_WRITES_QUEUED] === 1 || w.sizes.attemptsMax > SUITE_ATTEMPTS;
 }
 
 /**
@@ -226,12 +228,13 @@ export interface SuiteFixed {
  * broker mode or world setting replaces each world's own; worlds that then
  * coincide are searched once (the first name kept).
  */
-export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = [], idShapes: readonly string[] = [], queued = false): SmallWorld[] {
+export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null }, skewedLast = false, bodyShapes: readonly string[] = [], idShapes: readonly string[] = [], queued = false, attemptsLimit: number | null = null): SmallWorld[] {
   const build = (skewed: boolean, [name, over]: [string, Over]): SmallWorld => {
     // A setting fixed by a flag replaces the world's own; the others stay.
     const settings = { ...over.settings, ...fixed.settings };
     return {
       name: givenName(name, over, fixed),
+      ...((over.attemptsMax ?? 0) > SUITE_ATTEMPTS ? { statesMax: ATTEMPTS_WORLD_STATES_MAX } : {}),
       sizes: {
         ...EXPLORE_DEFAULTS,
         ...over,
@@ -247,7 +250,7 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
   // its cheapest worlds first: a rule set whose records are large spends the suite's bound of states before the
   // last worlds (a blind review's capped history left 4 of them unsearched, the cheap one that held its flaw among them).
   const skewed = skew ? withQueued(withIdShapes(withShapes(SKEWED, 'skew, ', bodyShapes), idShapes), queued).map((w) => build(true, w)) : [];
-  const own = withIdShapes(withShapes(ONE_VERSION, '', bodyShapes), idShapes).map((w) => build(false, w));
+  const own = withAttempts(withIdShapes(withShapes(ONE_VERSION, '', bodyShapes), idShapes), attemptsLimit).map((w) => build(false, w));
   // (Array sort is stable: ties keep their order.) The worlds of a body shape, with the upgrade by default, come
   // right after the rule set's own of that shape: answers are given in suite order, and a rule set that reads
   // bodies is asked about them (a new release's limit: its flaw needs the older version beside it). The worlds of an
@@ -276,6 +279,28 @@ function withShapes(worlds: readonly [string, Over][], prefix: string, shapes: r
   const [first, ...rest] = worlds;
   return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest];
 }
+
+/**
+ * A list of worlds with, after its first, a world of one engine and one body
+ * whose attempts limit is `limit` ({@link suiteAttempts}): a rule that acts
+ * at an attempt past every other world's limit (a bit of a bitmap that is a
+ * sign bit at attempt 7) is met there with the record still pending, and
+ * then one attempt more, in every interleaving of answers and a crash.
+ */
+function withAttempts(worlds: readonly [string, Over][], limit: number | null): [string, Over][] {
+  if (limit === null || worlds.length === 0) return [...worlds];
+  const [first, ...rest] = worlds;
+  return [first, [`1 engine, 1 body, attempts ${limit}, crashes 1`, { engines: 1, bodiesPerId: 1, attemptsMax: limit, crashesMax: 1 }], ...rest];
+}
+
+/**
+ * The bound of states of the world {@link withAttempts} adds: fail-closed's
+ * is a few thousand states at any limit up to 32, but a record that keeps
+ * a history of its attempts (a bitmap of outcomes) doubles them with each
+ * attempt, and a million states of it took 18 s and proved nothing: the
+ * seeds go past such a threshold too (thresholds.ts, `withAttemptMarks`).
+ */
+export const ATTEMPTS_WORLD_STATES_MAX = 100_000;
 
 /**
  * A list of skewed worlds with, after its first, that world again with an
@@ -406,7 +431,7 @@ function searchSmallWorld(pair: RulesPair, steppers: Steppers, world: SmallWorld
   const worldRules = { rules: pair.rules, ...(world.sizes.skew && pair.oldRules ? { oldRules: pair.oldRules } : {}) };
   const start = run.now();
   const r = exploreOutbox(options, worldRules, steppers, {
-    statesMax: run.statesMax ?? SMALL_WORLD_STATES_MAX,
+    statesMax: Math.min(run.statesMax ?? SMALL_WORLD_STATES_MAX, world.statesMax ?? SMALL_WORLD_STATES_MAX),
     liveness: true,
     stopAtFirst: true,
     symmetry: run.symmetry !== false,
@@ -445,6 +470,24 @@ export function suiteOptions(world: SmallWorld, rules: RuleSet): WorldOptions {
 function suiteProbe(rules: RuleSet): RuleThresholds {
   const plan: CheckPlan = { rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT };
   return planThresholds(plan, fixedOptions(plan));
+}
+
+/** The largest attempts limit of the suite's own worlds: a threshold of attempts below it is met there with the record pending. */
+const SUITE_ATTEMPTS = Math.max(EXPLORE_DEFAULTS.attemptsMax, ...ONE_VERSION.map(([, over]) => over.attemptsMax ?? 0), ...SKEWED.map(([, over]) => over.attemptsMax ?? 0));
+
+/**
+ * The attempts limit of the world the suite adds for a threshold of the
+ * record's attempts that a decision of `rules` showed (thresholds.ts,
+ * `withAttemptMarks`): the smallest such threshold T that no suite world's
+ * limit lets a pending record pass, plus 2 (the attempt at T with the
+ * record still pending, and one after it), when that is at most production's
+ * largest drawn limit (options.ts, `PRODUCTION_ATTEMPTS`); else null. A
+ * rule set whose record keeps a history of its attempts (a bitmap) grows
+ * its states with the limit: the world's bound of states reports it.
+ */
+export function suiteAttempts(rules: RuleSet): number | null {
+  const t = suiteProbe(rules).attemptMarks.find((at) => at + 2 > SUITE_ATTEMPTS && at + 2 <= PRODUCTION_ATTEMPTS.max);
+  return t === undefined ? null : t + 2;
 }
 
 /**
@@ -488,7 +531,7 @@ export function suiteQueued(rules: RuleSet): boolean {
  */
 export function probedWorlds(pair: { rules: RuleSet; oldRules: RuleSet | null }, fixed: SuiteFixed = { broker: null }, skewedLast = false): SmallWorld[] {
   const skew = pair.oldRules !== null;
-  return smallWorlds(skew, fixed, skewedLast, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules), skew && suiteQueued(pair.rules));
+  return smallWorlds(skew, fixed, skewedLast, suiteBodyShapes(pair.rules, pair.oldRules), suiteIdShapes(pair.rules, pair.oldRules), skew && suiteQueued(pair.rules), suiteAttempts(pair.rules));
 }
 
 /** Searches every world of a suite in order; stops early only when `stopReason` asks. */

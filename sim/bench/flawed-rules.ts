@@ -108,9 +108,12 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('poison-retried.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 2, crashesMax: 0, settings: { poison: 1 } }),
     // A cap on requeues that strands the record: past every operator budget (deep cycles).
     { ...ruleApi('requeue-cap-strands.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, crashesMax: 0, operatorActionsMax: 6 }), longLifeOnly: true },
-    // Past a threshold of attempts, or of requeues, no world's budgets reach: deep cycles toward the threshold the probe found (thresholds.ts).
-    { ...ruleApi('timeout-fast-fail.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
+    // Past a threshold of requeues no world's budgets reach: deep cycles toward the threshold the probe found (thresholds.ts).
     { ...ruleApi('presend-skipped-late.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 1, operatorActionsMax: 6 }), longLifeOnly: true },
+    // Past a threshold of attempts past every drawn limit (a timeout taken as transient after 8 attempts, a sign bit at attempt 7):
+    // the suite's world with a limit past the threshold the probe saw (small-worlds.ts, suiteAttempts).
+    ruleApi('timeout-fast-fail.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 10, crashesMax: 1 }),
+    ruleApi('unknown-bitmap-tinyint.ts', null, { engines: 1, bodiesPerId: 1, attemptsMax: 9, crashesMax: 1 }),
     // A window of the day (01:30-02:00 UTC): the clock's probe gives the suite's clock worlds a wait to it (thresholds.ts, probeClock; small-worlds.ts, suiteOptions).
     ruleApi('presend-skipped-nightly.ts', null, { bodiesPerId: 1, settings: { ticks: 3, jump: 11_800_000 } }),
     // A body's size or characters, and ids that differ only in case: the bodies' and the ids' probes give the suite

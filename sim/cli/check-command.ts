@@ -11,6 +11,7 @@ import { BROKER_MODES } from '../../model/broker.ts';
 import type { BrokerMode } from '../../model/types.ts';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { attemptMarksOf } from '../outbox/thresholds.ts';
 import { BOUNDS_DEFAULT, emptyShard, fixedOptions, planThresholds, SEEDS_DEFAULT, seedOptions, steppersFor, type CheckPlan, type RawCounterexample, type ShardResult } from '../check.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedsParallel } from '../workers/pool.ts';
@@ -523,7 +524,7 @@ async function checkPair(pair: LoadedPair, flags: CheckFlags, io: Io, upgradeFro
     const interrupted = signal === null ? null : { signal, runs: merged.runs, seeds: parts.swarm ? to - from : 0 };
     // The witnesses run as the seeds ran: the upgrade's old rules in those that drew skew, the clock's marks, body shapes and id shapes of the check's probe.
     const deep = merged.longLife?.deep;
-    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(deep?.clock ? { clock: deep.clock } : {}), ...(deep?.bodies ? { bodies: deep.bodies } : {}), ...(deep?.ids ? { ids: deep.ids } : {}) }, merged.witnesses, pair.oldRules);
+    if (interrupted === null) await refuseUnlikeWitnesses(pair.loaded, { ...spec, ...(deep?.clock ? { clock: deep.clock } : {}), ...(deep?.bodies ? { bodies: deep.bodies } : {}), ...(deep?.ids ? { ids: deep.ids } : {}), ...(deep?.thresholds ? { attempts: attemptMarksOf(deep.thresholds) } : {}) }, merged.witnesses, pair.oldRules);
     if (interrupted !== null && shardPath !== null) {
       // A partial shard would merge as if it were whole.
       if (!flags.json) io.out(`  shard result not written to ${terminalText(shardPath)}: the run was interrupted (re-run this shard)`);

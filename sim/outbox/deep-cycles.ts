@@ -25,7 +25,11 @@ export const DEEP_CYCLES = { every: 16, rounds: 40, stepsMax: 4_000, tails: 4, t
  * the others with up to DEEP_CYCLES.tailFaultSteps steps of them); between
  * the first tail and the others, up to `deviations` rounds that each take
  * one event of the cycle otherwise (another event of its group: another
- * broker answer, another crash point), then stop faults.
+ * broker answer, another crash point), then stop faults; then as many
+ * from the round that brought the field to the threshold, and from the
+ * round after it: a rule that acts there and not past it (a sign bit at
+ * attempt 7 of a bitmap, with an attempts limit of 9 that parks the record
+ * past it) is met only there.
  */
 export const TOWARD_THRESHOLD = { roundsMax: 512, stepsMax: 30_000, pastRounds: 2, tails: 4, deviations: 48 } as const;
 
@@ -42,7 +46,7 @@ export type DeepEnd = 'violation' | 'settled' | 'did-not-repeat' | 'steps-bound'
 export type DeepLife = CycleLife<DeepEnd> & {
   tailFaultSteps: number;
   /** Toward a threshold: which, and whether the violation came in a round with one event taken otherwise (its tail's steps are that round's, to quiet). */
-  toward?: CycleTarget & { deviated: boolean };
+  toward?: CycleTarget & { deviated: boolean; crossing?: true };
 };
 
 /**
@@ -81,15 +85,20 @@ export function liveDeep(
   let roundsMax: number = DEEP_CYCLES.rounds;
   if (target !== null) roundsMax = TOWARD_THRESHOLD.roundsMax + TOWARD_THRESHOLD.pastRounds;
   let past = -1;
+  // Toward a threshold: where the round that brought the field to it began, and where the next began.
+  const crossing: RoundStart[] = [];
   while (r.rounds < roundsMax) {
     if (target !== null && past < 0 && valueOf(r.state, cycle.id, target.field) >= target.at) past = r.rounds;
     if (past >= 0 && r.rounds >= past + TOWARD_THRESHOLD.pastRounds) break;
     // Toward a far threshold the rounds are many: their steps in all are bounded too (reported as the steps' bound).
     if (target !== null && r.taken.length > TOWARD_THRESHOLD.stepsMax) return end('steps-bound');
+    const before: RoundStart = { state: r.state, taken: r.taken.length, rounds: r.rounds };
+    if (target !== null && (past === r.rounds || crossing.length === 1) && crossing.length < 2) crossing.push(before);
     const out = r.round(DEEP_CYCLES.stepsMax);
     if (out === 'steps-bound') return end('steps-bound');
     if (out === 'not-back') return end('did-not-repeat');
     if (out !== null) return end('violation', out);
+    if (target !== null && past < 0 && crossing.length === 0 && valueOf(r.state, cycle.id, target.field) >= target.at) crossing.push(before);
   }
   // First faults stop at once (no step of the faulty phase left), then the world's own liveness phase, on
   // check's own seed runner from where the rounds left the world (the same run as runSeed's: fast-run.test.ts).
@@ -108,16 +117,25 @@ export function liveDeep(
     const v = healed.violation;
     if (v !== null) return end('violation', { ...v, step: r.taken.length + v.step }, kept.events, steps - r.taken.length - kept.events.length);
     if (t === 0 && target !== null) {
-      const d = deviations(system, r, events, states, cycle, seed, healStepsMax);
-      steps += d.steps;
-      if (d.found !== null) return end('violation', d.found.violation, d.found.tail, steps - r.taken.length - d.found.tail.length, true);
+      // From the deep state, then from the rounds that reached the threshold.
+      const here: RoundStart = { state: r.state, taken: r.taken.length, rounds: r.rounds };
+      for (const from of [here, ...crossing]) {
+        const d = deviations(system, r, events, states, cycle, from, seed, healStepsMax);
+        steps += d.steps;
+        if (d.found === null) continue;
+        const life = end('violation', d.found.violation, d.found.tail, steps - r.taken.length - d.found.tail.length, true);
+        if (from === here) return life;
+        // The trace is the rounds up to where the round taken otherwise began, then its tail: not the rounds after it.
+        return { ...life, rounds: from.rounds + 1, events: [...r.taken.slice(0, from.taken), ...d.found.tail], toward: { ...target, deviated: true, crossing: true } };
+      }
     }
   }
   return end('settled', null, first, steps - r.taken.length - first.length);
 }
 
 /**
- * Rounds of `r`'s cycle from where its rounds left the world, each with one
+ * Rounds of `r`'s cycle from `from` (where its rounds left the world, or
+ * where one of them began), each with one
  * event taken otherwise: at each event of the round in turn, each other
  * event its group lists there (another answer of the broker, another crash
  * point), then the round's own events where enabled, the `always`
@@ -132,20 +150,14 @@ function deviations(
   events: readonly (WorldEvent | null)[],
   states: readonly World[],
   cycle: RecordCycle,
+  from: RoundStart,
   seed: number,
   healStepsMax: number,
 ): { steps: number; found: { violation: Violation & { step: number }; tail: (WorldEvent | null)[] } | null } {
   // Each step is checked as a round's steps are (CycleRounds.broken).
   const broken = (w: World): Violation | null => r.broken(w);
-  // The round as taken from the deep state: the state before each event of it, and the event.
-  const path: { state: World; k: number; event: WorldEvent }[] = [];
-  let state = r.state;
-  for (let k = cycle.from; k < cycle.to; k++) {
-    const event = enabledEvent(system, state, inRound(events[k] as WorldEvent, states[k], state));
-    if (event === null) continue;
-    path.push({ state, k, event });
-    state = system.step(state, event).state;
-  }
+  // The round as taken from where it begins.
+  const path = roundPath(system, from.state, events, states, cycle);
   let steps = 0;
   let tried = 0;
   for (let i = 0; i < path.length; i++) {
@@ -153,27 +165,72 @@ function deviations(
     for (const other of groupEvents(system, at.state, at.event)) {
       if (sameCanonical(other, at.event)) continue;
       if (tried++ >= TOWARD_THRESHOLD.deviations) return { steps, found: null };
-      const tail: (WorldEvent | null)[] = path.slice(0, i).map((p) => p.event);
-      let w = system.step(at.state, other).state;
-      tail.push(other);
-      let v = broken(w);
-      for (let k = at.k + 1; k < cycle.to && v === null; k++) {
-        const e = enabledEvent(system, w, inRound(events[k] as WorldEvent, states[k], w));
-        if (e === null) continue;
-        w = system.step(w, e).state;
-        tail.push(e);
-        v = broken(w);
-      }
+      const tail: (WorldEvent | null)[] = [...path.slice(0, i).map((p) => p.event), other];
+      const { world: w, violation: v } = restOfRound(system, system.step(at.state, other).state, at.k, events, states, cycle, broken, tail);
       steps += tail.length;
-      if (v !== null) return { steps, found: { violation: { ...v, step: r.taken.length + tail.length }, tail } };
+      if (v !== null) return { steps, found: { violation: { ...v, step: from.taken + tail.length }, tail } };
       const kept: Kept<World, WorldEvent> = { states: [], events: [] };
       const healed = runSeedFast(system, tailSeed(seed, 0), { faultStepsMax: 0, healStepsMax }, kept, w);
       steps += kept.events.length;
       const hv = healed.violation;
-      if (hv !== null) return { steps, found: { violation: { ...hv, step: r.taken.length + tail.length + hv.step }, tail: [...tail, ...kept.events] } };
+      if (hv !== null) return { steps, found: { violation: { ...hv, step: from.taken + tail.length + hv.step }, tail: [...tail, ...kept.events] } };
     }
   }
   return { steps, found: null };
+}
+
+/** Where a round of a deep cycle began: the world, the events taken before it, and the rounds before it. */
+interface RoundStart {
+  state: World;
+  taken: number;
+  rounds: number;
+}
+
+/** A step of a round: the state before it, the recorded cycle's index of its event, and the event as taken there. */
+interface RoundStep {
+  state: World;
+  k: number;
+  event: WorldEvent;
+}
+
+/** The cycle's round as taken from `from`: each of its events that is enabled there, in order. */
+function roundPath(system: TransitionSystem<World, WorldEvent>, from: World, events: readonly (WorldEvent | null)[], states: readonly World[], cycle: RecordCycle): RoundStep[] {
+  const path: RoundStep[] = [];
+  let state = from;
+  for (let k = cycle.from; k < cycle.to; k++) {
+    const event = enabledEvent(system, state, inRound(events[k] as WorldEvent, states[k], state));
+    if (event === null) continue;
+    path.push({ state, k, event });
+    state = system.step(state, event).state;
+  }
+  return path;
+}
+
+/**
+ * The rest of a round after a step taken otherwise: from `w`, the cycle's
+ * events after index `k` where enabled, each appended to `tail` and the
+ * `always` properties checked after it. The world at the round's end, or
+ * the first violation.
+ */
+function restOfRound(
+  system: TransitionSystem<World, WorldEvent>,
+  w: World,
+  k: number,
+  events: readonly (WorldEvent | null)[],
+  states: readonly World[],
+  cycle: RecordCycle,
+  broken: (w: World) => Violation | null,
+  tail: (WorldEvent | null)[],
+): { world: World; violation: Violation | null } {
+  let v = broken(w);
+  for (let j = k + 1; j < cycle.to && v === null; j++) {
+    const e = enabledEvent(system, w, inRound(events[j] as WorldEvent, states[j], w));
+    if (e === null) continue;
+    w = system.step(w, e).state;
+    tail.push(e);
+    v = broken(w);
+  }
+  return { world: w, violation: v };
 }
 
 /** The seed of a deep cycle's tail `t`: the run's own for the first, others drawn apart (below 2^31, as every seed). */

@@ -104,7 +104,7 @@ export interface LongLifeFinding {
   /** Deep cycles: the steps of faults after the rounds before faults stopped (0: at once). */
   tailFaultSteps: number;
   /** Deep cycles toward a threshold of the rule set's (thresholds.ts): its field and value, and whether a round with one event taken otherwise found it. */
-  toward?: { field: string; at: number; deviated: boolean };
+  toward?: { field: string; at: number; deviated: boolean; crossing?: true };
 }
 
 /** Re-runs a finding's events in the world its trace names: it must break the same property at the same step. */

@@ -26,6 +26,9 @@ import { hasLetterBodies, probeBodies } from './body-probe.ts';
 import { probeIds } from './id-probe.ts';
 import { probeQueued } from './status-probe.ts';
 
+/** The record's count of attempts (a base field of every record: model/types.ts), which the world's attempts limit is compared with. */
+export const ATTEMPTS_FIELD = 'attempts';
+
 /**
  * Bounds of the probe: values probed one by one (0..max) and then at `far`
  * points (a change between two of them is placed by halving the gap), calls
@@ -286,9 +289,15 @@ export class RuleThresholds {
     readonly ids: readonly string[] = [],
     /** A decision answers a QUEUED record otherwise than a READY one (status-probe.ts, `probeQueued`). */
     readonly queued = false,
+    /** The thresholds of the record's attempts, where no probe ran ({@link marksOnly}); else those of `seen`. */
+    attempts?: readonly number[],
   ) {
     this.byField = thresholdsByField(seen.map((s) => s.threshold));
+    this.attemptMarks = attempts ?? this.byField.get(ATTEMPTS_FIELD) ?? [];
   }
+
+  /** The values of the record's attempts from which a decision answers otherwise ({@link withAttemptMarks}). */
+  readonly attemptMarks: readonly number[];
 
   get list(): Threshold[] {
     return this.seen.map((s) => s.threshold);
@@ -326,8 +335,8 @@ export class RuleThresholds {
 export const NO_THRESHOLDS: RuleThresholds = new RuleThresholds({} as RuleSet, []);
 
 /** No thresholds of a record's numbers; the clock's marks, the body shapes and the id shapes (a check's, given to a run of its seeds again). */
-export function marksOnly(clock: ClockMarks, bodies: readonly string[], ids: readonly string[] = []): RuleThresholds {
-  return clock.instants.length + clock.waits.length + bodies.length + ids.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock, bodies, ids);
+export function marksOnly(clock: ClockMarks, bodies: readonly string[], ids: readonly string[] = [], attempts: readonly number[] = []): RuleThresholds {
+  return clock.instants.length + clock.waits.length + bodies.length + ids.length + attempts.length === 0 ? NO_THRESHOLDS : new RuleThresholds({} as RuleSet, [], clock, bodies, ids, false, attempts);
 }
 
 /**
@@ -561,6 +570,35 @@ export function probeClock(rules: RuleSet, calls: readonly Call[]): ClockMarks {
   }
   const smallest = (set: Set<number>): number[] => [...set].sort((a, b) => a - b).slice(0, CLOCK_PROBE.instantsMax);
   return { instants: smallest(instants), waits: smallest(waits) };
+}
+
+/** The thresholds of the record's attempts among `seen` (a check's, as its counts keep them), smallest first. */
+export function attemptMarksOf(seen: readonly { field: string; at: number }[]): number[] {
+  return seen.filter((t) => t.field === ATTEMPTS_FIELD).map((t) => t.at).sort((a, b) => a - b);
+}
+
+/** The largest attempts limit a seed takes (`check --attempts` takes the same range). */
+export const ATTEMPTS_LIMIT_MAX = 100;
+
+/**
+ * A seed's options with its attempts limit past a threshold of the
+ * record's `attempts` (the field the limit is compared with): a rule that
+ * acts at attempt 7 (a bit of a bitmap that is a sign bit there, a counter
+ * that wraps) is met with the record still pending, and one more attempt
+ * after it, only where the limit is above 8; with the drawn limits (1-5 in
+ * most seeds) a record reaches attempt 7 only parked and requeued, when
+ * every failure parks it again. In one seed in two of those whose limit
+ * is drawn (not fixed by `--attempts`: `fixed`) and does not pass such a
+ * threshold T (`marks`, smallest first; the smallest it does not pass), by
+ * a draw from a stream of the seed's own (`attempts:toward`), so that no
+ * other draw moves, the limit becomes T + 2 (at most
+ * {@link ATTEMPTS_LIMIT_MAX}). The options as they are otherwise.
+ */
+export function withAttemptMarks(options: WorldOptions, seed: number, marks: readonly number[], fixed: boolean): WorldOptions {
+  if (fixed || marks.length === 0) return options;
+  const t = marks.find((at) => at + 2 > options.attemptsMax && at + 2 <= ATTEMPTS_LIMIT_MAX);
+  if (t === undefined || lightStream(seed, 'attempts:toward').next() >= 1 / 2) return options;
+  return { ...options, attemptsMax: t + 2 };
 }
 
 /**
