@@ -132,11 +132,11 @@ describe('the long life line', () => {
   });
   it('says which body sizes and characters change an answer, and how the probe looked when none', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
-    const probed = "probed: bodies of 2 to 1,048,577 characters, a change placed to the character, bodies astral, combining and control, and a new body that differs from the record's only by letter case, an accent's normal form, a trailing space or CR LF against LF";
+    const probed = "probed: bodies of 2 to 1,048,577 characters, a change placed to the character, bodies astral, combining and control, and a new body that differs from the record's only by letter case, an accent's normal form, a trailing space or CR LF against LF, in the decisions and in the envelope: its body as read back and its other fields, such as the key";
     expect(merged.longLife?.deep.bodies).toEqual([]);
-    expect(text).toContain(`  bodies: no decision answers otherwise on a body's size or characters (${probed})`);
+    expect(text).toContain(`  bodies: no decision nor envelope answers otherwise on a body's size or characters (${probed})`);
     expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['large:262145', 'control'] } }, true)).toBe(
-      `bodies: decisions answer otherwise on bodies from 262,145 characters, control (with control and markup characters, a trailing space) (${probed}); one seed in four takes such bodies, and the small worlds search the default world with each`,
+      `bodies: decisions or the envelope answer otherwise on bodies from 262,145 characters, control (with control and markup characters, a trailing space) (${probed}); one seed in four takes such bodies, and the small worlds search the default world with each, and two ids named alike with one such body`,
     );
     expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['astral'] } }, false)).toMatch(/one seed in four takes such bodies$/);
     expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {} } }, true)).toBeNull();

@@ -290,12 +290,12 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
   const named = BODY_SHAPE_NAMES.filter((s) => s !== 'large');
   const alike = ALIKE_SHAPE_NAMES.map((s) => ALIKE_FOLD_WORDS[s]);
   const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, bodies ${andList(named)}, and a new body that differs from the record's only by ${alike.slice(0, -1).join(', ')} or ${alike[alike.length - 1]}`;
-  if (seen.length === 0) return `bodies: no decision answers otherwise on a body's size or characters (probed: ${range})`;
+  if (seen.length === 0) return `bodies: no decision nor envelope answers otherwise on a body's size or characters (probed: ${range}, in the decisions and in the envelope: its body as read back and its other fields, such as the key)`;
   const marks = seen.map((s) => {
     const p = parseBodyShape(s);
     return p?.name === 'large' && p.chars !== null ? `from ${n(p.chars)} characters` : `${s} (${bodyShapeWords(s)})`;
   });
-  return `bodies: decisions answer otherwise on bodies ${marks.join(', ')} (probed: ${range}); one seed in four takes such bodies${smallWorlds ? ', and the small worlds search the default world with each' : ''}`;
+  return `bodies: decisions or the envelope answer otherwise on bodies ${marks.join(', ')} (probed: ${range}, in the decisions and in the envelope: its body as read back and its other fields, such as the key); one seed in four takes such bodies${smallWorlds ? ', and the small worlds search the default world with each, and two ids named alike with one such body' : ''}`;
 }
 
 /**

@@ -273,11 +273,16 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
  * without skew), that world again for each body shape a decision of the
  * rule set reads ({@link suiteBodyShapes}): a size limit or a stripped
  * character searched exhaustively, with both versions in the skewed one
- * (a new release's limit that parks a body the old one had sent).
+ * (a new release's limit that parks a body the old one had sent). On one
+ * version, also the world of 2 ids named alike with the same body, at a
+ * broker deduping by key, again with each shape: an envelope keyed
+ * otherwise for such a body (a claim-check key from the body's digest past
+ * 64 KiB) makes the two ids one there.
  */
 function withShapes(worlds: readonly [string, Over][], prefix: string, shapes: readonly string[]): [string, Over][] {
   const [first, ...rest] = worlds;
-  return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest];
+  const twins = (w: [string, Over]): [string, Over][] => (prefix !== '' || !NAMED_ALIKE.test(w[0]) ? [w] : [w, ...shapes.map((shape): [string, Over] => [`${w[0]}, bodies ${shape}`, { ...w[1], bodyShape: shape }])]);
+  return [first, ...shapes.map((shape): [string, Over] => [`${prefix}bodies ${shape}`, { ...first[1], bodyShape: shape }]), ...rest.flatMap(twins)];
 }
 
 /**

@@ -21,6 +21,8 @@ import envelopeGzipLarge from '../../properties/rule-api/envelope-gzip-large.ts'
 import envelopeLatin1 from '../../properties/rule-api/envelope-latin1.ts';
 import envelopeCrlfToLf from '../../properties/rule-api/envelope-crlf-to-lf.ts';
 import admitBodyCollated from '../../properties/rule-api/admit-body-collated.ts';
+import keyClaimCheckLarge from '../../properties/rule-api/key-claim-check-large.ts';
+import keyFromBody from '../../properties/rule-api/key-from-body.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -88,6 +90,13 @@ describe('the body probe', () => {
     expect(bodiesOf(envelopeCrlfToLf)).toEqual(['control']);
   });
 
+  it("reads the envelope's other fields too: a key that turns past a size is marked, one hashed from every body is not", () => {
+    // A claim check keys a body past 64 KiB by its digest: the key turns at 65,537 characters.
+    expect(bodiesOf(keyClaimCheckLarge)).toEqual(['large:65537']);
+    // A key built from the body at every size names the body wherever it is: the probe writes it as its token.
+    expect(bodiesOf(keyFromBody)).toEqual([]);
+  });
+
   it('marks two bodies of one id alike where admit takes a body that differs from the record\'s only by a fold for the record\'s own', () => {
     expect(bodiesOf(admitBodyCollated)).toEqual(['case']);
     const trims: RuleSet = extendRules(failClosed, {
@@ -138,9 +147,11 @@ describe('the body probe', () => {
     expect(names.slice(0, 2)).toEqual(['skew', `skew, bodies large:${LIMIT + 1}`]);
     expect(names).toContain(`bodies large:${LIMIT + 1}`);
     expect(names.indexOf(`bodies large:${LIMIT + 1}`)).toBe(names.indexOf('default') + 1);
-    expect(smallWorlds(true, { broker: null }, false).length).toBe(worlds.length - 2);
+    // And, on one version, two ids named alike with one body of the shape (a key that turns with the body's size).
+    expect(names).toContain(`2 ids named alike, the same body, 1 engine, no crash, broker key, bodies large:${LIMIT + 1}`);
+    expect(smallWorlds(true, { broker: null }, false).length).toBe(worlds.length - 3);
     // With the upgrade by default (the rule set's own worlds first), the skewed world of the shape follows the rule set's own of it.
-    expect(smallWorlds(true, { broker: null }, true, shapes).slice(0, 3).map((w) => w.name)).toEqual(['default', `bodies large:${LIMIT + 1}`, `skew, bodies large:${LIMIT + 1}`]);
+    expect(smallWorlds(true, { broker: null }, true, shapes).slice(0, 4).map((w) => w.name)).toEqual(['default', `bodies large:${LIMIT + 1}`, `2 ids named alike, the same body, 1 engine, no crash, broker key, bodies large:${LIMIT + 1}`, `skew, bodies large:${LIMIT + 1}`]);
     const skewed = worlds[1];
     const pair: RulesPair = { rules: sizeLimit, rulesOrigin: { source: 'catalog', name: sizeLimit.name, hash: null }, oldRules: failClosed, oldRulesOrigin: { source: 'catalog', name: 'fail-closed', hash: null } };
     const steppers = steppersFor(sizeLimit, failClosed);

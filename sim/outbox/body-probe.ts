@@ -76,6 +76,20 @@ export function mapped(v: unknown, table: ReadonlyMap<string, string>): unknown 
   return o;
 }
 
+/** `v` with each occurrence of a key of `table` inside its strings replaced by the key's entry (longest keys first: a body holds its letter). */
+function tokenised(v: unknown, table: ReadonlyMap<string, string>): unknown {
+  const keys = [...table.keys()].filter((k) => k.length > 0).sort((a, b) => b.length - a.length);
+  const walk = (x: unknown): unknown => {
+    if (typeof x === 'string') return keys.reduce((s, k) => (s.includes(k) ? s.split(k).join(table.get(k)) : s), x);
+    if (Array.isArray(x)) return x.map(walk);
+    if (x === null || typeof x !== 'object') return x;
+    const o: Record<string, unknown> = {};
+    for (const [k, e] of Object.entries(x as Record<string, unknown>)) o[k] = walk(e);
+    return o;
+  };
+  return walk(v);
+}
+
 /**
  * The tables of an ask: `there` gives each letter (and its digest: a record's digest moves with its
  * payload) its body of `shape` (none: the letters as they are); `back` writes each body asked (and its
@@ -100,10 +114,11 @@ function tables(letters: readonly string[], shape: string | null): { there: Map<
 }
 
 /**
- * What `call` asks again: its own decision, or (`'read'`) the body a consumer
- * reads of the envelope built from a pre-send call's record, `decode` after
- * `envelope` (an encoding that does not round-trip a shape: a body the broker
- * holds that nobody wrote).
+ * What `call` asks again: its own decision, or (`'read'`) the envelope built
+ * from a pre-send call's record: the body a consumer reads of it, `decode`
+ * after `envelope` (an encoding that does not round-trip a shape: a body the
+ * broker holds that nobody wrote), and its other fields (a key built
+ * otherwise for a large body: two ids with one such body share it).
  */
 type Ask = 'decision' | 'read';
 
@@ -115,7 +130,12 @@ function askShaped(rules: RuleSet, call: ProbeCall, outcome: Outcome | null, let
   const answer = (): unknown => {
     // The task id does not reach a body's encoding; the record's payload does. The answer is whether the body
     // comes back, not what it becomes: a compressed body differs at every size, and is one change, not many.
-    if (ask === 'read') return t.back.get(decodedEnvelope(rules, rules.envelope(READ_ID, record)).body) ?? 'altered';
+    if (ask === 'read') {
+      const envelope = rules.envelope(READ_ID, record);
+      // Its other fields with the body and its digest written as their tokens wherever they stand in them
+      // (a key hashed from every body turns at no shape), the body as whether it comes back.
+      return { ...(tokenised(envelope, t.back) as Record<string, unknown>), body: t.back.get(decodedEnvelope(rules, envelope).body) ?? 'altered' };
+    }
     switch (call.decision) {
       case 'preSend':
         return rules.preSend(record, view as typeof call.view);
