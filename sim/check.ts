@@ -24,6 +24,7 @@ import { mergeFirstSeeds, noFirstSeeds, notePairs, pairLayout, type FirstSeeds }
 import { CycleWatch, watchCycles } from './outbox/long-life.ts';
 import { addLongLife, longLifeOfSeed, noLongLife, unionThresholds, type LongLifeCounts } from './outbox/long-life-seed.ts';
 import { DEEP_CYCLES } from './outbox/deep-cycles.ts';
+import { lifePositionOf } from './outbox/life-position.ts';
 import { BODY_SHAPE_TAG, parseBodyShape } from './outbox/body-shape.ts';
 import { withBodyMarks } from './outbox/body-probe.ts';
 import { withIdMarks } from './outbox/id-probe.ts';
@@ -121,6 +122,8 @@ export interface RawFault {
   events: (WorldEvent | null)[];
   /** The liveness phase's look-ahead the decision broke in, when it did (probe-position.ts). */
   probe?: ProbePosition;
+  /** Met past the seed's run, in long life or a deep cycle (life-position.ts): `options` are that world's, budgets raised. */
+  longLife?: true;
 }
 
 /** Plain, mergeable results of a range of seeds. */
@@ -443,7 +446,15 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
     if (!watch.grew && !deep && !watch.toward) return SEED_DONE;
     const counts = (result.longLife ??= noLongLife());
     // One run again for both: long life first, then (when it found nothing) deep cycles.
-    const life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts, watch.grew, deep || watch.toward ? { thresholds: shard.thresholds, towardOnly: !deep } : null);
+    let life: ReturnType<typeof longLifeOfSeed>;
+    try {
+      life = longLifeOfSeed(systemFor, options, seed, bounds, run.steps, counts, watch.grew, deep || watch.toward ? { thresholds: shard.thresholds, towardOnly: !deep } : null);
+    } catch (err) {
+      // A decision broken past the run (a pending record a janitor tombstoned, drained without its body): the rule file's fault too.
+      if (!(err instanceof RuleFault)) throw err;
+      result.fault = lifeFault(seed, options, err);
+      return SEED_FAULT;
+    }
     if (life === null) return SEED_DONE;
     const p = life.violation.property;
     result.violatedRuns[p] = (result.violatedRuns[p] ?? 0) + 1;
@@ -457,6 +468,15 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
     result.first[p] = { seed, options, violation: run.violation, events: run.events ?? recordedEvents(system, seed, bounds, run) };
   }
   return plan.stopOnViolation === true ? SEED_STOP : SEED_DONE;
+}
+
+/** A broken decision met in long life or a deep cycle (life-position.ts), as data: the events to it in the world of raised budgets it broke in. */
+function lifeFault(seed: number, options: WorldOptions, err: RuleFault): RawFault {
+  const at = lifePositionOf(err);
+  const probe = probePositionOf(err);
+  const raw: RawFault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, seed, step: (at?.events.length ?? 0) + 1, options: at?.options ?? options, events: [...(at?.events ?? [])], longLife: true, ...(probe ? { probe } : {}) };
+  noteFaultError(raw, err);
+  return raw;
 }
 
 /** A broken decision as data, with where it broke. The fast runner keeps no events: the reference runner meets the same fault at the same step and says where. */

@@ -39,7 +39,10 @@ const violationShape = z.looseObject({
  */
 export const SETTING_VALUE_MAX = Math.max(1_000_000, ...SETTINGS.map((s) => s.max));
 
-/** The options of an outbox world, within what any command can make (explore's flags allow the most). */
+/** The largest budget a trace's world may hold (crashes, corruptions, operator actions): far above a deep cycle's raised ones. */
+const BUDGET_MAX = 1_000_000;
+
+/** The options of an outbox world, within what any command can make (explore's flags allow the most, deep cycles raise budgets further). */
 const outboxOptionsShape = z.looseObject({
   engines: z.int().min(1).max(16),
   ids: z.int().min(1).max(26),
@@ -47,9 +50,11 @@ const outboxOptionsShape = z.looseObject({
   attemptsMax: z.int().min(1).max(1000),
   broker: z.enum(BROKER_MODES as [string, ...string[]]),
   skew: z.boolean(),
-  crashesMax: count(1000),
-  corruptionsMax: count(1000),
-  operatorActionsMax: count(1000),
+  // A deep cycle toward a far threshold raises the budgets by its 515 rounds (docs/properties.md, 'Long life'): a
+  // seed's 12 operator actions become 6,192, and a bound of 1,000 refused its own trace as edited.
+  crashesMax: count(BUDGET_MAX),
+  corruptionsMax: count(BUDGET_MAX),
+  operatorActionsMax: count(BUDGET_MAX),
   // Each kind's weight by name; a trace from before that keeps them by position (sim/outbox/legacy-options.ts).
   weights: z.record(z.string(), count(1_000_000)).refine((w) => Object.keys(w).length <= 256, 'more than 256 weights').optional(),
   answerWeights: z.array(count(1_000_000)).max(64).optional(),

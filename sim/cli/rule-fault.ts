@@ -40,8 +40,9 @@ function pastNote(events: readonly (WorldEvent | null)[]): string {
 }
 
 /** The one line for a fault of a seeded run (check, compare). */
-export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail' | 'seed' | 'step' | 'probe'>, trace: FaultTrace | null): string {
-  return `rule set ${f.ruleSet}: ${f.decision} ${f.detail}; at seed ${f.seed}, step ${f.step}${probeNote(f.probe)}${traceNote(trace, 'before it')}`;
+export function runFaultLine(f: Pick<RawFault, 'ruleSet' | 'decision' | 'detail' | 'seed' | 'step' | 'probe' | 'longLife'>, trace: FaultTrace | null): string {
+  const where = f.longLife === true ? ` (past the seed's run: a record's cycle taken again in a world of raised budgets, long life or deep cycles)` : '';
+  return `rule set ${f.ruleSet}: ${f.decision} ${f.detail}; at seed ${f.seed}, step ${f.step}${where}${probeNote(f.probe)}${traceNote(trace, 'before it')}`;
 }
 
 /** Writes the trace of a check's fault and gives the error that ends the command with its line. */

@@ -7,6 +7,7 @@
  * rounds are the recorded cycle's own events, as long life takes them
  * (long-life.ts; docs/properties.md, 'Long life').
  */
+import { locatedIn } from './life-position.ts';
 import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import type { TransitionSystem } from '../core/system.ts';
 import { sameCanonical } from '../core/canonical.ts';
@@ -111,7 +112,7 @@ export function liveDeep(
   for (let t = 0; t < tails; t++) {
     const kept: Kept<World, WorldEvent> = { states: [], events: [] };
     const faultStepsMax = t === 0 ? 0 : DEEP_CYCLES.tailFaultSteps;
-    const healed = runSeedFast(system, tailSeed(seed, t), { faultStepsMax, healStepsMax }, kept, r.state);
+    const healed = locatedIn(() => [...r.taken, ...kept.events], () => runSeedFast(system, tailSeed(seed, t), { faultStepsMax, healStepsMax }, kept, r.state));
     steps += kept.events.length;
     if (t === 0) first = kept.events;
     const v = healed.violation;
@@ -156,8 +157,9 @@ function deviations(
 ): { steps: number; found: { violation: Violation & { step: number }; tail: (WorldEvent | null)[] } | null } {
   // Each step is checked as a round's steps are (CycleRounds.broken).
   const broken = (w: World): Violation | null => r.broken(w);
-  // The round as taken from where it begins.
-  const path = roundPath(system, from.state, events, states, cycle);
+  // The round as taken from where it begins; a decision that breaks is placed after the events to it (life-position.ts).
+  const before = r.taken.slice(0, from.taken);
+  const path = roundPath(system, from.state, events, states, cycle, before);
   let steps = 0;
   let tried = 0;
   for (let i = 0; i < path.length; i++) {
@@ -165,12 +167,19 @@ function deviations(
     for (const other of groupEvents(system, at.state, at.event)) {
       if (sameCanonical(other, at.event)) continue;
       if (tried++ >= TOWARD_THRESHOLD.deviations) return { steps, found: null };
-      const tail: (WorldEvent | null)[] = [...path.slice(0, i).map((p) => p.event), other];
-      const { world: w, violation: v } = restOfRound(system, system.step(at.state, other).state, at.k, events, states, cycle, broken, tail);
+      const tail: (WorldEvent | null)[] = path.slice(0, i).map((p) => p.event);
+      const { world: w, violation: v } = locatedIn(
+        () => [...before, ...tail],
+        () => {
+          const next = system.step(at.state, other).state;
+          tail.push(other);
+          return restOfRound(system, next, at.k, events, states, cycle, broken, tail);
+        },
+      );
       steps += tail.length;
       if (v !== null) return { steps, found: { violation: { ...v, step: from.taken + tail.length }, tail } };
       const kept: Kept<World, WorldEvent> = { states: [], events: [] };
-      const healed = runSeedFast(system, tailSeed(seed, 0), { faultStepsMax: 0, healStepsMax }, kept, w);
+      const healed = locatedIn(() => [...before, ...tail, ...kept.events], () => runSeedFast(system, tailSeed(seed, 0), { faultStepsMax: 0, healStepsMax }, kept, w));
       steps += kept.events.length;
       const hv = healed.violation;
       if (hv !== null) return { steps, found: { violation: { ...hv, step: from.taken + tail.length + hv.step }, tail: [...tail, ...kept.events] } };
@@ -193,16 +202,22 @@ interface RoundStep {
   event: WorldEvent;
 }
 
-/** The cycle's round as taken from `from`: each of its events that is enabled there, in order. */
-function roundPath(system: TransitionSystem<World, WorldEvent>, from: World, events: readonly (WorldEvent | null)[], states: readonly World[], cycle: RecordCycle): RoundStep[] {
+/** The cycle's round as taken from `from` (reached by the events `before`): each of its events that is enabled there, in order. */
+function roundPath(system: TransitionSystem<World, WorldEvent>, from: World, events: readonly (WorldEvent | null)[], states: readonly World[], cycle: RecordCycle, before: readonly (WorldEvent | null)[]): RoundStep[] {
   const path: RoundStep[] = [];
   let state = from;
-  for (let k = cycle.from; k < cycle.to; k++) {
-    const event = enabledEvent(system, state, inRound(events[k] as WorldEvent, states[k], state));
-    if (event === null) continue;
-    path.push({ state, k, event });
-    state = system.step(state, event).state;
-  }
+  locatedIn(
+    () => [...before, ...path.map((p) => p.event)],
+    () => {
+      for (let k = cycle.from; k < cycle.to; k++) {
+        const event = enabledEvent(system, state, inRound(events[k] as WorldEvent, states[k], state));
+        if (event === null) continue;
+        const next = system.step(state, event).state;
+        path.push({ state, k, event });
+        state = next;
+      }
+    },
+  );
   return path;
 }
 

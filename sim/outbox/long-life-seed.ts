@@ -5,6 +5,7 @@
  * what it spent, is counted per shard and printed in the summary
  * (docs/properties.md, 'Long life').
  */
+import { inWorld, locatedIn } from './life-position.ts';
 import type { RunBounds } from '../core/random.ts';
 import { runSeedFast, type Kept } from '../core/fast-run.ts';
 import { simulateEvents } from '../core/simulate.ts';
@@ -143,7 +144,7 @@ export function longLifeOfSeed(
 ): LongLifeFinding | null {
   // Run again by check's own runner, its states and events kept (the same run as runSeed's: fast-run.test.ts).
   const kept: Kept<World, WorldEvent> = { states: [], events: [] };
-  const run = runSeedFast(systemFor(options), seed, bounds, kept);
+  const run = inWorld(options, () => locatedIn(() => kept.events, () => runSeedFast(systemFor(options), seed, bounds, kept)));
   if (run.steps !== steps || run.violation !== null) {
     // Not this module's to judge: the check's probe of rule files refuses one that keeps state, and the summary counts these.
     counts.differed++;
@@ -171,9 +172,10 @@ function grownOfRun(recorded: RecordedRun, counts: LongLifeCounts): LongLifeFind
   counts.runs++;
   const cycles = grownCycles(states, events).slice(0, LONG_LIFE_CYCLES_PER_RUN);
   if (cycles.length === 0) return null;
-  const wide = systemFor(longLifeOptions(options, LONG_LIFE_LIMITS.roundsMax));
+  const wideOptions = longLifeOptions(options, LONG_LIFE_LIMITS.roundsMax);
+  const wide = systemFor(wideOptions);
   for (const cycle of cycles) {
-    const life = liveLong(wide, events, states, cycle);
+    const life = inWorld(wideOptions, () => liveLong(wide, events, states, cycle));
     counts.cycles++;
     counts.rounds += life.rounds;
     counts.steps += life.steps;
@@ -199,10 +201,10 @@ function deepOfRun(recorded: RecordedRun, counts: LongLifeCounts, thresholds: Ru
   // A cycle toward a threshold takes up to its own bound of rounds: its world's budgets cover them.
   const ownToward = longLifeOptions(options, TOWARD_THRESHOLD.roundsMax + TOWARD_THRESHOLD.pastRounds + 1);
   let systemToward: TransitionSystem<World, WorldEvent> | null = null;
-  for (const { cycle, target } of deepCyclesOf(system, events, states, before, thresholds, towardOnly)) {
+  for (const { cycle, target } of inWorld(own, () => deepCyclesOf(system, events, states, before, thresholds, towardOnly))) {
     if (target !== null) counts.deep.toward = (counts.deep.toward ?? 0) + 1;
     const sys = target === null ? system : (systemToward ??= systemFor(ownToward));
-    const life = liveDeep(sys, events, states, cycle, seed, bounds.healStepsMax, target);
+    const life = inWorld(target === null ? own : ownToward, () => liveDeep(sys, events, states, cycle, seed, bounds.healStepsMax, target));
     counts.deep.cycles++;
     counts.deep.steps += life.steps;
     counts.deep.ends[life.end] = (counts.deep.ends[life.end] ?? 0) + 1;

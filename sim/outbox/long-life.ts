@@ -10,6 +10,7 @@
  * spend raised: a violation found so is a real trace (docs/properties.md,
  * 'Long life').
  */
+import { locatedIn } from './life-position.ts';
 import { sameCanonical } from '../core/canonical.ts';
 import type { GroupedChoices, TransitionSystem, Violation } from '../core/system.ts';
 import { kindOf } from './events/table.ts';
@@ -226,6 +227,11 @@ export class CycleRounds {
    * record is not back in the cycle's status; null when it is (a round).
    */
   round(stepsMax: number): (Violation & { step: number }) | 'steps-bound' | 'not-back' | null {
+    // A decision that breaks in a step is placed after the events taken so far (life-position.ts).
+    return locatedIn(() => this.taken, () => this.roundFrom(stepsMax));
+  }
+
+  private roundFrom(stepsMax: number): (Violation & { step: number }) | 'steps-bound' | 'not-back' | null {
     const { cycle, system } = this;
     for (let k = cycle.from; k < cycle.to; k++) {
       if (this.taken.length >= stepsMax) return 'steps-bound';

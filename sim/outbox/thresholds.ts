@@ -36,7 +36,7 @@ export const ATTEMPTS_FIELD = 'attempts';
  * still count as thresholds, the seeds whose runs give the calls, and how
  * far the clock and the attempts limit are moved.
  */
-export const THRESHOLD_PROBE = { max: 64, far: [96, 128, 192, 256, 384, 512], callsPerCase: 1, changesMax: 3, seeds: 32, shift: 1_000_000 } as const;
+export const THRESHOLD_PROBE = { max: 64, far: [96, 128, 192, 256, 384, 512], callsPerCase: 2, changesMax: 3, seeds: 32, shift: 1_000_000 } as const;
 
 /** The furthest value the probe asks: a threshold past it is not seen. */
 export const THRESHOLD_PROBE_END = THRESHOLD_PROBE.far[THRESHOLD_PROBE.far.length - 1];
@@ -64,7 +64,7 @@ function admitWith(view: AdmitView, record: OutboxRecord): AdmitView {
   return view.read.kind === 'found' ? { ...view, read: { ...view.read, record } } : view;
 }
 
-/** The calls a recording rule set kept: at most {@link THRESHOLD_PROBE}.callsPerCase per decision and record status. */
+/** The calls a recording rule set kept: at most {@link THRESHOLD_PROBE}.callsPerCase per decision and record status, each of other flags. */
 export class ProbeCalls {
   readonly calls: Call[] = [];
   /**
@@ -75,27 +75,38 @@ export class ProbeCalls {
   readonly bodyCalls: Call[] = [];
   private readonly per = new Map<string, number>();
   private readonly bodyKeys = new Set<string>();
+  private readonly thresholdKeys = new Set<string>();
 
   note(call: Call): void {
     // The case: the decision, the record's status, and what else picks a branch (the operator's action, a reset).
     const how = call.decision === 'requeue' ? `${call.view?.action ?? ''}/${String(call.reset)}` : call.decision === 'admit' ? call.view.read.kind : '';
     const key = `${call.decision}\u0000${String(call.record.status)}\u0000${how}`;
-    this.noteBodies(key, call);
+    const full = `${key}\u0000${flagsOf(call.record)}`;
+    this.noteBodies(full, call);
+    // One call per case and flags (an in-flight mark set or not), a few per case: a rule that acts past a
+    // count only on a record without the mark (a janitor of READY rows not in flight) was not seen on the
+    // case's first call, mark set.
+    if (this.thresholdKeys.has(full)) return;
     const n = this.per.get(key) ?? 0;
     if (n >= THRESHOLD_PROBE.callsPerCase) return;
     this.per.set(key, n + 1);
+    this.thresholdKeys.add(full);
     this.calls.push(call);
   }
 
-  private noteBodies(key: string, call: Call): void {
+  private noteBodies(full: string, call: Call): void {
     if (this.bodyCalls.length >= BODY_CALLS_MAX || !hasLetterBodies(call)) return;
-    const words: string[] = [];
-    for (const [k, v] of Object.entries(call.record)) if (typeof v === 'boolean' || (typeof v === 'string' && k !== 'payload' && k !== 'digest')) words.push(`${k}=${String(v)}`);
-    const full = `${key}\u0000${words.sort().join(',')}`;
     if (this.bodyKeys.has(full)) return;
     this.bodyKeys.add(full);
     this.bodyCalls.push(call);
   }
+}
+
+/** A record's flags and words (every boolean, and every string but its payload and digest), as text: what tells two calls of one case apart. */
+function flagsOf(record: OutboxRecord): string {
+  const words: string[] = [];
+  for (const [k, v] of Object.entries(record)) if (typeof v === 'boolean' || (typeof v === 'string' && k !== 'payload' && k !== 'digest')) words.push(`${k}=${String(v)}`);
+  return words.sort().join(',');
 }
 
 /** The most calls the body probe asks (body-probe.ts): a few per case. */
@@ -145,13 +156,18 @@ export function recordingRules(rules: RuleSet, into: ProbeCalls): RuleSet {
   };
 }
 
-/** `view` with the clock moved by `shift` and, when it holds the stored record, that record's `field` set to `x` too. */
-function viewWith<V extends { now: number; stored?: { raw: Readonly<Record<string, unknown>> } }>(view: V | undefined, field: string, x: number, shift: number): V | undefined {
+/**
+ * `view` with the clock and the attempts limit it holds (preSend's
+ * `limits`) moved by `shift` and, when it holds the stored record, that
+ * record's `field` set to `x` too.
+ */
+function viewWith<V extends { now: number; stored?: { raw: Readonly<Record<string, unknown>> }; limits?: { attemptsMax: number } }>(view: V | undefined, field: string, x: number, shift: number): V | undefined {
   if (view === undefined) return undefined;
   const stored = view.stored;
   return {
     ...view,
     now: view.now + shift,
+    ...(view.limits !== undefined ? { limits: { ...view.limits, attemptsMax: view.limits.attemptsMax + shift } } : {}),
     ...(stored !== undefined && typeof stored.raw[field] === 'number' ? { stored: { ...stored, raw: { ...stored.raw, [field]: x } } } : {}),
   };
 }
