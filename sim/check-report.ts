@@ -23,6 +23,7 @@ import type { SmallWorldResult } from './small-worlds.ts';
 import { LONG_LIFE_LIMITS, type LongLifeEnd } from './outbox/long-life.ts';
 import { DEEP_CYCLES, TOWARD_THRESHOLD, type DeepEnd } from './outbox/deep-cycles.ts';
 import { attemptMarksOf, CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } from './outbox/thresholds.ts';
+import { ID_PROBE } from './outbox/id-probe.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
 import { ALIKE_FOLD_WORDS, ALIKE_SHAPE_NAMES, BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
@@ -309,7 +310,7 @@ export function idsLine(l: LongLifeCounts, smallWorlds: boolean): string | null 
   const seen = l.deep.ids;
   if (seen === undefined) return null;
   const range = `the envelope, admit, selectable and sweepable, for ids ${andList(ID_SHAPE_NAMES)}`;
-  if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation, a trailing space or past their 199th character, nor two of 5,000 plain ids order-0 to order-4999 in one cycle's envelope (probed: ${range}; keys of two ids in different cycles are not compared)`;
+  if (seen.length === 0) return `ids: no decision folds two ids that differ only by case, normalisation, a trailing space or past their 199th character, nor two of ${n(ID_PROBE.collideIds)} plain ids order-0 to order-${ID_PROBE.collideIds - 1} in one cycle's envelope, nor order-0 to order-${ID_PROBE.epochIds - 1} requeued up to ${n(ID_PROBE.epochsMax)} times against them (probed: ${range})`;
   const marks = seen.map((s) => `${s} (${idShapeWords(s)})`);
   return `ids: decisions fold ids ${marks.join(', ')} (probed: ${range}); one seed in four of two ids takes such ids${smallWorlds ? ', and the small worlds search the world of 2 ids named alike with each' : ''}`;
 }

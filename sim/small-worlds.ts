@@ -19,7 +19,7 @@ import { writeCounterexample } from './outbox/record-trace.ts';
 import { hasClock, LONG_WAIT_TICKS } from './outbox/events/clock.ts';
 import { SETTINGS } from './outbox/events/table.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
-import { orderedShapes } from './outbox/id-shape.ts';
+import { isCollideShape, orderedShapes } from './outbox/id-shape.ts';
 import { OLD_WRITES_QUEUED } from './outbox/events/process.ts';
 import { SESSION_CLAIMS } from './outbox/events/faults.ts';
 import type { RuleThresholds } from './outbox/thresholds.ts';
@@ -336,7 +336,11 @@ function withIdShapes(worlds: readonly [string, Over][], shapes: readonly string
     const m = NAMED_ALIKE.exec(w[0]);
     if (m === null) return [w];
     const { longIds: _long, ...rest } = w[1];
-    return [w, ...shapes.map((shape): [string, Over] => [`${m[1] ?? ''}2 ids ${shape}, ${w[0].slice(m[0].length)}`, { ...rest, idShape: shape }])];
+    // Two ids whose keys meet only once one of them is requeued (a key without a separator between id and
+    // epoch) need an operator's action: a pair the probe found (collide:N:M) gets one.
+    const twin = (shape: string): [string, Over] =>
+      !isCollideShape(shape) ? [`${m[1] ?? ''}2 ids ${shape}, ${w[0].slice(m[0].length)}`, { ...rest, idShape: shape }] : [`${m[1] ?? ''}2 ids ${shape}, ${w[0].slice(m[0].length)}, 1 operator action`, { ...rest, idShape: shape, operatorActionsMax: 1 }];
+    return [w, ...shapes.map(twin)];
   });
 }
 

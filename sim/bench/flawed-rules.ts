@@ -123,6 +123,8 @@ export function flawedRules(): FlawedRules[] {
     // An envelope's encoding that its decode does not invert past U+00FF: the body probe reads the envelope back (body-probe.ts).
     ruleApi('envelope-latin1.ts', null, { bodyShape: 'astral' }),
     ruleApi('envelope-crlf-to-lf.ts', null, { bodyShape: 'control' }),
+    // A key two ids share only once one of them is requeued: the id probe compares keys across resend epochs (id-probe.ts).
+    ruleApi('key-number-plus-epoch.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'collide:0:1', operatorActionsMax: 1 }),
     // An envelope keyed otherwise past a size (a claim check): the body probe reads its key, and the suite searches two ids with one such body.
     ruleApi('key-claim-check-large.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, longIds: true, bodyShape: 'large:65537' }),
     // Two bodies of one id that differ only by case, which admit takes for one (a collation): the body probe marks the shape.

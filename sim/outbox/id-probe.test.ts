@@ -16,9 +16,10 @@ import keyFromBody from '../../properties/rule-api/key-from-body.ts';
 import keyLowercased from '../../properties/rule-api/key-lowercased.ts';
 import keyCutTo64 from '../../properties/rule-api/key-cut-to-64.ts';
 import keyHashBucket from '../../properties/rule-api/key-hash-bucket.ts';
+import keyNumberPlusEpoch from '../../properties/rule-api/key-number-plus-epoch.ts';
 import { KEY_HASH_BUCKET_PAIR } from '../bench/flawed-rules.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, steppersFor, type CheckPlan } from '../check.ts';
-import { exploreSmallWorld, smallWorlds, suiteIdShapes } from '../small-worlds.ts';
+import { exploreSmallWorld, probedWorlds, smallWorlds, suiteIdShapes } from '../small-worlds.ts';
 import { withIdMarks } from './id-probe.ts';
 import { swarmOptions } from './options.ts';
 import type { RulesPair } from './record-trace.ts';
@@ -70,6 +71,25 @@ describe('the id probe', () => {
     expect(idsOf(keyHashBucket)).toEqual([KEY_HASH_BUCKET_PAIR]);
     // A key from the body gives a and b one key already: not a fold of the id's shape (the same-body worlds find it).
     expect(idsOf(keyFromBody)).toEqual([]);
+  });
+
+  it('compares keys across cycles: an id requeued whose key is another id\'s in its first cycle, the fewest requeues first', () => {
+    // The id's number plus its epoch: order-0 at epoch 1 is order-1 at 0.
+    expect(idsOf(keyNumberPlusEpoch)).toEqual(['collide:0:1']);
+    // No separator between id and epoch: order-1 at epoch 10 is order-11 at 0 (a round-22 review's).
+    const keyNoSeparator: RuleSet = extendRules(failClosed, { name: 'key-no-separator', summary: 'key <id><epoch>', envelope: (id, record) => ({ ...failClosed.envelope(id, record), key: `${id}${record.resendEpoch}` }) });
+    expect(idsOf(keyNoSeparator)).toEqual(['collide:1:11']);
+    // Its world has the operator's action a requeue takes, and holds the flaw.
+    const world = probedWorlds({ rules: keyNumberPlusEpoch, oldRules: null }).find((w) => w.sizes.idShape === 'collide:0:1');
+    expect([world?.name, world?.sizes.operatorActionsMax]).toEqual(['2 ids collide:0:1, the same body, 1 engine, no crash, broker key, 1 operator action', 1]);
+    if (world === undefined) return;
+    const pair: RulesPair = { rules: keyNumberPlusEpoch, rulesOrigin: { source: 'catalog', name: keyNumberPlusEpoch.name, hash: null }, oldRules: null, oldRulesOrigin: null };
+    const dir = mkdtempSync(join(tmpdir(), 'outbox-sim-ids-epoch-'));
+    try {
+      expect(exploreSmallWorld(pair, steppersFor(keyNumberPlusEpoch, null), world, 0, { outDir: dir, replayCommand: (p) => p, now: () => 0 }).violations.map((v) => v.property)).toEqual(['no-phantom-delivery']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('asks the decisions whose view carries the id: a selection that reads a trailing space', () => {

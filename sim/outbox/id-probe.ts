@@ -24,8 +24,13 @@ import type { WorldOptions } from './options.ts';
 import type { ProbeCall } from './thresholds.ts';
 import { mapped } from './body-probe.ts';
 
-/** Bounds of the probe: the distinct records the envelope is asked on. */
-export const ID_PROBE = { recordsMax: 32, collideIds: 5000 } as const;
+/**
+ * Bounds of the probe: the distinct records the envelope is asked on; the
+ * plain ids whose keys are compared in one cycle; and, across cycles, the
+ * first `epochIds` of them at each resend epoch up to `epochsMax` past the
+ * record's, against all of them at its own.
+ */
+export const ID_PROBE = { recordsMax: 32, collideIds: 5000, epochIds: 1000, epochsMax: 16 } as const;
 
 /** The ids of a world without a shape, the probe's baseline. */
 const PLAIN_PAIR = ['a', 'b'] as const;
@@ -141,6 +146,17 @@ function collision(rules: RuleSet, record: OutboxRecord): string | null {
     const i = ids.get(e.id);
     if (i !== undefined) return collideShape(i, n);
     ids.set(e.id, n);
+  }
+  // Across cycles: an id requeued (its resend epoch counted up) whose key is another id's in its first cycle. A key
+  // that joins the id and the epoch without a separator (order-1 at epoch 10 and order-11 at 0), or adds them, meets
+  // it; the fewest requeues first.
+  for (let epoch = 1; epoch <= ID_PROBE.epochsMax; epoch++) {
+    const later = { ...record, resendEpoch: record.resendEpoch + epoch };
+    for (let n = 0; n < ID_PROBE.epochIds; n++) {
+      const e = envelopeOf(rules, `order-${n}`, later);
+      const m = e === null ? undefined : keys.get(e.key);
+      if (m !== undefined && m !== n) return collideShape(n, m);
+    }
   }
   return null;
 }

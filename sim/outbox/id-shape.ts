@@ -59,6 +59,11 @@ function collidingPair(text: string): readonly [string, string] | null {
   return [`order-${Number(m[1])}`, `order-${Number(m[2])}`];
 }
 
+/** Whether `text` names a colliding pair of ids (`collide:N:M`), one the probe found rather than a drawn shape. */
+export function isCollideShape(text: string): boolean {
+  return collidingPair(text) !== null;
+}
+
 /** The shape of a colliding pair of ids `order-n` and `order-m`. */
 export function collideShape(n: number, m: number): string {
   return `collide:${n}:${m}`;
@@ -112,7 +117,7 @@ export function idShapeDrawn(seed: number, ids: number, longIds: boolean, fixed?
 export function idShapeWords(shape: string): string {
   if (!isIdShape(shape)) return `shape ${JSON.stringify(shape)}`;
   const [x, y] = idPair(shape);
-  if (!(ID_SHAPE_NAMES as readonly string[]).includes(shape)) return `${idText(x)} and ${idText(y)}, two ids the rule set's envelope makes one (a key from a hash of the id)`;
+  if (!(ID_SHAPE_NAMES as readonly string[]).includes(shape)) return `${idText(x)} and ${idText(y)}, two ids the rule set's envelope makes one, in one cycle or once one is requeued (a key from a hash of the id, or without a separator before the epoch)`;
   const what = { case: 'differing only in case', accent: 'differing only in Unicode normalisation (NFC, NFD)', space: 'differing only by a trailing space', prefix: `of ${PREFIX_ID_CHARS} characters differing only in the last` }[shape as IdShapeName];
   // Two ids of 200 characters are named by their end: the summary and the options line stay readable.
   if (shape === 'prefix') return `ids "...${x.slice(-12)}" and "...${y.slice(-12)}" ${what}`;
