@@ -132,7 +132,7 @@ describe('the long life line', () => {
   });
   it('says which body sizes and characters change an answer, and how the probe looked when none', () => {
     const none = { runs: 0, cycles: 0, rounds: 0, steps: 0, ends: {}, differed: 0 };
-    const probed = "probed: bodies of 2 to 1,048,577 characters, a change placed to the character, bodies astral, combining and control, and a new body that differs from the record's only by letter case, an accent's normal form, a trailing space or CR LF against LF, in the decisions and in the envelope: its body as read back and its other fields, such as the key";
+    const probed = "probed: bodies of 2 to 1,048,577 characters, a change placed to the character, bodies astral, combining and control, and a new body that differs from the record's only by letter case, an accent's normal form, a trailing space or CR LF against LF, or whose digest shares its first 6 hex digits with the record's, in the decisions and in the envelope: its body as read back and its other fields, such as the key";
     expect(merged.longLife?.deep.bodies).toEqual([]);
     expect(text).toContain(`  bodies: no decision nor envelope answers otherwise on a body's size or characters (${probed})`);
     expect(bodiesLine({ ...none, deep: { runs: 0, cycles: 0, steps: 0, ends: {}, bodies: ['large:262145', 'control'] } }, true)).toBe(

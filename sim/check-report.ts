@@ -26,7 +26,7 @@ import { attemptMarksOf, CLOCK_PROBE, THRESHOLD_PROBE, THRESHOLD_PROBE_END } fro
 import { ID_PROBE } from './outbox/id-probe.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
-import { ALIKE_FOLD_WORDS, ALIKE_SHAPE_NAMES, BODY_SHAPE_NAMES, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
+import { ALIKE_FOLD_WORDS, BODY_SHAPE_NAMES, DIGEST_TWIN_HEX, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
 
 import { ID_SHAPE_NAMES, ID_SHAPE_TAG, idShapeWords, idText } from './outbox/id-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
@@ -289,8 +289,8 @@ export function bodiesLine(l: LongLifeCounts, smallWorlds: boolean): string | nu
   const seen = l.deep.bodies;
   if (seen === undefined) return null;
   const named = BODY_SHAPE_NAMES.filter((s) => s !== 'large');
-  const alike = ALIKE_SHAPE_NAMES.map((s) => ALIKE_FOLD_WORDS[s]);
-  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, bodies ${andList(named)}, and a new body that differs from the record's only by ${alike.slice(0, -1).join(', ')} or ${alike[alike.length - 1]}`;
+  const alike = Object.values(ALIKE_FOLD_WORDS);
+  const range = `bodies of 2 to ${n(2 ** BODY_PROBE.exponentMax + 1)} characters, a change placed to the character, bodies ${andList(named)}, and a new body that differs from the record's only by ${alike.slice(0, -1).join(', ')} or ${alike[alike.length - 1]}, or whose digest shares its first ${DIGEST_TWIN_HEX} hex digits with the record's`;
   if (seen.length === 0) return `bodies: no decision nor envelope answers otherwise on a body's size or characters (probed: ${range}, in the decisions and in the envelope: its body as read back and its other fields, such as the key)`;
   const marks = seen.map((s) => {
     const p = parseBodyShape(s);

@@ -129,6 +129,8 @@ export function flawedRules(): FlawedRules[] {
     ruleApi('key-claim-check-large.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, longIds: true, bodyShape: 'large:65537' }),
     // Two bodies of one id that differ only by case, which admit takes for one (a collation): the body probe marks the shape.
     ruleApi('admit-body-collated.ts', null, { bodyShape: 'case' }),
+    // Two bodies whose digests begin alike, which a digest cut to 4 hex characters takes for one.
+    ruleApi('admit-digest-cut.ts', null, { bodyShape: 'digest' }),
     // A quarantine's cause that says not delivered for a body the broker holds (honest-park judges files too).
     ruleApi('quarantine-cause-from-reply.ts'),
     ruleApi('key-lowercased.ts', null, { ids: 2, bodiesPerId: 1, engines: 1, crashesMax: 0, broker: 'key', sameBodies: true, idShape: 'case' }),

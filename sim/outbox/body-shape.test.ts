@@ -12,7 +12,8 @@ import presendPreview from '../../properties/rule-api/presend-preview.ts';
 import presendStripsAstral from '../../properties/rule-api/presend-strips-astral.ts';
 import { runSeedFast } from '../core/fast-run.ts';
 import { BOUNDS_DEFAULT, seedBounds, steppersFor } from '../check.ts';
-import { bodyShapeDrawn, isWorldBodyShape, parseBodyShape, shapedBody } from './body-shape.ts';
+import { bodyShapeDrawn, DIGEST_TWIN_HEX, DIGEST_TWINS, isWorldBodyShape, parseBodyShape, shapedBody } from './body-shape.ts';
+import { digestOf } from '../../model/schema.ts';
 import { swarmOptions, type WorldOptions } from './options.ts';
 import { bodyName } from './world.ts';
 import { outboxSystem } from './outbox-system.ts';
@@ -71,7 +72,21 @@ describe('body shapes', () => {
       expect([first[0].toUpperCase(), second[0].toUpperCase(), third], shape).toEqual(['D', 'D', 'F']);
       expect(isWorldBodyShape(shape)).toBe(true);
     }
-    for (let seed = 1; seed <= 2000; seed++) expect(['case', 'accent', 'space', 'crlf']).not.toContain(bodyShapeDrawn(seed));
+    for (let seed = 1; seed <= 2000; seed++) expect(['case', 'accent', 'space', 'crlf', 'digest']).not.toContain(bodyShapeDrawn(seed));
+  });
+
+  it('of two bodies whose digests begin alike give an id a letter and its twin: their digests share the first 6 hex digits, not all 8', () => {
+    const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    for (let c = 65; c <= 90; c++) {
+      const letter = String.fromCharCode(c);
+      const twin = DIGEST_TWINS[letter];
+      expect([twin.startsWith(letter), [...twin.slice(1)].every((ch) => alphabet.includes(ch))], letter).toEqual([true, true]);
+      expect(digestOf(twin).slice(0, DIGEST_TWIN_HEX), letter).toBe(digestOf(letter).slice(0, DIGEST_TWIN_HEX));
+      expect(digestOf(twin), letter).not.toBe(digestOf(letter));
+    }
+    const [first, second, third] = [0, 1, 2].map((k) => bodyName(1, k, 3, false, 'digest'));
+    expect([first, second, third]).toEqual(['D', DIGEST_TWINS.D, 'F']);
+    expect(isWorldBodyShape('digest')).toBe(true);
   });
 
   it('fixed by the flag, give every seed the shape; large without a size still draws it', () => {

@@ -30,15 +30,55 @@ export const BODY_SHAPE_NAMES = ['astral', 'combining', 'control', 'large'] as c
  * Shapes of two bodies of one id that differ only by what a comparison may
  * fold (a database collation, a normalising or trimming compare): letter
  * case, a precomposed against a decomposed accent, a trailing space, CR LF
- * against LF. In a world of such a shape an id's first two bodies are the
- * two forms of its first letter ({@link alikeBody}); its other bodies are
- * their letters. Not drawn: the body probe marks one where a decision
- * answers the two forms as one body (body-probe.ts), and `explore
- * --body-shape` gives it.
+ * against LF; or two bodies whose digests begin alike, which a digest cut
+ * to a short column (a CHAR(4) of hex) takes for one. In a world of such a
+ * shape an id's first two bodies are the two forms of its first letter
+ * ({@link alikeBody}); its other bodies are their letters. Not drawn: the
+ * body probe marks one where a decision answers the two forms as one body
+ * (body-probe.ts), and `explore --body-shape` gives it.
  */
-export const ALIKE_SHAPE_NAMES = ['case', 'accent', 'space', 'crlf'] as const;
+export const ALIKE_SHAPE_NAMES = ['case', 'accent', 'space', 'crlf', 'digest'] as const;
 export type AlikeShapeName = (typeof ALIKE_SHAPE_NAMES)[number];
 export type BodyShapeName = (typeof BODY_SHAPE_NAMES)[number] | AlikeShapeName;
+
+/**
+ * For each letter, a body of it and a few characters of [0-9a-zA-Z] whose
+ * digest (model/schema.ts, `digestOf`) begins with the same
+ * {@link DIGEST_TWIN_HEX} hex digits as the letter's: the first in order of
+ * length, then of those characters, found once by a search of about 16
+ * million digests a letter (body-shape.test.ts holds each to it).
+ */
+export const DIGEST_TWINS: Readonly<Record<string, string>> = {
+  A: 'Af1100',
+  B: 'BTbEy',
+  C: 'CvZA',
+  D: 'DXqx0',
+  E: 'E8egQ1',
+  F: 'FFvwe3',
+  G: 'Gfy4z',
+  H: 'HR2tq1',
+  I: 'I5KKu',
+  J: 'J7A6G',
+  K: 'K5fMw',
+  L: 'LzKFx',
+  M: 'MCYLd0',
+  N: 'N5OA22',
+  O: 'OobXd',
+  P: 'PeACh',
+  Q: 'QxTWJ',
+  R: 'RCN390',
+  S: 'S7VPt0',
+  T: 'TGTb3',
+  U: 'UADI8',
+  V: 'VRai4',
+  W: 'WYd0Q1',
+  X: 'X44t30',
+  Y: 'YdiBC',
+  Z: 'ZdPzL',
+};
+
+/** The hex digits a digest twin shares with its letter's digest, from the first: a digest cut to 6 characters or fewer takes the two for one. */
+export const DIGEST_TWIN_HEX = 6;
 
 /** The two forms of letter `letter` in an alike shape: equal once folded, distinct as written. */
 const ALIKE_FORMS: Readonly<Record<AlikeShapeName, (letter: string) => readonly [string, string]>> = {
@@ -46,15 +86,24 @@ const ALIKE_FORMS: Readonly<Record<AlikeShapeName, (letter: string) => readonly 
   accent: (l) => [`${l}\u00e9`, `${l}e\u0301`],
   space: (l) => [l, `${l} `],
   crlf: (l) => [`${l}\r\n`, `${l}\n`],
+  digest: (l) => [l, DIGEST_TWINS[l] ?? `${l}0`],
 };
 
-/** What each alike shape's two bodies differ by, in words (the options line, the summary's bodies line). */
-export const ALIKE_FOLD_WORDS: Readonly<Record<AlikeShapeName, string>> = {
+/** What the two bodies of each shape a comparison folds differ by, in words (the options line, the summary's bodies line). */
+export const ALIKE_FOLD_WORDS: Readonly<Record<Exclude<AlikeShapeName, 'digest'>, string>> = {
   case: 'letter case',
   accent: "an accent's normal form",
   space: 'a trailing space',
   crlf: 'CR LF against LF',
 };
+
+/** How the two bodies of the `digest` shape are alike, in words after "two bodies". */
+export const DIGEST_ALIKE_WORDS = `whose digests share their first ${DIGEST_TWIN_HEX} hex digits`;
+
+/** How an alike shape's two bodies are alike, in words after "two bodies". */
+export function alikeWords(shape: AlikeShapeName): string {
+  return shape === 'digest' ? DIGEST_ALIKE_WORDS : `differing only by ${ALIKE_FOLD_WORDS[shape]}`;
+}
 
 /** Whether `shape` is one of {@link ALIKE_SHAPE_NAMES}. */
 export function isAlikeShape(shape: string | undefined): shape is AlikeShapeName {
@@ -190,7 +239,7 @@ export function bodyShapeWords(shape: string): string {
   const p = parseBodyShape(shape);
   if (p === null) return `shape ${JSON.stringify(shape)}`;
   if (p.name === 'large') return `${countText(p.chars ?? LARGE_CHARS_SEARCH)} characters each`;
-  if (isAlikeShape(p.name)) return `an id's two bodies differing only by ${ALIKE_FOLD_WORDS[p.name]}`;
+  if (isAlikeShape(p.name)) return `an id's two bodies ${alikeWords(p.name)}`;
   return { astral: 'with characters outside the BMP', combining: 'with combining marks, not NFC', control: 'with control and markup characters, a trailing space' }[p.name];
 }
 

@@ -12,10 +12,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import failClosed from '../../model/catalog/fail-closed.ts';
 import { guardRules } from '../../model/rule-contract.ts';
-import sweepPendingTombstone from '../../properties/broken-rules/sweep-pending-tombstone.ts';
+import { extendRules } from '../../model/rules.ts';
 import { BOUNDS_DEFAULT, runShard } from '../check.ts';
 
 const FILE = 'properties/broken-rules/sweep-pending-tombstone.ts';
+/** The file's rule set, as it declares it (sim/ imports no rule file of properties/broken-rules: the CLI loads it below). */
+const sweepPendingTombstone = extendRules(failClosed, {
+  name: 'sweep-pending-tombstone',
+  summary: 'fail-closed, but its sweeper also tombstones READY records past 5 attempts that are not in flight',
+  sweepable: (record) => (record.status === 'DELIVERED' && typeof record.payload === 'string') || (record.status === 'READY' && record.attempts >= 5 && record.inFlight !== true),
+});
 /** The first seed whose deep cycles meet the break (`check --rules` with this file stops there). */
 const SEED = 139;
 

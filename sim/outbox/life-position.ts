@@ -3,7 +3,7 @@
  * contract (long-life.ts, deep-cycles.ts): the events from the seed's start
  * to the world whose step, listing or quiet test broke it, and the options
  * of that world (budgets raised for the rounds). `check` reports such a
- * break as it reports one in a seed's run (docs/rules.md, 'The contract'):
+ * break as it reports one in a seed's run (docs/rules.md, 'Contract for every decision'):
  * the rule file's fault, with the trace of the steps before it. Without
  * it, a break met only past a seed's own run (a janitor that tombstones a
  * pending record, whose envelope then has no body) ended the check as an
