@@ -134,7 +134,8 @@ function askShaped(rules: RuleSet, call: ProbeCall, outcome: Outcome | null, let
       const envelope = rules.envelope(READ_ID, record);
       // Its other fields with the body and its digest written as their tokens wherever they stand in them
       // (a key hashed from every body turns at no shape), the body as whether it comes back.
-      return { ...(tokenised(envelope, t.back) as Record<string, unknown>), body: t.back.get(decodedEnvelope(rules, envelope).body) ?? 'altered' };
+      const { body: _sent, ...others } = envelope;
+      return { ...(tokenised(others, t.back) as Record<string, unknown>), body: t.back.get(decodedEnvelope(rules, envelope).body) ?? 'altered' };
     }
     switch (call.decision) {
       case 'preSend':
