@@ -13,7 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import failClosed from '../../model/catalog/fail-closed.ts';
+import failClosed, { markInFlight } from '../../model/catalog/fail-closed.ts';
+import { extendRules } from '../../model/rules.ts';
 import unknownBitmapTinyint, { bitmapRules } from '../../properties/rule-api/unknown-bitmap-tinyint.ts';
 import { simulateEvents } from '../core/simulate.ts';
 import { BOUNDS_DEFAULT, fixedOptions, planThresholds, runShard, seedOptions, steppersFor, type CheckPlan } from '../check.ts';
@@ -21,9 +22,12 @@ import { ATTEMPTS_WORLD_STATES_MAX, exploreSmallWorld, probedWorlds, suiteAttemp
 import { marksOnly, withAttemptMarks } from './thresholds.ts';
 import { outboxSystem } from './outbox-system.ts';
 import type { RulesPair } from './record-trace.ts';
-import { swarmOptions } from './options.ts';
+import { healStepsOf, swarmOptions } from './options.ts';
 
 const plan = (rules = unknownBitmapTinyint, attemptsMax?: number): CheckPlan => ({ rules, oldRules: null, seedStart: 1, seeds: 0, broker: null, bounds: BOUNDS_DEFAULT, ...(attemptsMax !== undefined ? { attemptsMax } : {}) });
+
+/** A seed whose run, with 25 retries whatever the limit, was still busy 400 steps after faults stopped (the liveness bound sized for the world's limit of 5). */
+const BUSY_SEED = 339;
 
 /** A seed whose deep cycle toward attempt 15 finds the SMALLINT bitmap's flaw with every seed's limit at 17 (`check --attempts 17`), in the round that brought the record there. */
 const SIGN_BIT_SEED = 1562;
@@ -53,14 +57,15 @@ describe('a threshold of attempts', () => {
     }
   });
 
-  it('raises the limit of one seed in two past the smallest threshold it does not pass, from a stream of its own; a fixed limit stays', () => {
+  it('raises the limit of one seed in two past the smallest threshold it does not pass, from a stream of its own; a fixed limit stays (its liveness bound follows the largest)', () => {
     const raised: number[] = [];
     for (let seed = 1; seed <= 400; seed++) {
       const drawn = swarmOptions(seed);
       const marked = withAttemptMarks(drawn, seed, [7, 31], false);
-      expect({ ...marked, attemptsMax: drawn.attemptsMax }).toEqual(drawn);
+      // Only the limit moves, and the liveness bound is sized for the largest threshold (33 attempts) where the limit is below it.
+      expect({ ...marked, attemptsMax: drawn.attemptsMax }).toEqual(marked.attemptsMax >= 33 ? drawn : { ...drawn, healAttempts: 33 });
       if (marked.attemptsMax !== drawn.attemptsMax) raised.push(marked.attemptsMax);
-      expect(withAttemptMarks(drawn, seed, [7, 31], true)).toBe(drawn);
+      expect(withAttemptMarks(drawn, seed, [7, 31], true)).toEqual(drawn.attemptsMax >= 33 ? drawn : { ...drawn, healAttempts: 33 });
       expect(withAttemptMarks(drawn, seed, [], false)).toBe(drawn);
       // A limit that already passes 7 is raised past 31 or not at all.
       if (drawn.attemptsMax >= 9) expect([drawn.attemptsMax, 33]).toContain(marked.attemptsMax);
@@ -76,6 +81,25 @@ describe('a threshold of attempts', () => {
     const again = marksOnly(probed.clock, probed.bodies, probed.ids, probed.attemptMarks);
     for (let seed = 1; seed <= 64; seed++) expect(seedOptions(plan(), fixed, again, seed)).toEqual(seedOptions(plan(), fixed, probed, seed));
     expect([...Array(64).keys()].some((i) => seedOptions(plan(), fixed, probed, i + 1).attemptsMax === 9)).toBe(true);
+  });
+
+  it("size the liveness bound for the rule set's own cap past the world's limit: 25 retries whatever the limit is not busy at 400 steps (a blind review's false alarm)", () => {
+    const cap25 = extendRules(failClosed, {
+      name: 'retries-capped-at-25',
+      summary: 'fail-closed with a fixed cap of 25 attempts, whatever the world limit.',
+      preSend: (record, view) => markInFlight(record, view, 25),
+      complete: (record, outcome, _limits, view) => failClosed.complete(record, outcome, { attemptsMax: 25 }, view),
+    });
+    const fixed = fixedOptions(plan(cap25));
+    const marks = planThresholds(plan(cap25), fixed);
+    expect(marks.attemptMarks).toEqual([24]);
+    const options = seedOptions(plan(cap25), fixed, marks, BUSY_SEED);
+    expect([options.attemptsMax < 24, options.healAttempts]).toEqual([true, 26]);
+    expect(healStepsOf(BOUNDS_DEFAULT.healStepsMax, options)).toBe(1_040);
+    expect(Object.keys(runShard(plan(cap25), BUSY_SEED, BUSY_SEED + 1).first)).toEqual([]);
+    // The bound follows the cap with --attempts too; without a threshold nothing changes.
+    expect(seedOptions(plan(cap25, 3), fixedOptions(plan(cap25, 3)), marks, BUSY_SEED).healAttempts).toBe(26);
+    expect(seedOptions(plan(failClosed), fixedOptions(plan(failClosed)), planThresholds(plan(failClosed), fixedOptions(plan(failClosed))), BUSY_SEED).healAttempts).toBeUndefined();
   });
 
   it('deep cycles take the round that brought the record to it otherwise: past it the limit parks the record, and the flaw is not met', () => {

@@ -24,6 +24,13 @@ export interface WorldOptions {
   bodiesPerId: number;
   /** Attempts before an item parks. */
   attemptsMax: number;
+  /**
+   * The attempts the liveness bound is sized for when the rule set's own
+   * cap is past `attemptsMax` (a hard-coded 25 retries: thresholds.ts,
+   * `withAttemptMarks`); absent: `attemptsMax`. The world is the same; only
+   * how long its liveness phase may take to be quiet changes.
+   */
+  healAttempts?: number;
   broker: BrokerMode;
   /** True when engines of the old rule set run beside the new (version skew). */
   skew: boolean;
@@ -260,8 +267,9 @@ export const HEAL_BOUND_ATTEMPTS = 10;
  * keep 400. Computed from the world's options, so a check, the trace it
  * writes and its replay agree.
  */
-export function healStepsOf(bound: number, options: Pick<WorldOptions, 'attemptsMax'>): number {
-  return options.attemptsMax <= HEAL_BOUND_ATTEMPTS ? bound : Math.ceil((bound * options.attemptsMax) / HEAL_BOUND_ATTEMPTS);
+export function healStepsOf(bound: number, options: Pick<WorldOptions, 'attemptsMax' | 'healAttempts'>): number {
+  const attempts = Math.max(options.attemptsMax, options.healAttempts ?? 0);
+  return attempts <= HEAL_BOUND_ATTEMPTS ? bound : Math.ceil((bound * attempts) / HEAL_BOUND_ATTEMPTS);
 }
 
 /**
@@ -354,7 +362,7 @@ export function describeOptions(o: WorldOptions): string {
     const kinds = EVENT_KINDS.filter((k) => k.group === g.name && k.knob !== null && k.knob.draw !== 'setting');
     return kinds.length === 0 ? '' : ` ${g.name}[${kinds.map((k) => `${k.name}:${o.weights[k.name] ?? 0}`).join(' ')}]`;
   }).join('');
-  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''}${o.idShape === undefined ? '' : ` (${o.idShape}: ${idShapeWords(o.idShape)})`} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
+  return `engines=${o.engines} ids=${o.ids}${o.longIds === true ? ' (named alike)' : ''}${o.idShape === undefined ? '' : ` (${o.idShape}: ${idShapeWords(o.idShape)})`} bodies/id=${o.bodiesPerId}${o.sameBodies === true ? ' (the same for every id)' : ''}${o.bodyShape === undefined ? '' : ` (${o.bodyShape}: ${bodyShapeWords(o.bodyShape)})`} attemptsMax=${o.attemptsMax}${o.healAttempts === undefined ? '' : ` (liveness bound sized for ${o.healAttempts})`} broker=${o.broker}${settings}${o.waitTo === undefined ? '' : ` waitTo=${o.waitTo}`} skew=${o.skew} crashesMax=${o.crashesMax} corruptionsMax=${o.corruptionsMax} operatorMax=${o.operatorActionsMax} faultWeight=${o.faultGroupWeight}${weights} healAnswer=${o.healAnswer} faultSteps=${o.faultStepsMax}`;
 }
 
 /** The answers a broker may give, in table order (for code that ranges over them: liveness modes, shrinking). */

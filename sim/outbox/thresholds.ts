@@ -608,13 +608,21 @@ export const ATTEMPTS_LIMIT_MAX = 100;
  * threshold T (`marks`, smallest first; the smallest it does not pass), by
  * a draw from a stream of the seed's own (`attempts:toward`), so that no
  * other draw moves, the limit becomes T + 2 (at most
- * {@link ATTEMPTS_LIMIT_MAX}). The options as they are otherwise.
+ * {@link ATTEMPTS_LIMIT_MAX}). And whatever the limit (`--attempts` too),
+ * the liveness bound is sized for the largest such threshold plus 2
+ * (`WorldOptions.healAttempts`, options.ts `healStepsOf`): a rule set that
+ * caps retries at 25 whatever the world's limit (Sidekiq's default) took
+ * longer than 400 steps to be quiet, and a blind review's sound file was
+ * flagged busy (round 25). The options as they are otherwise.
  */
 export function withAttemptMarks(options: WorldOptions, seed: number, marks: readonly number[], fixed: boolean): WorldOptions {
-  if (fixed || marks.length === 0) return options;
-  const t = marks.find((at) => at + 2 > options.attemptsMax && at + 2 <= ATTEMPTS_LIMIT_MAX);
-  if (t === undefined || lightStream(seed, 'attempts:toward').next() >= 1 / 2) return options;
-  return { ...options, attemptsMax: t + 2 };
+  if (marks.length === 0) return options;
+  const t = fixed ? undefined : marks.find((at) => at + 2 > options.attemptsMax && at + 2 <= ATTEMPTS_LIMIT_MAX);
+  const limited = t === undefined || lightStream(seed, 'attempts:toward').next() >= 1 / 2 ? options : { ...options, attemptsMax: t + 2 };
+  // The liveness bound sized for the rule set's own cap, when it is past the world's limit (a hard-coded 25
+  // retries, whatever the limit): a sound rule set that retries past the limit is not busy at 400 steps.
+  const cap = Math.max(...marks.filter((at) => at + 2 <= ATTEMPTS_LIMIT_MAX)) + 2;
+  return cap > limited.attemptsMax ? { ...limited, healAttempts: cap } : limited;
 }
 
 /**
