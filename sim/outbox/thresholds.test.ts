@@ -118,7 +118,8 @@ describe('thresholds', () => {
     expect(first?.longLife?.deep).toBe(true);
     expect(shard.longLife?.deep.toward).toBe(1);
     if (first === undefined) return;
-    expect(first.options).toEqual(longLifeOptions(swarmOptions(LATE_REFUSAL_AT, {}), TOWARD_THRESHOLD.roundsMax + TOWARD_THRESHOLD.pastRounds + 1));
+    // Its liveness bound sized for the threshold (11 attempts, plus 2) past the seed's own limit (attempt-thresholds.test.ts).
+    expect(first.options).toEqual({ ...longLifeOptions(swarmOptions(LATE_REFUSAL_AT, {}), TOWARD_THRESHOLD.roundsMax + TOWARD_THRESHOLD.pastRounds + 1), healAttempts: 13 });
     const system = outboxSystem(first.options, { rules: lateRefusal }, steppersFor(lateRefusal, null));
     const again = simulateEvents(system, first.events, { healStepsMax: BOUNDS_DEFAULT.healStepsMax });
     expect(again.violation?.property).toBe('honest-park');
