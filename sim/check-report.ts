@@ -27,7 +27,6 @@ import { ID_PROBE } from './outbox/id-probe.ts';
 import { TIME_ORIGIN } from '../model/time.ts';
 import { utcText } from './utc-text.ts';
 import { ALIKE_FOLD_WORDS, BODY_SHAPE_NAMES, DIGEST_TWIN_HEX, BODY_SHAPE_TAG, bodyShapeWords, parseBodyShape } from './outbox/body-shape.ts';
-
 import { ID_SHAPE_NAMES, ID_SHAPE_TAG, idShapeWords, idText } from './outbox/id-shape.ts';
 import { BODY_PROBE } from './outbox/body-probe.ts';
 import type { LongLifeCounts } from './outbox/long-life-seed.ts';

@@ -473,10 +473,7 @@ function runSeedOfShard(shard: ShardRun, seed: number): number {
 /** A broken decision met in long life or a deep cycle (life-position.ts), as data: the events to it in the world of raised budgets it broke in. */
 function lifeFault(seed: number, options: WorldOptions, err: RuleFault): RawFault {
   const at = lifePositionOf(err);
-  const probe = probePositionOf(err);
-  const raw: RawFault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, seed, step: (at?.events.length ?? 0) + 1, options: at?.options ?? options, events: [...(at?.events ?? [])], longLife: true, ...(probe ? { probe } : {}) };
-  noteFaultError(raw, err);
-  return raw;
+  return faultData(err, { seed, step: (at?.events.length ?? 0) + 1, options: at?.options ?? options, events: [...(at?.events ?? [])], longLife: true });
 }
 
 /** A broken decision as data, with where it broke. The fast runner keeps no events: the reference runner meets the same fault at the same step and says where. */
@@ -492,9 +489,14 @@ function rawFault(system: TransitionSystem<World, WorldEvent>, seed: number, bou
       at = runPositionOf<WorldEvent>(again);
     }
   }
-  const probe = probePositionOf(fault);
-  const raw: RawFault = { ruleSet: fault.ruleSet, decision: fault.decision, kind: fault.kind, detail: fault.detail, seed, step: at?.step ?? 0, options, events: at?.events ?? [], ...(probe ? { probe } : {}) };
-  noteFaultError(raw, fault);
+  return faultData(fault, { seed, step: at?.step ?? 0, options, events: at?.events ?? [] });
+}
+
+/** A broken decision as data at a place (its look-ahead too, when it broke in one), its error kept for the report (rule-set-error.ts). */
+function faultData(err: RuleFault, at: Pick<RawFault, 'seed' | 'step' | 'options' | 'events' | 'longLife'>): RawFault {
+  const probe = probePositionOf(err);
+  const raw: RawFault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, ...at, ...(probe ? { probe } : {}) };
+  noteFaultError(raw, err);
   return raw;
 }
 

@@ -199,7 +199,7 @@ function worldCost(w: SmallWorld): number {
 
 /** A world the probes added: of a body shape or an id shape a decision reads, with an older version that writes QUEUED where a decision reads that status, or with an attempts limit past a threshold of attempts. */
 function steered(w: SmallWorld): boolean {
-  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined || w.sizes.settings?.[OLD_WRITES_QUEUED] === 1 || w.sizes.attemptsMax > SUITE_ATTEMPTS;
+  return w.sizes.bodyShape !== undefined || w.sizes.idShape !== undefined || w.sizes.settings?.[OLD_WRITES_QUEUED] === 1 || isAttemptsWorld(w.sizes);
 }
 
 /**
@@ -234,7 +234,7 @@ export function smallWorlds(skew: boolean, fixed: SuiteFixed = { broker: null },
     const settings = { ...over.settings, ...fixed.settings };
     return {
       name: givenName(name, over, fixed),
-      ...((over.attemptsMax ?? 0) > SUITE_ATTEMPTS ? { statesMax: ATTEMPTS_WORLD_STATES_MAX } : {}),
+      ...(isAttemptsWorld(over) ? { statesMax: ATTEMPTS_WORLD_STATES_MAX } : {}),
       sizes: {
         ...EXPLORE_DEFAULTS,
         ...over,
@@ -483,6 +483,11 @@ function suiteProbe(rules: RuleSet): RuleThresholds {
 
 /** The largest attempts limit of the suite's own worlds: a threshold of attempts below it is met there with the record pending. */
 const SUITE_ATTEMPTS = Math.max(EXPLORE_DEFAULTS.attemptsMax, ...ONE_VERSION.map(([, over]) => over.attemptsMax ?? 0), ...SKEWED.map(([, over]) => over.attemptsMax ?? 0));
+
+/** Whether a world's sizes are those of the world {@link withAttempts} adds: the only one whose limit is past the suite's own. */
+function isAttemptsWorld(sizes: Pick<Over, 'attemptsMax'>): boolean {
+  return (sizes.attemptsMax ?? 0) > SUITE_ATTEMPTS;
+}
 
 /**
  * The attempts limit of the world the suite adds for a threshold of the

@@ -97,12 +97,9 @@ export const ALIKE_FOLD_WORDS: Readonly<Record<Exclude<AlikeShapeName, 'digest'>
   crlf: 'CR LF against LF',
 };
 
-/** How the two bodies of the `digest` shape are alike, in words after "two bodies". */
-export const DIGEST_ALIKE_WORDS = `whose digests share their first ${DIGEST_TWIN_HEX} hex digits`;
-
 /** How an alike shape's two bodies are alike, in words after "two bodies". */
 export function alikeWords(shape: AlikeShapeName): string {
-  return shape === 'digest' ? DIGEST_ALIKE_WORDS : `differing only by ${ALIKE_FOLD_WORDS[shape]}`;
+  return shape === 'digest' ? `whose digests share their first ${DIGEST_TWIN_HEX} hex digits` : `differing only by ${ALIKE_FOLD_WORDS[shape]}`;
 }
 
 /** Whether `shape` is one of {@link ALIKE_SHAPE_NAMES}. */
