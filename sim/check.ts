@@ -493,7 +493,7 @@ function rawFault(system: TransitionSystem<World, WorldEvent>, seed: number, bou
 }
 
 /** A broken decision as data at a place (its look-ahead too, when it broke in one), its error kept for the report (rule-set-error.ts). */
-function faultData(err: RuleFault, at: Pick<RawFault, 'seed' | 'step' | 'options' | 'events' | 'longLife'>): RawFault {
+function faultData(err: RuleFault, at: Omit<RawFault, 'ruleSet' | 'decision' | 'kind' | 'detail' | 'probe'>): RawFault {
   const probe = probePositionOf(err);
   const raw: RawFault = { ruleSet: err.ruleSet, decision: err.decision, kind: err.kind, detail: err.detail, ...at, ...(probe ? { probe } : {}) };
   noteFaultError(raw, err);
